@@ -1,0 +1,163 @@
+// The contract of the wire layer: what a caller (outbox, CLI, hosts) gives the service client and
+// what it gets back. Domain words only (siteId, pinStyle, sendEmail, multiMapId); the spec's
+// parameter names (Siteid, Pinstyle, emailsend…) appear in the request builders alone.
+// Every call resolves to a CallResult: the client never throws for anything the network or the
+// service can do.
+
+export type Binding = 'http-post' | 'http-get' | 'soap11' | 'soap12';
+export const BINDINGS: readonly Binding[] = ['http-post', 'http-get', 'soap11', 'soap12'];
+
+export type Operation = 'SitesAPI' | 'GetRenderingQualityList' | 'EusReprocessAPI';
+export const OPERATIONS: readonly Operation[] = ['SitesAPI', 'GetRenderingQualityList', 'EusReprocessAPI'];
+
+/** Where a profile's calls go. All of it is configurable per profile. */
+export interface Connection {
+  baseUrl: string;
+  servicePath: string;
+  namespace: string;
+  binding: Binding;
+}
+
+export const REAL_SERVICE: Readonly<Connection> = {
+  baseUrl: 'https://api.towercoverage.com',
+  servicePath: '/towercoverage.asmx',
+  namespace: 'http://tempuri.org/',
+  binding: 'http-post',
+};
+
+export interface Credentials {
+  account: string;
+  key: string;
+}
+
+export type PinStyle = 1 | 2 | 3 | 4;
+
+/** A create (no siteId) or an edit of an existing site. Blank optional text = leave unchanged. */
+export interface SiteEdit {
+  siteId?: string;
+  name?: string;
+  /** Whole meters, >= 0. */
+  height: number;
+  /** Decimal degrees; required for a create. */
+  latitude?: number;
+  longitude?: number;
+  description?: string;
+  group?: string;
+  /** Omitted = blank on the wire (the service's default, 1). */
+  pinStyle?: PinStyle;
+}
+
+export interface EusReprocess {
+  processId: string;
+  /** Digits only. */
+  multiMapId: string;
+  sendEmail: boolean;
+}
+
+export interface RenderingQuality {
+  id: number;
+  name: string;
+  /** null when the element was absent, '' when it was present and empty. */
+  error: string | null;
+}
+
+export interface SiteResult {
+  /** The service's site ID when the result text is one (a create), else the edited site's ID or null. */
+  siteId: string | null;
+  /** The result text as a sentence to show. */
+  message: string;
+  /** The result text exactly as received. */
+  raw: string;
+}
+
+export interface ReprocessResult {
+  message: string;
+  raw: string;
+}
+
+interface ErrorFaces {
+  /** A sentence a field technician understands. */
+  message: string;
+  /** What a support engineer needs: status, codes, body excerpt, cause. */
+  detail: string;
+  /** Sending the same request again may succeed (transport trouble, 5xx, timeout). */
+  retryable: boolean;
+  /** The service said the account has no API calls left. */
+  quotaExhausted: boolean;
+  /** The service rejected the account ID or API key. */
+  authRejected: boolean;
+}
+
+export interface InputIssue {
+  /** Domain field name (height, latitude, multiMapId…). */
+  field: string;
+  message: string;
+}
+
+export type CallError =
+  /** Rejected before sending: nothing left the machine. */
+  | (ErrorFaces & { kind: 'invalid-input'; issues: InputIssue[] })
+  /** A SOAP fault, or an HTTP GET/POST 500 text/plain exception message, or a 200 result that reads as an error. */
+  | (ErrorFaces & { kind: 'fault'; code: string; reason: string; source: 'soap11' | 'soap12' | 'http-text' | 'result' })
+  /** Any other non-2xx answer (proxy pages, 404, redirects to a login page…). */
+  | (ErrorFaces & { kind: 'http'; status: number; contentType: string; body: string })
+  /** A 2xx whose body we cannot read as the expected shape. */
+  | (ErrorFaces & { kind: 'protocol'; body: string })
+  /** The connection failed. sent='no': the service cannot have seen it; 'maybe': it might have. */
+  | (ErrorFaces & { kind: 'network'; sent: 'no' | 'maybe'; code: string })
+  /** No answer within the time limit after the request left: it may have been applied. */
+  | (ErrorFaces & { kind: 'timeout'; timeoutMs: number });
+
+export type CallErrorKind = CallError['kind'];
+
+export type CallResult<T> = { ok: true; value: T } | { ok: false; error: CallError };
+
+/** Whether a failed request may have been applied by the service. */
+export function mayHaveBeenApplied(error: CallError): boolean {
+  switch (error.kind) {
+    case 'invalid-input':
+    case 'fault':
+      return false;
+    case 'network':
+      return error.sent === 'maybe';
+    case 'timeout':
+      return true;
+    case 'http':
+      // A gateway error (502/504) can come after the service applied the call.
+      return error.status >= 500;
+    case 'protocol':
+      return true;
+  }
+}
+
+/** The fetch-compatible transport: Node's fetch, Electron's net.fetch, or a test double. */
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+export interface RawResult {
+  operation: Operation;
+  /** Parsed result: a string for SitesAPI/EusReprocessAPI, a list for GetRenderingQualityList. */
+  result: string | RenderingQuality[];
+}
+
+export interface ServiceClient {
+  readonly connection: Readonly<Connection>;
+  saveSite(edit: SiteEdit, options?: CallOptions): Promise<CallResult<SiteResult>>;
+  listRenderingQualities(options?: CallOptions): Promise<CallResult<RenderingQuality[]>>;
+  reprocessEus(request: EusReprocess, options?: CallOptions): Promise<CallResult<ReprocessResult>>;
+  /** One call with the spec's parameter names as given (for `sitewalk call`); missing ones are sent empty. */
+  callRaw(operation: Operation, params: Record<string, string>, options?: CallOptions): Promise<CallResult<RawResult>>;
+}
+
+export interface ClientOptions {
+  connection: Connection;
+  /** Asked for on every call, so a key change takes effect at once and the key is never stored here. */
+  credentials: () => Credentials | Promise<Credentials>;
+  fetch?: FetchLike;
+  /** Per call, default 30 s. */
+  timeoutMs?: number;
+}
