@@ -1,0 +1,352 @@
+// The service client: one call = validate, build the binding's request, send it once through the
+// injected fetch (Node's global fetch by default, Electron's net.fetch in the app), read the answer,
+// interpret it. Invariants: it never throws and never retries (the outbox owns retries, because
+// only it knows whether resending is harmless); every failure says whether the request may have
+// reached the service; the API key is read per call and never appears in an error.
+// Keep-alive is the transport's: Node's fetch pools connections per origin (see errors.ts for the
+// stale keep-alive race and why such failures are reported as sent 'maybe').
+import type {
+  Binding,
+  CallError,
+  CallOptions,
+  CallResult,
+  ClientOptions,
+  Credentials,
+  Connection,
+  EusReprocess,
+  FetchLike,
+  InputIssue,
+  Operation,
+  RawResult,
+  RenderingQuality,
+  ReprocessResult,
+  ServiceClient,
+  SiteEdit,
+  SiteResult,
+} from './types';
+import { BINDINGS, OPERATIONS } from './types';
+import type { Answer, BindingCodec, WireRequest } from './codec';
+import type { XmlElement } from './xml';
+import { serviceUrl } from './codec';
+import { httpGet } from './http-get';
+import { httpPost } from './http-post';
+import { soap11 } from './soap11';
+import { soap12 } from './soap12';
+import { eusParams, rawParams, renderingListParams, requestParameters, siteParams, type WireParams } from './operations';
+import { cancelledError, describeThrown, invalidInput, networkError, protocolError, redactError, stripQuery, timeoutError } from './errors';
+import { interpretRenderingList, interpretReprocessResult, interpretSiteResult, resultError, resultText } from './interpret';
+import { findXmlForbidden } from '../validation/common';
+import { parseEusReprocess } from '../validation/eus';
+import { parseSiteEdit } from '../validation/site';
+
+export const CODECS: Readonly<Record<Binding, BindingCodec>> = {
+  'http-post': httpPost,
+  'http-get': httpGet,
+  soap11,
+  soap12,
+};
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** Answers larger than this are not read to the end: no response of this service comes close. */
+export const MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+type Exchanged = { ok: true; element: XmlElement | null; answer: Answer } | { ok: false; error: CallError };
+
+export function createServiceClient(options: ClientOptions): ServiceClient {
+  const connection: Readonly<Connection> = Object.freeze({ ...options.connection });
+  // Looked up at call time, not captured: tests and hosts may replace the global fetch.
+  const transport: FetchLike = options.fetch ?? ((url, init) => fetch(url, init));
+  const defaultTimeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+
+  /** Credentials, the connection and the parameters checked; then one request, its answer read. */
+  async function exchange(
+    operation: Operation,
+    paramsFor: (credentials: Credentials) => WireParams | CallError,
+    strictCredentials: boolean,
+    callOptions: CallOptions | undefined,
+  ): Promise<Exchanged & { key: string }> {
+    const connectionIssues = checkConnection(connection);
+    if (connectionIssues.length > 0) return { ok: false, error: invalidInput(connectionIssues), key: '' };
+
+    let credentials: Credentials;
+    try {
+      credentials = await options.credentials();
+    } catch (error) {
+      return {
+        ok: false,
+        key: '',
+        error: invalidInput([{ field: 'key', message: `The API key could not be read (${describeThrown(error)}); check the profile.` }]),
+      };
+    }
+    const key = typeof credentials?.key === 'string' ? credentials.key : '';
+    const account = typeof credentials?.account === 'string' ? credentials.account : '';
+    const credentialIssues = checkCredentials({ account, key }, strictCredentials);
+    if (credentialIssues.length > 0) return { ok: false, error: invalidInput(credentialIssues), key };
+
+    const params = paramsFor({ account: strictCredentials ? account.trim() : account, key: strictCredentials ? key.trim() : key });
+    if (!Array.isArray(params)) return { ok: false, error: params as CallError, key };
+    const paramIssues = unsendable(params as WireParams);
+    if (paramIssues.length > 0) return { ok: false, error: invalidInput(paramIssues), key };
+
+    const codec = CODECS[connection.binding];
+    const request = codec.build(operation, params as WireParams, connection);
+    const result = await send(request, operation, codec, callOptions);
+    return { ...result, key };
+  }
+
+  async function send(request: WireRequest, operation: Operation, codec: BindingCodec, callOptions: CallOptions | undefined): Promise<Exchanged> {
+    const endpoint = stripQuery(request.url);
+    const host = hostOf(request.url);
+    const timeoutMs = callOptions?.timeoutMs ?? defaultTimeoutMs;
+    const callerSignal = callOptions?.signal;
+    if (callerSignal?.aborted) return { ok: false, error: cancelledError('no', endpoint, callerSignal.reason) };
+    const timeoutSignal = AbortSignal.timeout(timeoutMs);
+    const signal = callerSignal ? AbortSignal.any([callerSignal, timeoutSignal]) : timeoutSignal;
+    const stopped = (cause: unknown): CallError | null => {
+      if (timeoutSignal.aborted) return timeoutError(timeoutMs, endpoint);
+      if (callerSignal?.aborted) return cancelledError('maybe', endpoint, callerSignal.reason ?? cause);
+      return null;
+    };
+
+    let response: Response;
+    try {
+      response = await transport(request.url, {
+        method: request.method,
+        headers: request.headers,
+        body: request.body,
+        // A 3xx is never followed: ASMX does not redirect, so a redirect means a login page or a
+        // wrong URL, and following it would resend (or silently drop) the request.
+        redirect: 'manual',
+        signal,
+      });
+    } catch (error) {
+      return { ok: false, error: stopped(error) ?? networkError(error, endpoint, host) };
+    }
+
+    const contentType = response.headers.get('content-type') ?? '';
+    const read = await readBody(response, signal);
+    if (read.failure !== undefined) {
+      const halted = stopped(read.failure);
+      if (halted) return { ok: false, error: halted };
+      if (response.status >= 200 && response.status < 300) {
+        return {
+          ok: false,
+          error: protocolError({
+            reason: `the connection broke while the answer was read (${describeThrown(read.failure)})`,
+            body: read.text,
+            status: response.status,
+            contentType,
+            damaged: true,
+            endpoint,
+          }),
+        };
+      }
+      // A failure status is already known; what arrived of its body is enough to classify it.
+    }
+    if (read.tooLarge && response.status >= 200 && response.status < 300) {
+      return {
+        ok: false,
+        error: protocolError({ reason: `the answer is larger than ${MAX_BODY_BYTES} bytes`, body: read.text, status: response.status, contentType, damaged: false, endpoint }),
+      };
+    }
+    const answer: Answer = {
+      // Browsers' fetch reports a manual redirect as an opaque response with status 0.
+      status: response.type === 'opaqueredirect' ? 0 : response.status,
+      statusText: response.statusText,
+      contentType,
+      body: read.text,
+      location: response.headers.get('location'),
+      endpoint,
+    };
+    const decoded = codec.read(operation, answer, connection);
+    if (!decoded.ok) return decoded;
+    return { ok: true, element: decoded.element, answer };
+  }
+
+  function finish<T>(result: CallResult<T>, key: string): CallResult<T> {
+    if (result.ok) return result;
+    return { ok: false, error: redactError(result.error, [key]) };
+  }
+
+  return {
+    connection,
+
+    async saveSite(edit: SiteEdit, callOptions?: CallOptions): Promise<CallResult<SiteResult>> {
+      // Validated again here: the outbox may hold entries written by an older version.
+      const checked = parseSiteEdit(edit);
+      if (!checked.ok) return { ok: false, error: invalidInput(checked.issues) };
+      const site = checked.value;
+      const exchanged = await exchange('SitesAPI', (credentials) => siteParams(site, credentials), true, callOptions);
+      if (!exchanged.ok) return finish(exchanged, exchanged.key);
+      const text = resultText(exchanged.element, exchanged.answer);
+      if (!text.ok) return finish(text, exchanged.key);
+      return finish(interpretSiteResult(text.value, site), exchanged.key);
+    },
+
+    async listRenderingQualities(callOptions?: CallOptions): Promise<CallResult<RenderingQuality[]>> {
+      const exchanged = await exchange('GetRenderingQualityList', renderingListParams, true, callOptions);
+      if (!exchanged.ok) return finish(exchanged, exchanged.key);
+      return finish(interpretRenderingList(exchanged.element, exchanged.answer, connection.namespace), exchanged.key);
+    },
+
+    async reprocessEus(request: EusReprocess, callOptions?: CallOptions): Promise<CallResult<ReprocessResult>> {
+      const checked = parseEusReprocess(request);
+      if (!checked.ok) return { ok: false, error: invalidInput(checked.issues) };
+      const eus = checked.value;
+      const exchanged = await exchange('EusReprocessAPI', (credentials) => eusParams(eus, credentials), true, callOptions);
+      if (!exchanged.ok) return finish(exchanged, exchanged.key);
+      const text = resultText(exchanged.element, exchanged.answer);
+      if (!text.ok) return finish(text, exchanged.key);
+      return finish(interpretReprocessResult(text.value), exchanged.key);
+    },
+
+    async callRaw(operation: Operation, params: Record<string, string>, callOptions?: CallOptions): Promise<CallResult<RawResult>> {
+      if (!OPERATIONS.includes(operation)) {
+        return {
+          ok: false,
+          error: invalidInput([{ field: 'operation', message: `Unknown operation "${String(operation)}"; it must be one of ${OPERATIONS.join(', ')}.` }]),
+        };
+      }
+      const exchanged = await exchange(
+        operation,
+        (credentials) => {
+          const checked = rawParams(operation, params, credentials);
+          if (checked.ok) return checked.params;
+          return invalidInput(rawParamIssues(operation, checked.unknown, checked.credentials));
+        },
+        // Raw calls send what support typed, blank credentials included, to reproduce the service's answer.
+        false,
+        callOptions,
+      );
+      if (!exchanged.ok) return finish(exchanged, exchanged.key);
+      if (operation === 'GetRenderingQualityList') {
+        const list = interpretRenderingList(exchanged.element, exchanged.answer, connection.namespace);
+        return finish(list.ok ? { ok: true, value: { operation, result: list.value } } : list, exchanged.key);
+      }
+      const text = resultText(exchanged.element, exchanged.answer);
+      if (!text.ok) return finish(text, exchanged.key);
+      const error = resultError(text.value);
+      if (error) return finish({ ok: false, error }, exchanged.key);
+      return { ok: true, value: { operation, result: text.value } };
+    },
+  };
+}
+
+function rawParamIssues(operation: Operation, unknown: string[], credentials: string[]): InputIssue[] {
+  const valid = requestParameters(operation);
+  const issues: InputIssue[] = unknown.map((name) => {
+    const near = valid.find((candidate) => candidate.toLowerCase() === name.toLowerCase());
+    return {
+      field: name,
+      message:
+        `${operation} has no parameter "${name}"` +
+        (near ? ` (names are case-sensitive: did you mean "${near}"?)` : '') +
+        `; its parameters are ${valid.join(', ')}.`,
+    };
+  });
+  for (const name of credentials) {
+    issues.push({ field: name, message: `"${name}" comes from the account and key settings, not from the request parameters.` });
+  }
+  return issues;
+}
+
+function checkConnection(connection: Connection): InputIssue[] {
+  const issues: InputIssue[] = [];
+  if (!BINDINGS.includes(connection.binding)) {
+    issues.push({ field: 'binding', message: `The binding "${String(connection.binding)}" is not one of ${BINDINGS.join(', ')}.` });
+  }
+  let url: URL | null = null;
+  try {
+    url = new URL(serviceUrl(connection));
+  } catch {
+    url = null;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    issues.push({ field: 'baseUrl', message: `The base URL "${connection.baseUrl}" is not a web address like https://api.towercoverage.com.` });
+  } else if (url.search || url.hash) {
+    issues.push({ field: 'baseUrl', message: 'The base URL and service path must not contain "?" or "#".' });
+  }
+  if (typeof connection.namespace !== 'string' || connection.namespace.trim() === '') {
+    issues.push({ field: 'namespace', message: 'The SOAP namespace is empty; the real service uses http://tempuri.org/.' });
+  } else if (findXmlForbidden(connection.namespace) || /["<>&\s]/.test(connection.namespace)) {
+    issues.push({ field: 'namespace', message: 'The SOAP namespace must be a URI without spaces or quotes, like http://tempuri.org/.' });
+  }
+  return issues;
+}
+
+function checkCredentials(credentials: Credentials, strict: boolean): InputIssue[] {
+  const issues: InputIssue[] = [];
+  if (strict && credentials.account.trim() === '') issues.push({ field: 'account', message: 'The profile has no account ID; it is in the API section of the account settings.' });
+  if (strict && credentials.key.trim() === '') issues.push({ field: 'key', message: 'The profile has no API key; it is in the API section of the account settings.' });
+  if (findXmlForbidden(credentials.account)) issues.push({ field: 'account', message: 'The account ID contains an invisible control character; retype it.' });
+  // The key's characters are never quoted back.
+  if (findXmlForbidden(credentials.key)) issues.push({ field: 'key', message: 'The API key contains an invisible control character; paste it again.' });
+  return issues;
+}
+
+/** Values XML 1.0 cannot carry (relevant to callRaw, whose values are not otherwise validated). */
+function unsendable(params: WireParams): InputIssue[] {
+  const issues: InputIssue[] = [];
+  for (const [name, value] of params) {
+    if (name === 'Account' || name === 'key') continue; // checked with the credentials
+    const forbidden = findXmlForbidden(value);
+    if (forbidden) issues.push({ field: name, message: `${name} contains ${forbidden.description} at position ${forbidden.index + 1}; it cannot be sent.` });
+  }
+  return issues;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
+/** Reads the body up to MAX_BODY_BYTES, keeping what arrived when the stream fails. */
+async function readBody(response: Response, signal: AbortSignal): Promise<{ text: string; failure?: unknown; tooLarge: boolean }> {
+  const decoder = textDecoderFor(response.headers.get('content-type') ?? '');
+  if (!response.body) return { text: '', tooLarge: false };
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let failure: unknown;
+  let tooLarge = false;
+  try {
+    for (;;) {
+      if (signal.aborted) throw signal.reason;
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_BODY_BYTES) {
+        tooLarge = true;
+        chunks.push(value.subarray(0, value.byteLength - (size - MAX_BODY_BYTES)));
+        await reader.cancel().catch(() => undefined);
+        break;
+      }
+      chunks.push(value);
+    }
+  } catch (error) {
+    failure = error ?? new Error('the body stream failed');
+    await reader.cancel().catch(() => undefined);
+  }
+  const bytes = new Uint8Array(Math.min(size, MAX_BODY_BYTES));
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  const text = decoder.decode(bytes.subarray(0, offset));
+  return failure === undefined ? { text, tooLarge } : { text, failure, tooLarge };
+}
+
+function textDecoderFor(contentType: string): TextDecoder {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType)?.[1];
+  try {
+    // The default (utf-8) also strips a leading BOM.
+    return new TextDecoder(charset ?? 'utf-8');
+  } catch {
+    return new TextDecoder('utf-8');
+  }
+}

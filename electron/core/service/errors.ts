@@ -1,0 +1,378 @@
+// Builders for every CallError: the one place that decides each failure's sentence for a field
+// technician, its detail for support, and its flags (retryable, quotaExhausted, authRejected, and for
+// network failures whether the request may have reached the service). Text meaning comes from
+// patterns.ts; nothing here throws.
+//
+// Retry policy, deliberately:
+// - network, timeout, HTTP 5xx (proxy pages, 500 HTML), 408 and 429: retryable — transport trouble.
+//   Exception: TLS/certificate failures and malformed URLs, which no retry can fix.
+// - faults: retryable only for soap:Server / soap:Receiver and HTTP GET/POST exception texts (ASMX's
+//   equivalent of soap:Server) whose message is not a validation, quota or auth message. ASMX
+//   reports transient trouble (a database timeout, a deadlock) exactly that way; a deterministic
+//   server bug fails again and the outbox's backoff caps the cost. soap:Client/Sender faults and
+//   200 results that read as errors are never retried: the service answered deliberately.
+// - protocol errors: retryable when the body was empty, cut short or not XML (transport damage);
+//   not when it was well-formed XML of the wrong shape (a wrong namespace or path in the profile).
+// - invalid input, 3xx, and other 4xx: never.
+import type { CallError, InputIssue } from './types';
+import { ASMX_FAULT_PREFIX, DOTNET_EXCEPTION_TYPE, DOTNET_STACK_LINE, isAuthText, isQuotaText, isValidationText } from './patterns';
+
+const BODY_EXCERPT = 4000;
+
+const QUOTA_SENTENCE = 'The account has no API calls left, so the service refused the request; nothing was changed. Ask the account owner to add API calls, then retry.';
+const AUTH_SENTENCE = 'The service rejected the account ID or API key; nothing was changed. Check both in the profile (they are in the API section of the account settings).';
+
+export function invalidInput(issues: InputIssue[]): CallError {
+  const first = issues[0]?.message ?? 'The input is not valid.';
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
+  return {
+    kind: 'invalid-input',
+    issues,
+    message: `${first}${more} Nothing was sent.`,
+    detail: issues.map((issue) => (issue.field ? `${issue.field}: ${issue.message}` : issue.message)).join('\n'),
+    retryable: false,
+    quotaExhausted: false,
+    authRejected: false,
+  };
+}
+
+/**
+ * The service's own message, as a technician should read it: the innermost exception message of an
+ * ASMX chain ("Server was unable to process request. ---> System.X: text" → "text"), without the
+ * .NET exception type and without stack lines.
+ */
+export function cleanServiceMessage(raw: string): { message: string; exceptionType: string | null } {
+  const lines = raw.replace(/\r\n?/g, '\n').split('\n');
+  const stackAt = lines.findIndex((line) => DOTNET_STACK_LINE.test(line));
+  const head = (stackAt >= 0 ? lines.slice(0, stackAt) : lines).join(' ').replace(/\s+/g, ' ').trim();
+  const segments = head.split(/\s*-+>\s*/).map((segment) => segment.trim()).filter((segment) => segment !== '');
+  let message = segments.length > 0 ? segments[segments.length - 1]! : head;
+  let exceptionType: string | null = null;
+  const outerType = DOTNET_EXCEPTION_TYPE.exec(segments[0] ?? '');
+  const typed = DOTNET_EXCEPTION_TYPE.exec(message);
+  if (typed) {
+    exceptionType = typed[1]!;
+    message = message.slice(typed[0].length).trim();
+  } else if (outerType) exceptionType = outerType[1]!;
+  message = message.replace(ASMX_FAULT_PREFIX, '').trim();
+  if (message === '' || ASMX_FAULT_PREFIX.test(`${message} --->`)) message = head.replace(ASMX_FAULT_PREFIX, '').trim();
+  return { message, exceptionType };
+}
+
+export interface FaultFacts {
+  /** Normalised code: 'soap:Client', 'soap:Server', 'soap:Sender', 'soap:Receiver', a .NET exception type, or 'result'. */
+  code: string;
+  /** The service's message (reason) as received, prefixes included. */
+  reason: string;
+  source: 'soap11' | 'soap12' | 'http-text' | 'result';
+  /** Extra support facts: HTTP status, fault detail, subcodes. */
+  detail: string;
+}
+
+/** A fault, a 500 text/plain exception, or a 200 result that reads as an error. */
+export function faultError(facts: FaultFacts): CallError {
+  const { message: said } = cleanServiceMessage(facts.reason);
+  const spoken = said === '' ? 'no reason given' : said;
+  const quotaExhausted = isQuotaText(facts.reason);
+  const authRejected = !quotaExhausted && isAuthText(facts.reason);
+  const validation = isValidationText(facts.reason);
+  // SOAP 1.1 allows dotted refinements ("soap:Server.Database"), hence the prefix test.
+  const serverSide = facts.source === 'http-text' || /^soap:(?:Server|Receiver)\b/.test(facts.code);
+  const retryable = facts.source !== 'result' && serverSide && !validation && !quotaExhausted && !authRejected;
+  let message: string;
+  if (quotaExhausted) message = `${QUOTA_SENTENCE} The service said: "${spoken}"`;
+  else if (authRejected) message = `${AUTH_SENTENCE} The service said: "${spoken}"`;
+  else if (retryable) message = `The service could not process the request and may manage on a later try; nothing is known to have changed. The service said: "${spoken}"`;
+  else if (facts.source === 'result') message = `The service answered with an error: "${spoken}"`;
+  else message = `The service refused the request: "${spoken}"`;
+  const detail = [`fault (${facts.source}) code ${facts.code}`, `reason: ${facts.reason}`, facts.detail].filter((line) => line !== '').join('\n');
+  return { kind: 'fault', code: facts.code, reason: said, source: facts.source, message, detail, retryable, quotaExhausted, authRejected };
+}
+
+export interface HttpFacts {
+  status: number;
+  statusText: string;
+  contentType: string;
+  body: string;
+  /** Location header of a redirect, if any. */
+  location?: string | null;
+  /** The endpoint called, without query (never the key). */
+  endpoint: string;
+}
+
+/** Any non-2xx answer that is not a fault: proxy pages, 404, redirects, empty bodies. */
+export function httpError(facts: HttpFacts): CallError {
+  const { status } = facts;
+  const statusLine = `HTTP ${status}${facts.statusText ? ` ${facts.statusText}` : ''}`;
+  const title = htmlTitle(facts.body);
+  const bodyText = facts.body.trim() === '' ? '(empty body)' : excerpt(facts.body);
+  let message: string;
+  let retryable = false;
+  let quotaExhausted = false;
+  let authRejected = false;
+  if ((status >= 300 && status < 400) || status === 0) {
+    const target = facts.location ? ` to ${stripQuery(facts.location)}` : '';
+    message =
+      `The service redirected the request (${statusLine}${target}), probably to a login page: the network may need a sign-in ` +
+      '(hotel, guest or captive-portal Wi-Fi), or the base URL in the profile is wrong. Nothing was sent to the service.';
+  } else if (status === 502 || status === 503 || status === 504) {
+    retryable = true;
+    const what = status === 503 ? 'is unavailable for now' : status === 504 ? 'did not answer a gateway in time' : 'could not be reached by a gateway';
+    message = `The service ${what} (${statusLine}). It will be tried again later.`;
+  } else if (status >= 500) {
+    retryable = true;
+    message = `The service had an internal error (${statusLine}). It will be tried again later.`;
+  } else if (status === 404 || status === 410) {
+    message = `The service address was not found (${statusLine}): check the base URL and service path in the profile.`;
+  } else if (status === 405) {
+    message = `The service does not accept this kind of request (${statusLine}): check the binding and service path in the profile.`;
+  } else if (status === 408 || status === 429) {
+    retryable = true;
+    quotaExhausted = status === 429 && isQuotaText(facts.body);
+    message =
+      status === 429
+        ? quotaExhausted
+          ? `${QUOTA_SENTENCE} (${statusLine})`
+          : `The service is receiving too many requests (${statusLine}). It will be tried again later.`
+        : `The service gave up waiting for the request (${statusLine}). It will be tried again later.`;
+    if (quotaExhausted) retryable = false;
+  } else if (status === 401 || status === 403 || status === 407) {
+    authRejected = status !== 407 && isAuthText(facts.body);
+    message = authRejected
+      ? `${AUTH_SENTENCE} (${statusLine})`
+      : status === 407
+        ? `A proxy between this computer and the service wants a sign-in (${statusLine}). Check the system proxy settings.`
+        : `Access to the service was refused (${statusLine}). Check the base URL, and whether this network blocks the service.`;
+  } else {
+    message = `The service answered with an unexpected error (${statusLine}).`;
+  }
+  const detail = [
+    `${statusLine} from ${facts.endpoint}`,
+    `content-type: ${facts.contentType || '(none)'}`,
+    facts.location ? `location: ${facts.location}` : '',
+    title ? `page title: ${title}` : '',
+    `body: ${bodyText}`,
+  ]
+    .filter((line) => line !== '')
+    .join('\n');
+  return { kind: 'http', status, contentType: facts.contentType, body: excerpt(facts.body), message, detail, retryable, quotaExhausted, authRejected };
+}
+
+export interface ProtocolFacts {
+  /** What was wrong, for support ("the XML ends before <string> is closed"). */
+  reason: string;
+  body: string;
+  status: number;
+  contentType: string;
+  /** True when the body looks damaged in transit rather than of the wrong shape. */
+  damaged: boolean;
+  endpoint: string;
+}
+
+/** A 2xx answer whose body is not the expected shape. */
+export function protocolError(facts: ProtocolFacts): CallError {
+  const title = htmlTitle(facts.body);
+  const looksLikePage = /^\s*(?:<!doctype html|<html)/i.test(facts.body) || /text\/html/i.test(facts.contentType);
+  const message = looksLikePage
+    ? `The answer was a web page, not the service's reply${title ? ` ("${title}")` : ''}: the network may need a sign-in (captive-portal Wi-Fi), or the base URL in the profile is wrong. The request may have been applied.`
+    : facts.damaged
+      ? 'The service\'s answer arrived incomplete or unreadable, so it is unknown whether the request was applied. It can be tried again.'
+      : `The service's answer did not have the expected form (${facts.reason}); check the profile's service path and namespace. The request may have been applied.`;
+  const detail = [
+    `HTTP ${facts.status} from ${facts.endpoint}`,
+    `content-type: ${facts.contentType || '(none)'}`,
+    `problem: ${facts.reason}`,
+    `body: ${facts.body.trim() === '' ? '(empty body)' : excerpt(facts.body)}`,
+  ].join('\n');
+  return {
+    kind: 'protocol',
+    body: excerpt(facts.body),
+    message,
+    detail,
+    retryable: facts.damaged && !looksLikePage,
+    quotaExhausted: false,
+    authRejected: false,
+  };
+}
+
+export function timeoutError(timeoutMs: number, endpoint: string): CallError {
+  const seconds = timeoutMs >= 1000 ? `${Math.round(timeoutMs / 100) / 10} s` : `${timeoutMs} ms`;
+  return {
+    kind: 'timeout',
+    timeoutMs,
+    message: `No answer from the service within ${seconds}. The request may still have been applied; it is not known.`,
+    detail: `no complete answer from ${endpoint} within ${timeoutMs} ms (request aborted)`,
+    retryable: true,
+    quotaExhausted: false,
+    authRejected: false,
+  };
+}
+
+/** The caller cancelled the call (its AbortSignal fired). */
+export function cancelledError(sent: 'no' | 'maybe', endpoint: string, reason: unknown): CallError {
+  return {
+    kind: 'network',
+    sent,
+    code: 'ABORTED',
+    message:
+      sent === 'no'
+        ? 'The call was cancelled before anything was sent.'
+        : 'The call was cancelled while waiting for the service; the request may have been applied.',
+    detail: `cancelled by the caller during the call to ${endpoint}${reason !== undefined ? `: ${describeThrown(reason)}` : ''}`,
+    retryable: true,
+    quotaExhausted: false,
+    authRejected: false,
+  };
+}
+
+// ---------- network failures ----------
+//
+// Whether a failed request may have reached the service is decided from the error code alone:
+// - 'no' when the failure happens before a byte of the request can have left: name resolution,
+//   refused or unreachable connections, connect timeouts, TLS handshake and certificate failures,
+//   proxy connection failures, and Electron's equivalents (net::ERR_…).
+// - 'maybe' for everything else, unknown codes included: resets, "other side closed", broken pipes.
+//
+// The stale keep-alive race: when the server closes an idle pooled socket just as a request is
+// written to it, the client sees a reset or "other side closed" before any byte of the answer —
+// exactly what a server that applied the request and then dropped the connection looks like.
+// Neither Node's fetch nor Electron's net.fetch says whether the socket was reused, so the two
+// cannot be told apart here, and a 'no' that might be wrong would let the outbox resend a create.
+// So they are reported as 'maybe' (the outbox retries idempotent edits at once and sends creates
+// to review). Node's fetch already makes the race rare: it retires idle sockets before the server's
+// advertised Keep-Alive timeout.
+
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'EAI_NODATA', 'EHOSTUNREACH', 'ENETUNREACH',
+  'ENETDOWN', 'EHOSTDOWN', 'EADDRNOTAVAIL', 'EACCES', 'EPERM', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_INVALID_ARG',
+  'ERR_INVALID_URL', 'ERR_INVALID_ARG_VALUE', 'ERR_UNSUPPORTED_PROTOCOL',
+  'net::ERR_CONNECTION_REFUSED', 'net::ERR_NAME_NOT_RESOLVED', 'net::ERR_NAME_RESOLUTION_FAILED',
+  'net::ERR_INTERNET_DISCONNECTED', 'net::ERR_ADDRESS_UNREACHABLE', 'net::ERR_ADDRESS_INVALID',
+  'net::ERR_NETWORK_ACCESS_DENIED', 'net::ERR_PROXY_CONNECTION_FAILED', 'net::ERR_TUNNEL_CONNECTION_FAILED',
+  'net::ERR_CONNECTION_TIMED_OUT', 'net::ERR_UNSAFE_PORT', 'net::ERR_BLOCKED_BY_CLIENT', 'net::ERR_INVALID_URL',
+  'net::ERR_DISALLOWED_URL_SCHEME', 'net::ERR_UNKNOWN_URL_SCHEME',
+]);
+
+const NEVER_RETRY = /^(?:ERR_INVALID_URL|ERR_INVALID_ARG_VALUE|ERR_UNSUPPORTED_PROTOCOL|UND_ERR_INVALID_ARG|net::ERR_INVALID_URL|net::ERR_(?:DISALLOWED|UNKNOWN)_URL_SCHEME)$/;
+
+function isTlsCode(code: string): boolean {
+  return /^(?:CERT_|ERR_TLS_|ERR_SSL_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(?:VERIFY|GET)_|net::ERR_CERT_|net::ERR_SSL_|net::ERR_BAD_SSL)/.test(code);
+}
+
+/** The most specific error code in a fetch rejection (TypeError → cause → AggregateError.errors). */
+export function errorCode(error: unknown): string {
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  while (current && typeof current === 'object' && !seen.has(current)) {
+    seen.add(current);
+    const record = current as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+    if (typeof record.code === 'string' && record.code !== '') return record.code;
+    // Electron's net.fetch puts the Chromium code in the message: "net::ERR_CONNECTION_REFUSED".
+    const net = typeof record.message === 'string' ? /net::ERR_[A-Z_]+/.exec(record.message) : null;
+    if (net) return net[0];
+    if (Array.isArray(record.errors)) {
+      for (const inner of record.errors) {
+        const code = errorCode(inner);
+        if (code !== 'UNKNOWN') return code;
+      }
+    }
+    current = record.cause;
+  }
+  return 'UNKNOWN';
+}
+
+/** A rejected fetch (or a failure while reading the body), as a network CallError. */
+export function networkError(error: unknown, endpoint: string, host: string): CallError {
+  const code = errorCode(error);
+  const tls = isTlsCode(code);
+  const sent: 'no' | 'maybe' = NOT_SENT_CODES.has(code) || tls ? 'no' : 'maybe';
+  let message: string;
+  if (code === 'ECONNREFUSED' || code === 'net::ERR_CONNECTION_REFUSED') {
+    message = `The service at ${host} refused the connection: it is not running there, or the address in the profile is wrong. Nothing was sent.`;
+  } else if (/^(?:ENOTFOUND|EAI_|net::ERR_NAME_)/.test(code)) {
+    message = `The address ${host} could not be found: check the internet connection and the base URL in the profile. Nothing was sent.`;
+  } else if (tls) {
+    message = `A secure connection to ${host} could not be set up (certificate or TLS problem). Nothing was sent. Check the base URL and the computer's date, or ask IT about the network's security filter.`;
+  } else if (NEVER_RETRY.test(code)) {
+    message = `The service address is not valid: check the base URL and service path in the profile. Nothing was sent.`;
+  } else if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'net::ERR_CONNECTION_TIMED_OUT') {
+    message = `The connection to ${host} could not be opened in time: this computer may be offline. Nothing was sent.`;
+  } else if (sent === 'no') {
+    message = `This computer cannot reach ${host} (no network, or a proxy refused the connection). Nothing was sent.`;
+  } else {
+    message = `The connection to ${host} broke after the request was sent, so the service may or may not have applied it.`;
+  }
+  return {
+    kind: 'network',
+    sent,
+    code,
+    message,
+    detail: `${code} calling ${endpoint} (request ${sent === 'no' ? 'not sent' : 'possibly received'}): ${describeThrown(error)}`,
+    retryable: !tls && !NEVER_RETRY.test(code),
+    quotaExhausted: false,
+    authRejected: false,
+  };
+}
+
+/** "TypeError: fetch failed ← SocketError: other side closed (UND_ERR_SOCKET)". */
+export function describeThrown(error: unknown): string {
+  const parts: string[] = [];
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  while (current !== undefined && current !== null && !seen.has(current) && parts.length < 6) {
+    seen.add(current);
+    if (current instanceof Error || (typeof current === 'object' && 'message' in (current as object))) {
+      const record = current as { name?: unknown; message?: unknown; code?: unknown; cause?: unknown };
+      const code = typeof record.code === 'string' || typeof record.code === 'number' ? ` (${String(record.code)})` : '';
+      parts.push(`${String(record.name ?? 'Error')}: ${String(record.message ?? '')}${code}`);
+      current = record.cause;
+    } else {
+      parts.push(String(current));
+      break;
+    }
+  }
+  return parts.join(' ← ');
+}
+
+// ---------- helpers ----------
+
+export function excerpt(body: string, max = BODY_EXCERPT): string {
+  return body.length <= max ? body : `${body.slice(0, max)}… (${body.length - max} more characters)`;
+}
+
+export function htmlTitle(body: string): string | null {
+  const match = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(body);
+  if (!match) return null;
+  const title = match[1]!.replace(/\s+/g, ' ').trim();
+  return title === '' ? null : title.slice(0, 200);
+}
+
+export function stripQuery(url: string): string {
+  const cut = url.search(/[?#]/);
+  return cut >= 0 ? url.slice(0, cut) : url;
+}
+
+/**
+ * Replaces every occurrence of a secret in an error's texts. The key travels in the request body or
+ * query, and a service or proxy can echo it back (an error page quoting the URL, a fault quoting
+ * the parameters); the key must never reach a log, the UI or a support paste.
+ */
+export function redactError(error: CallError, secrets: readonly string[]): CallError {
+  const usable = secrets.filter((secret) => secret.length >= 3);
+  if (usable.length === 0) return error;
+  const scrub = (text: string): string => {
+    let out = text;
+    for (const secret of usable) {
+      out = out.split(secret).join('[redacted]');
+      const encoded = encodeURIComponent(secret);
+      if (encoded !== secret) out = out.split(encoded).join('[redacted]');
+    }
+    return out;
+  };
+  const copy: Record<string, unknown> = { ...error };
+  for (const field of ['message', 'detail', 'body', 'reason', 'code']) {
+    if (typeof copy[field] === 'string') copy[field] = scrub(copy[field] as string);
+  }
+  if (error.kind === 'invalid-input') copy.issues = error.issues.map((issue) => ({ field: issue.field, message: scrub(issue.message) }));
+  return copy as unknown as CallError;
+}
