@@ -25,8 +25,8 @@ export const COORDINATE_DECIMALS = 7;
 
 // XML 1.0 `Char`: no C0 control except tab, LF, CR; no U+FFFE/U+FFFF; no unpaired surrogate.
 // Deliberately without the `u` flag, so the regex sees UTF-16 code units and can spot lone surrogates.
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const XML_FORBIDDEN_UNITS =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** The first character XML 1.0 cannot carry, described for a message, or null when there is none. */
