@@ -176,7 +176,7 @@ describe('faults and exception texts', () => {
     expect(error).toMatchObject({ kind: 'fault', source: 'http-text', code: 'System.ArgumentException', retryable: false });
     if (error.kind !== 'fault') throw new Error('unreachable');
     expect(error.reason).toBe('Height must be a whole number of meters. Parameter name: height');
-    expect(error.message).not.toMatch(/System\.|   at /);
+    expect(error.message).not.toMatch(/System\.|\s{3}at /);
     expect(error.detail).toContain('at TowerCoverage.Api.SiteService.ParseHeight');
   });
 
