@@ -118,7 +118,10 @@ export const siteEditSchema = siteFields
   }, {
     // Run the position rules even when other fields failed (a CSV row should show every problem at
     // once), but not when a field they read is itself broken: its value is then meaningless.
-    when: (payload) => !payload.issues.some((issue) => POSITION_FIELDS.has(String(issue.path?.[0]))),
+    when: (payload) =>
+      typeof payload.value === 'object' &&
+      payload.value !== null &&
+      !payload.issues.some((issue) => (issue.path ?? []).length === 0 || POSITION_FIELDS.has(String(issue.path?.[0]))),
   })
   .transform((site): SiteEdit => {
     const edit: SiteEdit = { height: site.height };
