@@ -245,7 +245,7 @@ export function cancelledError(sent: 'no' | 'maybe', endpoint: string, reason: u
 const NOT_SENT_CODES = new Set([
   'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'EAI_NODATA', 'EHOSTUNREACH', 'ENETUNREACH',
   'ENETDOWN', 'EHOSTDOWN', 'EADDRNOTAVAIL', 'EACCES', 'EPERM', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_INVALID_ARG',
-  'ERR_INVALID_URL', 'ERR_INVALID_ARG_VALUE', 'ERR_UNSUPPORTED_PROTOCOL',
+  'ERR_INVALID_URL', 'ERR_INVALID_ARG_VALUE', 'ERR_UNSUPPORTED_PROTOCOL', 'BAD_PORT', 'ERR_INVALID_REQUEST',
   'net::ERR_CONNECTION_REFUSED', 'net::ERR_NAME_NOT_RESOLVED', 'net::ERR_NAME_RESOLUTION_FAILED',
   'net::ERR_INTERNET_DISCONNECTED', 'net::ERR_ADDRESS_UNREACHABLE', 'net::ERR_ADDRESS_INVALID',
   'net::ERR_NETWORK_ACCESS_DENIED', 'net::ERR_PROXY_CONNECTION_FAILED', 'net::ERR_TUNNEL_CONNECTION_FAILED',
@@ -253,7 +253,7 @@ const NOT_SENT_CODES = new Set([
   'net::ERR_DISALLOWED_URL_SCHEME', 'net::ERR_UNKNOWN_URL_SCHEME',
 ]);
 
-const NEVER_RETRY = /^(?:ERR_INVALID_URL|ERR_INVALID_ARG_VALUE|ERR_UNSUPPORTED_PROTOCOL|UND_ERR_INVALID_ARG|net::ERR_INVALID_URL|net::ERR_(?:DISALLOWED|UNKNOWN)_URL_SCHEME)$/;
+const NEVER_RETRY = /^(?:BAD_PORT|ERR_INVALID_REQUEST|ERR_INVALID_URL|ERR_INVALID_ARG_VALUE|ERR_UNSUPPORTED_PROTOCOL|UND_ERR_INVALID_ARG|net::ERR_UNSAFE_PORT|net::ERR_INVALID_URL|net::ERR_(?:DISALLOWED|UNKNOWN)_URL_SCHEME)$/;
 
 function isTlsCode(code: string): boolean {
   return /^(?:CERT_|ERR_TLS_|ERR_SSL_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(?:VERIFY|GET)_|net::ERR_CERT_|net::ERR_SSL_|net::ERR_BAD_SSL)/.test(code);
@@ -267,6 +267,8 @@ export function errorCode(error: unknown): string {
     seen.add(current);
     const record = current as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
     if (typeof record.code === 'string' && record.code !== '') return record.code;
+    // Node's fetch refuses ports on the Fetch standard's block list before connecting.
+    if (record.message === 'bad port') return 'BAD_PORT';
     // Electron's net.fetch puts the Chromium code in the message: "net::ERR_CONNECTION_REFUSED".
     const net = typeof record.message === 'string' ? /net::ERR_[A-Z_]+/.exec(record.message) : null;
     if (net) return net[0];
@@ -278,6 +280,9 @@ export function errorCode(error: unknown): string {
     }
     current = record.cause;
   }
+  // A TypeError without a cause is fetch refusing its arguments (a URL with credentials, a bad
+  // header value): it is thrown before any connection. Network failures always carry a cause.
+  if (error instanceof TypeError && error.cause === undefined && error.message !== 'fetch failed') return 'ERR_INVALID_REQUEST';
   return 'UNKNOWN';
 }
 
@@ -293,6 +298,8 @@ export function networkError(error: unknown, endpoint: string, host: string): Ca
     message = `The address ${host} could not be found: check the internet connection and the base URL in the profile. Nothing was sent.`;
   } else if (tls) {
     message = `A secure connection to ${host} could not be set up (certificate or TLS problem). Nothing was sent. Check the base URL and the computer's date, or ask IT about the network's security filter.`;
+  } else if (code === 'BAD_PORT' || code === 'net::ERR_UNSAFE_PORT') {
+    message = `The port in the base URL (${host}) is one that web clients refuse to use; the service cannot be on it. Nothing was sent.`;
   } else if (NEVER_RETRY.test(code)) {
     message = `The service address is not valid: check the base URL and service path in the profile. Nothing was sent.`;
   } else if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'net::ERR_CONNECTION_TIMED_OUT') {
