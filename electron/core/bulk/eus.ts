@@ -1,0 +1,189 @@
+// Bulk EUS reprocess, the pure part: the service's EUS CSV download → a table of submissions
+// (process ID plus every other column kept for display: address, name, date…) → filtered and
+// selected rows → a plan of reprocess requests validated with the shared schema. Invariants: the
+// Multi Map and email choice are validated once for the whole plan; a process ID listed twice is
+// queued once (the later rows say which row carries it), so nobody gets the email twice.
+// Browser-safe and plain data, like the site import.
+import type { EusReprocess, InputIssue } from '../service/types';
+import { parseEusReprocess } from '../validation';
+import { decodeText } from './decode';
+import { parseDelimited, type Delimiter } from './csv';
+import { normalizeHeader } from './fields';
+
+/** Headers that name the process ID column, compared case/space/underscore-insensitively. */
+export const PROCESS_ID_HEADERS: readonly string[] = ['processid', 'process id', 'process_id', 'ProcessID', 'Process ID', 'process no', 'process number'];
+
+export interface EusRow {
+  row: number;
+  processId: string;
+  /** Every column of the row by header, for display and filtering. */
+  values: Record<string, string>;
+}
+
+export interface EusTable {
+  columns: string[];
+  /** The header of the process ID column ('' when none was found: then `problems` says so). */
+  processIdColumn: string;
+  rows: EusRow[];
+  notes: string[];
+  problems: string[];
+  details: Record<string, string>;
+}
+
+/** Reads the EUS CSV download. Never throws. */
+export function readEusCsv(bytes: Uint8Array, options: { delimiter?: Delimiter } = {}): EusTable {
+  const decoded = decodeText(bytes);
+  if (!decoded.ok) return { columns: [], processIdColumn: '', rows: [], notes: [], problems: [decoded.message], details: {} };
+  const csvOptions: { delimiter?: Delimiter; requiredHeaders: string[] } = { requiredHeaders: [...PROCESS_ID_HEADERS] };
+  if (options.delimiter) csvOptions.delimiter = options.delimiter;
+  const table = parseDelimited(decoded.text, csvOptions);
+  const notes = [...decoded.notes, ...table.notes];
+  const problems = [...table.problems];
+  const details = { encoding: `${decoded.encoding}${decoded.bom ? ' with byte-order mark' : ''}`, ...table.details };
+  const wanted = new Set(PROCESS_ID_HEADERS.map(normalizeHeader));
+  const idIndex = table.columns.findIndex((column) => wanted.has(normalizeHeader(column)));
+  if (idIndex < 0) {
+    if (table.columns.length > 0) {
+      problems.push(
+        `No process ID column was found (looked for "Process ID", "processid", "process_id"). Columns: ${table.columns.map((c) => `"${c}"`).join(', ')}.`,
+      );
+    }
+    return { columns: table.columns, processIdColumn: '', rows: [], notes, problems, details };
+  }
+  // Duplicate header names would overwrite each other in `values`; number the later ones.
+  const keys = uniqueNames(table.columns);
+  const rows: EusRow[] = table.rows.map((row) => {
+    const values: Record<string, string> = {};
+    keys.forEach((key, index) => {
+      values[key] = (row.cells[index] ?? '').trim();
+    });
+    return { row: row.row, processId: (row.cells[idIndex] ?? '').trim(), values };
+  });
+  const rowProblems = table.rows.filter((row) => row.problems?.length);
+  for (const row of rowProblems) problems.push(`Row ${row.row}: ${row.problems!.join(' ')}`);
+  return { columns: keys, processIdColumn: keys[idIndex]!, rows, notes, problems, details };
+}
+
+function uniqueNames(columns: readonly string[]): string[] {
+  const seen = new Map<string, number>();
+  return columns.map((column) => {
+    const count = (seen.get(column) ?? 0) + 1;
+    seen.set(column, count);
+    return count === 1 ? column : `${column} (${count})`;
+  });
+}
+
+/** A filter "column=value": value compared trimmed and case-insensitively; `*` matches any text. */
+export interface EusFilter {
+  column: string;
+  value: string;
+}
+
+export function parseFilterSpec(spec: string): { ok: true; filter: EusFilter } | { ok: false; message: string } {
+  const eq = spec.indexOf('=');
+  if (eq <= 0) return { ok: false, message: `"${spec}" is not column=value (for example "Multi Map=North").` };
+  return { ok: true, filter: { column: spec.slice(0, eq).trim(), value: spec.slice(eq + 1).trim() } };
+}
+
+function globToRegExp(pattern: string): RegExp {
+  const escaped = pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*');
+  return new RegExp(`^${escaped}$`, 'i');
+}
+
+export interface EusPlanOptions {
+  multiMapId: string;
+  sendEmail: boolean;
+  /** All must match (AND). */
+  filters?: EusFilter[];
+  /** When given, only these row numbers (after filtering) are planned: the UI's checkbox selection. */
+  selectedRows?: number[];
+}
+
+export interface EusPlanRow {
+  row: number;
+  processId: string;
+  values: Record<string, string>;
+  /** The request that would be queued; null when the row is invalid or a repeat. */
+  request: EusReprocess | null;
+  ready: boolean;
+  issues: InputIssue[];
+  /** For a repeated process ID: the row that carries it. */
+  sameAsRow?: number;
+}
+
+export interface EusPlan {
+  processIdColumn: string;
+  columns: string[];
+  rows: EusPlanRow[];
+  /** Rows of the file the filters or the selection left out. */
+  excluded: number;
+  notes: string[];
+  /** Problems with the file, the filters or the shared choice (Multi Map, email): nothing may be queued. */
+  problems: string[];
+  summary: { total: number; ready: number; invalid: number; repeats: number; excluded: number };
+  multiMapId: string;
+  sendEmail: boolean;
+}
+
+/** Filters, selects and validates. Pure; never throws. */
+export function planReprocess(table: EusTable, options: EusPlanOptions): EusPlan {
+  const problems = [...table.problems];
+  const notes = [...table.notes];
+  // One validation of the shared choice, so a bad Multi Map ID is one message, not one per row.
+  const shared = parseEusReprocess({ processId: 'x', multiMapId: options.multiMapId, sendEmail: options.sendEmail });
+  if (!shared.ok) for (const issue of shared.issues) problems.push(issue.message);
+
+  const matchers: Array<{ key: string; test: RegExp }> = [];
+  for (const filter of options.filters ?? []) {
+    const key = table.columns.find((column) => column === filter.column) ?? table.columns.find((column) => normalizeHeader(column) === normalizeHeader(filter.column));
+    if (!key) {
+      problems.push(`Filter "${filter.column}=${filter.value}": the file has no column "${filter.column}". Columns: ${table.columns.map((c) => `"${c}"`).join(', ')}.`);
+      continue;
+    }
+    matchers.push({ key, test: globToRegExp(filter.value) });
+  }
+  const selected = options.selectedRows ? new Set(options.selectedRows) : null;
+  const kept = table.rows.filter(
+    (row) => matchers.every((matcher) => matcher.test.test(row.values[matcher.key] ?? '')) && (selected === null || selected.has(row.row)),
+  );
+
+  const firstRowOf = new Map<string, number>();
+  const rows: EusPlanRow[] = kept.map((row) => {
+    const planRow: EusPlanRow = { row: row.row, processId: row.processId, values: row.values, request: null, ready: false, issues: [] };
+    const result = parseEusReprocess({ processId: row.processId, multiMapId: options.multiMapId, sendEmail: options.sendEmail });
+    if (!result.ok) {
+      // The shared choice is reported once above; keep only what is about this row.
+      planRow.issues = result.issues.filter((issue) => issue.field === 'processId');
+      return planRow;
+    }
+    const first = firstRowOf.get(result.value.processId);
+    if (first !== undefined) {
+      planRow.sameAsRow = first;
+      return planRow;
+    }
+    firstRowOf.set(result.value.processId, row.row);
+    planRow.request = result.value;
+    planRow.ready = shared.ok;
+    return planRow;
+  });
+  const repeats = rows.filter((row) => row.sameAsRow !== undefined).length;
+  if (repeats > 0) notes.push(`${repeats} row${repeats === 1 ? ' repeats a process ID' : 's repeat process IDs'} of earlier rows; each submission is reprocessed once.`);
+  const excluded = table.rows.length - kept.length;
+  return {
+    processIdColumn: table.processIdColumn,
+    columns: table.columns,
+    rows,
+    excluded,
+    notes,
+    problems,
+    summary: {
+      total: rows.length,
+      ready: rows.filter((row) => row.ready).length,
+      invalid: rows.filter((row) => row.issues.length > 0).length,
+      repeats,
+      excluded,
+    },
+    multiMapId: shared.ok ? shared.value.multiMapId : options.multiMapId,
+    sendEmail: options.sendEmail,
+  };
+}
