@@ -1,0 +1,25 @@
+// Shared by the bulk tests: fixture bytes exactly as on disk, and a preview of a fixture.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { previewImport, type ImportOptions } from '../../electron/core/bulk/import';
+import type { ImportPreview, PreviewRow } from '../../electron/core/bulk/preview';
+
+export const FIXTURES = fileURLToPath(new URL('../fixtures/bulk/', import.meta.url));
+
+export function fixture(name: string): Uint8Array {
+  return new Uint8Array(readFileSync(`${FIXTURES}${name}`));
+}
+
+export function previewFixture(name: string, options: ImportOptions = {}): Promise<ImportPreview> {
+  return previewImport(fixture(name), { fileName: name, ...options });
+}
+
+export function rowAt(preview: ImportPreview, row: number): PreviewRow {
+  const found = preview.rows.find((candidate) => candidate.row === row);
+  if (!found) throw new Error(`No row ${row} in the preview (rows: ${preview.rows.map((r) => r.row).join(', ')})`);
+  return found;
+}
+
+export function messages(row: PreviewRow): string {
+  return row.issues.map((issue) => issue.message).join(' | ');
+}
