@@ -87,6 +87,8 @@ export interface ImportPreview {
   notes: string[];
   /** File-level problems (unreadable, unknown mapping, no height column…): nothing may be applied. */
   problems: string[];
+  /** The problems that come from the manual mapping rather than from the file (a subset of `problems`). */
+  mappingErrors: string[];
   summary: PreviewSummary;
 }
 
@@ -214,6 +216,7 @@ export function buildPreview(table: ImportTable, options: PreviewOptions = {}): 
     rows,
     notes,
     problems,
+    mappingErrors: mapping.errors,
     summary: summarize(rows),
   };
 }

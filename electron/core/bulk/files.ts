@@ -1,0 +1,69 @@
+// Node-only file I/O for bulk work (the CLI and the main process): read an import file whole, write
+// an export or a report atomically. Kept apart from the parsing modules so those stay browser-safe.
+// Every failure is a sentence naming the path and what to do; nothing here throws for a user's mistake.
+import { randomBytes } from 'node:crypto';
+import { open, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+/** Larger files are refused: a site list of a million rows is still far below this. */
+export const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
+
+export type ReadFileResult = { ok: true; bytes: Uint8Array; fileName: string } | { ok: false; message: string };
+
+export async function readInputFile(path: string): Promise<ReadFileResult> {
+  try {
+    const info = await stat(path);
+    if (info.isDirectory()) return { ok: false, message: `${path} is a folder, not a file.` };
+    if (info.size > MAX_IMPORT_BYTES) {
+      return { ok: false, message: `${path} is ${Math.round(info.size / 1024 / 1024)} MB; the limit is ${MAX_IMPORT_BYTES / 1024 / 1024} MB. Split the file.` };
+    }
+    const handle = await open(path, 'r');
+    try {
+      const buffer = await handle.readFile();
+      return { ok: true, bytes: new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength), fileName: basename(path) };
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    return { ok: false, message: fileErrorSentence(path, error, 'read') };
+  }
+}
+
+/**
+ * Writes the whole text to `path` through a temporary file in the same folder and a rename, so a
+ * reader never sees half a file and a crash leaves the old file intact.
+ */
+export async function writeTextFile(path: string, text: string): Promise<{ ok: true } | { ok: false; message: string }> {
+  const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    const handle = await open(temporary, 'wx');
+    try {
+      await handle.writeFile(text, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temporary, path);
+    return { ok: true };
+  } catch (error) {
+    await rm(temporary, { force: true }).catch(() => undefined);
+    return { ok: false, message: fileErrorSentence(path, error, 'write') };
+  }
+}
+
+function fileErrorSentence(path: string, error: unknown, verb: 'read' | 'write'): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  switch (code) {
+    case 'ENOENT':
+      return verb === 'read' ? `There is no file at ${path}.` : `The folder for ${path} does not exist.`;
+    case 'EACCES':
+    case 'EPERM':
+      return `Sitewalk is not allowed to ${verb} ${path}; check the file's permissions.`;
+    case 'EISDIR':
+      return `${path} is a folder, not a file.`;
+    case 'ENOSPC':
+      return `The disk is full; ${path} was not written.`;
+    default:
+      return `Cannot ${verb} ${path} (${error instanceof Error ? error.message : String(error)}).`;
+  }
+}

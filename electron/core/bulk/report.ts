@@ -1,0 +1,108 @@
+// The row-by-row result of a bulk run, as data and as CSV (row, site ID, status, message): what
+// office staff keep next to the spreadsheet they imported. Every row of the file appears exactly
+// once, including invalid, skipped and unchanged ones. Pure and browser-safe.
+import Papa from 'papaparse';
+import { guardFormula } from './export';
+import type { ImportPreview, PreviewRow } from './preview';
+
+/**
+ * created / updated: the service accepted it (siteId is the service's ID, new for a create);
+ * reprocessed: an EUS submission was reprocessed;
+ * unchanged: the register already held these values, nothing was sent;
+ * invalid / skipped: never queued (message says why);
+ * failed: the service refused it; needs-review: it may or may not have been applied, a person must check;
+ * paused: queued but held (quota used up or key rejected); queued: waiting in the outbox (offline, or not followed);
+ * cancelled: removed from the outbox before it was sent.
+ */
+export type RowStatus =
+  | 'created'
+  | 'updated'
+  | 'reprocessed'
+  | 'unchanged'
+  | 'invalid'
+  | 'skipped'
+  | 'failed'
+  | 'needs-review'
+  | 'paused'
+  | 'queued'
+  | 'cancelled';
+
+export interface ReportRow {
+  row: number;
+  /** The service's site ID (for EUS runs: the process ID); '' when there is none (yet). */
+  siteId: string;
+  /** The site's name, or for EUS runs the submission's name/address, to recognise the row. */
+  name: string;
+  action: string;
+  status: RowStatus;
+  message: string;
+  /** The outbox entry that carried the row, when it was queued. */
+  entryId?: string;
+  /** The register's local ID of the site (import runs). */
+  localId?: string;
+}
+
+export interface RunCounts {
+  total: number;
+  created: number;
+  updated: number;
+  reprocessed: number;
+  unchanged: number;
+  invalid: number;
+  skipped: number;
+  failed: number;
+  needsReview: number;
+  paused: number;
+  queued: number;
+  cancelled: number;
+}
+
+export function countStatuses(rows: readonly ReportRow[]): RunCounts {
+  const counts: RunCounts = { total: rows.length, created: 0, updated: 0, reprocessed: 0, unchanged: 0, invalid: 0, skipped: 0, failed: 0, needsReview: 0, paused: 0, queued: 0, cancelled: 0 };
+  for (const row of rows) {
+    if (row.status === 'needs-review') counts.needsReview++;
+    else counts[row.status]++;
+  }
+  return counts;
+}
+
+/** Whether a run counts as fully successful: nothing invalid, failed, held, waiting or cancelled. */
+export function runSucceeded(counts: RunCounts): boolean {
+  return counts.invalid + counts.failed + counts.needsReview + counts.paused + counts.queued + counts.cancelled === 0;
+}
+
+/** Report rows for rows that were never queued (invalid, skipped, unchanged), from the preview. */
+export function unqueuedReportRow(row: PreviewRow): ReportRow {
+  const name = row.edit?.name ?? row.input.name ?? row.label ?? '';
+  const siteId = row.edit?.siteId ?? row.input.siteId ?? '';
+  if (row.action === 'skip') return { row: row.row, siteId, name, action: 'skip', status: 'skipped', message: row.skipReason ?? 'Not a site.' };
+  if (row.issues.length > 0) {
+    return { row: row.row, siteId, name, action: row.action, status: 'invalid', message: row.issues.map((issue) => issue.message).join(' ') };
+  }
+  return { row: row.row, siteId, name, action: 'unchanged', status: 'unchanged', message: 'The register already has these values; nothing was sent.' };
+}
+
+/** The dry-run report: what would happen to each row. */
+export function dryRunReport(preview: ImportPreview): ReportRow[] {
+  return preview.rows.map((row) => {
+    if (!row.ready) return unqueuedReportRow(row);
+    const warnings = row.warnings.length > 0 ? ` ${row.warnings.join(' ')}` : '';
+    return {
+      row: row.row,
+      siteId: row.edit?.siteId ?? '',
+      name: row.edit?.name ?? '',
+      action: row.action,
+      status: 'queued',
+      message: `${row.action === 'create' ? 'Would create a new site.' : `Would change ${row.changes ? row.changes.join(', ') : 'the site'}.`}${warnings}`,
+    };
+  });
+}
+
+export const REPORT_HEADERS = ['row', 'siteId', 'name', 'action', 'status', 'message'] as const;
+
+/** The report as CSV (CRLF, formula-guarded text), sorted by row. */
+export function reportCsv(rows: readonly ReportRow[], options: { bom?: boolean } = {}): string {
+  const sorted = [...rows].sort((a, b) => a.row - b.row);
+  const data = sorted.map((row) => [String(row.row), guardFormula(row.siteId), guardFormula(row.name), row.action, row.status, guardFormula(row.message)]);
+  return `${options.bom ? '\uFEFF' : ''}${Papa.unparse({ fields: [...REPORT_HEADERS], data }, { newline: '\r\n' })}\r\n`;
+}

@@ -1,0 +1,89 @@
+import { mkdtemp, readFile, rm, writeFile, chmod } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Papa from 'papaparse';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readInputFile, writeTextFile } from '../../electron/core/bulk/files';
+import { countStatuses, dryRunReport, reportCsv, runSucceeded, type ReportRow } from '../../electron/core/bulk/report';
+import { previewFixture } from './helpers';
+
+const temporary: string[] = [];
+afterEach(async () => {
+  for (const dir of temporary.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'sitewalk-bulk-'));
+  temporary.push(dir);
+  return dir;
+}
+
+describe('the row-by-row report', () => {
+  it('accounts for every row of a dry run, with what would happen and why not', async () => {
+    const preview = await previewFixture('mixed-valid.csv');
+    const rows = dryRunReport(preview);
+    expect(rows.map((row) => [row.row, row.status])).toEqual([
+      [2, 'queued'],
+      [3, 'invalid'],
+      [4, 'invalid'],
+      [5, 'invalid'],
+      [6, 'queued'],
+    ]);
+    expect(rows[1]?.message).toMatch(/whole number of meters/);
+    expect(rows[0]?.message).toBe('Would create a new site.');
+  });
+
+  it('writes CSV sorted by row with guarded text, that a spreadsheet reads back', () => {
+    const rows: ReportRow[] = [
+      { row: 3, siteId: '', name: '=evil()', action: 'create', status: 'invalid', message: 'Height is required.' },
+      { row: 2, siteId: '100026', name: 'Ridge, North', action: 'create', status: 'created', message: 'Created as site 100026.' },
+    ];
+    const text = reportCsv(rows);
+    const parsed = Papa.parse<string[]>(text, { skipEmptyLines: true }).data;
+    expect(parsed).toEqual([
+      ['row', 'siteId', 'name', 'action', 'status', 'message'],
+      ['2', '100026', 'Ridge, North', 'create', 'created', 'Created as site 100026.'],
+      ['3', '', "'=evil()", 'create', 'invalid', 'Height is required.'],
+    ]);
+  });
+
+  it('counts statuses and calls a run successful only when nothing is left over', () => {
+    const ok = countStatuses([
+      { row: 2, siteId: '1', name: '', action: 'edit', status: 'updated', message: '' },
+      { row: 3, siteId: '1', name: '', action: 'unchanged', status: 'unchanged', message: '' },
+    ]);
+    expect(runSucceeded(ok)).toBe(true);
+    const held = countStatuses([{ row: 2, siteId: '', name: '', action: 'create', status: 'needs-review', message: '' }]);
+    expect(held.needsReview).toBe(1);
+    expect(runSucceeded(held)).toBe(false);
+  });
+});
+
+describe('bulk file I/O', () => {
+  it('reads a file whole and names it', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'a.csv'), 'x');
+    expect(await readInputFile(join(dir, 'a.csv'))).toMatchObject({ ok: true, fileName: 'a.csv', bytes: new Uint8Array([0x78]) });
+  });
+
+  it('says clearly when the file is missing, a folder or not readable', async () => {
+    const dir = await tempDir();
+    expect(await readInputFile(join(dir, 'missing.csv'))).toEqual({ ok: false, message: `There is no file at ${join(dir, 'missing.csv')}.` });
+    expect(await readInputFile(dir)).toEqual({ ok: false, message: `${dir} is a folder, not a file.` });
+    if (process.getuid?.() !== 0) {
+      await writeFile(join(dir, 'locked.csv'), 'x');
+      await chmod(join(dir, 'locked.csv'), 0o000);
+      expect(await readInputFile(join(dir, 'locked.csv'))).toMatchObject({ ok: false, message: expect.stringMatching(/not allowed to read/) });
+    }
+  });
+
+  it('writes atomically, replacing an old file and leaving no temporary file', async () => {
+    const dir = await tempDir();
+    const path = join(dir, 'out.csv');
+    await writeFile(path, 'old');
+    expect(await writeTextFile(path, 'new\r\n')).toEqual({ ok: true });
+    expect(await readFile(path, 'utf8')).toBe('new\r\n');
+    const { readdir } = await import('node:fs/promises');
+    expect(await readdir(dir)).toEqual(['out.csv']);
+    expect(await writeTextFile(join(dir, 'no', 'such', 'dir.csv'), 'x')).toMatchObject({ ok: false, message: expect.stringMatching(/folder .* does not exist/) });
+  });
+});
