@@ -1,0 +1,215 @@
+// The renderer's bridge when the page is served by the browser host: each call is a POST to
+// /api/<method> with the JSON argument array, events come from /api/events read with fetch
+// streaming. The per-run token travels in the Authorization header only, never in a URL that a
+// server or history would keep; it is taken from the address bar's fragment once and then removed.
+import type { ApiEvent, ApiMethod, SitewalkApi, SitewalkBridge } from '../../../electron/api';
+import { SseParser } from './sse';
+
+const TOKEN_KEY = 'sitewalk.token';
+const RECONNECT_MIN_MS = 1_000;
+const RECONNECT_MAX_MS = 30_000;
+
+/** An API call the host refused or could not complete; `code` is the host's reason. */
+export class ApiCallError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+    this.name = 'ApiCallError';
+  }
+}
+
+interface TokenPlace {
+  location: Pick<Location, 'hash' | 'pathname' | 'search'>;
+  history: Pick<History, 'replaceState' | 'state'>;
+  storage: Pick<Storage, 'getItem' | 'setItem'> | null;
+}
+
+/**
+ * Reads `#token=…` from the address, removes it from the address bar (so it is not bookmarked,
+ * shared in a screenshot or kept in history) and keeps it for this tab only, so a reload still works.
+ */
+export function takeToken(place: TokenPlace): string | null {
+  const hash = place.location.hash.replace(/^#/, '');
+  const parts = hash === '' ? [] : hash.split('&');
+  const found = parts.find((part) => part.startsWith('token='));
+  if (found !== undefined) {
+    const token = found.slice('token='.length);
+    const rest = parts.filter((part) => part !== found).join('&');
+    place.history.replaceState(place.history.state, '', `${place.location.pathname}${place.location.search}${rest ? `#${rest}` : ''}`);
+    if (/^[A-Za-z0-9_-]{16,200}$/.test(token)) {
+      try {
+        place.storage?.setItem(TOKEN_KEY, token);
+      } catch {
+        // Storage can be disabled; the token then lives for this page load only.
+      }
+      return token;
+    }
+  }
+  try {
+    return place.storage?.getItem(TOKEN_KEY) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export interface HttpBridgeOptions {
+  token: string | null;
+  /** Absent: the page's own origin. */
+  baseUrl?: string;
+  fetch?: typeof fetch;
+  /** Told when the event stream cannot be kept open (e.g. the host was restarted). */
+  onStreamProblem?: (message: string) => void;
+}
+
+export interface HttpBridge extends SitewalkBridge {
+  /** Stops the event stream and forgets the listeners. */
+  close(): void;
+}
+
+export function createHttpBridge(options: HttpBridgeOptions): HttpBridge {
+  const base = options.baseUrl ?? '';
+  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const listeners = new Set<(event: ApiEvent) => void>();
+  let stream: AbortController | null = null;
+  let retryTimer: ReturnType<typeof setTimeout> | null = null;
+  let retryDelay = RECONNECT_MIN_MS;
+
+  function headers(extra: Record<string, string> = {}): Record<string, string> {
+    return options.token ? { ...extra, Authorization: `Bearer ${options.token}` } : extra;
+  }
+
+  async function call(method: ApiMethod, args: unknown[]): Promise<unknown> {
+    const response = await doFetch(`${base}/api/${method}`, {
+      method: 'POST',
+      headers: headers({ 'Content-Type': 'application/json' }),
+      body: JSON.stringify(args),
+      credentials: 'omit',
+      cache: 'no-store',
+      redirect: 'error',
+    });
+    const body = (await response.json().catch(() => null)) as { value?: unknown; error?: { code?: string; message?: string } } | null;
+    if (!response.ok) {
+      const message = body?.error?.message ?? `Sitewalk answered HTTP ${response.status}.`;
+      throw new ApiCallError(body?.error?.code ?? 'http', message, response.status);
+    }
+    if (!body || !('value' in body)) throw new ApiCallError('protocol', 'Sitewalk sent an answer this page cannot read.', response.status);
+    return body.value;
+  }
+
+  function deliver(data: string): void {
+    let event: ApiEvent;
+    try {
+      event = JSON.parse(data) as ApiEvent;
+    } catch {
+      return;
+    }
+    for (const listener of [...listeners]) {
+      try {
+        listener(event);
+      } catch (error) {
+        console.error('Sitewalk event listener failed', error);
+      }
+    }
+  }
+
+  async function openStream(controller: AbortController): Promise<void> {
+    const response = await doFetch(`${base}/api/events`, {
+      headers: headers({ Accept: 'text/event-stream' }),
+      credentials: 'omit',
+      cache: 'no-store',
+      redirect: 'error',
+      signal: controller.signal,
+    });
+    if (response.status === 401 || response.status === 403) {
+      // Another run of the host has another token: retrying cannot help.
+      options.onStreamProblem?.('This page lost its session with Sitewalk. Open the address Sitewalk printed when it started.');
+      controller.abort();
+      return;
+    }
+    if (!response.ok || !response.body) throw new Error(`event stream answered HTTP ${response.status}`);
+    retryDelay = RECONNECT_MIN_MS;
+    const parser = new SseParser(deliver);
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      parser.push(value);
+    }
+  }
+
+  function startStream(): void {
+    if (stream) return;
+    const controller = new AbortController();
+    stream = controller;
+    openStream(controller)
+      .catch(() => undefined)
+      .finally(() => {
+        if (stream !== controller) return;
+        stream = null;
+        if (controller.signal.aborted || listeners.size === 0) return;
+        // Dropped (host busy or restarted): try again, backing off up to 30 s.
+        retryTimer = setTimeout(() => {
+          retryTimer = null;
+          if (listeners.size > 0) startStream();
+        }, retryDelay);
+        retryDelay = Math.min(retryDelay * 2, RECONNECT_MAX_MS);
+      });
+  }
+
+  function stopStream(): void {
+    if (retryTimer) clearTimeout(retryTimer);
+    retryTimer = null;
+    stream?.abort();
+    stream = null;
+  }
+
+  return {
+    invoke: ((method: ApiMethod, ...args: unknown[]) => call(method, args)) as SitewalkBridge['invoke'],
+    onEvent(listener) {
+      listeners.add(listener);
+      startStream();
+      return () => {
+        listeners.delete(listener);
+        if (listeners.size === 0) stopStream();
+      };
+    },
+    close() {
+      listeners.clear();
+      stopStream();
+    },
+  };
+}
+
+/** Every method of the contract; `satisfies` makes a method added to SitewalkApi a compile error here until listed. */
+export const API_METHOD_NAMES = Object.keys({
+  getStatus: true,
+  listProfiles: true,
+  saveProfile: true,
+  deleteProfile: true,
+  useProfile: true,
+  setApiKey: true,
+  clearApiKey: true,
+  listSites: true,
+  saveSite: true,
+  addExistingSite: true,
+  listOutbox: true,
+  retryEntry: true,
+  discardEntry: true,
+  resolveEntry: true,
+  syncNow: true,
+  reprocessEus: true,
+  getRenderingQualities: true,
+  getSettings: true,
+  saveSettings: true,
+} satisfies Record<ApiMethod, true>) as ApiMethod[];
+
+/** The typed API on top of a bridge: each method forwards its arguments unchanged. */
+export function apiFromBridge(bridge: SitewalkBridge): SitewalkApi {
+  const invoke = bridge.invoke as (method: ApiMethod, ...args: unknown[]) => Promise<unknown>;
+  const api: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
+  for (const method of API_METHOD_NAMES) api[method] = (...args) => invoke.call(bridge, method, ...args);
+  return api as unknown as SitewalkApi;
+}
