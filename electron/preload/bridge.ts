@@ -1,0 +1,26 @@
+// What the preload hands to the page: `invoke` and `onEvent`, nothing else. No ipcRenderer, no
+// event objects (they carry `sender`), no Node: the page gets plain data and Errors with the
+// host's sentence. Kept apart from index.ts so it can be tested with a fake ipcRenderer.
+import type { IpcRenderer, IpcRendererEvent } from 'electron';
+import type { ApiEvent, SitewalkBridge } from '../api';
+import { EVENT_CHANNEL, INVOKE_CHANNEL, type InvokeReply } from './channels';
+
+export type IpcRendererLike = Pick<IpcRenderer, 'invoke' | 'on' | 'removeListener'>;
+
+export function createPreloadBridge(ipcRenderer: IpcRendererLike): SitewalkBridge {
+  async function invoke(method: string, ...args: unknown[]): Promise<unknown> {
+    const reply = (await ipcRenderer.invoke(INVOKE_CHANNEL, method, args)) as InvokeReply;
+    if (reply.ok) return reply.value;
+    // Only the message survives contextBridge, so the host's sentence is the whole error.
+    throw new Error(reply.error.message);
+  }
+
+  return {
+    invoke: invoke as SitewalkBridge['invoke'],
+    onEvent(listener: (event: ApiEvent) => void): () => void {
+      const relay = (_event: IpcRendererEvent, payload: ApiEvent) => listener(payload);
+      ipcRenderer.on(EVENT_CHANNEL, relay);
+      return () => void ipcRenderer.removeListener(EVENT_CHANNEL, relay);
+    },
+  };
+}
