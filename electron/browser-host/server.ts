@@ -1,0 +1,253 @@
+// The browser host: the built renderer and the renderer contract on loopback HTTP, for machines
+// where Electron cannot run. It listens on 127.0.0.1 only; every /api request needs the per-run
+// token (Authorization: Bearer), a Host of 127.0.0.1/localhost:<port> and, when sent, our own
+// Origin. No CORS headers are ever sent, so no other page can read an answer. The token is never
+// logged: log lines carry the method and path only.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { ApiEvent } from '../api';
+import { contentSecurityPolicy, HostApiError, type HostApi } from '../core/host-api';
+import { checkRequestSource, createToken, hasToken } from './guards';
+import { lookupStatic, openStatic } from './static-files';
+
+export const LOOPBACK = '127.0.0.1';
+const DEFAULT_BODY_LIMIT = 1024 * 1024;
+const HEARTBEAT_MS = 20_000;
+
+export interface BrowserHostOptions {
+  hostApi: HostApi;
+  /** The built renderer (index.html + assets). A missing folder is answered with a 503 page. */
+  staticDir: string;
+  /** 0 or absent: a free port. */
+  port?: number;
+  /** Only '127.0.0.1' is accepted: the API must never be reachable from another machine. */
+  host?: string;
+  /** Largest accepted API request body; above it the answer is 413 and nothing runs. */
+  bodyLimitBytes?: number;
+  /** Supplied by tests; a fresh random one otherwise. */
+  token?: string;
+  log?: (line: string) => void;
+}
+
+export interface RunningBrowserHost {
+  /** http://127.0.0.1:PORT (no token). */
+  origin: string;
+  port: number;
+  address: AddressInfo;
+  token: string;
+  /** What the user opens: the origin with the token in the fragment (never sent to any server). */
+  pageUrl: string;
+  close(): Promise<void>;
+}
+
+export async function startBrowserHost(options: BrowserHostOptions): Promise<RunningBrowserHost> {
+  const host = options.host ?? LOOPBACK;
+  if (host !== LOOPBACK) {
+    throw new Error(`The browser host listens on ${LOOPBACK} only; refusing "${host}" (the API must not be reachable from other machines).`);
+  }
+  const token = options.token ?? createToken();
+  const log = options.log ?? (() => undefined);
+  const bodyLimit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT;
+  const { hostApi, staticDir } = options;
+
+  // The CSP names the configured tile server, so it follows settings changes.
+  let csp = contentSecurityPolicy(await hostApi.api.getSettings());
+  const streams = new Set<ServerResponse>();
+  const sockets = new Set<Socket>();
+  let port = 0;
+
+  const unsubscribe = hostApi.onEvent((event) => {
+    if (event.type === 'settings') csp = contentSecurityPolicy(event.settings);
+    const frame = `data: ${JSON.stringify(event)}\n\n`;
+    for (const stream of streams) stream.write(frame);
+  });
+
+  function baseHeaders(response: ServerResponse): void {
+    response.setHeader('Content-Security-Policy', csp);
+    response.setHeader('X-Content-Type-Options', 'nosniff');
+    response.setHeader('Referrer-Policy', 'no-referrer');
+    response.setHeader('X-Frame-Options', 'DENY');
+    response.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
+    response.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
+  }
+
+  function sendJson(response: ServerResponse, status: number, body: unknown): void {
+    const text = JSON.stringify(body);
+    response.writeHead(status, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': Buffer.byteLength(text),
+      'Cache-Control': 'no-store',
+    });
+    response.end(text);
+  }
+
+  function sendError(response: ServerResponse, status: number, code: string, message: string): void {
+    sendJson(response, status, { error: { code, message } });
+  }
+
+  async function serveStatic(request: IncomingMessage, response: ServerResponse, path: string): Promise<void> {
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      response.setHeader('Allow', 'GET, HEAD');
+      sendError(response, 405, 'method-not-allowed', 'Only GET and HEAD are served here.');
+      return;
+    }
+    const found = await lookupStatic(staticDir, path);
+    if (found.kind === 'bad-request') return sendError(response, 400, 'bad-path', 'This path cannot be read.');
+    if (found.kind === 'not-found') {
+      if (path === '/' || path === '/index.html') {
+        // The page itself is missing: say how to get it rather than a bare 404.
+        const text = 'The Sitewalk interface has not been built yet. Run "npm run build" and reload.\n';
+        response.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+        response.end(text);
+        return;
+      }
+      return sendError(response, 404, 'not-found', 'There is no such file.');
+    }
+    response.writeHead(200, {
+      'Content-Type': found.contentType,
+      'Content-Length': found.size,
+      'Cache-Control': 'no-cache',
+    });
+    if (request.method === 'HEAD') return void response.end();
+    const stream = openStatic(found.path);
+    stream.on('error', () => response.destroy());
+    stream.pipe(response);
+  }
+
+  async function readBody(request: IncomingMessage): Promise<Buffer | 'too-large'> {
+    const declared = Number(request.headers['content-length']);
+    if (Number.isFinite(declared) && declared > bodyLimit) return 'too-large';
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of request as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > bodyLimit) return 'too-large';
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks);
+  }
+
+  async function serveCall(request: IncomingMessage, response: ServerResponse, method: string): Promise<void> {
+    if (request.method !== 'POST') {
+      response.setHeader('Allow', 'POST');
+      return sendError(response, 405, 'method-not-allowed', 'API methods are called with POST.');
+    }
+    const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type !== 'application/json') {
+      return sendError(response, 415, 'unsupported-media-type', 'The arguments must be sent as application/json.');
+    }
+    const body = await readBody(request);
+    if (body === 'too-large') {
+      response.setHeader('Connection', 'close');
+      return sendError(response, 413, 'too-large', `The request is larger than ${bodyLimit} bytes; nothing was done.`);
+    }
+    let args: unknown = [];
+    if (body.length > 0) {
+      try {
+        args = JSON.parse(body.toString('utf8'));
+      } catch {
+        return sendError(response, 400, 'bad-json', 'The arguments are not valid JSON.');
+      }
+    }
+    try {
+      const value = await hostApi.dispatch(method, args);
+      sendJson(response, 200, { value: value ?? null });
+    } catch (error) {
+      if (error instanceof HostApiError) return sendError(response, 400, error.code, error.message);
+      log(`browser-host: ${method} failed: ${error instanceof Error ? error.message : String(error)}`);
+      sendError(response, 500, 'internal', 'Sitewalk could not complete this request; details are in its log.');
+    }
+  }
+
+  async function serveEvents(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (request.method !== 'GET') {
+      response.setHeader('Allow', 'GET');
+      return sendError(response, 405, 'method-not-allowed', 'Events are read with GET.');
+    }
+    response.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'X-Accel-Buffering': 'no',
+    });
+    response.flushHeaders();
+    streams.add(response);
+    const heartbeat = setInterval(() => response.write(': keep-alive\n\n'), HEARTBEAT_MS);
+    heartbeat.unref();
+    const forget = () => {
+      clearInterval(heartbeat);
+      streams.delete(response);
+    };
+    request.on('close', forget);
+    response.on('close', forget);
+    // Every subscription starts from the current status, so a page that reconnects is up to date.
+    try {
+      const status: ApiEvent = { type: 'status', status: await hostApi.api.getStatus() };
+      if (streams.has(response)) response.write(`data: ${JSON.stringify(status)}\n\n`);
+    } catch (error) {
+      log(`browser-host: status for a new event stream failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    baseHeaders(response);
+    const refusal = checkRequestSource(request.headers, port);
+    const rawUrl = request.url ?? '/';
+    const path = rawUrl.split('?')[0]!.split('#')[0]!;
+    log(`browser-host: ${request.method ?? '?'} ${path.slice(0, 200)}${refusal ? ` refused (${refusal.reason})` : ''}`);
+    if (refusal) return sendError(response, refusal.status, 'forbidden', refusal.reason);
+
+    if (path === '/api' || path.startsWith('/api/')) {
+      if (!hasToken(request.headers, token)) {
+        response.setHeader('WWW-Authenticate', 'Bearer realm="sitewalk"');
+        return sendError(response, 401, 'unauthorized', 'This request lacks the session token; open the address Sitewalk printed.');
+      }
+      const name = path.slice('/api/'.length);
+      if (name === 'events') return serveEvents(request, response);
+      return serveCall(request, response, name);
+    }
+    return serveStatic(request, response, path);
+  }
+
+  const server: Server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      log(`browser-host: request failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (!response.headersSent) sendError(response, 500, 'internal', 'Sitewalk could not complete this request.');
+      else response.destroy();
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+
+  await new Promise<void>((resolveListen, rejectListen) => {
+    server.once('error', rejectListen);
+    server.listen({ port: options.port ?? 0, host }, () => {
+      server.off('error', rejectListen);
+      resolveListen();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  port = address.port;
+  const origin = `http://${LOOPBACK}:${port}`;
+  log(`browser-host: listening on ${origin}`);
+
+  let closing: Promise<void> | null = null;
+  return {
+    origin,
+    port,
+    address,
+    token,
+    pageUrl: `${origin}/#token=${token}`,
+    close() {
+      closing ??= new Promise<void>((resolveClose) => {
+        unsubscribe();
+        for (const stream of streams) stream.end();
+        streams.clear();
+        server.close(() => resolveClose());
+        for (const socket of sockets) socket.destroy();
+      });
+      return closing;
+    },
+  };
+}
