@@ -1,0 +1,115 @@
+// Builds what the app runs from dist/: the renderer (Vite, when its output is missing or older than
+// any source it is built from) and the Electron main + preload bundles (esbuild; the preload as one
+// CommonJS file, since a sandboxed preload can require nothing but 'electron'). Build output goes
+// to stderr: callers such as `npm start` keep stdout for their one line.
+// Run directly: `tsx electron/main/build.ts` (everything) or `--main-only`.
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+
+export const paths = (root = ROOT) => ({
+  rendererDir: join(root, 'dist/renderer'),
+  rendererIndex: join(root, 'dist/renderer/index.html'),
+  viteConfig: join(root, 'renderer/vite.config.ts'),
+  mainBundle: join(root, 'dist/electron/main.cjs'),
+  preloadBundle: join(root, 'dist/electron/preload.cjs'),
+});
+
+/** Folders whose files end up in the renderer bundle (it imports the contract, validation, bulk). */
+const RENDERER_SOURCES = ['renderer', 'assets', 'electron/api.ts', 'electron/core', 'package.json'];
+
+function newestMtime(path: string): number {
+  if (!existsSync(path)) return 0;
+  const info = statSync(path);
+  if (!info.isDirectory()) return info.mtimeMs;
+  let newest = info.mtimeMs;
+  for (const entry of readdirSync(path, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
+    newest = Math.max(newest, newestMtime(join(path, entry.name)));
+  }
+  return newest;
+}
+
+/** Whether dist/renderer must be (re)built: missing, or older than a source. */
+export function rendererIsStale(root = ROOT): boolean {
+  const index = paths(root).rendererIndex;
+  if (!existsSync(index)) return true;
+  const built = statSync(index).mtimeMs;
+  return RENDERER_SOURCES.some((source) => newestMtime(join(root, source)) > built);
+}
+
+export async function buildRenderer(root = ROOT): Promise<void> {
+  const { viteConfig } = paths(root);
+  if (!existsSync(viteConfig)) throw new Error(`Cannot build the interface: ${viteConfig} is missing.`);
+  const vite = join(root, 'node_modules/vite/bin/vite.js');
+  await new Promise<void>((resolveBuild, rejectBuild) => {
+    const child = spawn(process.execPath, [vite, 'build', '--config', viteConfig, '--logLevel', 'warn'], {
+      cwd: root,
+      // Vite writes progress to stdout; ours is reserved, so its stdout joins our stderr.
+      stdio: ['ignore', process.stderr, process.stderr],
+    });
+    child.on('error', rejectBuild);
+    child.on('exit', (code, signal) =>
+      code === 0 ? resolveBuild() : rejectBuild(new Error(`Building the interface failed (vite exited with ${signal ?? code}).`)),
+    );
+  });
+}
+
+/** Builds dist/renderer unless it is up to date. Returns whether it built. */
+export async function ensureRenderer(root = ROOT): Promise<boolean> {
+  if (!rendererIsStale(root)) return false;
+  await buildRenderer(root);
+  return true;
+}
+
+/** Electron 45 runs Node 22 in main and Chromium 140 in the preload. */
+export async function bundleElectron(root = ROOT): Promise<void> {
+  const esbuild = await import('esbuild');
+  const { mainBundle, preloadBundle } = paths(root);
+  const common = {
+    bundle: true,
+    format: 'cjs' as const,
+    sourcemap: true,
+    logLevel: 'warning' as const,
+    legalComments: 'none' as const,
+    absWorkingDir: root,
+  };
+  await Promise.all([
+    esbuild.build({
+      ...common,
+      entryPoints: [join(root, 'electron/main/index.ts')],
+      outfile: mainBundle,
+      platform: 'node',
+      target: 'node22',
+      // The native keyring binding is loaded from node_modules at run time.
+      external: ['electron', '@napi-rs/keyring'],
+      // Bundled ESM packages ask import.meta.url for their own location.
+      define: { 'import.meta.url': 'importMetaUrl' },
+      banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    }),
+    esbuild.build({
+      ...common,
+      entryPoints: [join(root, 'electron/preload/index.ts')],
+      outfile: preloadBundle,
+      platform: 'browser',
+      target: 'chrome140',
+      external: ['electron'],
+    }),
+  ]);
+}
+
+async function main(argv: string[]): Promise<void> {
+  if (!argv.includes('--main-only')) await buildRenderer();
+  await bundleElectron();
+  process.stderr.write(`Built ${argv.includes('--main-only') ? '' : 'dist/renderer and '}dist/electron.\n`);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main(process.argv.slice(2)).catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  });
+}
