@@ -1,11 +1,13 @@
 // Builds what the app runs from dist/: the renderer (Vite, when its output is missing or older than
 // any source it is built from) and the Electron main + preload bundles (esbuild; the preload as one
 // CommonJS file, since a sandboxed preload can require nothing but 'electron'). Build output goes
-// to stderr: callers such as `npm start` keep stdout for their one line.
+// to stderr: callers such as `npm start` keep stdout for their one line. Also finds the Electron
+// binary, without the download that `require('electron')` would attempt.
 // Run directly: `tsx electron/main/build.ts` (everything) or `--main-only`.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
@@ -99,6 +101,29 @@ export async function bundleElectron(root = ROOT): Promise<void> {
       external: ['electron'],
     }),
   ]);
+}
+
+/**
+ * The Electron executable, or why there is none. `require('electron')` would try to download a
+ * missing binary (network!), so the package's own lookup is repeated here without that step.
+ */
+export function findElectronBinary(root = ROOT, env: NodeJS.ProcessEnv = process.env): { path: string } | { missing: string } {
+  let packageDir: string;
+  try {
+    packageDir = dirname(createRequire(join(root, 'package.json')).resolve('electron/package.json'));
+  } catch {
+    return { missing: 'the electron package is not installed' };
+  }
+  const pathFile = join(packageDir, 'path.txt');
+  const relative = existsSync(pathFile) ? readFileSync(pathFile, 'utf8').trim() : '';
+  const override = env.ELECTRON_OVERRIDE_DIST_PATH;
+  if (override) {
+    const binary = join(override, relative || 'electron');
+    return existsSync(binary) ? { path: binary } : { missing: `no Electron binary at ${binary}` };
+  }
+  if (!relative) return { missing: 'the Electron binary was never downloaded' };
+  const binary = join(packageDir, 'dist', relative);
+  return existsSync(binary) ? { path: binary } : { missing: `no Electron binary at ${binary}` };
 }
 
 async function main(argv: string[]): Promise<void> {
