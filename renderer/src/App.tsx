@@ -1,0 +1,251 @@
+// The application shell: status bar and banners on top, a sidebar with the panels (sites, outbox,
+// EUS, rendering qualities, settings), the map filling the rest and the site form docked over it.
+// It owns the cross-panel state (selection, add-site mode, the open form, a pending pin move) and
+// the UI context every panel uses for calls, toasts and confirmations.
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { SiteView } from '../../electron/api';
+import { type AppStore, describeError, useAppState } from './store';
+import { MapView, type MapHandle } from './map/MapView';
+import { SiteForm } from './components/SiteForm';
+import { SitesPanel } from './components/SitesPanel';
+import { OutboxPanel } from './components/OutboxPanel';
+import { EusPanel } from './components/EusPanel';
+import { QualitiesPanel } from './components/QualitiesPanel';
+import { SettingsPanel } from './components/SettingsPanel';
+import { Onboarding } from './components/Onboarding';
+import { Banners, StatusBar } from './components/StatusBar';
+import { ConfirmDialog, ToastRegion, UiContext, useConfirmDialog, type Panel, type SiteFormRequest, type Toast, type Ui } from './components/ui';
+import { distanceMeters, formatDistance, siteTitle } from './lib/format';
+import { formatDecimal } from './lib/coords';
+
+const PANELS: { id: Panel; label: string }[] = [
+  { id: 'sites', label: 'Sites' },
+  { id: 'outbox', label: 'Outbox' },
+  { id: 'eus', label: 'EUS' },
+  { id: 'qualities', label: 'Qualities' },
+  { id: 'settings', label: 'Settings' },
+];
+
+const TOAST_MS = 8_000;
+
+export function App({ store, onSessionProblem }: { store: AppStore; onSessionProblem: (listener: (message: string) => void) => () => void }) {
+  const api = store.api;
+  const [panel, setPanel] = useState<Panel>('sites');
+  const [panelFocus, setPanelFocus] = useState<string | undefined>(undefined);
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [form, setForm] = useState<{ request: SiteFormRequest; seq: number } | null>(null);
+  const [addMode, setAddMode] = useState<'new' | 'pick' | null>(null);
+  const [picked, setPicked] = useState<{ lat: number; lng: number; seq: number } | null>(null);
+  const [movePreview, setMovePreview] = useState<{ id: string; lat: number; lng: number } | null>(null);
+  const [toasts, setToasts] = useState<Toast[]>([]);
+  const [draftsVersion, setDraftsVersion] = useState(0);
+  const [sessionProblem, setSessionProblem] = useState<string | null>(null);
+  const { state: confirmState, confirm, close: closeConfirm } = useConfirmDialog();
+  const mapHandle = useRef<MapHandle>(null);
+  const toastSeq = useRef(0);
+  const outbox = useAppState(store, (s) => s.outbox);
+  const settings = useAppState(store, (s) => s.settings);
+  const attention = useMemo(() => [...outbox.values()].filter((e) => e.state === 'failed' || e.state === 'needs-review' || e.state === 'paused').length, [outbox]);
+
+  useEffect(() => onSessionProblem(setSessionProblem), [onSessionProblem]);
+
+  const dismissToast = useCallback((id: number) => setToasts((t) => t.filter((x) => x.id !== id)), []);
+
+  const toast = useCallback<Ui['toast']>(
+    (message, options) => {
+      const id = ++toastSeq.current;
+      setToasts((t) => [...t.slice(-3), { id, message, tone: options?.tone ?? 'info', ...(options?.action ? { action: options.action } : {}) }]);
+      setTimeout(() => dismissToast(id), options?.action ? TOAST_MS * 2 : TOAST_MS);
+    },
+    [dismissToast],
+  );
+
+  const call = useCallback<Ui['call']>(
+    async (run) => {
+      try {
+        const value = await run();
+        store.setConnectionError(null);
+        return value;
+      } catch (error) {
+        toast(`That did not work: ${describeError(error)}`, { tone: 'error' });
+        return undefined;
+      }
+    },
+    [store, toast],
+  );
+
+  const openPanel = useCallback((next: Panel, focus?: string) => {
+    setPanel(next);
+    setPanelFocus(focus);
+  }, []);
+
+  const openSiteForm = useCallback((request: SiteFormRequest) => {
+    setAddMode(null);
+    setForm((f) => ({ request, seq: (f?.seq ?? 0) + 1 }));
+    if (request.mode === 'edit') setSelectedId(request.localId);
+  }, []);
+
+  const selectSite = useCallback((localId: string | null, pan = false) => {
+    setSelectedId(localId);
+    if (localId) {
+      setPanel('sites');
+      if (pan) mapHandle.current?.showSite(localId);
+    }
+  }, []);
+
+  const ui = useMemo<Ui>(() => ({ store, api, toast, confirm, openPanel, openSiteForm, selectSite, call }), [store, api, toast, confirm, openPanel, openSiteForm, selectSite, call]);
+
+  const closeForm = useCallback((saved: SiteView | null) => {
+    setForm(null);
+    setAddMode(null);
+    setDraftsVersion((v) => v + 1);
+    if (saved) {
+      setSelectedId(saved.localId);
+      setPanel('sites');
+    }
+  }, []);
+
+  const onPick = useCallback(
+    (lat: number, lng: number) => {
+      if (addMode === 'pick') {
+        setPicked((p) => ({ lat, lng, seq: (p?.seq ?? 0) + 1 }));
+        setAddMode(null);
+        return;
+      }
+      openSiteForm({ mode: 'new', lat, lng });
+    },
+    [addMode, openSiteForm],
+  );
+
+  /** A pin dropped somewhere new: confirm, queue, and offer to undo. */
+  const onDrop = useCallback(
+    async (localId: string, lat: number, lng: number) => {
+      const site = store.getState().sites.get(localId);
+      if (!site || site.latitude === null || site.longitude === null || site.height === null) {
+        setMovePreview(null);
+        if (site && site.height === null) toast('This site has no height yet; open it and set one before moving it.', { tone: 'error' });
+        return;
+      }
+      const from = { lat: site.latitude, lng: site.longitude };
+      const to = { lat: Number(lat.toFixed(7)), lng: Number(lng.toFixed(7)) };
+      setMovePreview({ id: localId, ...to });
+      const ok = await confirm({
+        title: `Move ${siteTitle(site)}?`,
+        body: (
+          <>
+            <p>
+              From {formatDecimal(from.lat)}, {formatDecimal(from.lng)}
+              <br />
+              to {formatDecimal(to.lat)}, {formatDecimal(to.lng)}
+            </p>
+            <p>That is {formatDistance(distanceMeters(from.lat, from.lng, to.lat, to.lng))}. The move is queued and sent like any other change.</p>
+          </>
+        ),
+        confirmLabel: 'Move site',
+      });
+      if (!ok) {
+        setMovePreview(null);
+        return;
+      }
+      const move = (target: { lat: number; lng: number }) =>
+        call(() =>
+          api.saveSite({
+            localId,
+            ...(site.siteId ? { siteId: site.siteId } : {}),
+            height: site.height ?? undefined,
+            latitude: target.lat,
+            longitude: target.lng,
+          }),
+        );
+      const result = await move(to);
+      setMovePreview(null);
+      if (!result) return;
+      if (!result.ok) {
+        toast(`The site was not moved: ${result.issues.map((i) => i.message).join(' ')}`, { tone: 'error' });
+        return;
+      }
+      store.applySite(result.value);
+      toast(`Moved ${siteTitle(site)}.`, {
+        tone: 'success',
+        action: {
+          label: 'Undo',
+          run: () => {
+            void move(from).then((undo) => {
+              if (undo?.ok) {
+                store.applySite(undo.value);
+                toast(`${siteTitle(site)} is back where it was.`, { tone: 'info' });
+              } else if (undo) {
+                toast(`Could not undo: ${undo.issues.map((i) => i.message).join(' ')}`, { tone: 'error' });
+              }
+            });
+          },
+        },
+      });
+    },
+    [api, call, confirm, store, toast],
+  );
+
+  const formOpen = form !== null;
+
+  return (
+    <UiContext.Provider value={ui}>
+      <div className={`app ${formOpen ? 'form-open' : ''}`}>
+        <StatusBar />
+        <Banners sessionProblem={sessionProblem} />
+        <div className="body">
+          <aside className="sidebar" aria-label="Panels">
+            <nav className="tabs" aria-label="Panels">
+              {PANELS.map((p) => (
+                <button key={p.id} type="button" className={`tab ${panel === p.id ? 'current' : ''}`} aria-current={panel === p.id ? 'page' : undefined} onClick={() => openPanel(p.id)}>
+                  {p.label}
+                  {p.id === 'outbox' && attention > 0 && <span className="count" aria-label={`${attention} need attention`}>{attention}</span>}
+                </button>
+              ))}
+            </nav>
+            <div className="panel" role="region" aria-label={PANELS.find((p) => p.id === panel)?.label}>
+              {panel === 'sites' && <SitesPanel selectedId={selectedId} onAddSite={() => setAddMode('new')} draftsVersion={draftsVersion} onDraftsChanged={() => setDraftsVersion((v) => v + 1)} />}
+              {panel === 'outbox' && <OutboxPanel />}
+              {panel === 'eus' && <EusPanel />}
+              {panel === 'qualities' && <QualitiesPanel />}
+              {panel === 'settings' && <SettingsPanel focusProfileId={panelFocus} />}
+            </div>
+          </aside>
+          <main className="map-area">
+            <div className="map-toolbar">
+              <button type="button" className={`primary add-site ${addMode === 'new' ? 'pressed' : ''}`} aria-pressed={addMode === 'new'} onClick={() => setAddMode(addMode === 'new' ? null : 'new')}>
+                + Add site
+              </button>
+              <button type="button" onClick={() => mapHandle.current?.fitAll()}>
+                Show all sites
+              </button>
+            </div>
+            <MapView
+              store={store}
+              settings={settings}
+              selectedId={selectedId}
+              addMode={addMode !== null}
+              movePreview={movePreview}
+              onPick={onPick}
+              onSelect={(id) => selectSite(id)}
+              onDrop={(id, lat, lng) => void onDrop(id, lat, lng)}
+              onCancelAdd={() => setAddMode(null)}
+              handle={mapHandle}
+            />
+            {form && (
+              <SiteForm
+                key={`${form.seq}`}
+                request={form.request}
+                onClose={closeForm}
+                picked={picked}
+                onPickOnMap={() => setAddMode('pick')}
+              />
+            )}
+          </main>
+        </div>
+        <Onboarding />
+        <ToastRegion toasts={toasts} dismiss={dismissToast} />
+        <ConfirmDialog state={confirmState} onDone={closeConfirm} />
+      </div>
+    </UiContext.Provider>
+  );
+}

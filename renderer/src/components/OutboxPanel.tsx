@@ -1,0 +1,222 @@
+// The outbox: everything queued, grouped by what the user must do about it — "needs attention"
+// (rejected, check needed, paused), "waiting" (pending, sending) and the history of done work. Each
+// problem is a plain sentence with the technical detail one click away, and each entry offers only
+// the actions that make sense in its state (retry, edit, discard, or confirm a create by its site ID).
+import { useId, useMemo, useState } from 'react';
+import type { OutboxEntryView } from '../../../electron/api';
+import { useAppState } from '../store';
+import { relativeTime, untilTime } from '../lib/format';
+import { OutboxBadge, useNow, useUi } from './ui';
+
+const HISTORY_SHOWN = 100;
+
+export function OutboxPanel() {
+  const ui = useUi();
+  const outbox = useAppState(ui.store, (s) => s.outbox);
+  const status = useAppState(ui.store, (s) => s.status);
+  useNow(10_000);
+
+  const { attention, waiting, done } = useMemo(() => {
+    const entries = [...outbox.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+    return {
+      attention: entries.filter((e) => e.state === 'failed' || e.state === 'needs-review' || e.state === 'paused'),
+      waiting: entries.filter((e) => e.state === 'pending' || e.state === 'sending').reverse(),
+      done: entries.filter((e) => e.state === 'done').sort((a, b) => b.updatedAt.localeCompare(a.updatedAt)),
+    };
+  }, [outbox]);
+
+  return (
+    <div className="outbox-panel">
+      <div className="panel-actions">
+        <button
+          type="button"
+          className="primary"
+          disabled={status?.syncing}
+          onClick={async () => {
+            const next = await ui.call(() => ui.api.syncNow());
+            if (next) ui.store.applyStatus(next);
+          }}
+        >
+          {status?.syncing ? 'Syncing…' : 'Sync now'}
+        </button>
+      </div>
+
+      <section aria-labelledby="attention-title">
+        <h3 id="attention-title">Needs attention ({attention.length})</h3>
+        {attention.length === 0 ? <p className="empty">Nothing needs your attention.</p> : <EntryList entries={attention} />}
+      </section>
+
+      <section aria-labelledby="waiting-title">
+        <h3 id="waiting-title">Waiting to send ({waiting.length})</h3>
+        {waiting.length === 0 ? <p className="empty">Nothing is waiting.</p> : <EntryList entries={waiting.slice(0, 300)} />}
+        {waiting.length > 300 && <p className="empty">…and {waiting.length - 300} more, sent in order.</p>}
+      </section>
+
+      <details className="history">
+        <summary>
+          <h3>Done ({done.length})</h3>
+        </summary>
+        {done.length === 0 ? <p className="empty">Nothing sent yet.</p> : <EntryList entries={done.slice(0, HISTORY_SHOWN)} />}
+        {done.length > HISTORY_SHOWN && <p className="empty">Showing the latest {HISTORY_SHOWN}.</p>}
+      </details>
+    </div>
+  );
+}
+
+function EntryList({ entries }: { entries: OutboxEntryView[] }) {
+  return (
+    <ul className="entries">
+      {entries.map((entry) => (
+        <li key={entry.id}>
+          <OutboxEntry entry={entry} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function OutboxEntry({ entry }: { entry: OutboxEntryView }) {
+  const ui = useUi();
+  const [resolving, setResolving] = useState(false);
+  const isCreate = entry.kind === 'site' && !entry.payload['siteId'];
+  const next = untilTime(entry.nextAttemptAt);
+
+  async function retry() {
+    if (entry.state === 'needs-review') {
+      const ok = await ui.confirm({
+        title: 'Send it again?',
+        body:
+          entry.kind === 'reprocess'
+            ? 'The service may already have reprocessed this submission. Sending again can email the EUS recipients a second time.'
+            : 'The service may already have created this site. Sending again can create a duplicate. If you can, check the web interface first and enter the site ID instead.',
+        confirmLabel: 'Send again',
+        danger: true,
+      });
+      if (!ok) return;
+    }
+    const result = await ui.call(() => ui.api.retryEntry(entry.id));
+    if (result?.ok) ui.store.applyOutboxEntry(result.value);
+    else if (result) ui.toast(result.issues.map((i) => i.message).join(' '), { tone: 'error' });
+  }
+
+  async function discard() {
+    const ok = await ui.confirm({
+      title: 'Discard this change?',
+      body: (
+        <>
+          <p>“{entry.summary}” will not be sent.</p>
+          {entry.state === 'needs-review' && <p>If the service already applied it, discarding does not undo that.</p>}
+        </>
+      ),
+      confirmLabel: 'Discard',
+      danger: true,
+    });
+    if (!ok) return;
+    const result = await ui.call(() => ui.api.discardEntry(entry.id));
+    if (result?.ok) ui.toast('Discarded.', { tone: 'info' });
+    else if (result) ui.toast(result.issues.map((i) => i.message).join(' '), { tone: 'error' });
+  }
+
+  return (
+    <article className={`entry entry-${entry.state}`} aria-label={`${entry.summary}: ${entry.state}`}>
+      <header>
+        <OutboxBadge state={entry.state} />
+        <span className="entry-kind">{entry.kind === 'reprocess' ? 'EUS reprocess' : isCreate ? 'New site' : 'Site change'}</span>
+      </header>
+      <p className="entry-summary">{entry.summary}</p>
+      <p className="entry-meta">
+        Queued {relativeTime(entry.createdAt)}
+        {entry.attempts > 0 && ` · ${entry.attempts} attempt${entry.attempts === 1 ? '' : 's'}`}
+        {next && (entry.state === 'pending' || entry.state === 'paused') && ` · next try ${next}`}
+        {entry.state === 'done' && ` · done ${relativeTime(entry.updatedAt)}`}
+      </p>
+      {entry.state === 'done' && entry.result && <p className="entry-result">Service answered: {entry.result}</p>}
+      {entry.problem && (
+        <div className="problem">
+          <p>{entry.problem.message}</p>
+          {entry.state === 'needs-review' && (
+            <p>
+              {entry.kind === 'reprocess'
+                ? 'The request may have reached the service, but no answer came back. It was not sent again, so the email is not sent twice.'
+                : isCreate
+                  ? 'The request may have reached the service, but no answer came back. It was not sent again, to avoid a duplicate site. Look the site up in the web interface and enter its ID here.'
+                  : 'The request may have reached the service, but no answer came back.'}
+            </p>
+          )}
+          <details>
+            <summary>Details for support</summary>
+            <pre>{entry.problem.detail}</pre>
+          </details>
+        </div>
+      )}
+      <div className="actions">
+        {(entry.state === 'failed' || entry.state === 'paused' || entry.state === 'needs-review') && (
+          <button type="button" onClick={() => void retry()}>
+            {entry.state === 'needs-review' ? 'Send again' : 'Retry'}
+          </button>
+        )}
+        {entry.kind === 'site' && entry.localId && entry.state !== 'done' && entry.state !== 'sending' && (
+          <button type="button" onClick={() => ui.openSiteForm({ mode: 'edit', localId: entry.localId! })}>
+            Edit
+          </button>
+        )}
+        {entry.state === 'needs-review' && isCreate && !resolving && (
+          <button type="button" className="primary" onClick={() => setResolving(true)}>
+            It was created — enter its site ID
+          </button>
+        )}
+        {entry.state !== 'done' && entry.state !== 'sending' && (
+          <button type="button" className="danger-outline" onClick={() => void discard()}>
+            Discard
+          </button>
+        )}
+      </div>
+      {resolving && <ResolveForm entry={entry} onDone={() => setResolving(false)} />}
+    </article>
+  );
+}
+
+function ResolveForm({ entry, onDone }: { entry: OutboxEntryView; onDone: () => void }) {
+  const ui = useUi();
+  const id = useId();
+  const [siteId, setSiteId] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <form
+      className="resolve-form"
+      noValidate
+      onSubmit={async (e) => {
+        e.preventDefault();
+        if (siteId.trim() === '') {
+          setError('Enter the site ID the service gave this site (the number at the end of its address).');
+          return;
+        }
+        const result = await ui.call(() => ui.api.resolveEntry(entry.id, siteId.trim()));
+        if (!result) return;
+        if (!result.ok) {
+          setError(result.issues.map((i) => i.message).join(' '));
+          return;
+        }
+        ui.store.applyOutboxEntry(result.value);
+        ui.toast(`Marked as created with site ID ${siteId.trim()}.`, { tone: 'success' });
+        onDone();
+      }}
+    >
+      <label htmlFor={`${id}-site`}>Site ID given by the service</label>
+      <input id={`${id}-site`} value={siteId} inputMode="numeric" autoComplete="off" aria-invalid={!!error} aria-describedby={error ? `${id}-err` : undefined} onChange={(e) => setSiteId(e.target.value)} autoFocus />
+      {error && (
+        <p id={`${id}-err`} className="field-error">
+          {error}
+        </p>
+      )}
+      <div className="actions">
+        <button type="submit" className="primary">
+          Confirm site ID
+        </button>
+        <button type="button" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

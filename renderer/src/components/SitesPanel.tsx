@@ -1,0 +1,286 @@
+// The site list: search and filters (name/ID, group, sync state), a windowed list that stays quick
+// with 10,000 sites (only the rows in view exist in the DOM), the selected site's details, and the
+// unsaved drafts, so typed input that was never saved is always one click away.
+import { useEffect, useMemo, useRef, useState, type UIEvent } from 'react';
+import type { SiteView, SyncState } from '../../../electron/api';
+import { useAppState } from '../store';
+import { SYNC_LABELS, siteTitle, relativeTime } from '../lib/format';
+import { deleteDraft, listDrafts } from '../lib/drafts';
+import { formatHeight } from '../lib/units';
+import { formatDecimal, formatDms } from '../lib/coords';
+import { PinIcon, SyncBadge, useNow, useUi } from './ui';
+
+const ROW_HEIGHT = 64;
+const OVERSCAN = 6;
+
+type StateFilter = 'all' | SyncState | 'attention';
+
+export function SitesPanel({ selectedId, onAddSite, draftsVersion, onDraftsChanged }: {
+  selectedId: string | null;
+  onAddSite: () => void;
+  draftsVersion: number;
+  onDraftsChanged: () => void;
+}) {
+  const ui = useUi();
+  const sites = useAppState(ui.store, (s) => s.sites);
+  const unit = useAppState(ui.store, (s) => s.settings.heightUnit);
+  const [query, setQuery] = useState('');
+  const [group, setGroup] = useState('');
+  const [state, setState] = useState<StateFilter>('all');
+  useNow();
+
+  const all = useMemo(() => [...sites.values()].sort((a, b) => siteTitle(a).localeCompare(siteTitle(b), undefined, { numeric: true })), [sites]);
+  const groups = useMemo(() => [...new Set(all.map((s) => s.group).filter(Boolean))].sort((a, b) => a.localeCompare(b)), [all]);
+  const counts = useMemo(() => {
+    const c: Record<SyncState, number> = { synced: 0, pending: 0, failed: 0, 'needs-review': 0 };
+    for (const s of all) c[s.syncState]++;
+    return c;
+  }, [all]);
+
+  const filtered = useMemo(() => {
+    const q = query.trim().toLowerCase();
+    return all.filter((s) => {
+      if (group && s.group !== group) return false;
+      if (state === 'attention' ? s.syncState !== 'failed' && s.syncState !== 'needs-review' : state !== 'all' && s.syncState !== state) return false;
+      if (!q) return true;
+      return s.name.toLowerCase().includes(q) || (s.siteId ?? '').toLowerCase().includes(q) || s.group.toLowerCase().includes(q) || s.description.toLowerCase().includes(q);
+    });
+  }, [all, query, group, state]);
+
+  // eslint-friendly: reading localStorage on every render is cheap (a handful of keys).
+  void draftsVersion;
+  const drafts = listDrafts();
+  const selected = selectedId ? sites.get(selectedId) ?? null : null;
+
+  return (
+    <div className="sites-panel">
+      <div className="panel-actions">
+        <button type="button" className="primary" onClick={onAddSite}>
+          Add site
+        </button>
+        <button type="button" onClick={() => ui.openSiteForm({ mode: 'existing' })}>
+          Add existing site by ID
+        </button>
+      </div>
+
+      {selected && <SiteDetails site={selected} unit={unit} />}
+
+      {drafts.length > 0 && (
+        <section className="drafts" aria-labelledby="drafts-title">
+          <h3 id="drafts-title">Unsaved drafts ({drafts.length})</h3>
+          <ul>
+            {drafts.map((d) => {
+              const site = d.localId ? sites.get(d.localId) : null;
+              const label = d.mode === 'edit' ? `Changes to ${site ? siteTitle(site) : 'a site'}` : d.mode === 'existing' ? `Site ID ${d.fields.siteId || '(none yet)'}` : `New site ${d.fields.name || '(no name yet)'}`;
+              return (
+                <li key={d.key}>
+                  <span>
+                    {label} <small>· {relativeTime(d.savedAt)}</small>
+                  </span>
+                  <span className="row-actions">
+                    <button
+                      type="button"
+                      onClick={() =>
+                        ui.openSiteForm(d.mode === 'edit' && d.localId ? { mode: 'edit', localId: d.localId, draftKey: d.key } : d.mode === 'existing' ? { mode: 'existing', draftKey: d.key } : { mode: 'new', lat: null, lng: null, draftKey: d.key })
+                      }
+                    >
+                      Resume
+                    </button>
+                    <button
+                      type="button"
+                      className="danger-outline"
+                      onClick={async () => {
+                        const ok = await ui.confirm({ title: 'Discard this draft?', body: `${label}: what was typed will be thrown away.`, confirmLabel: 'Discard draft', danger: true });
+                        if (ok) {
+                          deleteDraft(d.key);
+                          onDraftsChanged();
+                        }
+                      }}
+                    >
+                      Discard
+                    </button>
+                  </span>
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      )}
+
+      <div className="filters" role="search">
+        <label className="field">
+          <span>Search sites</span>
+          <input type="search" value={query} placeholder="Name, site ID, group…" onChange={(e) => setQuery(e.target.value)} />
+        </label>
+        <div className="filter-row">
+          <label className="field">
+            <span>Group</span>
+            <select value={group} onChange={(e) => setGroup(e.target.value)}>
+              <option value="">All groups</option>
+              {groups.map((g) => (
+                <option key={g} value={g}>
+                  {g}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field">
+            <span>State</span>
+            <select value={state} onChange={(e) => setState(e.target.value as StateFilter)}>
+              <option value="all">All ({all.length})</option>
+              <option value="synced">{SYNC_LABELS.synced} ({counts.synced})</option>
+              <option value="pending">{SYNC_LABELS.pending} ({counts.pending})</option>
+              <option value="attention">Needs attention ({counts.failed + counts['needs-review']})</option>
+              <option value="failed">{SYNC_LABELS.failed} ({counts.failed})</option>
+              <option value="needs-review">{SYNC_LABELS['needs-review']} ({counts['needs-review']})</option>
+            </select>
+          </label>
+        </div>
+        <p className="result-count" aria-live="polite">
+          {filtered.length === all.length ? `${all.length} sites` : `Showing ${filtered.length} of ${all.length} sites`}
+        </p>
+      </div>
+
+      <SiteRows sites={filtered} selectedId={selectedId} unit={unit} />
+    </div>
+  );
+}
+
+function SiteRows({ sites, selectedId, unit }: { sites: SiteView[]; selectedId: string | null; unit: 'm' | 'ft' }) {
+  const ui = useUi();
+  const ref = useRef<HTMLDivElement>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [viewHeight, setViewHeight] = useState(400);
+
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const observer = new ResizeObserver(() => setViewHeight(el.clientHeight));
+    observer.observe(el);
+    setViewHeight(el.clientHeight);
+    return () => observer.disconnect();
+  }, []);
+
+  // A pin picked on the map scrolls its row into view.
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || !selectedId) return;
+    const index = sites.findIndex((s) => s.localId === selectedId);
+    if (index < 0) return;
+    const top = index * ROW_HEIGHT;
+    if (top < el.scrollTop || top + ROW_HEIGHT > el.scrollTop + el.clientHeight) el.scrollTop = Math.max(0, top - el.clientHeight / 3);
+  }, [selectedId, sites]);
+
+  const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
+  const last = Math.min(sites.length, Math.ceil((scrollTop + viewHeight) / ROW_HEIGHT) + OVERSCAN);
+  const rows = sites.slice(first, last);
+
+  if (sites.length === 0) {
+    return <p className="empty">No sites match. Clear the search or filters, or add a site.</p>;
+  }
+
+  return (
+    <div ref={ref} className="site-rows" onScroll={(e: UIEvent<HTMLDivElement>) => setScrollTop(e.currentTarget.scrollTop)}>
+      <ul style={{ height: sites.length * ROW_HEIGHT }} aria-label="Sites">
+        {rows.map((site, i) => {
+          const index = first + i;
+          return (
+            <li key={site.localId} className={`site-row ${site.localId === selectedId ? 'selected' : ''}`} style={{ transform: `translateY(${index * ROW_HEIGHT}px)` }} data-local-id={site.localId}>
+              <button type="button" className="row-main" aria-current={site.localId === selectedId ? 'true' : undefined} onClick={() => ui.selectSite(site.localId, true)}>
+                <PinIcon style={site.pinStyle} />
+                <span className="row-text">
+                  <span className="row-name">{siteTitle(site)}</span>
+                  <span className="row-sub">
+                    {site.siteId ? `ID ${site.siteId}` : 'New'} · {formatHeight(site.height, unit)}
+                    {site.group ? ` · ${site.group}` : ''}
+                  </span>
+                </span>
+                <SyncBadge state={site.syncState} />
+              </button>
+              <button type="button" className="row-edit" aria-label={`Edit ${siteTitle(site)}`} onClick={() => ui.openSiteForm({ mode: 'edit', localId: site.localId })}>
+                Edit
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}
+
+function SiteDetails({ site, unit }: { site: SiteView; unit: 'm' | 'ft' }) {
+  const ui = useUi();
+  return (
+    <section className="site-details panel-card" aria-labelledby="site-details-title">
+      <header>
+        <h3 id="site-details-title">
+          <PinIcon style={site.pinStyle} size={26} /> {siteTitle(site)}
+        </h3>
+        <button type="button" className="icon-button" aria-label="Clear selection" onClick={() => ui.selectSite(null)}>
+          ×
+        </button>
+      </header>
+      <p>
+        <SyncBadge state={site.syncState} />
+      </p>
+      <dl>
+        <dt>Site ID</dt>
+        <dd>{site.siteId ?? 'Not on the service yet'}</dd>
+        <dt>Height</dt>
+        <dd>{formatHeight(site.height, unit)}</dd>
+        <dt>Position</dt>
+        <dd>
+          {site.latitude !== null && site.longitude !== null ? (
+            <>
+              {formatDecimal(site.latitude)}, {formatDecimal(site.longitude)}
+              <br />
+              <small>
+                {formatDms(site.latitude, 'lat')} {formatDms(site.longitude, 'lon')}
+              </small>
+            </>
+          ) : (
+            'Unknown'
+          )}
+        </dd>
+        {site.group && (
+          <>
+            <dt>Group</dt>
+            <dd>{site.group}</dd>
+          </>
+        )}
+        {site.description && (
+          <>
+            <dt>Description</dt>
+            <dd className="prewrap">{site.description}</dd>
+          </>
+        )}
+        <dt>Changed</dt>
+        <dd>{relativeTime(site.updatedAt)}</dd>
+      </dl>
+      {site.lastError && (
+        <div className="problem">
+          <p>{site.lastError.message}</p>
+          <details>
+            <summary>Details for support</summary>
+            <pre>{site.lastError.detail}</pre>
+          </details>
+        </div>
+      )}
+      <div className="actions">
+        <button type="button" className="primary" onClick={() => ui.openSiteForm({ mode: 'edit', localId: site.localId })}>
+          Edit site
+        </button>
+        {site.latitude !== null && (
+          <button type="button" onClick={() => ui.selectSite(site.localId, true)}>
+            Show on map
+          </button>
+        )}
+        {site.syncState !== 'synced' && (
+          <button type="button" onClick={() => ui.openPanel('outbox')}>
+            Open outbox
+          </button>
+        )}
+      </div>
+    </section>
+  );
+}

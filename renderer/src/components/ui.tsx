@@ -1,0 +1,218 @@
+// Small shared pieces: the UI context (store, API, toasts, confirmations, navigation), a modal built
+// on <dialog> (focus trap and Escape come from the browser), the toast region (a polite live region,
+// so screen readers hear what happened) and state badges that pair an icon shape with a word.
+import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
+import type { OutboxState, SitewalkApi, SyncState } from '../../../electron/api';
+import type { AppStore } from '../store';
+import { BADGE_URLS, PIN_NAMES, PIN_URLS, type PinStyle } from '../map/sprites';
+import { OUTBOX_LABELS, SYNC_LABELS, markFor, outboxMark } from '../lib/format';
+
+export type Panel = 'sites' | 'outbox' | 'eus' | 'qualities' | 'settings';
+
+export type SiteFormRequest =
+  | { mode: 'new'; lat: number | null; lng: number | null; draftKey?: string }
+  | { mode: 'edit'; localId: string; draftKey?: string }
+  | { mode: 'existing'; draftKey?: string };
+
+export interface Toast {
+  id: number;
+  message: string;
+  tone: 'info' | 'success' | 'error';
+  action?: { label: string; run: () => void };
+}
+
+export interface ConfirmOptions {
+  title: string;
+  body: ReactNode;
+  confirmLabel: string;
+  cancelLabel?: string;
+  danger?: boolean;
+}
+
+export interface Ui {
+  store: AppStore;
+  api: SitewalkApi;
+  toast(message: string, options?: { tone?: Toast['tone']; action?: Toast['action'] }): void;
+  confirm(options: ConfirmOptions): Promise<boolean>;
+  openPanel(panel: Panel, focus?: string): void;
+  openSiteForm(request: SiteFormRequest): void;
+  selectSite(localId: string | null, pan?: boolean): void;
+  /** Runs an API call; a thrown error (host unreachable) becomes a toast and undefined. */
+  call<T>(run: () => Promise<T>): Promise<T | undefined>;
+}
+
+export const UiContext = createContext<Ui | null>(null);
+
+export function useUi(): Ui {
+  const ui = useContext(UiContext);
+  if (!ui) throw new Error('useUi outside UiContext');
+  return ui;
+}
+
+/** Re-renders every `ms` milliseconds (for "5 min ago" texts). */
+export function useNow(ms = 30_000): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), ms);
+    return () => clearInterval(timer);
+  }, [ms]);
+  return now;
+}
+
+// ---------- modal ----------
+
+export function Modal({ open, onClose, labelledBy, children, className }: {
+  open: boolean;
+  onClose: () => void;
+  labelledBy: string;
+  children: ReactNode;
+  className?: string;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+  return (
+    <dialog
+      ref={ref}
+      className={`modal ${className ?? ''}`}
+      aria-labelledby={labelledBy}
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
+    >
+      {open ? children : null}
+    </dialog>
+  );
+}
+
+/** One confirmation at a time; a new request answers an older open one with "no". */
+export function useConfirmDialog(): { state: ConfirmDialogState; confirm: (options: ConfirmOptions) => Promise<boolean>; close: () => void } {
+  const [state, setState] = useState<ConfirmDialogState>({ options: null, resolve: null });
+  const confirm = useCallback(
+    (options: ConfirmOptions) =>
+      new Promise<boolean>((resolve) => {
+        setState((previous) => {
+          previous.resolve?.(false);
+          return { options, resolve };
+        });
+      }),
+    [],
+  );
+  const close = useCallback(() => setState({ options: null, resolve: null }), []);
+  return { state, confirm, close };
+}
+
+export interface ConfirmDialogState {
+  options: ConfirmOptions | null;
+  resolve: ((ok: boolean) => void) | null;
+}
+
+export function ConfirmDialog({ state, onDone }: { state: ConfirmDialogState; onDone: () => void }) {
+  const finish = (ok: boolean) => {
+    state.resolve?.(ok);
+    onDone();
+  };
+  const o = state.options;
+  return (
+    <Modal open={o !== null} onClose={() => finish(false)} labelledBy="confirm-title" className="confirm">
+      {o && (
+        <form
+          method="dialog"
+          onSubmit={(e) => {
+            e.preventDefault();
+            finish(true);
+          }}
+        >
+          <h2 id="confirm-title">{o.title}</h2>
+          <div className="confirm-body">{o.body}</div>
+          <div className="actions">
+            <button type="submit" className={o.danger ? 'danger' : 'primary'} autoFocus={!o.danger}>
+              {o.confirmLabel}
+            </button>
+            <button type="button" onClick={() => finish(false)} autoFocus={o.danger}>
+              {o.cancelLabel ?? 'Cancel'}
+            </button>
+          </div>
+        </form>
+      )}
+    </Modal>
+  );
+}
+
+// ---------- toasts ----------
+
+export function ToastRegion({ toasts, dismiss }: { toasts: Toast[]; dismiss: (id: number) => void }) {
+  return (
+    <div className="toasts" role="status" aria-live="polite">
+      {toasts.map((t) => (
+        <div key={t.id} className={`toast toast-${t.tone}`}>
+          <span>{t.message}</span>
+          {t.action && (
+            <button
+              type="button"
+              onClick={() => {
+                t.action!.run();
+                dismiss(t.id);
+              }}
+            >
+              {t.action.label}
+            </button>
+          )}
+          <button type="button" className="icon-button" aria-label="Dismiss message" onClick={() => dismiss(t.id)}>
+            ×
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+// ---------- badges ----------
+
+export function SyncBadge({ state }: { state: SyncState }) {
+  const mark = markFor(state);
+  return (
+    <span className={`badge badge-${state}`}>
+      {mark === 'none' ? <CheckIcon /> : <img src={BADGE_URLS[mark]} alt="" width={18} height={18} />}
+      {SYNC_LABELS[state]}
+    </span>
+  );
+}
+
+export function OutboxBadge({ state }: { state: OutboxState }) {
+  const mark = outboxMark(state);
+  return (
+    <span className={`badge badge-${state}`}>
+      {mark === 'none' ? <CheckIcon /> : <img src={BADGE_URLS[mark]} alt="" width={18} height={18} />}
+      {OUTBOX_LABELS[state]}
+    </span>
+  );
+}
+
+export function PinIcon({ style, size = 22 }: { style: PinStyle; size?: number }) {
+  return <img src={PIN_URLS[style]} alt={`${PIN_NAMES[style]} pin`} width={Math.round((size * 32) / 44)} height={size} className="pin-icon" />;
+}
+
+export function CheckIcon() {
+  return (
+    <svg width="18" height="18" viewBox="0 0 20 20" aria-hidden="true" className="check-icon">
+      <circle cx="10" cy="10" r="8.5" fill="#fff" stroke="#111" strokeWidth="2" />
+      <path d="M5.5 10.5l3 3 6-7" fill="none" stroke="#111" strokeWidth="2.2" strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
+  );
+}
+
+/** A field's error line, tied to its input by id (aria-describedby). */
+export function FieldError({ id, message }: { id: string; message: string | undefined }) {
+  if (!message) return null;
+  return (
+    <p id={id} className="field-error">
+      <img src={BADGE_URLS.failed} alt="" width={16} height={16} /> {message}
+    </p>
+  );
+}

@@ -1,0 +1,26 @@
+// Entry point: styles (Leaflet's own, then ours), the store bound to whichever host serves the page,
+// and the React root. A page that cannot even reach its host's bridge says so instead of going blank.
+import './csp';
+import 'leaflet/dist/leaflet.css';
+import './styles.css';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App';
+import { AppStore, describeError } from './store';
+import { getApi, onApiEvent, onSessionProblem } from './api';
+
+const root = document.getElementById('root');
+if (!root) throw new Error('The page has no #root element.');
+
+try {
+  const store = new AppStore(getApi(), onApiEvent);
+  void store.start();
+  createRoot(root).render(
+    <StrictMode>
+      <App store={store} onSessionProblem={onSessionProblem} />
+    </StrictMode>,
+  );
+} catch (error) {
+  root.textContent = `Sitewalk could not start: ${describeError(error)}`;
+  root.className = 'fatal';
+}

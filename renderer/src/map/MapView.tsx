@@ -1,0 +1,334 @@
+// The map: a thin React wrapper that owns one Leaflet map imperatively. react-leaflet would re-render
+// a component per pin; here site changes flow from the store straight into the canvas PinLayer, and
+// React only renders the overlays (add-site hint, context menu, tooltip, legend, tile notice).
+// Tiles come from the configured server; when they fail (offline, blocked) a coordinate grid shows.
+import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
+import L from 'leaflet';
+import type { SettingsView, SiteView } from '../../../electron/api';
+import type { AppStore } from '../store';
+import { PinLayer, type Pin } from './pinLayer';
+import { coordinateGrid } from './gridLayer';
+import { BADGE_URLS, PIN_NAMES, PIN_URLS, type PinStyle } from './sprites';
+import { SYNC_LABELS, markFor, safeAttribution, siteTitle } from '../lib/format';
+import { formatDecimal } from '../lib/coords';
+
+export interface MapHandle {
+  /** Pans (and zooms in if far out) to a site; false when it has no position. */
+  showSite(localId: string): boolean;
+  center(): { lat: number; lng: number };
+  fitAll(): void;
+}
+
+export interface MapViewProps {
+  store: AppStore;
+  settings: SettingsView;
+  selectedId: string | null;
+  addMode: boolean;
+  movePreview: { id: string; lat: number; lng: number } | null;
+  onPick: (lat: number, lng: number) => void;
+  onSelect: (localId: string) => void;
+  onDrop: (localId: string, lat: number, lng: number) => void;
+  onCancelAdd: () => void;
+  handle: Ref<MapHandle>;
+}
+
+// A 1×1 transparent GIF for tiles that failed, so the grid shows through instead of a broken image.
+const EMPTY_TILE = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
+
+function toPin(site: SiteView): Pin | null {
+  if (site.latitude === null || site.longitude === null) return null;
+  return {
+    id: site.localId,
+    lat: site.latitude,
+    lng: site.longitude,
+    style: site.pinStyle,
+    mark: markFor(site.syncState),
+    title: siteTitle(site),
+  };
+}
+
+const MARK_WORDS: Record<Pin['mark'], string> = {
+  none: SYNC_LABELS.synced,
+  pending: SYNC_LABELS.pending,
+  failed: SYNC_LABELS.failed,
+  review: SYNC_LABELS['needs-review'],
+};
+
+interface MenuState {
+  x: number;
+  y: number;
+  lat: number;
+  lng: number;
+}
+
+export function MapView(props: MapViewProps) {
+  const { store, settings, selectedId, addMode, movePreview, handle } = props;
+  const containerRef = useRef<HTMLDivElement>(null);
+  const mapRef = useRef<L.Map | null>(null);
+  const layerRef = useRef<PinLayer | null>(null);
+  const tilesRef = useRef<L.TileLayer | null>(null);
+  const gridRef = useRef<L.GridLayer | null>(null);
+  const callbacks = useRef(props);
+  callbacks.current = props;
+  const [tilesFailing, setTilesFailing] = useState(false);
+  const [menu, setMenu] = useState<MenuState | null>(null);
+  const [hover, setHover] = useState<{ pin: Pin; x: number; y: number } | null>(null);
+  const [legendOpen, setLegendOpen] = useState(true);
+  const menuRef = useRef<HTMLDivElement>(null);
+
+  // Create the map once.
+  useEffect(() => {
+    const container = containerRef.current;
+    if (!container) return;
+    const map = L.map(container, {
+      center: [20, 0],
+      zoom: 2,
+      worldCopyJump: true,
+      zoomControl: true,
+      attributionControl: true,
+      // Keyboard panning stays on (arrow keys) once the map has focus.
+      keyboard: true,
+    });
+    map.attributionControl.setPrefix(false);
+    mapRef.current = map;
+    container.querySelector('.leaflet-control-zoom-in')?.setAttribute('aria-label', 'Zoom in');
+    container.querySelector('.leaflet-control-zoom-out')?.setAttribute('aria-label', 'Zoom out');
+
+    const layer = new PinLayer({
+      canDrag: () => !callbacks.current.addMode,
+      onPinClick: (id) => callbacks.current.onSelect(id),
+      onPinDrop: (id, latlng) => callbacks.current.onDrop(id, latlng.lat, L.Util.wrapNum(latlng.lng, [-180, 180], true)),
+      onHover: (pin, point) => setHover(pin && point ? { pin, x: point.x, y: point.y } : null),
+      onDrawn: (info) => {
+        container.dataset['pinsDrawn'] = String(info.drawn);
+        container.dataset['pinsCompact'] = String(info.compact);
+      },
+    });
+    layer.addTo(map);
+    layerRef.current = layer;
+
+    map.on('click', (e: L.LeafletMouseEvent) => {
+      setMenu(null);
+      if (callbacks.current.addMode) callbacks.current.onPick(e.latlng.lat, L.Util.wrapNum(e.latlng.lng, [-180, 180], true));
+    });
+    map.on('contextmenu', (e: L.LeafletMouseEvent) => {
+      setMenu({ x: e.containerPoint.x, y: e.containerPoint.y, lat: e.latlng.lat, lng: L.Util.wrapNum(e.latlng.lng, [-180, 180], true) });
+    });
+    map.on('movestart', () => setHover(null));
+
+    let fitted = false;
+    const stopSites = store.onSites((changed, removed, reset) => {
+      const pins = changed.map(toPin);
+      if (reset) {
+        layer.setPins(pins.filter((p): p is Pin => p !== null));
+        const bounds = layer.getBounds();
+        if (bounds) {
+          map.fitBounds(bounds.pad(0.05), { maxZoom: 15, animate: fitted });
+          fitted = true;
+        }
+      } else {
+        // A site that lost its position leaves the map.
+        const gone = [...removed, ...changed.filter((s, i) => pins[i] === null).map((s) => s.localId)];
+        layer.update(pins.filter((p): p is Pin => p !== null), gone);
+      }
+    });
+    // The store may have loaded before the map existed.
+    const state = store.getState();
+    if (state.loaded) {
+      layer.setPins([...state.sites.values()].map(toPin).filter((p): p is Pin => p !== null));
+      const bounds = layer.getBounds();
+      if (bounds) map.fitBounds(bounds.pad(0.05), { maxZoom: 15, animate: false });
+      fitted = bounds !== null;
+    }
+
+    const resize = new ResizeObserver(() => map.invalidateSize({ pan: false }));
+    resize.observe(container);
+    return () => {
+      stopSites();
+      resize.disconnect();
+      map.remove();
+      mapRef.current = null;
+      layerRef.current = null;
+      tilesRef.current = null;
+      gridRef.current = null;
+    };
+  }, [store]);
+
+  // Tiles follow the settings; failures switch the grid on, a loaded tile switches it off.
+  useEffect(() => {
+    const map = mapRef.current;
+    if (!map) return;
+    tilesRef.current?.remove();
+    const tiles = L.tileLayer(settings.tileUrl, {
+      attribution: safeAttribution(settings.tileAttribution),
+      maxZoom: 19,
+      zIndex: 1,
+      errorTileUrl: EMPTY_TILE,
+    });
+    tiles.on('tileerror', () => {
+      if (!gridRef.current) {
+        gridRef.current = coordinateGrid();
+        gridRef.current.addTo(map);
+      }
+      setTilesFailing(true);
+    });
+    tiles.on('tileload', (e: L.TileEvent) => {
+      if (e.tile.src === EMPTY_TILE) return;
+      setTilesFailing(false);
+      gridRef.current?.remove();
+      gridRef.current = null;
+    });
+    tiles.addTo(map);
+    tilesRef.current = tiles;
+    setTilesFailing(false);
+    return () => {
+      tiles.remove();
+    };
+  }, [settings.tileUrl, settings.tileAttribution]);
+
+  useEffect(() => {
+    containerRef.current?.setAttribute('data-tiles', tilesFailing ? 'grid' : 'tiles');
+  }, [tilesFailing]);
+
+  useEffect(() => {
+    layerRef.current?.setSelected(selectedId);
+  }, [selectedId]);
+
+  useEffect(() => {
+    layerRef.current?.setMovePreview(movePreview);
+  }, [movePreview]);
+
+  useEffect(() => {
+    const container = containerRef.current;
+    if (!container) return;
+    container.classList.toggle('adding', addMode);
+    if (!addMode) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') callbacks.current.onCancelAdd();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [addMode]);
+
+  // The context menu takes focus so it can be used from the keyboard and closed with Escape.
+  useEffect(() => {
+    if (!menu) return;
+    menuRef.current?.querySelector('button')?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') setMenu(null);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [menu]);
+
+  useImperativeHandle(
+    handle,
+    (): MapHandle => ({
+      showSite(localId) {
+        const map = mapRef.current;
+        const pin = layerRef.current?.getPin(localId);
+        if (!map || !pin) return false;
+        map.setView([pin.lat, pin.lng], Math.max(map.getZoom(), 13), { animate: true });
+        return true;
+      },
+      center() {
+        const c = mapRef.current?.getCenter() ?? L.latLng(0, 0);
+        return { lat: c.lat, lng: L.Util.wrapNum(c.lng, [-180, 180], true) };
+      },
+      fitAll() {
+        const bounds = layerRef.current?.getBounds();
+        if (bounds && mapRef.current) mapRef.current.fitBounds(bounds.pad(0.05), { maxZoom: 15 });
+      },
+    }),
+    [],
+  );
+
+  return (
+    <div className="map-wrap">
+      <div ref={containerRef} className="map" role="application" aria-label="Map of sites. Use the site list to reach sites from the keyboard." tabIndex={0} data-testid="map" />
+
+      {addMode && (
+        <div className="map-hint" role="status">
+          <strong>Click the map where the new site is.</strong>
+          <button
+            type="button"
+            onClick={() => {
+              const c = mapRef.current?.getCenter();
+              if (c) callbacks.current.onPick(c.lat, L.Util.wrapNum(c.lng, [-180, 180], true));
+            }}
+          >
+            Use map centre
+          </button>
+          <button type="button" onClick={() => callbacks.current.onCancelAdd()}>
+            Cancel
+          </button>
+        </div>
+      )}
+
+      {tilesFailing && (
+        <div className="map-notice" role="note">
+          Map tiles cannot load here (offline or blocked) — showing a coordinate grid.
+        </div>
+      )}
+
+      {menu && (
+        <div ref={menuRef} className="context-menu" role="menu" aria-label="Map actions" style={{ left: menu.x, top: menu.y }}>
+          <button
+            type="button"
+            role="menuitem"
+            onClick={() => {
+              setMenu(null);
+              callbacks.current.onPick(menu.lat, menu.lng);
+            }}
+          >
+            New site here
+          </button>
+          <button
+            type="button"
+            role="menuitem"
+            onClick={() => {
+              setMenu(null);
+              void navigator.clipboard?.writeText(`${formatDecimal(menu.lat)}, ${formatDecimal(menu.lng)}`);
+            }}
+          >
+            Copy coordinates ({formatDecimal(menu.lat)}, {formatDecimal(menu.lng)})
+          </button>
+          <button type="button" role="menuitem" onClick={() => setMenu(null)}>
+            Close menu
+          </button>
+        </div>
+      )}
+
+      {hover && !menu && (
+        <div className="pin-tooltip" style={{ left: hover.x, top: hover.y }} aria-hidden="true">
+          <strong>{hover.pin.title}</strong>
+          <span>{MARK_WORDS[hover.pin.mark]}</span>
+        </div>
+      )}
+
+      <section className={`legend ${legendOpen ? '' : 'closed'}`} aria-label="Map legend">
+        <button type="button" className="legend-toggle" aria-expanded={legendOpen} onClick={() => setLegendOpen(!legendOpen)}>
+          Legend
+        </button>
+        {legendOpen && (
+          <ul>
+            {([1, 2, 3, 4] as PinStyle[]).map((style) => (
+              <li key={style}>
+                <img src={PIN_URLS[style]} alt="" width={16} height={22} /> {PIN_NAMES[style]} pin (style {style})
+              </li>
+            ))}
+            <li>
+              <img src={BADGE_URLS.pending} alt="" width={18} height={18} /> Clock: waiting to send
+            </li>
+            <li>
+              <img src={BADGE_URLS.failed} alt="" width={18} height={18} /> Triangle: rejected
+            </li>
+            <li>
+              <img src={BADGE_URLS.review} alt="" width={18} height={18} /> Diamond: check needed
+            </li>
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,83 @@
+// The map's fallback when tiles cannot load (no connection in the field, a blocked tile server): a
+// plain background with a latitude/longitude grid and labels, drawn per tile on small canvases, so
+// pins still sit on something a technician can read coordinates from instead of grey nothing.
+import L from 'leaflet';
+
+/** Grid spacings in degrees, coarse to fine. */
+const STEPS = [30, 10, 5, 2, 1, 0.5, 0.25, 0.1, 0.05, 0.025, 0.01, 0.005, 0.0025, 0.001, 0.0005, 0.00025, 0.0001];
+
+/** The spacing that puts a line roughly every 120–300 px at this zoom. */
+export function gridStep(zoom: number, tileSize = 256): number {
+  const degreesPerPixel = 360 / (tileSize * 2 ** zoom);
+  const wanted = degreesPerPixel * 140;
+  for (const step of STEPS) if (step <= wanted) return step;
+  return STEPS[STEPS.length - 1]!;
+}
+
+function decimalsFor(step: number): number {
+  return Math.max(0, Math.ceil(-Math.log10(step) - 1e-9));
+}
+
+export function formatGridLabel(value: number, axis: 'lat' | 'lon', step: number): string {
+  const hemi = axis === 'lat' ? (value < 0 ? 'S' : value > 0 ? 'N' : '') : value < 0 ? 'W' : value > 0 ? 'E' : '';
+  return `${Math.abs(value).toFixed(decimalsFor(step))}°${hemi}`;
+}
+
+export const CoordinateGrid = L.GridLayer.extend({
+  options: { pane: 'tilePane', zIndex: 0, updateWhenIdle: false, keepBuffer: 2 },
+
+  createTile(this: L.GridLayer, coords: L.Coords): HTMLElement {
+    const tile = document.createElement('canvas');
+    const size = this.getTileSize();
+    const ratio = globalThis.devicePixelRatio || 1;
+    tile.width = size.x * ratio;
+    tile.height = size.y * ratio;
+    const ctx = tile.getContext('2d');
+    const map = (this as unknown as { _map: L.Map })._map;
+    if (!ctx || !map) return tile;
+    ctx.scale(ratio, ratio);
+    ctx.fillStyle = '#eef1ea';
+    ctx.fillRect(0, 0, size.x, size.y);
+
+    const nwPoint = coords.scaleBy(size);
+    const nw = map.unproject(nwPoint, coords.z);
+    const se = map.unproject(nwPoint.add(size), coords.z);
+    const step = gridStep(coords.z, size.x);
+    const toX = (lng: number) => map.project([nw.lat, lng], coords.z).x - nwPoint.x;
+    const toY = (lat: number) => map.project([lat, nw.lng], coords.z).y - nwPoint.y;
+
+    ctx.strokeStyle = '#8a9486';
+    ctx.lineWidth = 1;
+    ctx.font = '600 12px system-ui, sans-serif';
+    ctx.fillStyle = '#2b3229';
+    ctx.textBaseline = 'top';
+
+    const firstLng = Math.ceil(nw.lng / step) * step;
+    for (let lng = firstLng; lng < se.lng; lng += step) {
+      const x = Math.round(toX(lng)) + 0.5;
+      ctx.beginPath();
+      ctx.moveTo(x, 0);
+      ctx.lineTo(x, size.y);
+      ctx.stroke();
+      ctx.fillText(formatGridLabel(roundTo(lng, step), 'lon', step), x + 4, 4);
+    }
+    const firstLat = Math.floor(nw.lat / step) * step;
+    for (let lat = firstLat; lat > se.lat; lat -= step) {
+      const y = Math.round(toY(lat)) + 0.5;
+      ctx.beginPath();
+      ctx.moveTo(0, y);
+      ctx.lineTo(size.x, y);
+      ctx.stroke();
+      ctx.fillText(formatGridLabel(roundTo(lat, step), 'lat', step), 4, y + 4);
+    }
+    return tile;
+  },
+});
+
+function roundTo(value: number, step: number): number {
+  return Number((Math.round(value / step) * step).toFixed(decimalsFor(step)));
+}
+
+export function coordinateGrid(): L.GridLayer {
+  return new (CoordinateGrid as unknown as new () => L.GridLayer)();
+}

@@ -1,0 +1,122 @@
+// Pin pictures for the canvas layer: the SVG pins in assets/pins/ (one per pin style) combined with a
+// state badge (pending clock, failed triangle, needs-review diamond), rasterised once per device pixel
+// ratio into small canvases so drawing 10,000 pins is 10,000 cheap drawImage calls.
+// The state is carried by the badge's shape, never by colour alone.
+import pin1 from '../../../assets/pins/pin-1.svg';
+import pin2 from '../../../assets/pins/pin-2.svg';
+import pin3 from '../../../assets/pins/pin-3.svg';
+import pin4 from '../../../assets/pins/pin-4.svg';
+import badgePending from '../../../assets/pins/badge-pending.svg';
+import badgeFailed from '../../../assets/pins/badge-failed.svg';
+import badgeReview from '../../../assets/pins/badge-review.svg';
+
+export type PinStyle = 1 | 2 | 3 | 4;
+export type PinMark = 'none' | 'pending' | 'failed' | 'review';
+
+export const PIN_URLS: Record<PinStyle, string> = { 1: pin1, 2: pin2, 3: pin3, 4: pin4 };
+export const BADGE_URLS: Record<Exclude<PinMark, 'none'>, string> = { pending: badgePending, failed: badgeFailed, review: badgeReview };
+export const PIN_COLORS: Record<PinStyle, string> = { 1: '#c62828', 2: '#1565c0', 3: '#ef6c00', 4: '#2e7d32' };
+export const PIN_NAMES: Record<PinStyle, string> = { 1: 'Red', 2: 'Blue', 3: 'Orange', 4: 'Green' };
+
+/** A pre-drawn picture and where its anchor (the point on the map) is, in CSS pixels. */
+export interface Sprite {
+  canvas: HTMLCanvasElement;
+  width: number;
+  height: number;
+  anchorX: number;
+  anchorY: number;
+}
+
+export interface SpriteSet {
+  get(style: PinStyle, mark: PinMark, compact: boolean): Sprite;
+  readonly ratio: number;
+}
+
+const MARKS: PinMark[] = ['none', 'pending', 'failed', 'review'];
+const STYLES: PinStyle[] = [1, 2, 3, 4];
+
+async function loadImage(url: string): Promise<HTMLImageElement> {
+  const img = new Image();
+  img.decoding = 'async';
+  img.src = url;
+  await img.decode();
+  return img;
+}
+
+interface Images {
+  pins: Record<PinStyle, HTMLImageElement>;
+  badges: Record<Exclude<PinMark, 'none'>, HTMLImageElement>;
+}
+
+let imagesPromise: Promise<Images> | null = null;
+
+function loadImages(): Promise<Images> {
+  imagesPromise ??= (async () => {
+    const [p1, p2, p3, p4, bp, bf, br] = await Promise.all(
+      [pin1, pin2, pin3, pin4, badgePending, badgeFailed, badgeReview].map(loadImage),
+    );
+    return { pins: { 1: p1!, 2: p2!, 3: p3!, 4: p4! }, badges: { pending: bp!, failed: bf!, review: br! } };
+  })();
+  return imagesPromise;
+}
+
+function makeCanvas(width: number, height: number, ratio: number): [HTMLCanvasElement, CanvasRenderingContext2D] {
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.ceil(width * ratio);
+  canvas.height = Math.ceil(height * ratio);
+  const ctx = canvas.getContext('2d');
+  if (!ctx) throw new Error('Canvas 2D is not available in this browser.');
+  ctx.scale(ratio, ratio);
+  return [canvas, ctx];
+}
+
+// Full pin: 32×44 picture, badge 18×18 overlapping its top-right; anchor at the tip.
+const FULL = { width: 42, height: 50, pinX: 2, pinY: 6, badge: 18, badgeX: 24, badgeY: 0, anchorX: 18, anchorY: 48.5 };
+// Compact dot for crowded views: a 14 px disc, badge 12×12; anchor at the centre.
+const COMPACT = { width: 24, height: 22, r: 6.5, cx: 9, cy: 13, badge: 12, badgeX: 12, badgeY: 0 };
+
+function drawFull(images: Images, style: PinStyle, mark: PinMark, ratio: number): Sprite {
+  const [canvas, ctx] = makeCanvas(FULL.width, FULL.height, ratio);
+  ctx.drawImage(images.pins[style], FULL.pinX, FULL.pinY, 32, 44);
+  if (mark !== 'none') ctx.drawImage(images.badges[mark], FULL.badgeX, FULL.badgeY, FULL.badge, FULL.badge);
+  return { canvas, width: FULL.width, height: FULL.height, anchorX: FULL.anchorX, anchorY: FULL.anchorY };
+}
+
+function drawCompact(images: Images, style: PinStyle, mark: PinMark, ratio: number): Sprite {
+  const [canvas, ctx] = makeCanvas(COMPACT.width, COMPACT.height, ratio);
+  ctx.beginPath();
+  ctx.arc(COMPACT.cx, COMPACT.cy, COMPACT.r, 0, Math.PI * 2);
+  ctx.fillStyle = PIN_COLORS[style];
+  ctx.fill();
+  ctx.lineWidth = 2;
+  ctx.strokeStyle = '#111';
+  ctx.stroke();
+  if (mark !== 'none') ctx.drawImage(images.badges[mark], COMPACT.badgeX, COMPACT.badgeY, COMPACT.badge, COMPACT.badge);
+  return { canvas, width: COMPACT.width, height: COMPACT.height, anchorX: COMPACT.cx, anchorY: COMPACT.cy };
+}
+
+const cache = new Map<number, Promise<SpriteSet>>();
+
+/** Every pin picture at the given device pixel ratio (built once per ratio). */
+export function loadSprites(ratio: number = globalThis.devicePixelRatio || 1): Promise<SpriteSet> {
+  let set = cache.get(ratio);
+  if (!set) {
+    set = loadImages().then((images) => {
+      const table = new Map<string, Sprite>();
+      for (const style of STYLES) {
+        for (const mark of MARKS) {
+          table.set(`${style}${mark}0`, drawFull(images, style, mark, ratio));
+          table.set(`${style}${mark}1`, drawCompact(images, style, mark, ratio));
+        }
+      }
+      return {
+        ratio,
+        get(style, mark, compact) {
+          return table.get(`${style}${mark}${compact ? 1 : 0}`) ?? table.get(`1none${compact ? 1 : 0}`)!;
+        },
+      };
+    });
+    cache.set(ratio, set);
+  }
+  return set;
+}

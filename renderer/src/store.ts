@@ -1,0 +1,242 @@
+// The renderer's copy of what the main process knows: status, profiles, settings, sites and outbox,
+// loaded once and then kept current by API events (each event carries the whole changed object, so
+// applying it is idempotent). Events that arrive while the first load is in flight are held and
+// applied after it, so a stale snapshot never overwrites a newer event. React reads slices with
+// useSyncExternalStore; the map listens to site changes directly to avoid re-rendering 10,000 pins.
+import { useSyncExternalStore } from 'react';
+import type { ApiEvent, OutboxEntryView, ProfileView, SettingsView, SiteView, SitewalkApi, StatusView } from '../../electron/api';
+import { DEFAULT_SETTINGS } from '../../electron/api';
+
+export interface AppState {
+  loaded: boolean;
+  /** Set when the main process cannot be reached at all. */
+  connectionError: string | null;
+  status: StatusView | null;
+  profiles: ProfileView[];
+  settings: SettingsView;
+  sites: ReadonlyMap<string, SiteView>;
+  /** Bumped on every site change, so list views can memoise on it. */
+  sitesVersion: number;
+  outbox: ReadonlyMap<string, OutboxEntryView>;
+  outboxVersion: number;
+}
+
+export type SitesListener = (changed: SiteView[], removed: string[], reset: boolean) => void;
+
+export class AppStore {
+  private state: AppState = {
+    loaded: false,
+    connectionError: null,
+    status: null,
+    profiles: [],
+    settings: DEFAULT_SETTINGS,
+    sites: new Map(),
+    sitesVersion: 0,
+    outbox: new Map(),
+    outboxVersion: 0,
+  };
+  private readonly listeners = new Set<() => void>();
+  private readonly siteListeners = new Set<SitesListener>();
+  private held: ApiEvent[] | null = [];
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(
+    readonly api: SitewalkApi,
+    private readonly subscribeEvents: (listener: (event: ApiEvent) => void) => () => void,
+  ) {}
+
+  getState = (): AppState => this.state;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /** Site changes as they happen; `reset` means `changed` is the complete list. */
+  onSites(listener: SitesListener): () => void {
+    this.siteListeners.add(listener);
+    return () => this.siteListeners.delete(listener);
+  }
+
+  /** Loads everything, then follows events. Safe to call again after a connection error. */
+  async start(): Promise<void> {
+    this.unsubscribe ??= this.subscribeEvents((event) => {
+      if (this.held) this.held.push(event);
+      else this.apply(event);
+    });
+    try {
+      const [status, profiles, settings, sites, outbox] = await Promise.all([
+        this.api.getStatus(),
+        this.api.listProfiles(),
+        this.api.getSettings(),
+        this.api.listSites(),
+        this.api.listOutbox(),
+      ]);
+      const siteMap = new Map(sites.map((s) => [s.localId, s]));
+      this.set({
+        loaded: true,
+        connectionError: null,
+        status,
+        profiles,
+        settings,
+        sites: siteMap,
+        sitesVersion: this.state.sitesVersion + 1,
+        outbox: new Map(outbox.map((e) => [e.id, e])),
+        outboxVersion: this.state.outboxVersion + 1,
+      });
+      for (const l of this.siteListeners) l([...siteMap.values()], [], true);
+      const held = this.held ?? [];
+      this.held = null;
+      for (const event of held) this.apply(event);
+      this.flush();
+    } catch (error) {
+      this.set({ connectionError: describeError(error) });
+    }
+  }
+
+  stop(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+  }
+
+  /** Reloads sites and outbox (after a profile switch the register changes wholesale). */
+  async reloadData(): Promise<void> {
+    const [sites, outbox, status] = await Promise.all([this.api.listSites(), this.api.listOutbox(), this.api.getStatus()]);
+    const siteMap = new Map(sites.map((s) => [s.localId, s]));
+    this.set({
+      sites: siteMap,
+      sitesVersion: this.state.sitesVersion + 1,
+      outbox: new Map(outbox.map((e) => [e.id, e])),
+      outboxVersion: this.state.outboxVersion + 1,
+      status,
+    });
+    for (const l of this.siteListeners) l([...siteMap.values()], [], true);
+  }
+
+  /** Applies what a call returned at once, without waiting for its event. */
+  applySite(site: SiteView): void {
+    this.apply({ type: 'site', site });
+    this.flush();
+  }
+
+  applyOutboxEntry(entry: OutboxEntryView): void {
+    this.apply({ type: 'outbox', entry });
+    this.flush();
+  }
+
+  applyStatus(status: StatusView): void {
+    this.apply({ type: 'status', status });
+  }
+
+  applyProfiles(profiles: ProfileView[]): void {
+    this.apply({ type: 'profiles', profiles });
+  }
+
+  applySettings(settings: SettingsView): void {
+    this.apply({ type: 'settings', settings });
+  }
+
+  setConnectionError(message: string | null): void {
+    if (this.state.connectionError !== message) this.set({ connectionError: message });
+  }
+
+  private apply(event: ApiEvent): void {
+    switch (event.type) {
+      case 'status':
+        this.set({ status: event.status });
+        break;
+      case 'profiles':
+        this.set({ profiles: event.profiles });
+        break;
+      case 'settings':
+        this.set({ settings: event.settings });
+        break;
+      case 'site':
+        this.pendingSites.set(event.site.localId, event.site);
+        this.scheduleFlush();
+        break;
+      case 'site-removed':
+        this.pendingSites.set(event.localId, null);
+        this.scheduleFlush();
+        break;
+      case 'outbox':
+        this.pendingOutbox.set(event.entry.id, event.entry);
+        this.scheduleFlush();
+        break;
+      case 'outbox-removed':
+        this.pendingOutbox.set(event.entryId, null);
+        this.scheduleFlush();
+        break;
+    }
+  }
+
+  // A sync of thousands of sites sends thousands of events; copying a 10,000-entry map for each would
+  // cost seconds, so site and outbox changes are gathered and applied together a moment later.
+  private readonly pendingSites = new Map<string, SiteView | null>();
+  private readonly pendingOutbox = new Map<string, OutboxEntryView | null>();
+  private flushTimer: ReturnType<typeof setTimeout> | null = null;
+
+  private scheduleFlush(): void {
+    this.flushTimer ??= setTimeout(() => this.flush(), 25);
+  }
+
+  /** Applies gathered site and outbox changes now. */
+  flush(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    const patch: Partial<AppState> = {};
+    const changed: SiteView[] = [];
+    const removed: string[] = [];
+    if (this.pendingSites.size > 0) {
+      const sites = new Map(this.state.sites);
+      for (const [id, site] of this.pendingSites) {
+        if (site) {
+          // A call's answer can arrive after a newer event for the same site; never step back.
+          const known = sites.get(id);
+          if (known && known.updatedAt > site.updatedAt) continue;
+          sites.set(id, site);
+          changed.push(site);
+        } else if (sites.delete(id)) {
+          removed.push(id);
+        }
+      }
+      this.pendingSites.clear();
+      patch.sites = sites;
+      patch.sitesVersion = this.state.sitesVersion + 1;
+    }
+    if (this.pendingOutbox.size > 0) {
+      const outbox = new Map(this.state.outbox);
+      for (const [id, entry] of this.pendingOutbox) {
+        if (entry) {
+          const known = outbox.get(id);
+          if (!known || known.updatedAt <= entry.updatedAt) outbox.set(id, entry);
+        } else {
+          outbox.delete(id);
+        }
+      }
+      this.pendingOutbox.clear();
+      patch.outbox = outbox;
+      patch.outboxVersion = this.state.outboxVersion + 1;
+    }
+    if (Object.keys(patch).length === 0) return;
+    this.set(patch);
+    if (changed.length > 0 || removed.length > 0) for (const l of this.siteListeners) l(changed, removed, false);
+  }
+
+  private set(patch: Partial<AppState>): void {
+    this.state = { ...this.state, ...patch };
+    for (const l of this.listeners) l();
+  }
+}
+
+export function describeError(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+/** Reads one slice of the store; re-renders only when that slice changes (by identity). */
+export function useAppState<T>(store: AppStore, select: (state: AppState) => T): T {
+  return useSyncExternalStore(store.subscribe, () => select(store.getState()));
+}
