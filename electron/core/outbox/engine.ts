@@ -1,0 +1,429 @@
+// The sync engine: sends the active profile's due entries through the service client, at most
+// `concurrency` at a time and one at a time per lane (a site, or an EUS submission), oldest first.
+// Before a request leaves, the entry is durably 'sending', so a crash mid-call is seen as
+// ambiguous on the next start. After a call, policy.ts decides the next state. When the service is
+// unreachable the engine goes offline and probes with backoff (the host may hint at connectivity
+// too); when the probe answers, sending resumes by itself.
+import type { Clock, Random, TimerHandle } from '../clock';
+import type { CallResult, ReprocessResult, ServiceClient, SiteResult } from '../service/types';
+import { backoffDelay, decide, DEFAULT_PROBE, DEFAULT_RETRY, type RetryPolicy } from './policy';
+import type { OutboxStore } from './store';
+import { laneOf, type OutboxEntry, type PauseInfo, type Problem, type SiteEntry } from './types';
+
+/** Why the active profile's queue cannot move now. */
+export interface Blocked {
+  reason: 'offline' | 'paused' | 'no-key' | 'no-profile' | 'write-failed';
+  message: string;
+}
+
+export interface EngineStatus {
+  online: boolean;
+  /** At least one request is in flight. */
+  syncing: boolean;
+  paused: PauseInfo | null;
+  blocked: Blocked | null;
+  /** pending + sending + paused of the active profile. */
+  pendingCount: number;
+  sendingCount: number;
+  /** failed + needs-review of the active profile: entries waiting for the user. */
+  attentionCount: number;
+  /** Last time the service accepted a request (ms), or null. */
+  lastSyncAt: number | null;
+}
+
+export interface SettleResult {
+  /** null = nothing is left that could be sent; otherwise why the rest cannot move now. */
+  blocked: Blocked | null;
+  status: EngineStatus;
+}
+
+export interface EngineOptions {
+  store: OutboxStore;
+  clock: Clock;
+  random: Random;
+  /** Requests in flight at once, across sites (default 4). */
+  concurrency?: number;
+  retry?: RetryPolicy;
+  probe?: Pick<RetryPolicy, 'baseMs' | 'capMs'>;
+  /** The profile whose entries are sent, or null. */
+  activeProfile(): string | null;
+  /** The client for a profile (reads the key per call). */
+  clientFor(profileId: string): ServiceClient;
+  /** A reason the profile cannot send at all right now (no key…), checked before each pass. */
+  precheck?(profileId: string): Blocked | null;
+  /** Whether the profile's service answers at all (any HTTP answer counts); must not cost an API call. */
+  reachable(profileId: string): Promise<boolean>;
+  /** Last chance to strip anything secret from a problem before it is stored. */
+  scrub?(problem: Problem, profileId: string): Problem;
+  onStatus?(status: EngineStatus): void;
+  log?(line: string): void;
+}
+
+export class SyncEngine {
+  private readonly store: OutboxStore;
+  private readonly clock: Clock;
+  private readonly random: Random;
+  private concurrencyLimit: number;
+  private readonly retry: RetryPolicy;
+  private readonly probePolicy: Pick<RetryPolicy, 'baseMs' | 'capMs'>;
+  private readonly inflight = new Map<string, Promise<void>>();
+  private online = true;
+  private probeAttempt = 0;
+  private probeTimer: TimerHandle | null = null;
+  private probing = false;
+  private retryTimer: TimerHandle | null = null;
+  private retryAt = Number.POSITIVE_INFINITY;
+  private pumpQueued = false;
+  private stopped = false;
+  private started = false;
+  private lastSyncAt: number | null = null;
+  /** Entries that failed before this instant are due now: the user asked to sync. */
+  private manualSyncAt = Number.NEGATIVE_INFINITY;
+  private blocked: Blocked | null = null;
+  private lastStatusKey = '';
+  private readonly waiters = new Set<(result: SettleResult) => void>();
+
+  constructor(private readonly options: EngineOptions) {
+    this.store = options.store;
+    this.clock = options.clock;
+    this.random = options.random;
+    this.concurrencyLimit = clampConcurrency(options.concurrency ?? 4);
+    this.retry = options.retry ?? DEFAULT_RETRY;
+    this.probePolicy = options.probe ?? DEFAULT_PROBE;
+  }
+
+  get concurrency(): number {
+    return this.concurrencyLimit;
+  }
+
+  setConcurrency(limit: number): void {
+    this.concurrencyLimit = clampConcurrency(limit);
+    this.kick();
+  }
+
+  /** Starts sending whatever is due. */
+  start(): void {
+    if (this.started || this.stopped) return;
+    this.started = true;
+    this.kick();
+  }
+
+  /** Asks for a pass soon (after an enqueue, a retry, a key change…). Cheap to call often. */
+  kick(): void {
+    if (this.stopped || !this.started || this.pumpQueued) return;
+    this.pumpQueued = true;
+    queueMicrotask(() => {
+      this.pumpQueued = false;
+      this.pump();
+    });
+  }
+
+  /**
+   * The user's "sync now": backoff waits are skipped, and when offline the service is probed at
+   * once instead of at the next probe time.
+   */
+  syncNow(): void {
+    this.manualSyncAt = this.clock.now();
+    if (!this.online) this.probeNow();
+    this.kick();
+  }
+
+  /** A connectivity hint from the host. `true` probes at once; `false` stops sending until a probe answers. */
+  setConnectivity(online: boolean): void {
+    if (this.stopped) return;
+    if (online) {
+      if (!this.online) this.probeNow();
+      return;
+    }
+    this.goOffline();
+  }
+
+  status(): EngineStatus {
+    const profileId = this.options.activeProfile();
+    const counts = profileId ? this.store.countsOf(profileId) : null;
+    return {
+      online: this.online,
+      syncing: this.inflight.size > 0,
+      paused: profileId ? this.store.pauseOf(profileId) : null,
+      blocked: this.currentBlock(profileId),
+      pendingCount: counts ? counts.pending + counts.sending + counts.paused : 0,
+      sendingCount: counts ? counts.sending : 0,
+      attentionCount: counts ? counts.failed + counts['needs-review'] : 0,
+      lastSyncAt: this.lastSyncAt,
+    };
+  }
+
+  /**
+   * Resolves when nothing of the active profile is in flight and nothing pending can be sent:
+   * either all is sent (blocked null) or the queue is stuck (offline, paused, no key…) and says why.
+   * Entries waiting for a backoff retry are waited for.
+   */
+  untilSettled(): Promise<SettleResult> {
+    const now = this.settled();
+    if (now) return Promise.resolve(now);
+    return new Promise((resolve) => {
+      this.waiters.add(resolve);
+      this.kick();
+    });
+  }
+
+  /** Lifts the profile's pause: paused entries go back to pending and sending resumes. */
+  async resume(profileId: string): Promise<void> {
+    const now = this.clock.now();
+    const patches = this.store
+      .list()
+      .filter((entry) => entry.profileId === profileId && entry.state === 'paused')
+      .map((entry) => ({ id: entry.id, patch: { state: 'pending' as const, nextAttemptAt: null, updatedAt: now } }));
+    await this.store.update(patches);
+    await this.store.setPause(profileId, null);
+    this.probeAttempt = 0;
+    this.kick();
+  }
+
+  /** Stops scheduling and waits for requests in flight to be answered and recorded. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.probeTimer) this.clock.clearTimer(this.probeTimer);
+    if (this.retryTimer) this.clock.clearTimer(this.retryTimer);
+    this.probeTimer = null;
+    this.retryTimer = null;
+    await Promise.allSettled([...this.inflight.values()]);
+    const status = this.status();
+    for (const waiter of this.waiters) waiter({ blocked: { reason: 'offline', message: 'Sync stopped: Sitewalk is closing.' }, status });
+    this.waiters.clear();
+  }
+
+  // ---- the pass ----
+
+  private pump(): void {
+    if (this.stopped) return;
+    const profileId = this.options.activeProfile();
+    this.blocked = null;
+    if (profileId && this.online && !this.store.pauseOf(profileId) && !this.store.writeFailure) {
+      this.blocked = this.options.precheck?.(profileId) ?? null;
+      if (!this.blocked) this.sendDue(profileId);
+    }
+    this.emitStatus();
+    this.resolveWaiters();
+  }
+
+  private sendDue(profileId: string): void {
+    const now = this.clock.now();
+    let earliest = Number.POSITIVE_INFINITY;
+    for (const [lane, entries] of this.store.laneEntries()) {
+      if (this.inflight.size >= this.concurrencyLimit) break;
+      const head = entries[0];
+      if (!head || head.profileId !== profileId || head.state !== 'pending' || this.inflight.has(lane)) continue;
+      if (head.kind === 'site' && head.op === 'edit' && head.payload.siteId === undefined) continue;
+      if (head.nextAttemptAt !== null && head.nextAttemptAt > now && head.updatedAt > this.manualSyncAt) {
+        earliest = Math.min(earliest, head.nextAttemptAt);
+        continue;
+      }
+      const work = this.send(head).finally(() => {
+        this.inflight.delete(lane);
+        this.kick();
+      });
+      this.inflight.set(lane, work);
+    }
+    if (earliest < this.retryAt || (this.retryTimer === null && Number.isFinite(earliest))) this.armRetry(earliest);
+  }
+
+  private armRetry(at: number): void {
+    if (!Number.isFinite(at)) return;
+    if (this.retryTimer) this.clock.clearTimer(this.retryTimer);
+    this.retryAt = at;
+    this.retryTimer = this.clock.setTimer(() => {
+      this.retryTimer = null;
+      this.retryAt = Number.POSITIVE_INFINITY;
+      this.kick();
+    }, at - this.clock.now());
+  }
+
+  private async send(entry: OutboxEntry): Promise<void> {
+    let current: OutboxEntry | undefined;
+    try {
+      // On disk as 'sending' before anything leaves: a crash from here on is seen as ambiguous.
+      [current] = await this.store.update([{ id: entry.id, patch: { state: 'sending', attempts: entry.attempts + 1, updatedAt: this.clock.now() } }]);
+      if (!current) return;
+      const client = this.options.clientFor(current.profileId);
+      const result: CallResult<SiteResult | ReprocessResult> =
+        current.kind === 'site' ? await client.saveSite(current.payload) : await client.reprocessEus(current.payload);
+      await this.record(current, result);
+    } catch (error) {
+      // A bug or a failed write. The entry stays 'sending' on disk at worst, which the next start
+      // treats as interrupted: safe either way.
+      this.options.log?.(`outbox: sending ${entry.id} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  private async record(entry: OutboxEntry, result: CallResult<SiteResult | ReprocessResult>): Promise<void> {
+    const now = this.clock.now();
+    if (result.ok) {
+      this.reached();
+      this.lastSyncAt = now;
+      if (entry.kind === 'site' && entry.op === 'create') {
+        const siteId = (result.value as SiteResult).siteId;
+        if (siteId === null) {
+          await this.store.update([{ id: entry.id, patch: { state: 'needs-review', updatedAt: now, result: result.value.message, problem: noSiteIdProblem(result.value.raw) } }]);
+          return;
+        }
+        // The create and the rewrite of the edits queued behind it land in one durable write.
+        const followers = this.store
+          .lane(laneOf(entry))
+          .filter((other): other is SiteEntry => other.id !== entry.id && other.kind === 'site' && other.payload.siteId === undefined)
+          .map((other) => ({ id: other.id, patch: { payload: { ...other.payload, siteId }, op: 'edit' as const, updatedAt: now } }));
+        await this.store.update([
+          { id: entry.id, patch: { state: 'done', updatedAt: now, nextAttemptAt: null, result: result.value.message, problem: null, resultSiteId: siteId } },
+          ...followers,
+        ]);
+        return;
+      }
+      await this.store.update([{ id: entry.id, patch: { state: 'done', updatedAt: now, nextAttemptAt: null, result: result.value.message, problem: null } }]);
+      return;
+    }
+
+    const error = result.error;
+    const decision = decide(entry, error, this.retry);
+    const problem = this.options.scrub ? this.options.scrub(decision.problem, entry.profileId) : decision.problem;
+    const notSent = error.kind === 'invalid-input' || (error.kind === 'network' && error.sent === 'no');
+    if (!notSent) this.reached();
+    // A request that never left does not count as an attempt.
+    const attempts = notSent ? Math.max(0, entry.attempts - 1) : entry.attempts;
+    switch (decision.state) {
+      case 'paused':
+        await this.store.update([{ id: entry.id, patch: { state: 'paused', attempts, updatedAt: now, nextAttemptAt: null, problem } }]);
+        await this.store.setPause(entry.profileId, { ...decision.pause, since: now });
+        return;
+      case 'needs-review':
+      case 'failed':
+        await this.store.update([{ id: entry.id, patch: { state: decision.state, attempts, updatedAt: now, nextAttemptAt: null, problem } }]);
+        return;
+      case 'pending': {
+        const nextAttemptAt = decision.offline ? null : now + backoffDelay(Math.max(1, attempts), this.retry, this.random);
+        await this.store.update([{ id: entry.id, patch: { state: 'pending', attempts, updatedAt: now, nextAttemptAt, problem } }]);
+        if (decision.offline) this.goOffline();
+        return;
+      }
+    }
+  }
+
+  // ---- connectivity ----
+
+  /** The service answered something: it is reachable, and the probe backoff starts over. */
+  private reached(): void {
+    this.probeAttempt = 0;
+  }
+
+  private goOffline(): void {
+    if (this.stopped) return;
+    const was = this.online;
+    this.online = false;
+    if (!this.probeTimer && !this.probing) this.scheduleProbe();
+    if (was) this.emitStatus();
+    this.resolveWaiters();
+  }
+
+  private scheduleProbe(): void {
+    if (this.stopped) return;
+    this.probeAttempt++;
+    const delay = backoffDelay(this.probeAttempt, this.probePolicy, this.random);
+    this.probeTimer = this.clock.setTimer(() => {
+      this.probeTimer = null;
+      void this.runProbe();
+    }, delay);
+  }
+
+  private probeNow(): void {
+    if (this.probeTimer) this.clock.clearTimer(this.probeTimer);
+    this.probeTimer = null;
+    if (!this.probing) void this.runProbe();
+  }
+
+  private async runProbe(): Promise<void> {
+    if (this.stopped) return;
+    const profileId = this.options.activeProfile();
+    if (!profileId) return;
+    this.probing = true;
+    let ok = false;
+    try {
+      ok = await this.options.reachable(profileId);
+    } catch {
+      ok = false;
+    } finally {
+      this.probing = false;
+    }
+    if (this.stopped) return;
+    if (ok) {
+      this.online = true;
+      this.emitStatus();
+      this.kick();
+    } else {
+      this.scheduleProbe();
+    }
+  }
+
+  // ---- status and waiters ----
+
+  private currentBlock(profileId: string | null): Blocked | null {
+    if (!profileId) return { reason: 'no-profile', message: 'No profile is active.' };
+    if (this.store.writeFailure) return { reason: 'write-failed', message: this.store.writeFailure.message };
+    const pause = this.store.pauseOf(profileId);
+    if (pause) return { reason: 'paused', message: pause.message };
+    if (!this.online) return { reason: 'offline', message: 'The service cannot be reached; Sitewalk keeps trying and sends the queue when it answers.' };
+    return this.blocked;
+  }
+
+  private emitStatus(): void {
+    if (!this.options.onStatus) return;
+    const status = this.status();
+    const key = JSON.stringify(status);
+    if (key === this.lastStatusKey) return;
+    this.lastStatusKey = key;
+    this.options.onStatus(status);
+  }
+
+  private settled(): SettleResult | null {
+    if (this.inflight.size > 0 || this.pumpQueued) return null;
+    const profileId = this.options.activeProfile();
+    const status = this.status();
+    if (!profileId) return { blocked: status.blocked, status };
+    let movable = false;
+    for (const [, entries] of this.store.laneEntries()) {
+      const head = entries[0];
+      if (!head || head.profileId !== profileId) continue;
+      if (head.state === 'pending' && !(head.kind === 'site' && head.op === 'edit' && head.payload.siteId === undefined)) {
+        movable = true;
+        break;
+      }
+    }
+    if (!movable) return { blocked: null, status };
+    // Something could be sent: settled only if the queue is stuck, not if it is merely waiting.
+    const block = this.currentBlock(profileId);
+    return block ? { blocked: block, status } : null;
+  }
+
+  private resolveWaiters(): void {
+    if (this.waiters.size === 0) return;
+    const result = this.settled();
+    if (!result) return;
+    for (const waiter of this.waiters) waiter(result);
+    this.waiters.clear();
+  }
+}
+
+function clampConcurrency(limit: number): number {
+  if (!Number.isFinite(limit)) return 4;
+  return Math.min(32, Math.max(1, Math.floor(limit)));
+}
+
+function noSiteIdProblem(raw: string): Problem {
+  return {
+    kind: 'no-site-id',
+    message: 'The service accepted the new site but did not say which ID it got. Find the site in the account and enter its ID here, so later edits reach it.',
+    detail: `SitesAPI result: ${JSON.stringify(raw.slice(0, 500))}`,
+    retryable: false,
+    quotaExhausted: false,
+    authRejected: false,
+    mayHaveBeenApplied: true,
+  };
+}

@@ -1,0 +1,111 @@
+// What the outbox does after a failed call, decided in one place from the CallError's facts and
+// whether the entry is safe to send twice. Order matters: a refused key or quota pauses the whole
+// profile; an ambiguous failure of a create or an emailing reprocess goes to review (never resent
+// silently); transport trouble is retried with exponential backoff and full jitter; anything the
+// service rejected deliberately fails and waits for the user.
+import { mayHaveBeenApplied, type CallError } from '../service/types';
+import type { Random } from '../clock';
+import { isIdempotent, type OutboxEntry, type PauseInfo, type Problem } from './types';
+
+export interface RetryPolicy {
+  /** First retry waits up to this long. */
+  baseMs: number;
+  /** No wait is longer than this. */
+  capMs: number;
+  /** After this many attempts that may have reached the service, the entry fails (network 'not sent' failures do not count). */
+  maxAttempts: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { baseMs: 2_000, capMs: 5 * 60_000, maxAttempts: 12 };
+
+/** Probe of an unreachable service: first after ~baseMs, then doubling, never more than capMs apart. */
+export const DEFAULT_PROBE: RetryPolicy = { baseMs: 1_000, capMs: 60_000, maxAttempts: Number.POSITIVE_INFINITY };
+
+/**
+ * Full jitter: a uniform wait in [0, min(cap, base · 2^(attempt-1))). Spreading retries over the
+ * whole window keeps a fleet of laptops coming back online from hitting the service in step.
+ */
+export function backoffDelay(attempt: number, policy: Pick<RetryPolicy, 'baseMs' | 'capMs'>, random: Random): number {
+  const exponent = Math.max(0, Math.min(attempt - 1, 30));
+  const window = Math.min(policy.capMs, policy.baseMs * 2 ** exponent);
+  return Math.floor(random() * window);
+}
+
+/** Invalid-input fields that mean the profile, not the request, is wrong. */
+const PROFILE_FIELDS = new Set(['key', 'account', 'baseUrl', 'servicePath', 'namespace', 'binding']);
+
+export type Decision =
+  /** The profile's queue stops until the user fixes the key, gets more calls, or retries. */
+  | { state: 'paused'; problem: Problem; pause: Omit<PauseInfo, 'since'> }
+  /** May have been applied and resending is not harmless: the user decides. */
+  | { state: 'needs-review'; problem: Problem }
+  /** Send again later. `offline` = the service was not reached at all (probe before retrying). */
+  | { state: 'pending'; problem: Problem; offline: boolean; countsAsAttempt: boolean }
+  | { state: 'failed'; problem: Problem };
+
+export function problemOf(error: CallError): Problem {
+  const problem: Problem = {
+    kind: error.kind,
+    message: error.message,
+    detail: error.detail,
+    retryable: error.retryable,
+    quotaExhausted: error.quotaExhausted,
+    authRejected: error.authRejected,
+    mayHaveBeenApplied: mayHaveBeenApplied(error),
+  };
+  if (error.kind === 'invalid-input') problem.issues = error.issues.map((issue) => ({ field: issue.field, message: issue.message }));
+  return problem;
+}
+
+/** The decision for a failed call of `entry`, whose `attempts` already counts this one. */
+export function decide(entry: OutboxEntry, error: CallError, policy: RetryPolicy): Decision {
+  const problem = problemOf(error);
+  if (error.quotaExhausted) return { state: 'paused', problem, pause: { reason: 'quota', message: error.message } };
+  if (error.authRejected) return { state: 'paused', problem, pause: { reason: 'auth', message: error.message } };
+  if (error.kind === 'invalid-input' && error.issues.length > 0 && error.issues.every((issue) => PROFILE_FIELDS.has(issue.field))) {
+    return { state: 'paused', problem, pause: { reason: 'auth', message: error.message } };
+  }
+  if (problem.mayHaveBeenApplied && !isIdempotent(entry)) {
+    const what = entry.kind === 'site' ? 'the new site may have been created' : 'the submission may have been reprocessed and the email sent';
+    return {
+      state: 'needs-review',
+      problem: {
+        ...problem,
+        message: `${problem.message} No answer came back, so ${what}; it was not sent again. Check the account, then confirm it or send it again.`,
+      },
+    };
+  }
+  if (error.retryable) {
+    const notSent = error.kind === 'network' && error.sent === 'no';
+    if (!notSent && entry.attempts >= policy.maxAttempts) {
+      return {
+        state: 'failed',
+        problem: {
+          ...problem,
+          kind: 'gave-up',
+          message: `${problem.message} Gave up after ${entry.attempts} attempts; retry when the service is working again.`,
+        },
+      };
+    }
+    return { state: 'pending', problem, offline: notSent, countsAsAttempt: !notSent };
+  }
+  return { state: 'failed', problem };
+}
+
+/** The problem recorded for an entry found 'sending' at start-up: the app stopped mid-call. */
+export function interruptedProblem(entry: OutboxEntry): Problem {
+  const idempotent = isIdempotent(entry);
+  return {
+    kind: 'interrupted',
+    message: idempotent
+      ? 'Sitewalk stopped while this was being sent; it will be sent again (sending it twice is harmless).'
+      : entry.kind === 'site'
+        ? 'Sitewalk stopped while this new site was being sent, so the service may have created it. It was not sent again: check the account, then enter the site ID it got, or send it again.'
+        : 'Sitewalk stopped while this reprocess (with email) was being sent, so the email may have gone out. It was not sent again: confirm it happened, or send it again.',
+    detail: 'The entry was in state "sending" when the outbox was opened: the process ended before the answer was recorded.',
+    retryable: idempotent,
+    quotaExhausted: false,
+    authRejected: false,
+    mayHaveBeenApplied: true,
+  };
+}

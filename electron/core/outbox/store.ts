@@ -1,0 +1,437 @@
+// The outbox's durable state: every entry, the FIFO lanes of unfinished entries, and the profiles'
+// pauses, kept in memory and journaled (journal.ts). Every mutation updates memory and appends one
+// record per changed entry, resolving once the records are on disk; a batch of 10,000 enqueues is
+// one write and one fsync. Compaction rewrites the journal only when it has grown to several times
+// the live state, so the cost per change stays constant. Scheduling lives in engine.ts.
+import { join } from 'node:path';
+import type { EusReprocess, SiteEdit } from '../service/types';
+import type { Clock } from '../clock';
+import { Journal, type JournalProblem } from './journal';
+import { interruptedProblem } from './policy';
+import { isIdempotent, laneOf, OUTBOX_STATES, type OutboxEntry, type OutboxRecord, type OutboxState, type PauseInfo, type ReprocessEntry, type SiteEntry } from './types';
+
+export const OUTBOX_FILE = 'outbox.journal';
+const JOURNAL_NAME = 'sitewalk-outbox';
+
+export type SiteDraft = { kind: 'site'; profileId: string; localId: string; op: 'create' | 'edit'; payload: SiteEdit };
+export type ReprocessDraft = { kind: 'reprocess'; profileId: string; payload: EusReprocess };
+export type Draft = SiteDraft | ReprocessDraft;
+
+export interface Enqueued {
+  entry: OutboxEntry;
+  /** True when the draft was merged into a queued edit of the same site (later fields win). */
+  coalesced: boolean;
+}
+
+export interface OutboxStoreOptions {
+  dataDir: string;
+  clock: Clock;
+  /** Done entries older than this are dropped at compaction (default 7 days). */
+  historyMs?: number;
+  /** Compact when the journal holds more than this many records and 4× the live ones (default 4096). */
+  compactAfterRecords?: number;
+}
+
+export interface OutboxChange {
+  entry: OutboxEntry;
+  /** null when the entry was just added. */
+  previous: OutboxEntry | null;
+}
+
+type ChangeListener = (changes: OutboxChange[], removed: OutboxEntry[]) => void;
+
+const ENTRY_STATES = new Set(['pending', 'sending', 'done', 'failed', 'needs-review', 'paused']);
+
+export class OutboxStore {
+  private readonly entries = new Map<string, OutboxEntry>();
+  private readonly lanes = new Map<string, OutboxEntry[]>();
+  private readonly pauses = new Map<string, PauseInfo>();
+  private nextSeq = 1;
+  private readonly listeners = new Set<ChangeListener>();
+  private compacting: Promise<void> | null = null;
+  private readonly counts = new Map<string, Record<OutboxState, number>>();
+  /** Set when a write failed: memory is then ahead of the disk, so nothing more is accepted. */
+  private failure: Error | null = null;
+
+  private constructor(
+    private readonly journal: Journal,
+    private readonly clock: Clock,
+    private readonly historyMs: number,
+    private readonly compactAfter: number,
+  ) {}
+
+  /** Opens the outbox of a data folder and replays its journal. */
+  static async open(options: OutboxStoreOptions): Promise<{ store: OutboxStore; problems: JournalProblem[] }> {
+    const { journal, records, problems } = await Journal.open(join(options.dataDir, OUTBOX_FILE), JOURNAL_NAME);
+    const store = new OutboxStore(journal, options.clock, options.historyMs ?? 7 * 24 * 3600_000, options.compactAfterRecords ?? 4096);
+    for (const record of records) store.replay(record as OutboxRecord);
+    store.rebuildLanes();
+    // A damaged record is set aside (journal.corrupt); rewriting now stops it being reported again.
+    if (problems.some((problem) => problem.kind === 'corrupt-record')) await store.compact();
+    return { store, problems };
+  }
+
+  /** Called after every durable change, with the entries as they are now. */
+  subscribe(listener: ChangeListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get(id: string): OutboxEntry | undefined {
+    return this.entries.get(id);
+  }
+
+  /** Every entry, oldest first. */
+  list(): OutboxEntry[] {
+    return [...this.entries.values()].sort((a, b) => a.seq - b.seq);
+  }
+
+  /** Unfinished entries of one lane (site:<localId> or eus:<processId>), in FIFO order. */
+  lane(key: string): readonly OutboxEntry[] {
+    return this.lanes.get(key) ?? [];
+  }
+
+  /** Lanes with unfinished entries, in the order they first got one. */
+  laneEntries(): IterableIterator<[string, OutboxEntry[]]> {
+    return this.lanes.entries();
+  }
+
+  /** How many entries of a profile are in each state (kept up to date, so it costs nothing to ask). */
+  countsOf(profileId: string): Readonly<Record<OutboxState, number>> {
+    return this.counts.get(profileId) ?? emptyCounts();
+  }
+
+  /** Why the outbox refuses changes (a failed write), or null. */
+  get writeFailure(): Error | null {
+    return this.failure;
+  }
+
+  pauseOf(profileId: string): PauseInfo | null {
+    return this.pauses.get(profileId) ?? null;
+  }
+
+  get journalStats(): { bytesWritten: number; syncs: number; records: number; size: number } {
+    return { bytesWritten: this.journal.bytesWritten, syncs: this.journal.syncCount, records: this.journal.recordCount, size: this.journal.size };
+  }
+
+  /**
+   * Queues drafts durably, in order: resolves once they are on disk. A site draft merges into the
+   * last unfinished entry of its site when that entry is pending, failed or paused and nothing of
+   * the site is being sent: later fields win, the entry keeps its place and becomes pending.
+   */
+  async enqueue(drafts: readonly Draft[]): Promise<Enqueued[]> {
+    this.assertWritable();
+    const now = this.clock.now();
+    const results: Enqueued[] = [];
+    const records: OutboxRecord[] = [];
+    const changes: OutboxChange[] = [];
+    for (const draft of drafts) {
+      if (draft.kind === 'site') {
+        const lane = this.lanes.get(`site:${draft.localId}`) ?? [];
+        const last = lane[lane.length - 1] as SiteEntry | undefined;
+        const sending = lane.some((entry) => entry.state === 'sending');
+        if (last && !sending && (last.state === 'pending' || last.state === 'failed' || last.state === 'paused') && last.profileId === draft.profileId) {
+          const payload = mergeEdit(last.payload, draft.payload);
+          const patch: Partial<SiteEntry> = { payload, state: 'pending', updatedAt: now, nextAttemptAt: null, problem: null };
+          const updated = this.applyPatch(last.id, patch)!;
+          records.push({ t: 'set', id: last.id, patch });
+          changes.push({ entry: updated, previous: last });
+          results.push({ entry: updated, coalesced: true });
+          continue;
+        }
+      }
+      const entry = this.newEntry(draft, now);
+      this.insert(entry);
+      records.push({ t: 'add', entry });
+      changes.push({ entry, previous: null });
+      results.push({ entry, coalesced: false });
+    }
+    await this.write(records);
+    this.notify(changes, []);
+    this.maybeCompact();
+    return results;
+  }
+
+  /** Applies patches (absolute values) durably; unknown IDs are skipped. Returns the updated entries. */
+  async update(patches: ReadonlyArray<{ id: string; patch: Partial<OutboxEntry> }>): Promise<OutboxEntry[]> {
+    this.assertWritable();
+    const records: OutboxRecord[] = [];
+    const changes: OutboxChange[] = [];
+    for (const { id, patch } of patches) {
+      const previous = this.entries.get(id);
+      if (!previous) continue;
+      const entry = this.applyPatch(id, patch)!;
+      records.push({ t: 'set', id, patch });
+      changes.push({ entry, previous });
+    }
+    await this.write(records);
+    this.notify(changes, []);
+    this.maybeCompact();
+    return changes.map((change) => change.entry);
+  }
+
+  /** Removes entries durably (discard). */
+  async remove(ids: readonly string[]): Promise<OutboxEntry[]> {
+    this.assertWritable();
+    const removed: OutboxEntry[] = [];
+    for (const id of ids) {
+      const entry = this.entries.get(id);
+      if (!entry) continue;
+      this.drop(entry);
+      removed.push(entry);
+    }
+    await this.write(removed.map((entry) => ({ t: 'del', id: entry.id }) satisfies OutboxRecord));
+    this.notify([], removed);
+    this.maybeCompact();
+    return removed;
+  }
+
+  async setPause(profileId: string, pause: PauseInfo | null): Promise<void> {
+    this.assertWritable();
+    if (pause) this.pauses.set(profileId, pause);
+    else if (!this.pauses.delete(profileId)) return;
+    await this.write([{ t: 'pause', profileId, pause } satisfies OutboxRecord]);
+    this.notify([], []);
+  }
+
+  /**
+   * Entries left 'sending' by a process that died mid-call. Safe ones go back to pending; a create
+   * or an emailing reprocess goes to review, because the service may already have applied it.
+   */
+  async recoverInterrupted(): Promise<OutboxEntry[]> {
+    const now = this.clock.now();
+    const patches: Array<{ id: string; patch: Partial<OutboxEntry> }> = [];
+    for (const entry of this.entries.values()) {
+      if (entry.state !== 'sending') continue;
+      patches.push({
+        id: entry.id,
+        patch: { state: isIdempotent(entry) ? 'pending' : 'needs-review', problem: interruptedProblem(entry), nextAttemptAt: null, updatedAt: now },
+      });
+    }
+    return this.update(patches);
+  }
+
+  /** Rewrites the journal as a snapshot of the live state now (done entries past history dropped). */
+  compact(): Promise<void> {
+    if (this.compacting) return this.compacting;
+    const run = this.journal
+      .compact(() => {
+        const cutoff = this.clock.now() - this.historyMs;
+        const expired: OutboxEntry[] = [];
+        for (const entry of this.entries.values()) {
+          if (entry.state === 'done' && entry.updatedAt < cutoff) expired.push(entry);
+        }
+        for (const entry of expired) this.drop(entry);
+        if (expired.length > 0) queueMicrotask(() => this.notify([], expired));
+        const records: OutboxRecord[] = [];
+        records.push({ t: 'seq', next: this.nextSeq });
+        for (const [profileId, pause] of this.pauses) records.push({ t: 'pause', profileId, pause });
+        for (const entry of this.list()) records.push({ t: 'add', entry });
+        return records;
+      })
+      .finally(() => {
+        this.compacting = null;
+      });
+    this.compacting = run;
+    return run;
+  }
+
+  /** Waits for writes and closes the journal. */
+  async close(): Promise<void> {
+    await this.compacting?.catch(() => undefined);
+    await this.journal.close();
+  }
+
+  // ---- internals ----
+
+  private assertWritable(): void {
+    if (this.failure) throw this.failure;
+  }
+
+  private async write(records: OutboxRecord[]): Promise<void> {
+    try {
+      await this.journal.append(records);
+    } catch (error) {
+      const cause = error instanceof Error ? error.message : String(error);
+      this.failure ??= new Error(
+        `Sitewalk could not write its outbox to disk (${cause}). Nothing more is queued until it is restarted; free some disk space or check the data folder.`,
+      );
+      throw this.failure;
+    }
+  }
+
+  private track(previous: OutboxEntry | undefined, next: OutboxEntry | undefined): void {
+    if (previous) {
+      const counts = this.counts.get(previous.profileId);
+      if (counts) counts[previous.state]--;
+    }
+    if (next) {
+      let counts = this.counts.get(next.profileId);
+      if (!counts) {
+        counts = emptyCounts();
+        this.counts.set(next.profileId, counts);
+      }
+      counts[next.state]++;
+    }
+  }
+
+  private maybeCompact(): void {
+    if (this.compacting) return;
+    const live = this.entries.size + this.pauses.size + 1;
+    if (this.journal.recordCount > this.compactAfter && this.journal.recordCount > 4 * live) {
+      // Failure to compact loses nothing (the journal stays as it was); it is retried on the next change.
+      void this.compact().catch(() => undefined);
+    }
+  }
+
+  private newEntry(draft: Draft, now: number): OutboxEntry {
+    const seq = this.nextSeq++;
+    const base = {
+      id: `o${seq}`,
+      seq,
+      profileId: draft.profileId,
+      state: 'pending' as const,
+      attempts: 0,
+      createdAt: now,
+      updatedAt: now,
+      nextAttemptAt: null,
+      result: null,
+      problem: null,
+    };
+    if (draft.kind === 'site') {
+      return { ...base, kind: 'site', localId: draft.localId, op: draft.op, payload: { ...draft.payload }, resultSiteId: null } satisfies SiteEntry;
+    }
+    return { ...base, kind: 'reprocess', payload: { ...draft.payload } } satisfies ReprocessEntry;
+  }
+
+  private insert(entry: OutboxEntry): void {
+    this.entries.set(entry.id, entry);
+    this.track(undefined, entry);
+    if (entry.seq >= this.nextSeq) this.nextSeq = entry.seq + 1;
+    if (entry.state !== 'done') this.addToLane(entry);
+  }
+
+  private addToLane(entry: OutboxEntry): void {
+    const key = laneOf(entry);
+    const lane = this.lanes.get(key);
+    if (!lane) {
+      this.lanes.set(key, [entry]);
+      return;
+    }
+    // Usually appended at the end; keep seq order in any case.
+    let index = lane.length;
+    while (index > 0 && lane[index - 1]!.seq > entry.seq) index--;
+    lane.splice(index, 0, entry);
+  }
+
+  private removeFromLane(entry: OutboxEntry): void {
+    const key = laneOf(entry);
+    const lane = this.lanes.get(key);
+    if (!lane) return;
+    const index = lane.findIndex((candidate) => candidate.id === entry.id);
+    if (index >= 0) lane.splice(index, 1);
+    if (lane.length === 0) this.lanes.delete(key);
+  }
+
+  private drop(entry: OutboxEntry): void {
+    if (this.entries.delete(entry.id)) this.track(entry, undefined);
+    this.removeFromLane(entry);
+  }
+
+  /** Replaces the entry with its patched copy, in the map and in its lane. */
+  private applyPatch(id: string, patch: Partial<OutboxEntry>): OutboxEntry | undefined {
+    const previous = this.entries.get(id);
+    if (!previous) return undefined;
+    // id, seq, kind and lane never change through a patch.
+    const entry = { ...previous, ...patch, id: previous.id, seq: previous.seq, kind: previous.kind } as OutboxEntry;
+    if (entry.kind === 'site' && previous.kind === 'site') entry.localId = previous.localId;
+    this.entries.set(id, entry);
+    this.track(previous, entry);
+    const key = laneOf(previous);
+    const lane = this.lanes.get(key);
+    const index = lane ? lane.findIndex((candidate) => candidate.id === id) : -1;
+    if (entry.state === 'done') {
+      if (index >= 0) this.removeFromLane(previous);
+    } else if (index >= 0) {
+      lane![index] = entry;
+    } else {
+      this.addToLane(entry);
+    }
+    return entry;
+  }
+
+  private replay(record: OutboxRecord): void {
+    if (typeof record !== 'object' || record === null) return;
+    switch (record.t) {
+      case 'add':
+        if (isEntry(record.entry)) {
+          const existing = this.entries.get(record.entry.id);
+          if (existing) this.entries.delete(existing.id);
+          this.entries.set(record.entry.id, record.entry);
+          if (record.entry.seq >= this.nextSeq) this.nextSeq = record.entry.seq + 1;
+        }
+        break;
+      case 'set': {
+        const previous = this.entries.get(record.id);
+        if (previous && typeof record.patch === 'object' && record.patch !== null) {
+          this.entries.set(record.id, { ...previous, ...record.patch, id: previous.id, seq: previous.seq, kind: previous.kind } as OutboxEntry);
+        }
+        break;
+      }
+      case 'del':
+        this.entries.delete(record.id);
+        break;
+      case 'pause':
+        if (record.pause) this.pauses.set(record.profileId, record.pause);
+        else this.pauses.delete(record.profileId);
+        break;
+      case 'seq':
+        if (Number.isSafeInteger(record.next) && record.next > this.nextSeq) this.nextSeq = record.next;
+        break;
+    }
+  }
+
+  private rebuildLanes(): void {
+    this.lanes.clear();
+    const sorted = [...this.entries.values()].sort((a, b) => a.seq - b.seq);
+    this.entries.clear();
+    this.counts.clear();
+    for (const entry of sorted) {
+      this.entries.set(entry.id, entry);
+      this.track(undefined, entry);
+      if (entry.state !== 'done') this.addToLane(entry);
+    }
+  }
+
+  private notify(changes: OutboxChange[], removed: OutboxEntry[]): void {
+    for (const listener of [...this.listeners]) listener(changes, removed);
+  }
+}
+
+/** Later fields win; a field the later edit leaves blank keeps the earlier value. */
+export function mergeEdit(earlier: SiteEdit, later: SiteEdit): SiteEdit {
+  const merged: SiteEdit = { ...earlier };
+  for (const [key, value] of Object.entries(later) as Array<[keyof SiteEdit, unknown]>) {
+    if (value !== undefined) (merged as unknown as Record<string, unknown>)[key] = value;
+  }
+  return merged;
+}
+
+function emptyCounts(): Record<OutboxState, number> {
+  return Object.fromEntries(OUTBOX_STATES.map((state) => [state, 0])) as Record<OutboxState, number>;
+}
+
+function isEntry(value: unknown): value is OutboxEntry {
+  if (typeof value !== 'object' || value === null) return false;
+  const entry = value as Partial<OutboxEntry>;
+  return (
+    typeof entry.id === 'string' &&
+    typeof entry.seq === 'number' &&
+    typeof entry.profileId === 'string' &&
+    (entry.kind === 'site' || entry.kind === 'reprocess') &&
+    typeof entry.state === 'string' &&
+    ENTRY_STATES.has(entry.state) &&
+    typeof entry.payload === 'object' &&
+    entry.payload !== null
+  );
+}

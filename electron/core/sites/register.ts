@@ -1,0 +1,213 @@
+// The local site register: every site the app knows, per profile, by a stable local ID (a temporary
+// one for a site created here until the service gives it an ID) and by the service's site ID.
+// It keeps what the service is known to hold ("known" fields); what is still on its way lives in
+// the outbox, and the site as shown is the two overlaid (view.ts). Persisted as a journal of whole
+// site records (put/del), compacted when it grows: 10,000 sites load in a few tens of milliseconds.
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import type { Clock } from '../clock';
+import type { PinStyle } from '../service/types';
+import { Journal, type JournalProblem } from '../outbox/journal';
+
+export const REGISTER_FILE = 'sites.journal';
+const JOURNAL_NAME = 'sitewalk-sites';
+
+/** A site's editable fields; absent = not known (or not changed). */
+export interface SiteFields {
+  name?: string;
+  height?: number;
+  latitude?: number;
+  longitude?: number;
+  description?: string;
+  group?: string;
+  pinStyle?: PinStyle;
+}
+
+export const SITE_FIELD_NAMES: ReadonlyArray<keyof SiteFields> = ['name', 'height', 'latitude', 'longitude', 'description', 'group', 'pinStyle'];
+
+export type SiteOrigin =
+  /** Created in Sitewalk (starts with a temporary ID). */
+  | 'created'
+  /** Added by its service ID (nothing sent). */
+  | 'existing'
+  /** First seen in an edit from a file import or the CLI. */
+  | 'imported';
+
+export interface SiteRecord {
+  localId: string;
+  profileId: string;
+  /** The service's site ID; null until a create is confirmed. */
+  siteId: string | null;
+  origin: SiteOrigin;
+  /** What the service holds, as far as Sitewalk knows. */
+  known: SiteFields;
+  /** The highest outbox sequence number already folded into `known` (replays are idempotent). */
+  appliedSeq: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+type RegisterRecord = { t: 'put'; site: SiteRecord } | { t: 'del'; localId: string };
+
+export interface RegisterOptions {
+  dataDir: string;
+  clock: Clock;
+  /** Compact when the journal holds more than this many records and 3× the live ones (default 2048). */
+  compactAfterRecords?: number;
+}
+
+export class SiteRegister {
+  private readonly sites = new Map<string, SiteRecord>();
+  private readonly bySiteId = new Map<string, string>();
+  private compacting: Promise<void> | null = null;
+  private failure: Error | null = null;
+
+  private constructor(
+    private readonly journal: Journal,
+    readonly clock: Clock,
+    private readonly compactAfter: number,
+  ) {}
+
+  static async open(options: RegisterOptions): Promise<{ register: SiteRegister; problems: JournalProblem[] }> {
+    const { journal, records, problems } = await Journal.open(join(options.dataDir, REGISTER_FILE), JOURNAL_NAME);
+    const register = new SiteRegister(journal, options.clock, options.compactAfterRecords ?? 2048);
+    for (const record of records) register.replay(record as RegisterRecord);
+    if (problems.some((problem) => problem.kind === 'corrupt-record')) await register.compact();
+    return { register, problems };
+  }
+
+  get size(): number {
+    return this.sites.size;
+  }
+
+  get(localId: string): SiteRecord | undefined {
+    return this.sites.get(localId);
+  }
+
+  findBySiteId(profileId: string, siteId: string): SiteRecord | undefined {
+    const localId = this.bySiteId.get(indexKey(profileId, siteId));
+    return localId === undefined ? undefined : this.sites.get(localId);
+  }
+
+  /** Sites of one profile (or all), in the order they were first registered. */
+  list(profileId?: string): SiteRecord[] {
+    const all = [...this.sites.values()];
+    return profileId === undefined ? all : all.filter((site) => site.profileId === profileId);
+  }
+
+  /** A new local ID, unique in this register: "local-" and 10 random base-32 characters. */
+  newLocalId(): string {
+    for (;;) {
+      const id = `local-${base32(randomBytes(7)).slice(0, 10)}`;
+      if (!this.sites.has(id)) return id;
+    }
+  }
+
+  /** Stores whole records durably (one write for all). */
+  async put(records: readonly SiteRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    if (this.failure) throw this.failure;
+    for (const site of records) this.set(site);
+    await this.write(records.map((site) => ({ t: 'put', site }) satisfies RegisterRecord));
+    this.maybeCompact();
+  }
+
+  async remove(localIds: readonly string[]): Promise<void> {
+    if (this.failure) throw this.failure;
+    const removed = localIds.filter((localId) => this.unset(localId));
+    await this.write(removed.map((localId) => ({ t: 'del', localId }) satisfies RegisterRecord));
+    this.maybeCompact();
+  }
+
+  compact(): Promise<void> {
+    if (this.compacting) return this.compacting;
+    const run = this.journal
+      .compact(() => [...this.sites.values()].map((site) => ({ t: 'put', site }) satisfies RegisterRecord))
+      .finally(() => {
+        this.compacting = null;
+      });
+    this.compacting = run;
+    return run;
+  }
+
+  get journalStats(): { bytesWritten: number; records: number; size: number } {
+    return { bytesWritten: this.journal.bytesWritten, records: this.journal.recordCount, size: this.journal.size };
+  }
+
+  async close(): Promise<void> {
+    await this.compacting?.catch(() => undefined);
+    await this.journal.close();
+  }
+
+  private async write(records: RegisterRecord[]): Promise<void> {
+    try {
+      await this.journal.append(records);
+    } catch (error) {
+      const cause = error instanceof Error ? error.message : String(error);
+      this.failure ??= new Error(`Sitewalk could not write its site list to disk (${cause}); restart it after freeing disk space.`);
+      throw this.failure;
+    }
+  }
+
+  private maybeCompact(): void {
+    if (this.compacting) return;
+    if (this.journal.recordCount > this.compactAfter && this.journal.recordCount > 3 * (this.sites.size + 1)) {
+      void this.compact().catch(() => undefined);
+    }
+  }
+
+  private set(site: SiteRecord): void {
+    const previous = this.sites.get(site.localId);
+    if (previous?.siteId) this.bySiteId.delete(indexKey(previous.profileId, previous.siteId));
+    this.sites.set(site.localId, site);
+    if (site.siteId) this.bySiteId.set(indexKey(site.profileId, site.siteId), site.localId);
+  }
+
+  private unset(localId: string): boolean {
+    const previous = this.sites.get(localId);
+    if (!previous) return false;
+    if (previous.siteId) this.bySiteId.delete(indexKey(previous.profileId, previous.siteId));
+    this.sites.delete(localId);
+    return true;
+  }
+
+  private replay(record: RegisterRecord): void {
+    if (typeof record !== 'object' || record === null) return;
+    if (record.t === 'put' && isSiteRecord(record.site)) this.set(record.site);
+    else if (record.t === 'del' && typeof record.localId === 'string') this.unset(record.localId);
+  }
+}
+
+function indexKey(profileId: string, siteId: string): string {
+  return `${profileId}\u0000${siteId}`;
+}
+
+function isSiteRecord(value: unknown): value is SiteRecord {
+  if (typeof value !== 'object' || value === null) return false;
+  const site = value as Partial<SiteRecord>;
+  return (
+    typeof site.localId === 'string' &&
+    typeof site.profileId === 'string' &&
+    (site.siteId === null || typeof site.siteId === 'string') &&
+    typeof site.known === 'object' &&
+    site.known !== null &&
+    typeof site.appliedSeq === 'number'
+  );
+}
+
+const BASE32 = 'abcdefghijkmnpqrstuvwxyz23456789';
+
+function base32(bytes: Uint8Array): string {
+  let out = '';
+  let bits = 0;
+  let value = 0;
+  for (const byte of bytes) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += BASE32[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,86 @@
+// A site as the user sees it: what the service is known to hold, overlaid with the edits still in
+// the outbox (oldest first, later fields win), and a sync state derived from those entries, so the
+// register never has to be rewritten when an entry changes state.
+import type { OutboxEntry, Problem, SiteEntry } from '../outbox/types';
+import type { PinStyle } from '../service/types';
+import type { SiteFields, SiteOrigin, SiteRecord } from './register';
+
+export type SyncState = 'synced' | 'pending' | 'failed' | 'needs-review';
+
+export interface SiteView {
+  /** Stable local ID (temporary until the service gives a new site its ID; kept afterwards). */
+  localId: string;
+  /** The service's site ID, null until a create is confirmed. */
+  siteId: string | null;
+  profileId: string;
+  origin: SiteOrigin;
+  name: string;
+  height: number | null;
+  latitude: number | null;
+  longitude: number | null;
+  description: string;
+  group: string;
+  pinStyle: PinStyle;
+  syncState: SyncState;
+  /** The problem of the entry that needs the user (or of the last failed try of a pending one). */
+  lastError: Problem | null;
+  /** Outbox entries of this site not yet done. */
+  queued: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** `record` overlaid with its unfinished outbox entries (`lane`, FIFO order). */
+export function siteView(record: SiteRecord, lane: readonly OutboxEntry[]): SiteView {
+  const fields: SiteFields = { ...record.known };
+  let state: SyncState = 'synced';
+  let lastError: Problem | null = null;
+  let updatedAt = record.updatedAt;
+  for (const entry of lane) {
+    if (entry.kind !== 'site') continue;
+    overlay(fields, entry);
+    updatedAt = Math.max(updatedAt, entry.updatedAt);
+    if (entry.state === 'needs-review') {
+      state = 'needs-review';
+      lastError = entry.problem;
+    } else if (entry.state === 'failed') {
+      if (state !== 'needs-review') {
+        state = 'failed';
+        lastError = entry.problem;
+      }
+    } else if (state === 'synced') {
+      state = 'pending';
+      lastError = entry.problem;
+    }
+  }
+  return {
+    localId: record.localId,
+    siteId: record.siteId,
+    profileId: record.profileId,
+    origin: record.origin,
+    name: fields.name ?? '',
+    height: fields.height ?? null,
+    latitude: fields.latitude ?? null,
+    longitude: fields.longitude ?? null,
+    description: fields.description ?? '',
+    group: fields.group ?? '',
+    pinStyle: fields.pinStyle ?? 1,
+    syncState: state,
+    lastError,
+    queued: lane.length,
+    createdAt: new Date(record.createdAt).toISOString(),
+    updatedAt: new Date(updatedAt).toISOString(),
+  };
+}
+
+/** Copies the fields an edit sets (blank = unchanged) onto `fields`. */
+export function overlay(fields: SiteFields, entry: SiteEntry): void {
+  const edit = entry.payload;
+  if (edit.name !== undefined) fields.name = edit.name;
+  if (edit.height !== undefined) fields.height = edit.height;
+  if (edit.latitude !== undefined) fields.latitude = edit.latitude;
+  if (edit.longitude !== undefined) fields.longitude = edit.longitude;
+  if (edit.description !== undefined) fields.description = edit.description;
+  if (edit.group !== undefined) fields.group = edit.group;
+  if (edit.pinStyle !== undefined) fields.pinStyle = edit.pinStyle;
+}
