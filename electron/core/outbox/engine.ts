@@ -47,8 +47,8 @@ export interface EngineOptions {
   probe?: Pick<RetryPolicy, 'baseMs' | 'capMs'>;
   /** The profile whose entries are sent, or null. */
   activeProfile(): string | null;
-  /** The client for a profile (reads the key per call). */
-  clientFor(profileId: string): ServiceClient;
+  /** The client for a profile (reads the key per call); may start the built-in sandbox first. */
+  clientFor(profileId: string): ServiceClient | Promise<ServiceClient>;
   /** A reason the profile cannot send at all right now (no key…), checked before each pass. */
   precheck?(profileId: string): Blocked | null;
   /** Whether the profile's service answers at all (any HTTP answer counts); must not cost an API call. */
@@ -57,6 +57,8 @@ export interface EngineOptions {
   scrub?(problem: Problem, profileId: string): Problem;
   onStatus?(status: EngineStatus): void;
   log?(line: string): void;
+  /** When the service last accepted a request, from the journal (ms). */
+  initialLastSyncAt?: number | null;
 }
 
 export class SyncEngine {
@@ -90,6 +92,7 @@ export class SyncEngine {
     this.concurrencyLimit = clampConcurrency(options.concurrency ?? 4);
     this.retry = options.retry ?? DEFAULT_RETRY;
     this.probePolicy = options.probe ?? DEFAULT_PROBE;
+    this.lastSyncAt = options.initialLastSyncAt ?? null;
   }
 
   get concurrency(): number {
@@ -193,6 +196,11 @@ export class SyncEngine {
     this.waiters.clear();
   }
 
+  /** Re-emits the status if it changed (the outbox changed outside a pass: enqueue, discard…). */
+  refreshStatus(): void {
+    this.emitStatus();
+  }
+
   // ---- the pass ----
 
   private pump(): void {
@@ -245,7 +253,7 @@ export class SyncEngine {
       // On disk as 'sending' before anything leaves: a crash from here on is seen as ambiguous.
       [current] = await this.store.update([{ id: entry.id, patch: { state: 'sending', attempts: entry.attempts + 1, updatedAt: this.clock.now() } }]);
       if (!current) return;
-      const client = this.options.clientFor(current.profileId);
+      const client = await this.options.clientFor(current.profileId);
       const result: CallResult<SiteResult | ReprocessResult> =
         current.kind === 'site' ? await client.saveSite(current.payload) : await client.reprocessEus(current.payload);
       await this.record(current, result);

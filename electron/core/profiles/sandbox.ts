@@ -1,0 +1,68 @@
+// The built-in Sandbox profile's service: the local sandbox, started in this process on a random
+// loopback port the first time the profile needs it, with its state kept in <dataDir>/sandbox.json
+// so separate runs (the CLI, the app) see one consistent sandbox. Its demo account and key are
+// public demo data: the key is held for the session only, never in a key store.
+import { join } from 'node:path';
+
+export const SANDBOX_STATE_FILE = 'sandbox.json';
+
+/** What the core needs of a running sandbox (electron/sandbox's handle satisfies it). */
+export interface SandboxHandle {
+  url: string;
+  servicePath: string;
+  namespace: string;
+  demo: { account: string; key: string };
+  close(): Promise<void>;
+}
+
+export type SandboxStarter = (options: { port: number; dataFile: string }) => Promise<SandboxHandle>;
+
+/** Starts the real sandbox (loaded only when the Sandbox profile is used). */
+export const startBuiltInSandbox: SandboxStarter = async (options) => {
+  // TODO(sandbox): a static specifier once electron/sandbox/index.ts has landed.
+  const specifier = '../../sandbox/index';
+  const { startSandbox } = (await import(specifier)) as { startSandbox: (options: { port: number; dataFile: string }) => Promise<SandboxHandle> };
+  return startSandbox({ port: options.port, dataFile: options.dataFile });
+};
+
+/** Starts the sandbox once, on first need; later callers share the same start. */
+export class SandboxRunner {
+  private starting: Promise<SandboxHandle> | null = null;
+  private handle: SandboxHandle | null = null;
+
+  constructor(
+    private readonly dataDir: string,
+    private readonly starter: SandboxStarter,
+  ) {}
+
+  /** The running sandbox, if it has started. */
+  get running(): SandboxHandle | null {
+    return this.handle;
+  }
+
+  ensure(): Promise<SandboxHandle> {
+    if (!this.starting) {
+      this.starting = this.starter({ port: 0, dataFile: join(this.dataDir, SANDBOX_STATE_FILE) }).then(
+        (handle) => {
+          this.handle = handle;
+          return handle;
+        },
+        (error: unknown) => {
+          // A failed start can be tried again later (a busy port, a locked file).
+          this.starting = null;
+          throw error;
+        },
+      );
+    }
+    return this.starting;
+  }
+
+  async close(): Promise<void> {
+    const starting = this.starting;
+    this.starting = null;
+    if (!starting) return;
+    const handle = await starting.catch(() => null);
+    this.handle = null;
+    await handle?.close();
+  }
+}

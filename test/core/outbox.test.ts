@@ -1,0 +1,470 @@
+// The outbox and its sync engine on a manual clock, with a scripted stand-in for the service client
+// (the real client against the sandbox is in integration.test.ts and crash.test.ts): coalescing,
+// temporary IDs, ordering, per-site FIFO, the concurrency limit, backoff with jitter, what every
+// kind of failure leads to, pause and resume, and recovery of entries a crash left 'sending'.
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createManualClock, type ManualClock } from '../../electron/core/clock';
+import { SyncEngine, type Blocked } from '../../electron/core/outbox/engine';
+import { backoffDelay, decide, DEFAULT_RETRY } from '../../electron/core/outbox/policy';
+import { OutboxStore, type Draft } from '../../electron/core/outbox/store';
+import type { OutboxEntry } from '../../electron/core/outbox/types';
+import type { CallError } from '../../electron/core/service/types';
+import { ERRORS, ScriptedClient, tempDir, until } from './helpers';
+
+interface Harness {
+  clock: ManualClock;
+  store: OutboxStore;
+  client: ScriptedClient;
+  engine: SyncEngine;
+  dataDir: string;
+  setReachable(value: boolean): void;
+  probes(): number;
+  reopen(): Promise<void>;
+}
+
+const cleanups: Array<() => Promise<void>> = [];
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function harness(options: { concurrency?: number; random?: () => number; precheck?: () => Blocked | null } = {}): Promise<Harness> {
+  const dir = await tempDir('sitewalk-outbox-');
+  const clock = createManualClock();
+  const client = new ScriptedClient();
+  let reachable = true;
+  let probes = 0;
+  const state = {} as { store: OutboxStore; engine: SyncEngine };
+  const build = async () => {
+    state.store = (await OutboxStore.open({ dataDir: dir.path, clock })).store;
+    state.engine = new SyncEngine({
+      store: state.store,
+      clock,
+      random: options.random ?? (() => 0.5),
+      concurrency: options.concurrency ?? 4,
+      retry: { baseMs: 1_000, capMs: 60_000, maxAttempts: 5 },
+      probe: { baseMs: 1_000, capMs: 8_000 },
+      activeProfile: () => 'p1',
+      clientFor: () => client,
+      precheck: options.precheck ? () => options.precheck!() : undefined,
+      reachable: async () => {
+        probes++;
+        return reachable;
+      },
+    });
+    state.engine.start();
+  };
+  const shutDown = async () => {
+    client.auto = (call) => {
+      client.success(call);
+      return null;
+    };
+    for (const call of client.unsettled()) client.success(call);
+    await state.engine.stop();
+    await state.store.close();
+  };
+  await build();
+  cleanups.push(async () => {
+    await shutDown();
+    await dir.remove();
+  });
+  return {
+    clock,
+    client,
+    dataDir: dir.path,
+    get store() {
+      return state.store;
+    },
+    get engine() {
+      return state.engine;
+    },
+    setReachable: (value) => {
+      reachable = value;
+    },
+    probes: () => probes,
+    reopen: async () => {
+      await shutDown();
+      client.auto = null;
+      await build();
+    },
+  };
+}
+
+const create = (localId: string, fields: Partial<{ name: string; height: number }> = {}): Draft => ({
+  kind: 'site',
+  profileId: 'p1',
+  localId,
+  op: 'create',
+  payload: { height: fields.height ?? 30, latitude: 45, longitude: -93, ...(fields.name ? { name: fields.name } : {}) },
+});
+
+const edit = (localId: string, siteId: string | undefined, fields: Partial<{ name: string; height: number; group: string }> = {}): Draft => ({
+  kind: 'site',
+  profileId: 'p1',
+  localId,
+  op: 'edit',
+  payload: { height: fields.height ?? 30, ...(siteId ? { siteId } : {}), ...(fields.name ? { name: fields.name } : {}), ...(fields.group ? { group: fields.group } : {}) },
+});
+
+const reprocess = (processId: string, sendEmail: boolean): Draft => ({ kind: 'reprocess', profileId: 'p1', payload: { processId, multiMapId: '77', sendEmail } });
+
+function state(h: Harness, id: string): OutboxEntry {
+  const entry = h.store.get(id);
+  if (!entry) throw new Error(`no entry ${id}`);
+  return entry;
+}
+
+describe('outbox: queueing', () => {
+  it('merges consecutive pending edits of one site into one entry, later fields winning', async () => {
+    const h = await harness();
+    h.engine.setConnectivity(false);
+    const [first] = await h.store.enqueue([edit('s1', '500', { name: 'Old', height: 30, group: 'North' })]);
+    const [second] = await h.store.enqueue([edit('s1', '500', { name: 'New', height: 45 })]);
+    expect(second!.coalesced).toBe(true);
+    expect(second!.entry.id).toBe(first!.entry.id);
+    expect(h.store.list()).toHaveLength(1);
+    expect(state(h, first!.entry.id).kind === 'site' && state(h, first!.entry.id).payload).toEqual({ siteId: '500', name: 'New', height: 45, group: 'North' });
+  });
+
+  it('does not merge into an edit that is being sent: the new edit queues behind it', async () => {
+    const h = await harness();
+    const [first] = await h.store.enqueue([edit('s1', '500', { height: 30 })]);
+    h.engine.kick();
+    await until(() => h.client.calls.length === 1, 'the first edit to be sent');
+    const [second] = await h.store.enqueue([edit('s1', '500', { height: 45 })]);
+    expect(second!.coalesced).toBe(false);
+    h.client.success(h.client.calls[0]!);
+    await until(() => h.client.calls.length === 2, 'the second edit to be sent');
+    expect(h.client.calls.map((call) => call.kind === 'site' && call.edit.height)).toEqual([30, 45]);
+    expect(state(h, first!.entry.id).state).toBe('done');
+  });
+
+  it('queues 10,000 drafts with one durable write and keeps them across a reopen', async () => {
+    const h = await harness();
+    h.engine.setConnectivity(false);
+    const before = h.store.journalStats.syncs;
+    const drafts = Array.from({ length: 10_000 }, (_, n) => edit(`s${n}`, String(n + 1)));
+    const enqueued = await h.store.enqueue(drafts);
+    expect(h.store.journalStats.syncs - before).toBe(1);
+    expect(new Set(enqueued.map((item) => item.entry.id)).size).toBe(10_000);
+    await h.reopen();
+    expect(h.store.list()).toHaveLength(10_000);
+    const counts = h.store.countsOf('p1');
+    expect(counts.pending + counts.sending).toBe(10_000);
+  });
+});
+
+describe('outbox: ordering and concurrency', () => {
+  it('sends one site\'s edits one at a time, oldest first', async () => {
+    const h = await harness();
+    h.engine.setConnectivity(false);
+    // Three edits that cannot merge: each waits for the one before to be on its way.
+    await h.store.enqueue([edit('s1', '500', { height: 1 })]);
+    h.engine.setConnectivity(true);
+    await until(() => h.client.calls.length === 1, 'first send');
+    await h.store.enqueue([edit('s1', '500', { height: 2 })]);
+    await h.clock.advance(0);
+    expect(h.client.calls).toHaveLength(1);
+    h.client.success(h.client.calls[0]!);
+    await until(() => h.client.calls.length === 2, 'second send');
+    await h.store.enqueue([edit('s1', '500', { height: 3 })]);
+    h.client.success(h.client.calls[1]!);
+    await until(() => h.client.calls.length === 3, 'third send');
+    h.client.success(h.client.calls[2]!);
+    expect(h.client.calls.map((call) => call.kind === 'site' && call.edit.height)).toEqual([1, 2, 3]);
+    expect(h.client.maxInFlight).toBe(1);
+  });
+
+  it('sends different sites in parallel, never more than the concurrency limit', async () => {
+    const h = await harness({ concurrency: 3 });
+    h.client.auto = null;
+    await h.store.enqueue(Array.from({ length: 10 }, (_, n) => edit(`s${n}`, String(100 + n))));
+    h.engine.kick();
+    await until(() => h.client.calls.length === 3, 'three in flight');
+    await h.clock.advance(0);
+    expect(h.client.inFlight).toBe(3);
+    while (h.client.calls.length < 10 || h.client.unsettled().length > 0) {
+      const open = h.client.unsettled();
+      if (open.length > 0) h.client.success(open[0]!);
+      await until(() => h.client.unsettled().length === Math.min(3, 10 - h.client.calls.filter((call) => call.settled).length), 'the next send');
+    }
+    expect(h.client.maxInFlight).toBe(3);
+    await until(() => h.store.countsOf('p1').done === 10, 'all done');
+    // Oldest first across sites too.
+    expect(h.client.calls.map((call) => call.kind === 'site' && call.edit.siteId)).toEqual(Array.from({ length: 10 }, (_, n) => String(100 + n)));
+  });
+
+  it('holds edits of a site created offline until the create is answered, then sends them with the new ID', async () => {
+    const h = await harness();
+    h.engine.setConnectivity(false);
+    const [created] = await h.store.enqueue([create('local-a', { name: 'Ridge' })]);
+    h.engine.setConnectivity(true);
+    await until(() => h.client.calls.length === 1, 'the create to be sent');
+    const [edited] = await h.store.enqueue([edit('local-a', undefined, { height: 60 })]);
+    await h.clock.advance(0);
+    expect(h.client.calls).toHaveLength(1);
+    expect(state(h, edited!.entry.id).kind === 'site' && state(h, edited!.entry.id).payload.siteId).toBeUndefined();
+    h.client.success(h.client.calls[0]!); // the service gives ID 1000
+    await until(() => h.client.calls.length === 2, 'the edit to be sent');
+    const call = h.client.calls[1]!;
+    expect(call.kind === 'site' && call.edit).toEqual({ siteId: '1000', height: 60 });
+    const createEntry = state(h, created!.entry.id);
+    expect(createEntry.state).toBe('done');
+    expect(createEntry.kind === 'site' && createEntry.resultSiteId).toBe('1000');
+  });
+
+  it('folds an edit made before the create was sent into the create itself', async () => {
+    const h = await harness();
+    h.engine.setConnectivity(false);
+    await h.store.enqueue([create('local-b', { name: 'Ridge', height: 30 })]);
+    const [later] = await h.store.enqueue([edit('local-b', undefined, { height: 50 })]);
+    expect(later!.coalesced).toBe(true);
+    h.engine.setConnectivity(true);
+    await until(() => h.client.calls.length === 1, 'one create');
+    const call = h.client.calls[0]!;
+    expect(call.kind === 'site' && call.edit).toEqual({ name: 'Ridge', height: 50, latitude: 45, longitude: -93 });
+  });
+});
+
+describe('outbox: backoff', () => {
+  it('keeps every wait within full-jitter bounds: 0 ≤ wait < min(cap, base·2^(attempt−1))', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 60 }), fc.double({ min: 0, max: 0.999999, noNaN: true }), (attempt, r) => {
+        const wait = backoffDelay(attempt, DEFAULT_RETRY, () => r);
+        const window = Math.min(DEFAULT_RETRY.capMs, DEFAULT_RETRY.baseMs * 2 ** (attempt - 1));
+        return wait >= 0 && wait < window && Number.isInteger(wait);
+      }),
+    );
+  });
+
+  it('spreads retries over the whole window rather than bunching them', () => {
+    const waits = Array.from({ length: 1000 }, (_, n) => backoffDelay(4, { baseMs: 1000, capMs: 60_000 }, () => n / 1000));
+    expect(Math.min(...waits)).toBe(0);
+    expect(Math.max(...waits)).toBeGreaterThan(7900);
+  });
+
+  it('retries a 503 after its backoff, not before, and the edit then succeeds', async () => {
+    const h = await harness({ random: () => 0.75 });
+    const [queued] = await h.store.enqueue([edit('s1', '500')]);
+    h.engine.kick();
+    await until(() => h.client.calls.length === 1, 'first try');
+    const sentAt = h.clock.now();
+    h.client.fail(h.client.calls[0]!, ERRORS.http503());
+    await until(() => state(h, queued!.entry.id).state === 'pending' && state(h, queued!.entry.id).nextAttemptAt !== null, 'backoff');
+    // attempt 1: window = base (1000 ms), wait = 0.75 × 1000
+    expect(state(h, queued!.entry.id).nextAttemptAt).toBe(sentAt + 750);
+    await h.clock.advance(700);
+    expect(h.client.calls).toHaveLength(1);
+    await h.clock.advance(60);
+    await until(() => h.client.calls.length === 2, 'the retry');
+    h.client.success(h.client.calls[1]!);
+    await until(() => state(h, queued!.entry.id).state === 'done', 'done');
+    expect(state(h, queued!.entry.id).attempts).toBe(2);
+  });
+
+  it('gives up on a site edit after the maximum number of attempts and keeps the error', async () => {
+    const h = await harness({ random: () => 0 });
+    const [queued] = await h.store.enqueue([edit('s1', '500')]);
+    h.engine.kick();
+    h.client.auto = () => ({ ok: false, error: ERRORS.timeout() });
+    await until(() => state(h, queued!.entry.id).state === 'failed', 'give up');
+    const entry = state(h, queued!.entry.id);
+    expect(entry.attempts).toBe(5);
+    expect(entry.problem?.kind).toBe('gave-up');
+    expect(entry.problem?.message).toMatch(/Gave up after 5 attempts/);
+  });
+});
+
+describe('outbox: what each failure leads to', () => {
+  type Subject = 'create' | 'edit' | 'reprocess+email' | 'reprocess';
+  const subjects: Record<Subject, () => Draft> = {
+    create: () => create('local-x'),
+    edit: () => edit('s9', '900'),
+    'reprocess+email': () => reprocess('P-1', true),
+    reprocess: () => reprocess('P-2', false),
+  };
+  // [error, create, edit, reprocess with email, reprocess without]
+  const table: Array<[keyof typeof ERRORS, string, string, string, string]> = [
+    ['invalidInput', 'failed', 'failed', 'failed', 'failed'],
+    ['noKey', 'paused', 'paused', 'paused', 'paused'],
+    ['validationFault', 'failed', 'failed', 'failed', 'failed'],
+    ['notFoundFault', 'failed', 'failed', 'failed', 'failed'],
+    ['serverFault', 'pending', 'pending', 'pending', 'pending'],
+    ['quotaFault', 'paused', 'paused', 'paused', 'paused'],
+    ['authFault', 'paused', 'paused', 'paused', 'paused'],
+    ['http503', 'needs-review', 'pending', 'needs-review', 'pending'],
+    ['http502', 'needs-review', 'pending', 'needs-review', 'pending'],
+    ['http404', 'failed', 'failed', 'failed', 'failed'],
+    ['protocolDamaged', 'needs-review', 'pending', 'needs-review', 'pending'],
+    ['protocolWrongShape', 'needs-review', 'failed', 'needs-review', 'failed'],
+    ['refused', 'pending', 'pending', 'pending', 'pending'],
+    ['reset', 'needs-review', 'pending', 'needs-review', 'pending'],
+    ['timeout', 'needs-review', 'pending', 'needs-review', 'pending'],
+  ];
+
+  for (const [error, ...expected] of table) {
+    it(`${error}: create → ${expected[0]}, edit → ${expected[1]}, reprocess with email → ${expected[2]}, without → ${expected[3]}`, () => {
+      const subjectsInOrder: Subject[] = ['create', 'edit', 'reprocess+email', 'reprocess'];
+      subjectsInOrder.forEach((subject, index) => {
+        const draft = subjects[subject]();
+        const entry = { ...draft, id: 'o1', seq: 1, state: 'sending', attempts: 1, createdAt: 0, updatedAt: 0, nextAttemptAt: null, result: null, problem: null, resultSiteId: null } as OutboxEntry;
+        const decision = decide(entry, ERRORS[error]() as CallError, DEFAULT_RETRY);
+        expect(decision.state, `${subject}`).toBe(expected[index]);
+      });
+    });
+  }
+
+  it('never resends a create after an ambiguous failure: it waits in review with the reason', async () => {
+    const h = await harness();
+    const [queued] = await h.store.enqueue([create('local-y')]);
+    h.engine.kick();
+    await until(() => h.client.calls.length === 1, 'send');
+    h.client.fail(h.client.calls[0]!, ERRORS.reset());
+    await until(() => state(h, queued!.entry.id).state === 'needs-review', 'review');
+    await h.clock.advance(3_600_000);
+    expect(h.client.calls).toHaveLength(1);
+    expect(state(h, queued!.entry.id).problem?.message).toMatch(/may have been created; it was not sent again/);
+  });
+
+  it('sends a create for review when the service accepted it but gave no site ID', async () => {
+    const h = await harness();
+    const [queued] = await h.store.enqueue([create('local-z')]);
+    h.engine.kick();
+    await until(() => h.client.calls.length === 1, 'send');
+    const call = h.client.calls[0]!;
+    if (call.kind !== 'site') throw new Error('expected a site call');
+    call.settle({ ok: true, value: { siteId: null, message: 'Saved.', raw: 'Saved.' } });
+    await until(() => state(h, queued!.entry.id).state === 'needs-review', 'review');
+    expect(state(h, queued!.entry.id).problem?.kind).toBe('no-site-id');
+  });
+
+  it('does not count a request that never left as an attempt', async () => {
+    const h = await harness();
+    const [queued] = await h.store.enqueue([edit('s1', '500')]);
+    h.engine.kick();
+    await until(() => h.client.calls.length === 1, 'send');
+    h.client.fail(h.client.calls[0]!, ERRORS.refused());
+    await until(() => h.engine.status().online === false, 'offline');
+    expect(state(h, queued!.entry.id)).toMatchObject({ state: 'pending', attempts: 0, nextAttemptAt: null });
+  });
+});
+
+describe('outbox: pause, offline and recovery', () => {
+  it('pauses the whole profile on a quota fault and resumes when asked', async () => {
+    const h = await harness({ concurrency: 1 });
+    const queued = await h.store.enqueue([edit('s1', '1'), edit('s2', '2'), edit('s3', '3')]);
+    h.engine.kick();
+    await until(() => h.client.calls.length === 1, 'first send');
+    h.client.fail(h.client.calls[0]!, ERRORS.quotaFault());
+    await until(() => h.store.pauseOf('p1') !== null, 'pause');
+    await h.clock.advance(3_600_000);
+    expect(h.client.calls).toHaveLength(1);
+    expect(state(h, queued[0]!.entry.id).state).toBe('paused');
+    expect(h.engine.status().paused?.reason).toBe('quota');
+    const settled = await h.engine.untilSettled();
+    expect(settled.blocked?.reason).toBe('paused');
+
+    h.client.auto = (call) => {
+      h.client.success(call);
+      return null;
+    };
+    await h.engine.resume('p1');
+    await until(() => h.store.countsOf('p1').done === 3, 'all sent after resume');
+    expect(h.store.pauseOf('p1')).toBeNull();
+  });
+
+  it('keeps a pause across a restart', async () => {
+    const h = await harness();
+    await h.store.enqueue([edit('s1', '1')]);
+    h.engine.kick();
+    await until(() => h.client.calls.length === 1, 'send');
+    h.client.fail(h.client.calls[0]!, ERRORS.authFault());
+    await until(() => h.store.pauseOf('p1') !== null, 'pause');
+    await h.reopen();
+    expect(h.store.pauseOf('p1')?.reason).toBe('auth');
+    await h.clock.advance(60_000);
+    expect(h.client.calls).toHaveLength(1);
+  });
+
+  it('goes offline when the service cannot be reached, probes with backoff, and sends by itself once it answers', async () => {
+    const h = await harness({ random: () => 0.99 });
+    await h.store.enqueue([edit('s1', '1'), edit('s2', '2')]);
+    h.setReachable(false);
+    h.client.auto = () => ({ ok: false, error: ERRORS.refused() });
+    h.engine.kick();
+    await until(() => !h.engine.status().online, 'offline');
+    const callsWhenOffline = h.client.calls.length;
+    expect((await h.engine.untilSettled()).blocked?.reason).toBe('offline');
+    await h.clock.advance(20_000);
+    expect(h.probes()).toBeGreaterThanOrEqual(3);
+    expect(h.client.calls).toHaveLength(callsWhenOffline);
+    h.setReachable(true);
+    h.client.auto = (call) => {
+      h.client.success(call);
+      return null;
+    };
+    await h.clock.advance(10_000);
+    await until(() => h.store.countsOf('p1').done === 2, 'sent after the probe answered');
+    expect(h.engine.status().online).toBe(true);
+  });
+
+  it('probes at once when the host says the network is back', async () => {
+    const h = await harness();
+    h.engine.setConnectivity(false);
+    await h.store.enqueue([edit('s1', '1')]);
+    h.engine.kick();
+    await h.clock.advance(0);
+    expect(h.client.calls).toHaveLength(0);
+    const probesBefore = h.probes();
+    h.client.auto = (call) => {
+      h.client.success(call);
+      return null;
+    };
+    h.engine.setConnectivity(true);
+    await until(() => h.store.countsOf('p1').done === 1, 'sent');
+    expect(h.probes()).toBe(probesBefore + 1);
+  });
+
+  it('after a crash mid-call, resends an edit but sends a create and an emailing reprocess to review', async () => {
+    const h = await harness();
+    const queued = await h.store.enqueue([create('local-c'), edit('s1', '1'), reprocess('P-9', true), reprocess('P-8', false)]);
+    // What a process killed mid-call leaves on disk.
+    await h.store.update(queued.map(({ entry }) => ({ id: entry.id, patch: { state: 'sending' as const, attempts: 1 } })));
+    await h.engine.stop();
+    const recovered = await h.store.recoverInterrupted();
+    expect(recovered.map((entry) => entry.state)).toEqual(['needs-review', 'pending', 'needs-review', 'pending']);
+    expect(recovered[0]!.problem?.message).toMatch(/may have created it/);
+    expect(recovered[1]!.problem?.kind).toBe('interrupted');
+  });
+
+  it('settles with nothing blocked once everything is sent', async () => {
+    const h = await harness();
+    h.client.auto = (call) => {
+      h.client.success(call);
+      return null;
+    };
+    await h.store.enqueue([edit('s1', '1'), create('local-d'), reprocess('P-1', true)]);
+    h.engine.kick();
+    const settled = await h.engine.untilSettled();
+    expect(settled.blocked).toBeNull();
+    expect(h.store.countsOf('p1').done).toBe(3);
+  });
+
+  it('stops before sending when the profile has no key, and says so', async () => {
+    let noKey = true;
+    const h = await harness({ precheck: () => (noKey ? { reason: 'no-key', message: 'No key.' } : null) });
+    await h.store.enqueue([edit('s1', '1')]);
+    h.engine.kick();
+    const settled = await h.engine.untilSettled();
+    expect(settled.blocked?.reason).toBe('no-key');
+    expect(h.client.calls).toHaveLength(0);
+    noKey = false;
+    h.client.auto = (call) => {
+      h.client.success(call);
+      return null;
+    };
+    h.engine.kick();
+    await until(() => h.store.countsOf('p1').done === 1, 'sent once the key is there');
+  });
+});
