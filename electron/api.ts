@@ -77,6 +77,8 @@ export interface StatusView {
   online: boolean;
   syncing: boolean;
   paused: { reason: 'quota' | 'auth'; message: string } | null;
+  /** Why the queue cannot move right now (offline, no API key, paused…), as a sentence; null when it can. */
+  blocked?: { reason: string; message: string } | null;
   pendingCount: number;
   attentionCount: number;
   lastSyncAt: string | null;
@@ -219,7 +221,9 @@ export type ApiEvent =
   | { type: 'outbox'; entry: OutboxEntryView }
   | { type: 'outbox-removed'; entryId: string }
   | { type: 'profiles'; profiles: ProfileView[] }
-  | { type: 'settings'; settings: SettingsView };
+  | { type: 'settings'; settings: SettingsView }
+  /** Something the user should know that is not tied to one entry (a damaged data file, a failed write). */
+  | { type: 'problem'; message: string; detail: string };
 
 /** What the preload exposes as `window.sitewalk`, and what the browser host's page client implements. */
 export interface SitewalkBridge {
