@@ -3,7 +3,33 @@
 // method name and arguments against API_METHODS before anything reaches the core. Views are built
 // here from core objects and never carry a key; settings live in the core's key-value store.
 import { z } from 'zod';
-import { API_METHODS, type ApiEvent, type ApiMethod, type SettingsView, type SitewalkApi } from '../api';
+import {
+  API_METHODS,
+  DEFAULT_SETTINGS,
+  type ApiEvent,
+  type ApiMethod,
+  type ApiResult,
+  type FieldIssue,
+  type OutboxEntryView,
+  type ProblemView,
+  type ProfileView,
+  type SettingsPatch,
+  type SettingsView,
+  type SiteView,
+  type SitewalkApi,
+  type StatusView,
+} from '../api';
+import {
+  openCore,
+  type CoreOptions,
+  type OutboxEntryView as CoreEntryView,
+  type Problem,
+  type ProfileView as CoreProfileView,
+  type SiteView as CoreSiteView,
+  type SitewalkCore,
+  type SyncStatus,
+} from './app';
+import { findXmlForbidden } from './validation/index';
 
 export type HostKind = 'electron' | 'browser';
 
@@ -37,8 +63,12 @@ export async function dispatchCall(api: SitewalkApi, method: string, args: unkno
     throw new HostApiError('unknown-method', `There is no API method named "${shown}".`);
   }
   if (!Array.isArray(args)) throw new HostApiError('bad-arguments', `${method}: the arguments must be a JSON array.`);
-  const schema: z.ZodType<unknown[]> = API_METHODS[method];
-  const parsed = schema.safeParse(args);
+  const schema = API_METHODS[method];
+  const expected = schema.def.items.length;
+  if (args.length !== expected) {
+    throw new HostApiError('bad-arguments', `${method} takes ${expected} argument${expected === 1 ? '' : 's'}, not ${args.length}.`);
+  }
+  const parsed = (schema as z.ZodType<unknown[]>).safeParse(args);
   if (!parsed.success) throw new HostApiError('bad-arguments', `${method}: ${describeIssues(parsed.error)}`);
   const call = api[method] as (...callArgs: unknown[]) => Promise<unknown>;
   return call.apply(api, parsed.data);
@@ -56,6 +86,253 @@ function describeIssues(error: z.ZodError): string {
       return `${where}: ${issue.message}`;
     })
     .join('; ');
+}
+
+// ---------- views: core objects as the renderer sees them (never a key) ----------
+
+function problemView(problem: Problem | null): ProblemView | null {
+  if (!problem) return null;
+  return {
+    message: problem.message,
+    detail: problem.detail,
+    kind: problem.kind,
+    quotaExhausted: problem.quotaExhausted,
+    authRejected: problem.authRejected,
+  };
+}
+
+export function toProfileView(profile: CoreProfileView): ProfileView {
+  return {
+    id: profile.id,
+    name: profile.name,
+    baseUrl: profile.baseUrl,
+    servicePath: profile.servicePath,
+    namespace: profile.namespace,
+    binding: profile.binding,
+    account: profile.account,
+    builtIn: profile.builtIn,
+    active: profile.active,
+    hasKey: profile.hasKey,
+    keyStore: profile.keyStore,
+  };
+}
+
+export function toSiteView(site: CoreSiteView): SiteView {
+  return {
+    localId: site.localId,
+    siteId: site.siteId,
+    name: site.name,
+    height: site.height,
+    latitude: site.latitude,
+    longitude: site.longitude,
+    description: site.description,
+    group: site.group,
+    pinStyle: site.pinStyle,
+    syncState: site.syncState,
+    lastError: problemView(site.lastError),
+    updatedAt: site.updatedAt,
+  };
+}
+
+export function toEntryView(entry: CoreEntryView): OutboxEntryView {
+  return {
+    id: entry.id,
+    kind: entry.kind,
+    state: entry.state,
+    ...(entry.localId !== undefined ? { localId: entry.localId } : {}),
+    summary: entry.summary,
+    payload: entry.payload,
+    attempts: entry.attempts,
+    createdAt: entry.createdAt,
+    updatedAt: entry.updatedAt,
+    nextAttemptAt: entry.nextAttemptAt,
+    result: entry.result,
+    problem: problemView(entry.problem),
+  };
+}
+
+function toStatusView(status: SyncStatus, host: HostKind): StatusView {
+  return {
+    online: status.online,
+    syncing: status.syncing,
+    paused: status.paused ? { reason: status.paused.reason, message: status.paused.message } : null,
+    blocked: status.blocked ? { reason: status.blocked.reason, message: status.blocked.message } : null,
+    pendingCount: status.pendingCount,
+    attentionCount: status.attentionCount,
+    lastSyncAt: status.lastSyncAt,
+    activeProfileId: status.activeProfileId,
+    host,
+  };
+}
+
+function mapResult<T, U>(outcome: { ok: true; value: T } | { ok: false; issues: FieldIssue[] }, map: (value: T) => U): ApiResult<U> {
+  return outcome.ok ? { ok: true, value: map(outcome.value) } : { ok: false, issues: outcome.issues };
+}
+
+function refused<T>(field: string, message: string): ApiResult<T> {
+  return { ok: false, issues: [{ field, message }] };
+}
+
+// ---------- settings (kept in the core's key-value store, beside the profiles) ----------
+
+const SETTING_KEYS = ['tileUrl', 'tileAttribution', 'syncConcurrency', 'heightUnit'] as const;
+
+/** Settings as stored; a value that is missing or no longer valid reads as its default. */
+function readSettings(core: SitewalkCore): SettingsView {
+  const settings: SettingsView = { ...DEFAULT_SETTINGS };
+  const stored = (key: (typeof SETTING_KEYS)[number]) => core.settings.get(key);
+  const tileUrl = stored('tileUrl');
+  if (typeof tileUrl === 'string' && tileUrlIssue(tileUrl) === null) settings.tileUrl = tileUrl;
+  const attribution = stored('tileAttribution');
+  if (typeof attribution === 'string' && attributionIssue(attribution) === null) settings.tileAttribution = attribution;
+  const concurrency = stored('syncConcurrency');
+  if (typeof concurrency === 'number' && Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= 16) settings.syncConcurrency = concurrency;
+  const unit = stored('heightUnit');
+  if (unit === 'm' || unit === 'ft') settings.heightUnit = unit;
+  return settings;
+}
+
+/** A tile URL must be an http(s) template with {z}, {x} and {y} whose origin the CSP can name. */
+export function tileUrlIssue(tileUrl: string): string | null {
+  const text = tileUrl.trim();
+  if (!/^https?:\/\//i.test(text)) return 'The tile server address must start with https:// (or http://), like https://tile.openstreetmap.org/{z}/{x}/{y}.png.';
+  if (!['{z}', '{x}', '{y}'].every((part) => text.includes(part))) return 'The tile server address must contain {z}, {x} and {y}, where the map puts the tile numbers.';
+  if (/\s/.test(text)) return 'The tile server address cannot contain spaces.';
+  if (tileOrigin(text) === null) return 'The tile server\'s host name cannot be used; only the first part of it may be a {placeholder}.';
+  return null;
+}
+
+/** Leaflet shows the attribution as HTML: entities like &copy; are fine, tags are not. */
+function attributionIssue(attribution: string): string | null {
+  if (/[<>]/.test(attribution)) return 'The map attribution is shown as text: it cannot contain < or >.';
+  if (findXmlForbidden(attribution)) return 'The map attribution contains an invisible control character.';
+  if (attribution.length > 500) return 'The map attribution is longer than 500 characters.';
+  return null;
+}
+
+function settingsIssues(patch: SettingsPatch): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  if (patch.tileUrl !== undefined) {
+    const issue = tileUrlIssue(patch.tileUrl);
+    if (issue) issues.push({ field: 'tileUrl', message: issue });
+  }
+  if (patch.tileAttribution !== undefined) {
+    const issue = attributionIssue(patch.tileAttribution);
+    if (issue) issues.push({ field: 'tileAttribution', message: issue });
+  }
+  return issues;
+}
+
+// ---------- the adapter ----------
+
+export function createHostApi(core: SitewalkCore, options: { host: HostKind }): HostApi {
+  const { host } = options;
+  const settingsListeners = new Set<(event: ApiEvent) => void>();
+
+  const api: SitewalkApi = {
+    async getStatus() {
+      return toStatusView(core.sync.status(), host);
+    },
+    async listProfiles() {
+      return (await core.profiles.list()).map(toProfileView);
+    },
+    async saveProfile(input) {
+      const { id, ...fields } = input;
+      const outcome = id ? await core.profiles.update(id, fields) : await core.profiles.add(fields);
+      return mapResult(outcome, toProfileView);
+    },
+    async deleteProfile(profileId) {
+      return mapResult(await core.profiles.remove(profileId), () => null);
+    },
+    async useProfile(profileId) {
+      return mapResult(await core.profiles.use(profileId), toProfileView);
+    },
+    async setApiKey(profileId, key) {
+      return mapResult(await core.profiles.setKey(profileId, key), toProfileView);
+    },
+    async clearApiKey(profileId) {
+      return mapResult(await core.profiles.clearKey(profileId), toProfileView);
+    },
+    async listSites() {
+      return core.sites.list().map(toSiteView);
+    },
+    async saveSite(input) {
+      const { localId, ...fields } = input;
+      const outcome = await core.sites.save(localId ? { ...fields, localId } : fields);
+      return mapResult(outcome, (saved) => toSiteView(saved.site));
+    },
+    async addExistingSite(input) {
+      const { siteId, localId: _localId, ...fields } = input;
+      if (siteId === undefined || siteId.trim() === '') {
+        return refused('siteId', 'Enter the ID of the site on the service (it ends the site\'s address in the account).');
+      }
+      return mapResult(await core.sites.addExisting(siteId, fields), toSiteView);
+    },
+    async listOutbox() {
+      return core.outbox.list().map(toEntryView);
+    },
+    async retryEntry(entryId) {
+      return mapResult(await core.outbox.retry(entryId), toEntryView);
+    },
+    async discardEntry(entryId) {
+      return mapResult(await core.outbox.discard(entryId), () => null);
+    },
+    async resolveEntry(entryId, siteId) {
+      return mapResult(await core.outbox.resolve(entryId, siteId), toEntryView);
+    },
+    async syncNow() {
+      return toStatusView(await core.sync.syncNow(), host);
+    },
+    async reprocessEus(input) {
+      return mapResult(await core.reprocess(input), toEntryView);
+    },
+    async getRenderingQualities(qualityOptions) {
+      const view = await core.renderingQualities(qualityOptions.refresh ? { refresh: true } : {});
+      return {
+        items: view.items.map((item) => ({ id: item.id, name: item.name, error: item.error })),
+        fetchedAt: view.fetchedAt,
+        fromCache: view.fromCache,
+        problem: problemView(view.problem),
+      };
+    },
+    async getSettings() {
+      return readSettings(core);
+    },
+    async saveSettings(patch) {
+      const issues = settingsIssues(patch);
+      if (issues.length > 0) return { ok: false, issues };
+      for (const key of SETTING_KEYS) {
+        const value = patch[key];
+        if (value !== undefined) core.settings.set(key, typeof value === 'string' ? value.trim() : value);
+      }
+      const settings = readSettings(core);
+      if (patch.syncConcurrency !== undefined) core.sync.setConcurrency(settings.syncConcurrency);
+      const event: ApiEvent = { type: 'settings', settings };
+      for (const listener of [...settingsListeners]) listener(event);
+      return { ok: true, value: settings };
+    },
+  };
+
+  return {
+    api,
+    dispatch: (method, args) => dispatchCall(api, method, args),
+    onEvent(listener) {
+      settingsListeners.add(listener);
+      const unsubscribers = [
+        core.on('status', (status) => listener({ type: 'status', status: toStatusView(status, host) })),
+        core.on('site', (site) => listener({ type: 'site', site: toSiteView(site) })),
+        core.on('site-removed', ({ localId }) => listener({ type: 'site-removed', localId })),
+        core.on('outbox', (entry) => listener({ type: 'outbox', entry: toEntryView(entry) })),
+        core.on('outbox-removed', ({ entryId }) => listener({ type: 'outbox-removed', entryId })),
+        core.on('profiles', (profiles) => listener({ type: 'profiles', profiles: profiles.map(toProfileView) })),
+        core.on('problem', ({ message, detail }) => listener({ type: 'problem', message, detail })),
+      ];
+      return () => {
+        settingsListeners.delete(listener);
+        for (const unsubscribe of unsubscribers) unsubscribe();
+      };
+    },
+  };
 }
 
 // ---------- content security policy (the same for both hosts) ----------
@@ -104,15 +381,6 @@ export function contentSecurityPolicy(settings: Pick<SettingsView, 'tileUrl'>): 
 
 // ---------- a running backend, as both hosts hold it ----------
 
-/** Where API keys are kept (the core's SecretStore shape; 'safe-storage' is implemented by the Electron host). */
-export interface SecretStore {
-  readonly kind: 'safe-storage' | 'os-keyring' | 'session-only';
-  get(profileId: string): Promise<string | null>;
-  set(profileId: string, key: string): Promise<void>;
-  delete(profileId: string): Promise<void>;
-  has(profileId: string): Promise<boolean>;
-}
-
 /** The core plus its renderer adapter, as a host starts and stops it. */
 export interface HostBackend {
   hostApi: HostApi;
@@ -121,4 +389,22 @@ export interface HostBackend {
   syncNow(): Promise<void>;
   /** Flushes the outbox, stops the sandbox; safe to call twice. */
   close(): Promise<void>;
+}
+
+export interface OpenBackendOptions extends CoreOptions {
+  host: HostKind;
+}
+
+/** Opens the core in `dataDir` and its adapter, with the stored sync concurrency applied. */
+export async function openHostBackend(options: OpenBackendOptions): Promise<HostBackend> {
+  const { host, ...coreOptions } = options;
+  const core = await openCore(coreOptions);
+  const hostApi = createHostApi(core, { host });
+  core.sync.setConcurrency((await hostApi.api.getSettings()).syncConcurrency);
+  return {
+    hostApi,
+    setOnline: (online) => core.sync.setConnectivity(online),
+    syncNow: async () => void (await core.sync.syncNow()),
+    close: () => core.close(),
+  };
 }
