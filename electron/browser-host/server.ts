@@ -2,7 +2,7 @@
 // where Electron cannot run. It listens on 127.0.0.1 only; every /api request needs the per-run
 // token (Authorization: Bearer), a Host of 127.0.0.1/localhost:<port> and, when sent, our own
 // Origin. No CORS headers are ever sent, so no other page can read an answer. The token is never
-// logged: log lines carry the method and path only.
+// logged: log lines (refusals, failures) carry the method and path only, never headers.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { ApiEvent } from '../api';
@@ -193,11 +193,14 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
     const refusal = checkRequestSource(request.headers, port);
     const rawUrl = request.url ?? '/';
     const path = rawUrl.split('?')[0]!.split('#')[0]!;
-    log(`browser-host: ${request.method ?? '?'} ${path.slice(0, 200)}${refusal ? ` refused (${refusal.reason})` : ''}`);
-    if (refusal) return sendError(response, refusal.status, 'forbidden', refusal.reason);
+    if (refusal) {
+      log(`browser-host: refused ${request.method ?? '?'} ${path.slice(0, 200)}: ${refusal.reason}`);
+      return sendError(response, refusal.status, 'forbidden', refusal.reason);
+    }
 
     if (path === '/api' || path.startsWith('/api/')) {
       if (!hasToken(request.headers, token)) {
+        log(`browser-host: refused ${request.method ?? '?'} ${path.slice(0, 200)}: no valid session token`);
         response.setHeader('WWW-Authenticate', 'Bearer realm="sitewalk"');
         return sendError(response, 401, 'unauthorized', 'This request lacks the session token; open the address Sitewalk printed.');
       }
