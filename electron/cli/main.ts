@@ -7,6 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { invalidInput } from '../core/service/errors';
 import { mayHaveBeenApplied, type CallError, type FetchLike, type InputIssue } from '../core/service/types';
 import { registerCallCommand } from './call';
+import { registerCoreCommands } from './commands/index';
 
 export interface CliIo {
   stdout(text: string): void;
@@ -71,6 +72,7 @@ export function buildProgram(io: CliIo = defaultIo()): Command {
   // The offline-core CLI registers its commands here, next to `call`, with the same io and the
   // same conventions (one JSON document on stdout, CliExit for the exit code):
   // profile, site, outbox, sync, reprocess, rendering-qualities.
+  registerCoreCommands(program, io);
 
   return program;
 }

@@ -219,6 +219,8 @@ export interface SitewalkCore {
     /** Sends what is due now: skips backoff waits, probes at once when offline, lifts a pause. */
     syncNow(): Promise<SyncStatus>;
     untilSettled(): Promise<SettleSummary>;
+    /** One pass: resolves once nothing due now is left (entries waiting out a backoff stay queued). */
+    untilIdle(): Promise<SettleSummary>;
     status(): SyncStatus;
     /** The host's connectivity hint; the core still probes for itself. */
     setConnectivity(online: boolean): void;
@@ -363,6 +365,7 @@ class Core implements SitewalkCore {
         return this.status();
       },
       untilSettled: async () => this.summary(await this.engine.untilSettled()),
+      untilIdle: async () => this.summary(await this.engine.untilIdle()),
       status: () => this.status(),
       setConnectivity: (online) => this.engine.setConnectivity(online),
       setConcurrency: (limit) => this.engine.setConcurrency(limit),
@@ -408,7 +411,6 @@ class Core implements SitewalkCore {
     for (const problem of this.journalProblems) {
       log?.(`data folder: ${problem.message}`);
     }
-    if (this.keyStoreNotice) log?.(this.keyStoreNotice);
     // A process that died mid-call left entries 'sending': decide them now, before anything is sent.
     const recovered = await this.store.recoverInterrupted();
     if (recovered.length > 0) log?.(`outbox: ${recovered.length} request(s) were interrupted by the last shutdown and have been re-queued or set for review.`);

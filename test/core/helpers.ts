@@ -40,11 +40,11 @@ export class ScriptedClient implements ServiceClient {
   }
 
   saveSite(edit: SiteEdit): Promise<CallResult<SiteResult>> {
-    return this.record<SiteResult>((settle) => ({ kind: 'site', edit: { ...edit }, settle }));
+    return this.record<SiteResult>((settle) => ({ kind: 'site', edit: { ...edit }, settle, settled: false }));
   }
 
   reprocessEus(request: EusReprocess): Promise<CallResult<ReprocessResult>> {
-    return this.record<ReprocessResult>((settle) => ({ kind: 'reprocess', request: { ...request }, settle }));
+    return this.record<ReprocessResult>((settle) => ({ kind: 'reprocess', request: { ...request }, settle, settled: false }));
   }
 
   async listRenderingQualities(): Promise<CallResult<RenderingQuality[]>> {
@@ -69,7 +69,7 @@ export class ScriptedClient implements ServiceClient {
     call.settle({ ok: false, error });
   }
 
-  private record<T>(make: (settle: (result: CallResult<T>) => void) => Omit<Call, 'settled'>): Promise<CallResult<T>> {
+  private record<T>(make: (settle: (result: CallResult<T>) => void) => Call): Promise<CallResult<T>> {
     return new Promise((resolve) => {
       this.open++;
       this.maxInFlight = Math.max(this.maxInFlight, this.open);
@@ -78,8 +78,7 @@ export class ScriptedClient implements ServiceClient {
         call.settled = true;
         this.open--;
         resolve(result as CallResult<T>);
-      }) as Call;
-      call.settled = false;
+      });
       this.calls.push(call);
       const answer = this.auto?.(call);
       if (answer) call.settle(answer as never);

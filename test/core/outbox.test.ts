@@ -204,7 +204,8 @@ describe('outbox: ordering and concurrency', () => {
     const [edited] = await h.store.enqueue([edit('local-a', undefined, { height: 60 })]);
     await h.clock.advance(0);
     expect(h.client.calls).toHaveLength(1);
-    expect(state(h, edited!.entry.id).kind === 'site' && state(h, edited!.entry.id).payload.siteId).toBeUndefined();
+    const waiting = state(h, edited!.entry.id);
+    expect(waiting.kind === 'site' && waiting.payload.siteId).toBeUndefined();
     h.client.success(h.client.calls[0]!); // the service gives ID 1000
     await until(() => h.client.calls.length === 2, 'the edit to be sent');
     const call = h.client.calls[1]!;

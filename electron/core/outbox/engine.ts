@@ -83,7 +83,7 @@ export class SyncEngine {
   private manualSyncAt = Number.NEGATIVE_INFINITY;
   private blocked: Blocked | null = null;
   private lastStatusKey = '';
-  private readonly waiters = new Set<(result: SettleResult) => void>();
+  private readonly waiters = new Set<{ skipWaiting: boolean; resolve: (result: SettleResult) => void }>();
 
   constructor(private readonly options: EngineOptions) {
     this.store = options.store;
@@ -162,10 +162,22 @@ export class SyncEngine {
    * Entries waiting for a backoff retry are waited for.
    */
   untilSettled(): Promise<SettleResult> {
-    const now = this.settled();
+    return this.wait(false);
+  }
+
+  /**
+   * Like untilSettled, but entries waiting out a backoff do not hold it: one pass over what is due
+   * now (and what becomes due through it, such as edits behind a create), then it resolves.
+   */
+  untilIdle(): Promise<SettleResult> {
+    return this.wait(true);
+  }
+
+  private wait(skipWaiting: boolean): Promise<SettleResult> {
+    const now = this.settled(skipWaiting);
     if (now) return Promise.resolve(now);
     return new Promise((resolve) => {
-      this.waiters.add(resolve);
+      this.waiters.add({ skipWaiting, resolve });
       this.kick();
     });
   }
@@ -192,7 +204,7 @@ export class SyncEngine {
     this.retryTimer = null;
     await Promise.allSettled([...this.inflight.values()]);
     const status = this.status();
-    for (const waiter of this.waiters) waiter({ blocked: { reason: 'offline', message: 'Sync stopped: Sitewalk is closing.' }, status });
+    for (const waiter of this.waiters) waiter.resolve({ blocked: { reason: 'offline', message: 'Sync stopped: Sitewalk is closing.' }, status });
     this.waiters.clear();
   }
 
@@ -390,19 +402,20 @@ export class SyncEngine {
     this.options.onStatus(status);
   }
 
-  private settled(): SettleResult | null {
+  private settled(skipWaiting: boolean): SettleResult | null {
     if (this.inflight.size > 0 || this.pumpQueued) return null;
     const profileId = this.options.activeProfile();
     const status = this.status();
     if (!profileId) return { blocked: status.blocked, status };
+    const now = this.clock.now();
     let movable = false;
     for (const [, entries] of this.store.laneEntries()) {
       const head = entries[0];
-      if (!head || head.profileId !== profileId) continue;
-      if (head.state === 'pending' && !(head.kind === 'site' && head.op === 'edit' && head.payload.siteId === undefined)) {
-        movable = true;
-        break;
-      }
+      if (!head || head.profileId !== profileId || head.state !== 'pending') continue;
+      if (head.kind === 'site' && head.op === 'edit' && head.payload.siteId === undefined) continue;
+      if (skipWaiting && head.nextAttemptAt !== null && head.nextAttemptAt > now && head.updatedAt > this.manualSyncAt) continue;
+      movable = true;
+      break;
     }
     if (!movable) return { blocked: null, status };
     // Something could be sent: settled only if the queue is stuck, not if it is merely waiting.
@@ -412,10 +425,14 @@ export class SyncEngine {
 
   private resolveWaiters(): void {
     if (this.waiters.size === 0) return;
-    const result = this.settled();
-    if (!result) return;
-    for (const waiter of this.waiters) waiter(result);
-    this.waiters.clear();
+    const results = new Map<boolean, SettleResult | null>();
+    for (const waiter of [...this.waiters]) {
+      if (!results.has(waiter.skipWaiting)) results.set(waiter.skipWaiting, this.settled(waiter.skipWaiting));
+      const result = results.get(waiter.skipWaiting);
+      if (!result) continue;
+      this.waiters.delete(waiter);
+      waiter.resolve(result);
+    }
   }
 }
 

@@ -53,8 +53,9 @@ export function createOsKeyringStore(service: string): SecretStore {
 export async function probeOsKeyring(service: string): Promise<{ ok: true } | { ok: false; reason: string }> {
   const account = `probe-${randomBytes(6).toString('hex')}`;
   const value = randomBytes(12).toString('hex');
-  const probe = entry(service, account);
   try {
+    // Even creating the entry can throw (no D-Bus session at all).
+    const probe = entry(service, account);
     const signal = AbortSignal.timeout(OPERATION_TIMEOUT_MS);
     await probe.setPassword(value, signal);
     const back = await probe.getPassword(signal);

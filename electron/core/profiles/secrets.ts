@@ -47,7 +47,7 @@ export async function chooseSecretStore(options: ChooseOptions = {}): Promise<Se
   if (options.preferOsKeyring === false) {
     return { store: createSessionSecretStore(), fallbackReason: 'Keys are kept for this session only, as asked.' };
   }
-  const probe = await probeOsKeyring(service);
+  const probe = await probeOsKeyring(service).catch((error: unknown) => ({ ok: false as const, reason: error instanceof Error ? error.message : String(error) }));
   if (probe.ok) return { store: createOsKeyringStore(service), fallbackReason: null };
   return {
     store: createSessionSecretStore(),

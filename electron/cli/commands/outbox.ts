@@ -1,0 +1,88 @@
+// `sitewalk outbox [retry|discard|resolve]`: what is queued, what failed and what needs the user's
+// decision, and the user's actions on it. A create that may have reached the service is never
+// resent silently: `resolve ID --site-id S` confirms it with the ID the service gave, `retry ID`
+// deliberately sends it again.
+//
+// JSON shapes (--json):
+//   outbox          → { entries: OutboxEntryView[], status: SyncStatus }
+//   outbox retry    → { ok: true, entry: OutboxEntryView }
+//   outbox discard  → { ok: true, removed: string[] }      (a create takes its queued edits along)
+//   outbox resolve  → { ok: true, entry: OutboxEntryView }
+// OutboxEntryView = { id, kind, state, profileId, localId?, op?, siteId?, summary, payload, attempts,
+//                     createdAt, updatedAt, nextAttemptAt, result, problem }
+import type { Command } from 'commander';
+import type { OutboxEntryView } from '../../core/app';
+import type { CliIo } from '../main';
+import { issuesExit, output, table, withCommonOptions, withCore, type CommonFlags, type CoreCommandOptions } from './context';
+
+interface ResolveFlags extends CommonFlags {
+  siteId?: string;
+}
+
+export function describeEntry(entry: OutboxEntryView): string {
+  const detail = entry.problem ? ` — ${entry.problem.message}` : entry.result ? ` — ${entry.result}` : '';
+  return `${entry.id} ${entry.state}: ${entry.summary}${detail}`;
+}
+
+export function registerOutboxCommands(program: Command, io: CliIo, options: CoreCommandOptions): void {
+  const outbox = withCommonOptions(
+    program.command('outbox').description('Show the outbox of the active profile (or act on one entry: retry, discard, resolve).'),
+  ).action(async (flags: CommonFlags) => {
+    await withCore(io, flags, options, async (core) => {
+      const entries = core.outbox.list();
+      const status = core.sync.status();
+      output(io, flags, { entries, status }, () =>
+        entries.length === 0
+          ? ''
+          : table([
+              ['ID', 'STATE', 'TRIES', 'WHAT', 'NOTE'],
+              ...entries.map((entry) => [
+                entry.id,
+                entry.state,
+                String(entry.attempts),
+                entry.summary,
+                entry.problem?.message ?? entry.result ?? (entry.nextAttemptAt ? `retry after ${entry.nextAttemptAt}` : ''),
+              ]),
+            ]),
+      );
+      io.stderr(`${status.pendingCount} queued, ${status.attentionCount} waiting for you${status.paused ? `; paused: ${status.paused.message}` : ''}.\n`);
+    });
+  });
+
+  withCommonOptions(
+    outbox.command('retry').description('Send an entry again (failed, needs review, paused, or waiting to retry).').argument('<id>', 'outbox entry ID'),
+  ).action(async (id: string, flags: CommonFlags) => {
+    await withCore(io, flags, options, async (core) => {
+      const retried = await core.outbox.retry(id);
+      if (!retried.ok) issuesExit(io, flags, retried.issues);
+      io.stderr(`${retried.value.id} will be sent at the next "sitewalk sync".\n`);
+      output(io, flags, { ok: true, entry: retried.value }, () => describeEntry(retried.value));
+    });
+  });
+
+  withCommonOptions(
+    outbox.command('discard').description('Remove an entry that was not sent (a create takes its queued edits along).').argument('<id>', 'outbox entry ID'),
+  ).action(async (id: string, flags: CommonFlags) => {
+    await withCore(io, flags, options, async (core) => {
+      const discarded = await core.outbox.discard(id);
+      if (!discarded.ok) issuesExit(io, flags, discarded.issues);
+      io.stderr(`Discarded ${discarded.value.removed.join(', ')}.\n`);
+      output(io, flags, { ok: true, removed: discarded.value.removed }, () => discarded.value.removed.join('\n'));
+    });
+  });
+
+  withCommonOptions(
+    outbox
+      .command('resolve')
+      .description('Confirm an entry that needs review did happen; a create needs the site ID the service gave it.')
+      .argument('<id>', 'outbox entry ID')
+      .option('--site-id <id>', 'the ID the service gave the new site'),
+  ).action(async (id: string, flags: ResolveFlags) => {
+    await withCore(io, flags, options, async (core) => {
+      const resolved = await core.outbox.resolve(id, flags.siteId);
+      if (!resolved.ok) issuesExit(io, flags, resolved.issues);
+      io.stderr(`${resolved.value.id} confirmed${resolved.value.siteId ? ` as site ${resolved.value.siteId}` : ''}.\n`);
+      output(io, flags, { ok: true, entry: resolved.value }, () => describeEntry(resolved.value));
+    });
+  });
+}

@@ -1,0 +1,109 @@
+// `sitewalk site add|edit|list`: queue a new site or an edit in the outbox (durably, before the
+// command returns; nothing is sent until `sitewalk sync`), and list the sites the register knows.
+// Input goes through the same schema as the app's form: a bad value is refused with a sentence and
+// exit 2, and nothing is queued.
+//
+// Human output: `site add` prints the new site's local ID alone, `site edit` its local ID, so a
+// script can capture it. JSON shapes (--json):
+//   site add|edit → { ok: true, site: SiteView, entry: OutboxEntryView, coalesced: boolean }
+//   site list     → { sites: SiteView[] }
+// SiteView = { localId, siteId, profileId, origin, name, height, latitude, longitude, description,
+//              group, pinStyle, syncState, lastError, queued, createdAt, updatedAt }
+import type { Command } from 'commander';
+import type { SiteEditInput } from '../../core/validation/index';
+import type { CliIo } from '../main';
+import { issuesExit, output, table, withCommonOptions, withCore, type CommonFlags, type CoreCommandOptions } from './context';
+
+interface SiteFlags extends CommonFlags {
+  lat?: string;
+  lon?: string;
+  height?: string;
+  name?: string;
+  group?: string;
+  description?: string;
+  pinStyle?: string;
+}
+
+function siteOptions(command: Command): Command {
+  return withCommonOptions(
+    command
+      .option('--lat <degrees>', 'latitude in decimal degrees (use --lat=-33.9 for a negative value)')
+      .option('--lon <degrees>', 'longitude in decimal degrees (use --lon=-93.1 for a negative value)')
+      .option('--height <meters>', 'tower height in whole meters')
+      .option('--name <name>', 'site name')
+      .option('--group <group>', 'group')
+      .option('--description <text>', 'description')
+      .option('--pin-style <1-4>', 'pin colour: 1 red, 2 blue, 3 orange, 4 green'),
+  );
+}
+
+function inputFrom(flags: SiteFlags): SiteEditInput {
+  const input: SiteEditInput = {};
+  if (flags.lat !== undefined) input.latitude = flags.lat;
+  if (flags.lon !== undefined) input.longitude = flags.lon;
+  if (flags.height !== undefined) input.height = flags.height;
+  if (flags.name !== undefined) input.name = flags.name;
+  if (flags.group !== undefined) input.group = flags.group;
+  if (flags.description !== undefined) input.description = flags.description;
+  if (flags.pinStyle !== undefined) input.pinStyle = flags.pinStyle;
+  return input;
+}
+
+export function registerSiteCommands(program: Command, io: CliIo, options: CoreCommandOptions): void {
+  const site = program.command('site').description('Create, edit and list tower sites (queued in the outbox; "sitewalk sync" sends them).');
+
+  siteOptions(site.command('add').description('Queue a new site; prints its local ID.'))
+    .addHelpText('after', '\nRequired: --lat, --lon and --height.')
+    .action(async (flags: SiteFlags) => {
+      await withCore(io, flags, options, async (core) => {
+        const saved = await core.sites.save(inputFrom(flags));
+        if (!saved.ok) issuesExit(io, flags, saved.issues);
+        const { site: view, entry } = saved.value;
+        io.stderr(`Queued: ${entry.summary} as ${view.localId} (outbox entry ${entry.id}). Run "sitewalk sync" to send it.\n`);
+        output(io, flags, { ok: true, ...saved.value }, () => view.localId);
+      });
+    });
+
+  siteOptions(
+    site
+      .command('edit')
+      .description('Queue an edit of a site, by its local ID or its service site ID; give only what changes.')
+      .argument('<id>', 'local ID (local-…) or the service\'s site ID'),
+  ).action(async (id: string, flags: SiteFlags) => {
+    await withCore(io, flags, options, async (core) => {
+      const known = core.sites.get(id);
+      const input = { ...inputFrom(flags), ...(known ? { localId: known.localId } : { siteId: id }) };
+      if (!known && /^local-/.test(id.trim())) {
+        issuesExit(io, flags, [{ field: 'id', message: `There is no site with the local ID "${id}" in this profile; see "sitewalk site list".` }]);
+      }
+      const saved = await core.sites.save(input);
+      if (!saved.ok) issuesExit(io, flags, saved.issues);
+      const { site: view, entry, coalesced } = saved.value;
+      io.stderr(`${coalesced ? 'Merged into the queued' : 'Queued'}: ${entry.summary} (outbox entry ${entry.id}). Run "sitewalk sync" to send it.\n`);
+      output(io, flags, { ok: true, ...saved.value }, () => view.localId);
+    });
+  });
+
+  withCommonOptions(site.command('list').description('List the sites of the active profile with their sync state.')).action(async (flags: CommonFlags) => {
+    await withCore(io, flags, options, async (core) => {
+      const sites = core.sites.list();
+      output(io, flags, { sites }, () =>
+        sites.length === 0
+          ? ''
+          : table([
+              ['LOCAL ID', 'SITE ID', 'NAME', 'HEIGHT', 'LAT', 'LON', 'STATE'],
+              ...sites.map((view) => [
+                view.localId,
+                view.siteId ?? '-',
+                view.name || '-',
+                view.height === null ? '-' : `${view.height} m`,
+                view.latitude === null ? '-' : String(view.latitude),
+                view.longitude === null ? '-' : String(view.longitude),
+                view.syncState + (view.lastError ? `: ${view.lastError.message}` : ''),
+              ]),
+            ]),
+      );
+      if (sites.length === 0) io.stderr('No sites yet. Add one with "sitewalk site add".\n');
+    });
+  });
+}

@@ -1,0 +1,83 @@
+// `sitewalk sync [--until-settled]`: sends the active profile's queue. Plain `sync` makes one pass
+// over what is due now (entries waiting out a retry backoff stay queued); `--until-settled` keeps
+// going through the retries until nothing is pending or sending, or until the queue cannot move
+// (offline, paused). Progress goes to stderr, one line per finished entry.
+//
+// Exit codes: 0 everything sent (nothing failed, needs review or is paused); 3 some entries failed
+// or need review (see "sitewalk outbox"); 4 the profile is paused (API calls used up, key refused)
+// or has no key; 5 the service could not be reached (entries stay queued); 1 the data folder could
+// not be used.
+// JSON (--json): { ok, blocked: { reason, message } | null, status: SyncStatus,
+//                  counts: { pending, sending, done, failed, needs-review, paused },
+//                  attention: OutboxEntryView[] }   (entries that failed, need review or are paused)
+import type { Command } from 'commander';
+import type { OutboxEntryView, SettleSummary } from '../../core/app';
+import { CliExit, type CliIo } from '../main';
+import { EXIT, output, withCommonOptions, withCore, type CommonFlags, type CoreCommandOptions } from './context';
+import { describeEntry } from './outbox';
+
+interface SyncFlags extends CommonFlags {
+  untilSettled?: boolean;
+}
+
+/** Per-entry progress lines up to this many; after that, failures still print and done entries are counted. */
+const DETAILED_LINES = 25;
+const COUNT_EVERY = 500;
+
+export function syncExitCode(summary: SettleSummary): number {
+  const reason = summary.blocked?.reason;
+  if (reason === 'paused' || reason === 'no-key' || summary.counts.paused > 0) return EXIT.paused;
+  if (reason === 'offline') return EXIT.offline;
+  if (reason === 'write-failed' || reason === 'no-profile') return EXIT.failed;
+  if (summary.counts.failed + summary.counts['needs-review'] > 0) return EXIT.attention;
+  return EXIT.ok;
+}
+
+export function registerSyncCommand(program: Command, io: CliIo, options: CoreCommandOptions): void {
+  withCommonOptions(
+    program
+      .command('sync')
+      .description('Send the outbox of the active profile.')
+      .option('--until-settled', 'keep going (through retries) until nothing is pending or sending')
+      .addHelpText(
+        'after',
+        '\nExit codes: 0 all sent; 3 some entries failed or need review; 4 paused (API calls used up, key refused or missing);\n5 the service could not be reached (entries stay queued); 1 the data folder could not be used.',
+      ),
+  ).action(async (flags: SyncFlags) => {
+    await withCore(io, flags, options, async (core) => {
+      const active = await core.profiles.active();
+      io.stderr(`Syncing profile "${active.name}" (${core.sync.status().pendingCount} queued)…\n`);
+      let lines = 0;
+      let done = 0;
+      const unsubscribe = core.on('outbox', (entry) => {
+        if (entry.profileId !== active.id) return;
+        if (entry.state === 'done') done++;
+        const finished = entry.state === 'done' || entry.state === 'failed' || entry.state === 'needs-review' || entry.state === 'paused';
+        if (!finished) return;
+        if (entry.state !== 'done' || lines < DETAILED_LINES) {
+          lines++;
+          io.stderr(`  ${describeEntry(entry)}\n`);
+        } else if (done % COUNT_EVERY === 0) {
+          io.stderr(`  … ${done} sent\n`);
+        }
+      });
+      let summary: SettleSummary;
+      try {
+        await core.sync.syncNow();
+        summary = flags.untilSettled ? await core.sync.untilSettled() : await core.sync.untilIdle();
+      } finally {
+        unsubscribe();
+      }
+      const attention: OutboxEntryView[] = core.outbox.list().filter((entry) => entry.state === 'failed' || entry.state === 'needs-review' || entry.state === 'paused');
+      const code = syncExitCode(summary);
+      const { counts } = summary;
+      io.stderr(
+        `${counts.done} done, ${counts.pending + counts.sending} still queued, ${counts.failed} failed, ${counts['needs-review']} need review, ${counts.paused} paused.` +
+          (summary.blocked ? ` ${summary.blocked.message}` : '') +
+          '\n',
+      );
+      output(io, flags, { ok: code === EXIT.ok, blocked: summary.blocked, status: summary.status, counts, attention }, () => attention.map(describeEntry).join('\n'));
+      if (code !== EXIT.ok) throw new CliExit(code);
+    });
+  });
+}
