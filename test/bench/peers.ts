@@ -1,0 +1,266 @@
+// Our service client beside what an integrator would otherwise use — the `soap` npm package driven by
+// the sandbox's WSDL — sending the same SitesAPI edits of existing sites over SOAP 1.1 to the same
+// sandbox. The sandbox runs in a child process, so process.cpuUsage() here is the client's cost alone.
+// The two clients alternate in short blocks after a warm-up, so a noisy machine slows both alike and
+// the ratios hold even when the absolute figures move.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createClientAsync } from 'soap';
+import { createServiceClient } from '../../electron/core/service/client';
+import type { ServiceClient } from '../../electron/core/service/types';
+import type { BenchFigure } from './figures';
+
+const projectDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export const DEMO = { account: '10001', key: 'sandbox-demo-key' } as const;
+const SERVICE_PATH = '/towercoverage.asmx';
+const NAMESPACE = 'http://tempuri.org/';
+
+export interface SandboxProcess {
+  /** Base URL, no trailing slash. */
+  url: string;
+  servicePath: string;
+  namespace: string;
+  /** JSON from the sandbox's inspection endpoint (/_sandbox/…); throws on a non-2xx answer. */
+  inspect<T = unknown>(pathUnderSandbox: string, init?: { method?: string; body?: unknown }): Promise<T>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `electron/sandbox/cli.ts --port 0 …` in a child Node process and resolves once it has
+ * printed its URL. The child is killed when stop() is called or this process exits.
+ */
+export async function startSandboxProcess(extraArgs: readonly string[] = []): Promise<SandboxProcess> {
+  const cli = path.join(projectDir, 'electron', 'sandbox', 'cli.ts');
+  const child = spawn(process.execPath, ['--import', 'tsx', cli, '--port', '0', '--host', '127.0.0.1', ...extraArgs], {
+    cwd: projectDir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const killOnExit = (): void => {
+    child.kill('SIGKILL');
+  };
+  process.once('exit', killOnExit);
+
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => fail(new Error(`the sandbox printed no URL within 60 s:\n${output.slice(-800)}`)), 60_000);
+    const fail = (error: Error): void => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(error);
+    };
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString();
+      const match = /http:\/\/127\.0\.0\.1:\d+/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[0]);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('error', fail);
+    child.once('exit', (code, signal) => fail(new Error(`the sandbox exited (${signal ?? `code ${code}`}) before printing its URL:\n${output.slice(-800)}`)));
+  });
+  // Keep draining its output so a chatty sandbox never blocks on a full pipe.
+  child.stdout?.resume();
+  child.stderr?.resume();
+
+  return {
+    url,
+    servicePath: SERVICE_PATH,
+    namespace: NAMESPACE,
+    async inspect<T>(pathUnderSandbox: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+      const response = await fetch(`${url}/_sandbox/${pathUnderSandbox.replace(/^\//, '')}`, {
+        method: init.method ?? 'GET',
+        headers: init.body === undefined ? {} : { 'content-type': 'application/json' },
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      });
+      const text = await response.text();
+      if (!response.ok) throw new Error(`${init.method ?? 'GET'} /_sandbox/${pathUnderSandbox} answered ${response.status}: ${text.slice(0, 300)}`);
+      return (text === '' ? undefined : JSON.parse(text)) as T;
+    },
+    stop: () => stopChild(child, killOnExit),
+  };
+}
+
+async function stopChild(child: ChildProcess, killOnExit: () => void): Promise<void> {
+  process.removeListener('exit', killOnExit);
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** IDs of the sites the sandbox holds, whatever the exact shape of its /_sandbox/sites answer. */
+export async function sandboxSiteIds(sandbox: SandboxProcess): Promise<string[]> {
+  const answer = await sandbox.inspect<unknown>('sites');
+  const list = Array.isArray(answer) ? answer : ((answer as { sites?: unknown[] }).sites ?? Object.values(answer as object));
+  const ids = list
+    .map((site) => {
+      const s = site as { id?: unknown; siteId?: unknown };
+      return s.id ?? s.siteId;
+    })
+    .filter((id): id is string | number => typeof id === 'string' || typeof id === 'number')
+    .map(String);
+  if (ids.length === 0) throw new Error('the sandbox lists no sites to edit');
+  return ids;
+}
+
+/** Gives the demo account more API calls than any benchmark makes, so the quota never interferes. */
+export async function raiseQuota(sandbox: SandboxProcess, callsLeft = 10_000_000): Promise<void> {
+  await sandbox.inspect(`accounts/${DEMO.account}`, { method: 'PATCH', body: { callsLeft } });
+}
+
+/** One edit of an existing site: the same sequence for every client. */
+interface Edit {
+  siteId: string;
+  height: number;
+}
+type Caller = (edit: Edit) => Promise<void>;
+
+function ourCaller(sandbox: SandboxProcess): Caller {
+  const client: ServiceClient = createServiceClient({
+    connection: { baseUrl: sandbox.url, servicePath: sandbox.servicePath, namespace: sandbox.namespace, binding: 'soap11' },
+    credentials: () => ({ account: DEMO.account, key: DEMO.key }),
+  });
+  return async (edit) => {
+    const result = await client.saveSite({ siteId: edit.siteId, height: edit.height });
+    if (!result.ok) throw new Error(`our client: ${result.error.kind}: ${result.error.detail}`);
+  };
+}
+
+type SoapMethod = (args: Record<string, string>, callback: (error: unknown, result: unknown) => void) => void;
+
+async function soapPackageCaller(sandbox: SandboxProcess): Promise<Caller> {
+  const client = await createClientAsync(`${sandbox.url}${sandbox.servicePath}?WSDL`);
+  // ASMX describes four ports; the SOAP 1.1 one is named <Service>Soap. Call through it explicitly,
+  // because the client's top-level methods belong to whichever port it defined last.
+  const description = client.describe() as Record<string, Record<string, unknown>>;
+  let method: SoapMethod | undefined;
+  for (const [service, ports] of Object.entries(description)) {
+    const port = Object.keys(ports).find((name) => name.endsWith('Soap'));
+    if (port !== undefined) {
+      const ports = (client as unknown as Record<string, Record<string, Record<string, SoapMethod>>>)[service];
+      method = ports?.[port]?.SitesAPI;
+    }
+  }
+  if (method === undefined) throw new Error(`the WSDL has no SOAP 1.1 port with SitesAPI: ${JSON.stringify(Object.keys(description))}`);
+  const sitesApi = method;
+  return (edit) =>
+    new Promise<void>((resolve, reject) => {
+      // Every parameter, in the published order, blanks empty: what our client sends too.
+      const args = {
+        Account: DEMO.account,
+        Sitename: '',
+        Siteid: edit.siteId,
+        height: String(edit.height),
+        Latitude: '',
+        Longitude: '',
+        Description: '',
+        Group: '',
+        Pinstyle: '',
+        key: DEMO.key,
+      };
+      sitesApi(args, (error, result) => {
+        if (error) return reject(new Error(`soap package: ${error instanceof Error ? error.message : String(error)}`));
+        const text = (result as { SitesAPIResult?: unknown } | null)?.SitesAPIResult;
+        if (typeof text !== 'string' || !text.includes(edit.siteId)) return reject(new Error(`soap package: unexpected result ${JSON.stringify(result)}`));
+        resolve();
+      });
+    });
+}
+
+interface Tally {
+  calls: number;
+  wallMs: number;
+  cpuMs: number;
+}
+
+/** Runs `count` calls from `first` with `concurrency` in flight, adding wall and CPU time to the tally. */
+async function drive(call: Caller, edits: readonly Edit[], first: number, count: number, concurrency: number, tally: Tally): Promise<void> {
+  let next = 0;
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        const index = first + next++;
+        await call(edits[index % edits.length] as Edit);
+      }
+    }),
+  );
+  const wallMs = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
+  tally.calls += count;
+  tally.wallMs += wallMs;
+  tally.cpuMs += (cpu.user + cpu.system) / 1000;
+}
+
+export interface PeersOptions {
+  /** Measured calls per client and concurrency (default 2,000). */
+  calls?: number;
+  /** Unmeasured calls per client before each concurrency (default 300). */
+  warmup?: number;
+  concurrencies?: number[];
+  /** How many alternating blocks the measured calls are split into (default 10). */
+  rounds?: number;
+}
+
+export async function benchPeers(options: PeersOptions = {}): Promise<BenchFigure[]> {
+  const calls = options.calls ?? 2000;
+  const warmup = options.warmup ?? 300;
+  const concurrencies = options.concurrencies ?? [1, 8];
+  const rounds = options.rounds ?? 10;
+  const block = Math.ceil(calls / rounds);
+
+  const sandbox = await startSandboxProcess();
+  try {
+    await raiseQuota(sandbox);
+    const siteIds = await sandboxSiteIds(sandbox);
+    const edits: Edit[] = Array.from({ length: calls + warmup }, (_, i) => ({ siteId: siteIds[i % siteIds.length] as string, height: 10 + (i % 90) }));
+    const clients: { name: 'ours' | 'soap'; call: Caller }[] = [
+      { name: 'ours', call: ourCaller(sandbox) },
+      { name: 'soap', call: await soapPackageCaller(sandbox) },
+    ];
+
+    const figures: BenchFigure[] = [];
+    for (const concurrency of concurrencies) {
+      for (const client of clients) await drive(client.call, edits, 0, warmup, concurrency, { calls: 0, wallMs: 0, cpuMs: 0 });
+      const tallies = { ours: { calls: 0, wallMs: 0, cpuMs: 0 }, soap: { calls: 0, wallMs: 0, cpuMs: 0 } };
+      for (let round = 0; round < rounds; round++) {
+        // Alternate who goes first, so neither always runs right after a GC the other left behind.
+        const order = round % 2 === 0 ? clients : [...clients].reverse();
+        const count = Math.min(block, calls - round * block);
+        if (count <= 0) break;
+        for (const client of order) await drive(client.call, edits, warmup + round * block, count, concurrency, tallies[client.name]);
+      }
+      const perSecond = (t: Tally): number => (t.calls * 1000) / t.wallMs;
+      const cpuPerCall = (t: Tally): number => t.cpuMs / t.calls;
+      const ours = tallies.ours;
+      const theirs = tallies.soap;
+      figures.push({
+        name: `peers: SOAP 1.1 site edits, concurrency ${concurrency}`,
+        value: perSecond(ours),
+        unit: 'calls/s',
+        baseline: perSecond(theirs),
+        ratio: perSecond(ours) / perSecond(theirs),
+        note: `target ≥ 3× the soap package (${ours.calls.toLocaleString('en-US')} calls each)`,
+      });
+      figures.push({
+        name: `peers: client CPU per edit, concurrency ${concurrency}`,
+        value: cpuPerCall(ours),
+        unit: 'ms/call',
+        baseline: cpuPerCall(theirs),
+        ratio: cpuPerCall(theirs) / cpuPerCall(ours),
+        note: 'smaller is better; ratio = soap package ÷ ours',
+      });
+    }
+    return figures;
+  } finally {
+    await sandbox.stop();
+  }
+}
