@@ -260,12 +260,21 @@ export class SyncEngine {
   }
 
   private async send(entry: OutboxEntry): Promise<void> {
+    let client: ServiceClient;
+    try {
+      client = await this.options.clientFor(entry.profileId);
+    } catch (error) {
+      // No way to the service at all (the built-in sandbox did not start…): nothing left, so this
+      // is "offline"; the probe finds out when it is back.
+      this.options.log?.(`outbox: the service cannot be used: ${error instanceof Error ? error.message : String(error)}`);
+      this.goOffline();
+      return;
+    }
     let current: OutboxEntry | undefined;
     try {
       // On disk as 'sending' before anything leaves: a crash from here on is seen as ambiguous.
       [current] = await this.store.update([{ id: entry.id, patch: { state: 'sending', attempts: entry.attempts + 1, updatedAt: this.clock.now() } }]);
       if (!current) return;
-      const client = await this.options.clientFor(current.profileId);
       const result: CallResult<SiteResult | ReprocessResult> =
         current.kind === 'site' ? await client.saveSite(current.payload) : await client.reprocessEus(current.payload);
       await this.record(current, result);

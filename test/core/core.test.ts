@@ -1,0 +1,239 @@
+// The core facade without the network: profiles and keys (never in a view or on disk), input
+// validation (bad input queues nothing), durable saves that survive a reopen, the register kept in
+// step with the outbox (also after a crash between their writes), discard, and the data-folder
+// lock. Sending through the real client against the sandbox is in integration.test.ts.
+import { readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openCore, type CoreOptions, type SitewalkCore } from '../../electron/core/app';
+import { DataDirBusyError } from '../../electron/core/outbox/lock';
+import { createSessionSecretStore } from '../../electron/core/profiles/session';
+import { REGISTER_FILE } from '../../electron/core/sites/register';
+import { tempDir } from './helpers';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function dataDir(): Promise<string> {
+  const dir = await tempDir('sitewalk-facade-');
+  cleanups.push(() => dir.remove());
+  return dir.path;
+}
+
+async function open(dir: string, options: Partial<CoreOptions> = {}): Promise<SitewalkCore> {
+  const core = await openCore({ dataDir: dir, secretStore: createSessionSecretStore(), autoSync: false, sandbox: false, ...options });
+  cleanups.push(() => core.close());
+  return core;
+}
+
+async function allBytes(dir: string): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for (const name of await readdir(dir, { recursive: true })) {
+    try {
+      parts.push(await readFile(join(dir, name)));
+    } catch {
+      // a folder
+    }
+  }
+  return Buffer.concat(parts);
+}
+
+describe('core: profiles and keys', () => {
+  it('starts on the built-in Sandbox profile on a first run, with its demo key held for the session', async () => {
+    const core = await open(await dataDir());
+    const active = await core.profiles.active();
+    expect(active).toMatchObject({ id: 'sandbox', name: 'Sandbox', builtIn: true, active: true, hasKey: true, keyStore: 'session-only' });
+    expect((await core.profiles.list()).map((profile) => profile.name)).toEqual(['Sandbox']);
+  });
+
+  it('refuses a profile with a bad address, a taken name or an unknown binding, and stores none of them', async () => {
+    const core = await open(await dataDir());
+    const bad = await core.profiles.add({ name: 'Main', baseUrl: 'ftp://example.com', account: '1' });
+    expect(bad.ok).toBe(false);
+    expect(!bad.ok && bad.issues[0]!.message).toMatch(/https:\/\//);
+    const withPassword = await core.profiles.add({ name: 'Main', baseUrl: 'https://user:pw@example.com', account: '1' });
+    expect(!withPassword.ok && withPassword.issues[0]!.message).toMatch(/must not contain a user name or password/);
+    const sandboxName = await core.profiles.add({ name: 'sandbox', baseUrl: 'https://example.com', account: '1' });
+    expect(!sandboxName.ok && sandboxName.issues[0]!.message).toMatch(/built-in/);
+    const binding = await core.profiles.add({ name: 'Main', baseUrl: 'https://example.com', account: '1', binding: 'soap13' });
+    expect(!binding.ok && binding.issues[0]!.field).toBe('binding');
+    const good = await core.profiles.add({ name: 'Main', baseUrl: 'https://example.com/', account: '1' });
+    expect(good.ok && good.value).toMatchObject({ baseUrl: 'https://example.com', servicePath: '/towercoverage.asmx', namespace: 'http://tempuri.org/', binding: 'http-post', hasKey: false, active: false });
+    const duplicate = await core.profiles.add({ name: 'MAIN', baseUrl: 'https://example.com', account: '2' });
+    expect(!duplicate.ok && duplicate.issues[0]!.message).toMatch(/already exists/);
+    expect((await core.profiles.list()).map((profile) => profile.name)).toEqual(['Sandbox', 'Main']);
+  });
+
+  it('takes a key without ever showing it: views say hasKey, and no file in the data folder holds it', async () => {
+    const dir = await dataDir();
+    const core = await open(dir);
+    const added = await core.profiles.add({ name: 'Field', baseUrl: 'https://api.example.test', account: '4242' });
+    if (!added.ok) throw new Error('add failed');
+    const key = 'SECRET-key-7f3a9c';
+    const withKey = await core.profiles.setKey(added.value.id, key);
+    expect(withKey.ok && withKey.value).toMatchObject({ hasKey: true, keyStore: 'session-only' });
+    await core.profiles.use('Field');
+    await core.sites.save({ name: 'Ridge', height: 30, latitude: 45, longitude: -93 });
+    const everything = JSON.stringify([await core.profiles.list(), core.sites.list(), core.outbox.list(), core.sync.status()]);
+    expect(everything).not.toContain(key);
+    await core.close();
+    expect((await allBytes(dir)).includes(Buffer.from(key))).toBe(false);
+  });
+
+  it('refuses an empty key or one with a line break, and never quotes it back', async () => {
+    const core = await open(await dataDir());
+    const added = await core.profiles.add({ name: 'Field', baseUrl: 'https://api.example.test', account: '1' });
+    if (!added.ok) throw new Error('add failed');
+    const empty = await core.profiles.setKey(added.value.id, '   ');
+    expect(empty.ok).toBe(false);
+    const broken = await core.profiles.setKey(added.value.id, 'abc\ndef');
+    expect(!broken.ok && broken.issues[0]!.message).not.toContain('abc');
+    expect((await core.profiles.get('Field'))?.hasKey).toBe(false);
+  });
+
+  it('switches the active profile by name and remembers it across a reopen', async () => {
+    const dir = await dataDir();
+    const core = await open(dir);
+    await core.profiles.add({ name: 'Office', baseUrl: 'https://api.example.test', account: '7' });
+    const used = await core.profiles.use('office');
+    expect(used.ok && used.value.active).toBe(true);
+    expect(core.sync.status().activeProfileId).toBe(used.ok ? used.value.id : '');
+    await core.close();
+    const again = await open(dir);
+    expect((await again.profiles.active()).name).toBe('Office');
+  });
+
+  it('says why the queue cannot move when the active profile has no key', async () => {
+    const core = await open(await dataDir(), { autoSync: true });
+    await core.profiles.add({ name: 'Office', baseUrl: 'http://127.0.0.1:9', account: '7' });
+    await core.profiles.use('Office');
+    await core.sites.save({ height: 30, latitude: 45, longitude: -93 });
+    const settled = await core.sync.untilSettled();
+    expect(settled.blocked?.reason).toBe('no-key');
+    expect(settled.blocked?.message).toMatch(/has no API key/);
+    expect(settled.counts.pending).toBe(1);
+  });
+
+  it('will not remove a profile that still has unsent work', async () => {
+    const core = await open(await dataDir());
+    const added = await core.profiles.add({ name: 'Office', baseUrl: 'https://api.example.test', account: '7' });
+    if (!added.ok) throw new Error('add failed');
+    await core.profiles.use('Office');
+    await core.sites.save({ height: 30, latitude: 45, longitude: -93 });
+    const removed = await core.profiles.remove(added.value.id);
+    expect(!removed.ok && removed.issues[0]!.message).toMatch(/1 unsent request/);
+    const sandbox = await core.profiles.remove('sandbox');
+    expect(sandbox.ok).toBe(false);
+  });
+});
+
+describe('core: sites and the outbox', () => {
+  it('refuses bad input with sentences that name the field, and queues nothing', async () => {
+    const core = await open(await dataDir());
+    const saved = await core.sites.save({ name: 'Ridge', height: '30.5', latitude: '45,1' });
+    expect(saved.ok).toBe(false);
+    const fields = !saved.ok ? saved.issues.map((issue) => issue.field).sort() : [];
+    expect(fields).toEqual(['height', 'latitude']);
+    expect(core.outbox.list()).toEqual([]);
+    expect(core.sites.list()).toEqual([]);
+  });
+
+  it('keeps a saved site and its queued create across a reopen (it was on disk before save returned)', async () => {
+    const dir = await dataDir();
+    const core = await open(dir);
+    const saved = await core.sites.save({ name: 'North Ridge', height: '45', latitude: '45.1234567', longitude: '-93.5', pinStyle: 'green' });
+    if (!saved.ok) throw new Error('save failed');
+    expect(saved.value.site).toMatchObject({ name: 'North Ridge', height: 45, pinStyle: 4, syncState: 'pending', siteId: null });
+    expect(saved.value.entry).toMatchObject({ state: 'pending', op: 'create' });
+    await core.close();
+    const again = await open(dir);
+    expect(again.sites.get(saved.value.site.localId)).toMatchObject({ name: 'North Ridge', latitude: 45.1234567, syncState: 'pending' });
+    expect(again.outbox.list().map((entry) => entry.summary)).toEqual(["Create site 'North Ridge' (45 m) at 45.1234567, -93.5"]);
+  });
+
+  it('merges an edit of a site not yet sent into its create, and the site shows the merged fields', async () => {
+    const core = await open(await dataDir());
+    const created = await core.sites.save({ name: 'Ridge', height: 30, latitude: 45, longitude: -93 });
+    if (!created.ok) throw new Error('save failed');
+    const edited = await core.sites.save({ localId: created.value.site.localId, height: 60, group: 'North' });
+    expect(edited.ok && edited.value.coalesced).toBe(true);
+    expect(core.outbox.list()).toHaveLength(1);
+    expect(core.outbox.list()[0]!.payload).toEqual({ name: 'Ridge', height: 60, latitude: 45, longitude: -93, group: 'North' });
+    expect(core.sites.get(created.value.site.localId)).toMatchObject({ height: 60, group: 'North', name: 'Ridge' });
+  });
+
+  it('edits a site known only by its service ID, taking the height it already has when none is given', async () => {
+    const core = await open(await dataDir());
+    const existing = await core.sites.addExisting('12345', { name: 'Tower 7', height: 40 });
+    expect(existing.ok && existing.value).toMatchObject({ siteId: '12345', syncState: 'synced', origin: 'existing' });
+    expect(core.outbox.list()).toEqual([]);
+    const edited = await core.sites.save({ siteId: '12345', name: 'Tower 7b' });
+    expect(edited.ok && edited.value.entry.payload).toEqual({ siteId: '12345', name: 'Tower 7b', height: 40 });
+    expect(core.sites.get('12345')).toMatchObject({ name: 'Tower 7b', syncState: 'pending' });
+    const unknown = await core.sites.save({ siteId: '999', name: 'New to us' });
+    expect(!unknown.ok && unknown.issues[0]!.field).toBe('height');
+  });
+
+  it('queues many sites in one batch, or none when one of them is bad', async () => {
+    const core = await open(await dataDir());
+    const bad = await core.sites.saveMany([
+      { height: 30, latitude: 45, longitude: -93 },
+      { height: 30, latitude: 95, longitude: -93 },
+    ]);
+    expect(!bad.ok && bad.issues.map((issue) => [issue.index, issue.field])).toEqual([[1, 'latitude']]);
+    expect(core.outbox.list()).toEqual([]);
+    const good = await core.sites.saveMany(Array.from({ length: 500 }, (_, n) => ({ name: `S${n}`, height: n, latitude: 45, longitude: -93 })));
+    expect(good.ok && good.value).toHaveLength(500);
+    expect(core.sites.list()).toHaveLength(500);
+    expect(core.sync.status().pendingCount).toBe(500);
+  });
+
+  it('discarding an unsent create removes the site and the edits queued behind it', async () => {
+    const core = await open(await dataDir());
+    const removedSites: string[] = [];
+    core.on('site-removed', ({ localId }) => removedSites.push(localId));
+    const created = await core.sites.save({ name: 'Ridge', height: 30, latitude: 45, longitude: -93 });
+    if (!created.ok) throw new Error('save failed');
+    const discarded = await core.outbox.discard(created.value.entry.id);
+    expect(discarded.ok && discarded.value.removed).toEqual([created.value.entry.id]);
+    expect(core.sites.list()).toEqual([]);
+    expect(removedSites).toEqual([created.value.site.localId]);
+  });
+
+  it('queues an EUS reprocess through the same outbox, and refuses one without a choice about the email', async () => {
+    const core = await open(await dataDir());
+    const missing = await core.reprocess({ processId: 'P-1', multiMapId: '77' });
+    expect(!missing.ok && missing.issues[0]!.field).toBe('sendEmail');
+    const queued = await core.reprocess({ processId: 'P-1', multiMapId: '77', sendEmail: true });
+    expect(queued.ok && queued.value).toMatchObject({ kind: 'reprocess', state: 'pending', summary: 'Reprocess submission P-1 into Multi Map 77, email resent' });
+  });
+
+  it('emits a typed event for every change: the entry, the site and the status', async () => {
+    const core = await open(await dataDir());
+    const seen: string[] = [];
+    core.on('outbox', (entry) => seen.push(`outbox:${entry.state}`));
+    core.on('site', (site) => seen.push(`site:${site.syncState}`));
+    core.on('status', (status) => seen.push(`status:${status.pendingCount}`));
+    await core.sites.save({ height: 30, latitude: 45, longitude: -93 });
+    expect(seen).toEqual(expect.arrayContaining(['outbox:pending', 'site:pending', 'status:1']));
+  });
+
+  it('rebuilds the register from the outbox when a crash came between their writes', async () => {
+    const dir = await dataDir();
+    const core = await open(dir);
+    const created = await core.sites.save({ name: 'Ridge', height: 30, latitude: 45, longitude: -93 });
+    if (!created.ok) throw new Error('save failed');
+    await core.close();
+    await rm(join(dir, REGISTER_FILE));
+    const again = await open(dir);
+    expect(again.sites.get(created.value.site.localId)).toMatchObject({ name: 'Ridge', syncState: 'pending', origin: 'created' });
+  });
+
+  it('lets only one Sitewalk at a time use a data folder', async () => {
+    const dir = await dataDir();
+    await open(dir);
+    await expect(openCore({ dataDir: dir, secretStore: createSessionSecretStore(), sandbox: false })).rejects.toBeInstanceOf(DataDirBusyError);
+  });
+});
