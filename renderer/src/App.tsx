@@ -18,15 +18,17 @@ import { ConfirmDialog, ToastRegion, UiContext, useConfirmDialog, type Panel, ty
 import { distanceMeters, formatDistance, siteTitle } from './lib/format';
 import { formatDecimal } from './lib/coords';
 
-const PANELS: { id: Panel; label: string }[] = [
-  { id: 'sites', label: 'Sites' },
-  { id: 'outbox', label: 'Outbox' },
-  { id: 'eus', label: 'EUS' },
-  { id: 'qualities', label: 'Qualities' },
-  { id: 'settings', label: 'Settings' },
+const PANELS: { id: Panel; label: string; title: string }[] = [
+  { id: 'sites', label: 'Sites', title: 'Sites' },
+  { id: 'outbox', label: 'Outbox', title: 'Outbox: changes to send' },
+  { id: 'eus', label: 'EUS', title: 'EUS reprocess' },
+  { id: 'qualities', label: 'Qualities', title: 'Rendering qualities' },
+  { id: 'settings', label: 'Settings', title: 'Settings' },
 ];
 
 const TOAST_MS = 8_000;
+/** The docked form's width (styles.css --form). */
+const FORM_WIDTH = 420;
 
 export function App({ store, onSessionProblem }: { store: AppStore; onSessionProblem: (listener: (message: string) => void) => () => void }) {
   const api = store.api;
@@ -186,6 +188,11 @@ export function App({ store, onSessionProblem }: { store: AppStore; onSessionPro
   );
 
   const formOpen = form !== null;
+  const editedId = form?.request.mode === 'edit' ? form.request.localId : null;
+  // The site being edited stays in sight beside the form.
+  useEffect(() => {
+    if (editedId) mapHandle.current?.ensureVisible(editedId);
+  }, [editedId]);
 
   return (
     <UiContext.Provider value={ui}>
@@ -202,7 +209,10 @@ export function App({ store, onSessionProblem }: { store: AppStore; onSessionPro
                 </button>
               ))}
             </nav>
-            <div className="panel" role="region" aria-label={PANELS.find((p) => p.id === panel)?.label}>
+            <div className="panel" role="region" aria-labelledby="panel-title">
+              <h2 id="panel-title" className="panel-title">
+                {PANELS.find((p) => p.id === panel)?.title}
+              </h2>
               {panel === 'sites' && <SitesPanel selectedId={selectedId} onAddSite={() => setAddMode('new')} draftsVersion={draftsVersion} onDraftsChanged={() => setDraftsVersion((v) => v + 1)} />}
               {panel === 'outbox' && <OutboxPanel />}
               {panel === 'eus' && <EusPanel />}
@@ -229,6 +239,7 @@ export function App({ store, onSessionProblem }: { store: AppStore; onSessionPro
               onSelect={(id) => selectSite(id)}
               onDrop={(id, lat, lng) => void onDrop(id, lat, lng)}
               onCancelAdd={() => setAddMode(null)}
+              rightInset={formOpen ? FORM_WIDTH : 0}
               handle={mapHandle}
             />
             {form && (

@@ -428,7 +428,7 @@ export function SiteForm({ request, onClose, onPickOnMap, picked }: SiteFormProp
           </button>
           {(dirty.current || restored) && (
             <button type="button" className="danger-outline" onClick={() => void discard()}>
-              Discard changes
+              Discard
             </button>
           )}
         </div>

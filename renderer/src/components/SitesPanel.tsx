@@ -9,6 +9,7 @@ import { deleteDraft, listDrafts } from '../lib/drafts';
 import { formatHeight } from '../lib/units';
 import { formatDecimal, formatDms } from '../lib/coords';
 import { PinIcon, SyncBadge, useNow, useUi } from './ui';
+import { PIN_NAMES } from '../map/sprites';
 
 const ROW_HEIGHT = 64;
 const OVERSCAN = 6;
@@ -55,11 +56,11 @@ export function SitesPanel({ selectedId, onAddSite, draftsVersion, onDraftsChang
   return (
     <div className="sites-panel">
       <div className="panel-actions">
-        <button type="button" className="primary" onClick={onAddSite}>
-          Add site
+        <button type="button" onClick={onAddSite}>
+          Add on the map
         </button>
         <button type="button" onClick={() => ui.openSiteForm({ mode: 'existing' })}>
-          Add existing site by ID
+          Add by site ID
         </button>
       </div>
 
@@ -187,15 +188,18 @@ function SiteRows({ sites, selectedId, unit }: { sites: SiteView[]; selectedId: 
           return (
             <li key={site.localId} className={`site-row ${site.localId === selectedId ? 'selected' : ''}`} style={{ transform: `translateY(${index * ROW_HEIGHT}px)` }} data-local-id={site.localId}>
               <button type="button" className="row-main" aria-current={site.localId === selectedId ? 'true' : undefined} onClick={() => ui.selectSite(site.localId, true)}>
-                <PinIcon style={site.pinStyle} />
+                <PinIcon style={site.pinStyle} decorative />
                 <span className="row-text">
-                  <span className="row-name">{siteTitle(site)}</span>
+                  <span className="row-name">
+                    {siteTitle(site)}
+                    <span className="visually-hidden">, {PIN_NAMES[site.pinStyle].toLowerCase()} pin,</span>
+                  </span>
                   <span className="row-sub">
                     {site.siteId ? `ID ${site.siteId}` : 'New'} · {formatHeight(site.height, unit)}
                     {site.group ? ` · ${site.group}` : ''}
                   </span>
                 </span>
-                <SyncBadge state={site.syncState} />
+                <SyncBadge state={site.syncState} short />
               </button>
               <button type="button" className="row-edit" aria-label={`Edit ${siteTitle(site)}`} onClick={() => ui.openSiteForm({ mode: 'edit', localId: site.localId })}>
                 Edit

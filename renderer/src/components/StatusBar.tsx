@@ -22,7 +22,7 @@ export function StatusBar() {
   return (
     <header className="status-bar">
       <div className="brand">
-        <span className="app-name">Sitewalk</span>
+        <h1 className="app-name">Sitewalk</h1>
         <button type="button" className="profile-button" onClick={() => ui.openPanel('settings')} aria-label={`Profile: ${active?.name ?? 'none'}. Open settings`}>
           {active ? active.name : 'No profile'}
         </button>

@@ -5,7 +5,7 @@ import { createContext, useCallback, useContext, useEffect, useRef, useState, ty
 import type { OutboxState, SitewalkApi, SyncState } from '../../../electron/api';
 import type { AppStore } from '../store';
 import { BADGE_URLS, PIN_NAMES, PIN_URLS, type PinStyle } from '../map/sprites';
-import { OUTBOX_LABELS, SYNC_LABELS, markFor, outboxMark } from '../lib/format';
+import { OUTBOX_LABELS, SYNC_LABELS, SYNC_SHORT, markFor, outboxMark } from '../lib/format';
 
 export type Panel = 'sites' | 'outbox' | 'eus' | 'qualities' | 'settings';
 
@@ -174,12 +174,19 @@ export function ToastRegion({ toasts, dismiss }: { toasts: Toast[]; dismiss: (id
 
 // ---------- badges ----------
 
-export function SyncBadge({ state }: { state: SyncState }) {
+export function SyncBadge({ state, short = false }: { state: SyncState; short?: boolean }) {
   const mark = markFor(state);
   return (
-    <span className={`badge badge-${state}`}>
+    <span className={`badge badge-${state}`} title={short ? SYNC_LABELS[state] : undefined}>
       {mark === 'none' ? <CheckIcon /> : <img src={BADGE_URLS[mark]} alt="" width={18} height={18} />}
-      {SYNC_LABELS[state]}
+      {short ? (
+        <>
+          <span aria-hidden="true">{SYNC_SHORT[state]}</span>
+          <span className="visually-hidden">{SYNC_LABELS[state]}</span>
+        </>
+      ) : (
+        SYNC_LABELS[state]
+      )}
     </span>
   );
 }
@@ -194,8 +201,9 @@ export function OutboxBadge({ state }: { state: OutboxState }) {
   );
 }
 
-export function PinIcon({ style, size = 22 }: { style: PinStyle; size?: number }) {
-  return <img src={PIN_URLS[style]} alt={`${PIN_NAMES[style]} pin`} width={Math.round((size * 32) / 44)} height={size} className="pin-icon" />;
+/** A pin picture; `decorative` when the colour is said in words next to it. */
+export function PinIcon({ style, size = 22, decorative = false }: { style: PinStyle; size?: number; decorative?: boolean }) {
+  return <img src={PIN_URLS[style]} alt={decorative ? '' : `${PIN_NAMES[style]} pin`} width={Math.round((size * 32) / 44)} height={size} className="pin-icon" />;
 }
 
 export function CheckIcon() {

@@ -10,6 +10,14 @@ export const SYNC_LABELS: Record<SyncState, string> = {
   'needs-review': 'Check needed',
 };
 
+/** Short words for tight places (list rows); the full label goes in the accessible name. */
+export const SYNC_SHORT: Record<SyncState, string> = {
+  synced: 'Synced',
+  pending: 'Waiting',
+  failed: 'Rejected',
+  'needs-review': 'Check',
+};
+
 export const OUTBOX_LABELS: Record<OutboxState, string> = {
   pending: 'Waiting to send',
   sending: 'Sending…',

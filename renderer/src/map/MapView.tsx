@@ -15,6 +15,8 @@ import { formatDecimal } from '../lib/coords';
 export interface MapHandle {
   /** Pans (and zooms in if far out) to a site; false when it has no position. */
   showSite(localId: string): boolean;
+  /** Pans to a site only when it is off screen or under the docked form. */
+  ensureVisible(localId: string): void;
   center(): { lat: number; lng: number };
   fitAll(): void;
 }
@@ -29,6 +31,8 @@ export interface MapViewProps {
   onSelect: (localId: string) => void;
   onDrop: (localId: string, lat: number, lng: number) => void;
   onCancelAdd: () => void;
+  /** Pixels on the right covered by the docked form: showing a site keeps it clear of them. */
+  rightInset: number;
   handle: Ref<MapHandle>;
 }
 
@@ -228,8 +232,21 @@ export function MapView(props: MapViewProps) {
         const map = mapRef.current;
         const pin = layerRef.current?.getPin(localId);
         if (!map || !pin) return false;
-        map.setView([pin.lat, pin.lng], Math.max(map.getZoom(), 13), { animate: true });
+        const zoom = Math.max(map.getZoom(), 13);
+        const inset = callbacks.current.rightInset;
+        const center = map.unproject(map.project([pin.lat, pin.lng], zoom).add([inset / 2, 0]), zoom);
+        map.setView(center, zoom, { animate: true });
         return true;
+      },
+      ensureVisible(localId) {
+        const map = mapRef.current;
+        const point = layerRef.current?.containerPointOf(localId);
+        if (!map || !point) return;
+        const size = map.getSize();
+        const margin = 40;
+        if (point.x < margin || point.y < margin + 50 || point.x > size.x - callbacks.current.rightInset - margin || point.y > size.y - margin) {
+          this.showSite(localId);
+        }
       },
       center() {
         const c = mapRef.current?.getCenter() ?? L.latLng(0, 0);
@@ -312,11 +329,13 @@ export function MapView(props: MapViewProps) {
         </button>
         {legendOpen && (
           <ul>
-            {([1, 2, 3, 4] as PinStyle[]).map((style) => (
-              <li key={style}>
-                <img src={PIN_URLS[style]} alt="" width={16} height={22} /> {PIN_NAMES[style]} pin (style {style})
-              </li>
-            ))}
+            <li className="legend-pins">
+              {([1, 2, 3, 4] as PinStyle[]).map((style) => (
+                <span key={style}>
+                  <img src={PIN_URLS[style]} alt="" width={16} height={22} /> {PIN_NAMES[style]}
+                </span>
+              ))}
+            </li>
             <li>
               <img src={BADGE_URLS.pending} alt="" width={18} height={18} /> Clock: waiting to send
             </li>

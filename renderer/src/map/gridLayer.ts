@@ -3,14 +3,14 @@
 // pins still sit on something a technician can read coordinates from instead of grey nothing.
 import L from 'leaflet';
 
-/** Grid spacings in degrees, coarse to fine. */
-const STEPS = [30, 10, 5, 2, 1, 0.5, 0.25, 0.1, 0.05, 0.025, 0.01, 0.005, 0.0025, 0.001, 0.0005, 0.00025, 0.0001];
+/** Grid spacings in degrees, fine to coarse. */
+const STEPS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30];
 
-/** The spacing that puts a line roughly every 120–300 px at this zoom. */
+/** The finest spacing that keeps lines at least ~120 px apart at this zoom (labels need the room). */
 export function gridStep(zoom: number, tileSize = 256): number {
   const degreesPerPixel = 360 / (tileSize * 2 ** zoom);
-  const wanted = degreesPerPixel * 140;
-  for (const step of STEPS) if (step <= wanted) return step;
+  const wanted = degreesPerPixel * 120;
+  for (const step of STEPS) if (step >= wanted) return step;
   return STEPS[STEPS.length - 1]!;
 }
 
@@ -59,7 +59,10 @@ export const CoordinateGrid = L.GridLayer.extend({
       ctx.moveTo(x, 0);
       ctx.lineTo(x, size.y);
       ctx.stroke();
-      ctx.fillText(formatGridLabel(roundTo(lng, step), 'lon', step), x + 4, 4);
+      const label = formatGridLabel(roundTo(lng, step), 'lon', step);
+      // Keep the label inside this tile (tiles clip): right of the line if it fits, else left of it.
+      const width = ctx.measureText(label).width;
+      ctx.fillText(label, x + 4 + width <= size.x ? x + 4 : x - 4 - width, 4);
     }
     const firstLat = Math.floor(nw.lat / step) * step;
     for (let lat = firstLat; lat > se.lat; lat -= step) {
@@ -68,7 +71,7 @@ export const CoordinateGrid = L.GridLayer.extend({
       ctx.moveTo(0, y);
       ctx.lineTo(size.x, y);
       ctx.stroke();
-      ctx.fillText(formatGridLabel(roundTo(lat, step), 'lat', step), 4, y + 4);
+      ctx.fillText(formatGridLabel(roundTo(lat, step), 'lat', step), 4, y + 18 <= size.y ? y + 4 : y - 16);
     }
     return tile;
   },

@@ -2,7 +2,8 @@
 // zoom, a redraw is one pass of drawImage calls over pre-rendered sprites, and hit testing uses a
 // screen grid built during that pass. Panning only moves the canvas (like Leaflet's own renderers);
 // the canvas is redrawn at the end of a move. It also owns pin clicks and pin dragging, so a site can
-// be moved by hand without 10,000 DOM markers. Data changes are batched into one redraw per frame.
+// be moved by hand without 10,000 DOM markers. Data changes are batched into one redraw per frame
+// (spaced out further when a full redraw is slow); a pan only draws the strips it uncovers.
 import L from 'leaflet';
 import { loadSprites, type PinMark, type PinStyle, type Sprite, type SpriteSet } from './sprites';
 
@@ -29,7 +30,7 @@ export interface PinLayerOptions {
   onPinDrop?: (id: string, latlng: L.LatLng) => void;
   onHover?: (pin: Pin | null, containerPoint: L.Point | null) => void;
   /** Called after every redraw (tests and the benchmark wait for it). */
-  onDrawn?: (info: { drawn: number; compact: boolean }) => void;
+  onDrawn?: (info: { drawn: number; compact: boolean; full: boolean }) => void;
 }
 
 const DEFAULTS: PinLayerOptions = {
@@ -74,6 +75,12 @@ export class PinLayer extends L.Layer {
   private cssWidth = 0;
   private cssHeight = 0;
   private frame = 0;
+  private timer = 0;
+  /** Where and how the canvas was last drawn, so a pan at the same zoom can shift the picture. */
+  private painted: { minX: number; minY: number; zoom: number; compact: boolean } | null = null;
+  private fullRedrawNeeded = true;
+  /** How long the last full redraw took (ms): decides how eagerly data changes redraw. */
+  private lastFullCost = 0;
   private selectedId: string | null = null;
   private hiddenId: string | null = null;
   private preview: { id: string; lat: number; lng: number } | null = null;
@@ -131,13 +138,13 @@ export class PinLayer extends L.Layer {
   setSelected(id: string | null): void {
     if (this.selectedId === id) return;
     this.selectedId = id;
-    this.scheduleRedraw();
+    this.scheduleRedraw(true);
   }
 
   /** Shows a pin at a proposed new position until the move is confirmed or cancelled. */
   setMovePreview(preview: { id: string; lat: number; lng: number } | null): void {
     this.preview = preview;
-    this.scheduleRedraw();
+    this.scheduleRedraw(true);
   }
 
   private dataChanged(): void {
@@ -165,7 +172,7 @@ export class PinLayer extends L.Layer {
     canvas.addEventListener('click', this.onClick, true);
     void loadSprites().then((sprites) => {
       this.sprites = sprites;
-      this.scheduleRedraw();
+      this.scheduleRedraw(true);
     });
     this.reposition();
     return this;
@@ -173,7 +180,10 @@ export class PinLayer extends L.Layer {
 
   override onRemove(): this {
     cancelAnimationFrame(this.frame);
+    clearTimeout(this.timer);
     this.frame = 0;
+    this.timer = 0;
+    this.painted = null;
     const canvas = this.canvas;
     if (canvas) {
       canvas.removeEventListener('pointerdown', this.onPointerDown);
@@ -241,16 +251,30 @@ export class PinLayer extends L.Layer {
       canvas.height = Math.round(full.y * ratio);
       canvas.style.width = `${full.x}px`;
       canvas.style.height = `${full.y}px`;
+      this.painted = null;
     }
     this.redraw();
   }
 
-  private scheduleRedraw(): void {
-    if (this.frame || !this.leafletMap) return;
-    this.frame = requestAnimationFrame(() => {
+  /**
+   * Data changes redraw on the next frame; when a full redraw is expensive (thousands of pins on a
+   * slow machine) they are spaced out, so a sync that changes every site keeps the UI responsive.
+   */
+  private scheduleRedraw(urgent = false): void {
+    this.fullRedrawNeeded = true;
+    if (!this.leafletMap) return;
+    if (urgent && this.timer) {
+      clearTimeout(this.timer);
+      this.timer = 0;
+    }
+    if (this.frame || this.timer) return;
+    const run = () => {
       this.frame = 0;
+      this.timer = 0;
       this.redraw();
-    });
+    };
+    if (!urgent && this.lastFullCost > 16) this.timer = window.setTimeout(run, Math.min(500, this.lastFullCost * 4));
+    else this.frame = requestAnimationFrame(run);
   }
 
   // ---------- drawing ----------
@@ -281,16 +305,22 @@ export class PinLayer extends L.Layer {
     this.projectedZoom = zoom;
   }
 
-  /** Draws every pin now. Public for the benchmark; the layer calls it on its own. */
+  /**
+   * Draws the pins now. After a pan at the same zoom the previous picture is shifted and only the
+   * newly uncovered strips are drawn; anything else (zoom, data, selection) draws everything.
+   * Public for the benchmark; the layer calls it on its own.
+   */
   redraw(): void {
     const map = this.leafletMap;
     const ctx = this.ctx;
+    const canvas = this.canvas;
     const sprites = this.sprites;
-    if (!map || !ctx || !sprites) return;
-    if (this.frame) {
-      cancelAnimationFrame(this.frame);
-      this.frame = 0;
-    }
+    if (!map || !ctx || !canvas || !sprites) return;
+    cancelAnimationFrame(this.frame);
+    clearTimeout(this.timer);
+    this.frame = 0;
+    this.timer = 0;
+    const started = performance.now();
     this.ensureOrder();
     const zoom = map.getZoom();
     this.ensureProjected(zoom);
@@ -299,7 +329,7 @@ export class PinLayer extends L.Layer {
     const offY = -origin.y - this.boundsMin.y;
     const w = this.cssWidth;
     const h = this.cssHeight;
-    const margin = 50;
+    const margin = 60;
     const ratio = sprites.ratio;
 
     const visible: number[] = [];
@@ -311,12 +341,42 @@ export class PinLayer extends L.Layer {
     }
     const compact = zoom < this.opts.compactBelowZoom || visible.length > this.opts.compactAbove;
 
-    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-    ctx.clearRect(0, 0, w, h);
+    const before = this.painted;
+    const dx = before ? this.boundsMin.x - before.minX : 0;
+    const dy = before ? this.boundsMin.y - before.minY : 0;
+    const shift =
+      before !== null &&
+      !this.fullRedrawNeeded &&
+      this.preview === null &&
+      this.hiddenId === null &&
+      before.zoom === zoom &&
+      before.compact === compact &&
+      Math.abs(dx) < w / 2 &&
+      Math.abs(dy) < h / 2;
+    // The uncovered strips (canvas CSS pixels) when shifting; null = draw everything.
+    let strips: Rect[] | null = null;
+    if (shift) {
+      strips = uncovered(dx, dy, w, h);
+      ctx.save();
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      // 'copy' also clears whatever the shifted picture does not cover.
+      ctx.globalCompositeOperation = 'copy';
+      ctx.drawImage(canvas, -dx * ratio, -dy * ratio);
+      ctx.restore();
+      ctx.save();
+      ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+      ctx.beginPath();
+      for (const r of strips) ctx.rect(r.x, r.y, r.w, r.h);
+      ctx.clip();
+    } else {
+      ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+      ctx.clearRect(0, 0, w, h);
+    }
+
     const hitPins: Pin[] = [];
-    const rects = new Float32Array((visible.length + 1) * 4);
+    const rects = new Float32Array((visible.length + 2) * 4);
     let selected: { pin: Pin; x: number; y: number } | null = null;
-    let previewPin: { pin: Pin; x: number; y: number } | null = null;
+    let previewFrom: { x: number; y: number } | null = null;
 
     for (const i of visible) {
       const pin = this.order[i]!;
@@ -324,7 +384,7 @@ export class PinLayer extends L.Layer {
       const x = Math.round(this.px[i]! + offX);
       const y = Math.round(this.py[i]! + offY);
       if (this.preview?.id === pin.id) {
-        previewPin = { pin, x, y };
+        previewFrom = { x, y };
         continue;
       }
       if (pin.id === this.selectedId) {
@@ -332,21 +392,24 @@ export class PinLayer extends L.Layer {
         continue;
       }
       const sprite = sprites.get(pin.style, pin.mark, compact);
-      ctx.drawImage(sprite.canvas, x - sprite.anchorX, y - sprite.anchorY, sprite.width, sprite.height);
+      const left = x - sprite.anchorX;
+      const top = y - sprite.anchorY;
       this.recordHit(hitPins, rects, pin, sprite, x, y);
+      if (strips && !touches(strips, left, top, sprite.width, sprite.height)) continue;
+      ctx.drawImage(sprite.canvas, left, top, sprite.width, sprite.height);
     }
     // A moved pin is drawn at its proposed place, with a dashed line back to where it was.
     if (this.preview) {
       const pin = this.pins.get(this.preview.id);
       if (pin) {
         const to = map.latLngToLayerPoint([this.preview.lat, this.preview.lng]).subtract(this.boundsMin);
-        if (previewPin) {
+        if (previewFrom) {
           ctx.save();
           ctx.setLineDash([6, 5]);
           ctx.lineWidth = 3;
           ctx.strokeStyle = '#111';
           ctx.beginPath();
-          ctx.moveTo(previewPin.x, previewPin.y);
+          ctx.moveTo(previewFrom.x, previewFrom.y);
           ctx.lineTo(to.x, to.y);
           ctx.stroke();
           ctx.restore();
@@ -357,10 +420,16 @@ export class PinLayer extends L.Layer {
     if (selected) {
       this.drawHighlighted(ctx, sprites.get(selected.pin.style, selected.pin.mark, false), selected.x, selected.y, hitPins, rects, selected.pin);
     }
+    if (strips) ctx.restore();
     this.hitPins = hitPins;
     this.hitRects = rects;
     this.buildGrid();
-    this.opts.onDrawn?.({ drawn: hitPins.length, compact });
+    this.painted = { minX: this.boundsMin.x, minY: this.boundsMin.y, zoom, compact };
+    if (!shift) {
+      this.fullRedrawNeeded = false;
+      this.lastFullCost = performance.now() - started;
+    }
+    this.opts.onDrawn?.({ drawn: hitPins.length, compact, full: !shift });
   }
 
   private drawHighlighted(ctx: CanvasRenderingContext2D, sprite: Sprite, x: number, y: number, hitPins: Pin[], rects: Float32Array, pin: Pin): void {
@@ -564,6 +633,28 @@ export class PinLayer extends L.Layer {
     this.ghost = null;
     this.hiddenId = null;
     if (this.canvas) this.canvas.style.cursor = '';
-    this.scheduleRedraw();
+    this.scheduleRedraw(true);
   }
+}
+
+interface Rect {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/** The parts of a w×h canvas that a shift by (dx, dy) leaves without a picture. */
+export function uncovered(dx: number, dy: number, w: number, h: number): Rect[] {
+  const strips: Rect[] = [];
+  if (dx > 0) strips.push({ x: w - dx, y: 0, w: dx, h });
+  else if (dx < 0) strips.push({ x: 0, y: 0, w: -dx, h });
+  if (dy > 0) strips.push({ x: 0, y: h - dy, w, h: dy });
+  else if (dy < 0) strips.push({ x: 0, y: 0, w, h: -dy });
+  return strips;
+}
+
+function touches(strips: Rect[], x: number, y: number, w: number, h: number): boolean {
+  for (const r of strips) if (x < r.x + r.w && x + w > r.x && y < r.y + r.h && y + h > r.y) return true;
+  return false;
 }
