@@ -1,0 +1,184 @@
+// `npm start`: builds what is missing, then runs the Electron app when an Electron binary is
+// installed, or else the browser host on loopback. Contract: in browser mode stdout carries exactly
+// one line, "Sitewalk is running at http://127.0.0.1:PORT/#token=…"; everything else (build output,
+// the reason for the mode, logs) goes to stderr. SIGINT/SIGTERM flush the outbox, stop the sandbox
+// and exit 0.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { startBrowserHost, type RunningBrowserHost } from './browser-host/server';
+import { openHostBackend, type HostBackend } from './core/host-api';
+import { bundleElectron, ensureRenderer, findElectronBinary, paths } from './main/build';
+
+const USAGE = `Usage: npm start -- [options]
+
+Starts Sitewalk: the desktop app when Electron is installed, otherwise the browser version on
+http://127.0.0.1 (only this computer can reach it).
+
+Options:
+  --browser          use the browser version even when Electron is available
+  --port N           port for the browser version (default: any free port)
+  --data-dir DIR     where profiles, sites and the outbox are kept
+                     (default: ${defaultDataDir()})
+  --no-open          do not open the system browser
+  -h, --help         show this help
+`;
+
+interface StartOptions {
+  browser: boolean;
+  port: number;
+  dataDir: string;
+  open: boolean;
+}
+
+/** The OS's place for an app's data: XDG on Linux, %APPDATA% on Windows, Application Support on macOS. */
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home = homedir()): string {
+  if (platform === 'win32') return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'Sitewalk');
+  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'Sitewalk');
+  const config = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.startsWith('/') ? env.XDG_CONFIG_HOME : join(home, '.config');
+  return join(config, 'Sitewalk');
+}
+
+export function parseStartArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): StartOptions | { help: true } | { error: string } {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: {
+        browser: { type: 'boolean', default: false },
+        port: { type: 'string' },
+        'data-dir': { type: 'string' },
+        'no-open': { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    });
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+  const { values } = parsed;
+  if (values.help) return { help: true };
+  let port = 0;
+  if (values.port !== undefined) {
+    if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535) return { error: `--port must be a number from 0 to 65535, not "${values.port}".` };
+    port = Number(values.port);
+  }
+  const dataDir = values['data-dir'] ?? env.SITEWALK_DATA_DIR ?? defaultDataDir(env);
+  if (dataDir.trim() === '') return { error: '--data-dir must name a folder.' };
+  return { browser: values.browser === true, port, dataDir: resolve(dataDir), open: values['no-open'] !== true };
+}
+
+function say(line: string): void {
+  process.stderr.write(`sitewalk: ${line}\n`);
+}
+
+/** Opens the system browser; never fails the start (a headless machine has none). */
+function openBrowser(url: string): void {
+  const [command, args] =
+    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : ['xdg-open', [url]];
+  try {
+    const child = spawn(command, args as string[], { stdio: 'ignore', detached: true, windowsHide: true });
+    child.on('error', () => say(`could not open a browser; open the address above yourself.`));
+    child.unref();
+  } catch {
+    say('could not open a browser; open the address above yourself.');
+  }
+}
+
+/**
+ * Builds the interface when it is missing or out of date. A failed rebuild over an earlier build
+ * keeps that build (with a warning): the app still starts with what the user had before.
+ */
+async function prepareRenderer(): Promise<void> {
+  try {
+    await ensureRenderer();
+  } catch (error) {
+    if (!existsSync(paths().rendererIndex)) throw error;
+    say(`rebuilding the interface failed, starting with the previous build: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+async function runElectron(binary: string, options: StartOptions): Promise<number> {
+  await prepareRenderer();
+  await bundleElectron();
+  const child = spawn(binary, [paths().mainBundle, '--data-dir', options.dataDir], { stdio: 'inherit' });
+  const forward = (signal: NodeJS.Signals) => child.kill(signal);
+  process.on('SIGINT', forward);
+  process.on('SIGTERM', forward);
+  return new Promise((resolveExit) => {
+    child.on('error', (error) => {
+      say(`Electron could not start: ${error.message}`);
+      resolveExit(1);
+    });
+    child.on('exit', (code, signal) => resolveExit(code ?? (signal === 'SIGTERM' || signal === 'SIGINT' ? 0 : 1)));
+  });
+}
+
+async function runBrowser(options: StartOptions): Promise<void> {
+  await prepareRenderer();
+  let backend: HostBackend | null = null;
+  let host: RunningBrowserHost | null = null;
+  let stopping = false;
+
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    say(`${signal}: flushing the outbox and stopping.`);
+    // A hung close must not keep the process alive forever.
+    setTimeout(() => {
+      say('shutdown took too long; exiting.');
+      process.exit(1);
+    }, 15_000).unref();
+    Promise.resolve()
+      .then(() => host?.close())
+      .then(() => backend?.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          say(`shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
+          process.exit(1);
+        },
+      );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+
+  backend = await openHostBackend({ host: 'browser', dataDir: options.dataDir, fetch: globalThis.fetch, log: say });
+  host = await startBrowserHost({ hostApi: backend.hostApi, staticDir: paths().rendererDir, port: options.port, log: say });
+  if (stopping) return;
+  process.stdout.write(`Sitewalk is running at ${host.pageUrl}\n`);
+  if (options.open) openBrowser(host.pageUrl);
+}
+
+export async function start(argv: string[]): Promise<void> {
+  const options = parseStartArgs(argv);
+  if ('help' in options) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  if ('error' in options) {
+    process.stderr.write(`sitewalk: ${options.error}\n\n${USAGE}`);
+    process.exitCode = 2;
+    return;
+  }
+  if (!options.browser) {
+    const electron = findElectronBinary();
+    if ('path' in electron) {
+      process.exitCode = await runElectron(electron.path, options);
+      return;
+    }
+    say(`starting the browser version: ${electron.missing}.`);
+  }
+  await runBrowser(options);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  start(process.argv.slice(2)).catch((error: unknown) => {
+    say(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  });
+}
