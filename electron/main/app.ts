@@ -105,6 +105,8 @@ export function createMainApp(electron: ElectronMain, options: MainOptions): Mai
     return { primary, ready: Promise.resolve(), window: () => null, backend: () => null, secretStoreKind: () => null };
   }
 
+  // Every renderer the app ever creates is sandboxed, not only the one window configured below.
+  app.enableSandbox();
   registerAppScheme(protocol);
 
   app.on('second-instance', () => {

@@ -52,6 +52,7 @@ export class FakeApp extends EventEmitter {
   exitCode: number | null = null;
   isPackaged = false;
   aboutShown = 0;
+  sandboxEnforced = false;
   private readyResolve!: () => void;
   private readonly readyPromise = new Promise<void>((resolve) => (this.readyResolve = resolve));
 
@@ -64,6 +65,9 @@ export class FakeApp extends EventEmitter {
   requestSingleInstanceLock(): boolean {
     this.locked = this.lockAvailable;
     return this.locked;
+  }
+  enableSandbox(): void {
+    this.sandboxEnforced = true;
   }
   whenReady(): Promise<void> {
     return this.readyPromise;

@@ -99,6 +99,7 @@ describe('the window', () => {
     });
     expect(app.window().webContents.getURL()).toBe('app://sitewalk/index.html');
     expect(app.window().visible).toBe(true);
+    expect(app.fake.app.sandboxEnforced).toBe(true);
   });
 
   it('guards its contents: no navigation away, no new windows, https links to the system browser only', async () => {
