@@ -1013,8 +1013,11 @@ class Core implements SitewalkCore {
   private onOutboxChange(changes: OutboxChange[], removed: OutboxEntry[]): void {
     const touched = new Set<string>();
     const folded = new Map<string, SiteRecord>();
+    // Views cost something for 10,000 entries: build them only for someone listening.
+    const tellEntries = this.events.listenerCount('outbox') > 0;
+    const tellSites = this.events.listenerCount('site') > 0;
     for (const { entry, previous } of changes) {
-      this.events.emit('outbox', entryView(entry));
+      if (tellEntries) this.events.emit('outbox', entryView(entry));
       if (entry.kind !== 'site') continue;
       touched.add(entry.localId);
       if (entry.state === 'done' && previous?.state !== 'done') {
@@ -1030,9 +1033,11 @@ class Core implements SitewalkCore {
     if (folded.size > 0) {
       this.register.put([...folded.values()]).catch((error: unknown) => this.reportProblem(error));
     }
-    for (const localId of touched) {
-      const record = this.register.get(localId);
-      if (record) this.events.emit('site', this.viewOf(record));
+    if (tellSites) {
+      for (const localId of touched) {
+        const record = this.register.get(localId);
+        if (record) this.events.emit('site', this.viewOf(record));
+      }
     }
     this.engine.refreshStatus();
   }
