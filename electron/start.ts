@@ -5,11 +5,11 @@
 // and exit 0.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startBrowserHost, type RunningBrowserHost } from './browser-host/server';
+import { defaultDataDir, resolveDataDir } from './cli/commands/context';
 import { openHostBackend, type HostBackend } from './core/host-api';
 import { bundleElectron, ensureRenderer, findElectronBinary, paths } from './main/build';
 
@@ -22,7 +22,7 @@ Options:
   --browser          use the browser version even when Electron is available
   --port N           port for the browser version (default: any free port)
   --data-dir DIR     where profiles, sites and the outbox are kept
-                     (default: ${defaultDataDir()})
+                     (default: $SITEWALK_DATA_DIR, else ${defaultDataDir()})
   --no-open          do not open the system browser
   -h, --help         show this help
 `;
@@ -32,14 +32,6 @@ interface StartOptions {
   port: number;
   dataDir: string;
   open: boolean;
-}
-
-/** The OS's place for an app's data: XDG on Linux, %APPDATA% on Windows, Application Support on macOS. */
-export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home = homedir()): string {
-  if (platform === 'win32') return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'Sitewalk');
-  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'Sitewalk');
-  const config = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.startsWith('/') ? env.XDG_CONFIG_HOME : join(home, '.config');
-  return join(config, 'Sitewalk');
 }
 
 export function parseStartArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): StartOptions | { help: true } | { error: string } {
@@ -67,8 +59,9 @@ export function parseStartArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535) return { error: `--port must be a number from 0 to 65535, not "${values.port}".` };
     port = Number(values.port);
   }
-  const dataDir = values['data-dir'] ?? env.SITEWALK_DATA_DIR ?? defaultDataDir(env);
-  if (dataDir.trim() === '') return { error: '--data-dir must name a folder.' };
+  if (values['data-dir'] !== undefined && values['data-dir'].trim() === '') return { error: '--data-dir must name a folder.' };
+  // The same folder the `sitewalk` CLI uses, so both see one set of profiles and one outbox.
+  const dataDir = resolveDataDir(values['data-dir'], env);
   return { browser: values.browser === true, port, dataDir: resolve(dataDir), open: values['no-open'] !== true };
 }
 

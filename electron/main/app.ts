@@ -14,6 +14,7 @@ import { handleAppProtocol, registerAppScheme } from './protocol';
 import { createSafeStorageSecretStore, safeStorageAvailability } from './safe-storage';
 import { APP_ENTRY_URL, hardenSession, hardenWebContents, isAppUrl } from './security';
 import { MIN_HEIGHT, MIN_WIDTH, readWindowState, type WindowState } from './window-state';
+import type { KeyValueStore } from '../core/profiles/kv';
 import type { SecretStore, SecretStoreChoice } from '../core/profiles/secrets';
 
 export type ElectronMain = Pick<
@@ -29,12 +30,6 @@ export interface BackendDeps {
   log: (line: string) => void;
 }
 
-/** Where the window state is kept (electron-store in the app; anything with get/set in tests). */
-export interface SmallStore {
-  get(key: string): unknown;
-  set(key: string, value: unknown): void;
-}
-
 export interface MainOptions {
   dataDir: string;
   /** The built renderer, served as app://sitewalk/. */
@@ -45,8 +40,8 @@ export interface MainOptions {
   openBackend(deps: BackendDeps): Promise<HostBackend>;
   /** The fallback when safeStorage cannot really encrypt: os-keyring, else session-only (core's chooseSecretStore). */
   fallbackSecretStore(): Promise<SecretStoreChoice>;
-  /** Window bounds between runs. */
-  windowStore: SmallStore;
+  /** Window bounds between runs (electron-store in the app, the core's memory store in tests). */
+  windowStore: KeyValueStore;
   platform?: NodeJS.Platform;
   /** How often net.isOnline() is asked; 0 = never (tests). */
   onlinePollMs?: number;

@@ -10,7 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiResult, ProfileView, StatusView } from '../../electron/api';
 import { openHostBackend, type HostBackend } from '../../electron/core/host-api';
 import { createSessionSecretStore } from '../../electron/core/profiles/session';
-import { createMainApp, type MainApp, type SmallStore } from '../../electron/main/app';
+import { createMainApp, type MainApp } from '../../electron/main/app';
+import { memoryStoreFactory, type KeyValueStore } from '../../electron/core/profiles/kv';
 import { SAFE_STORAGE_FILE } from '../../electron/main/safe-storage';
 import { EVENT_CHANNEL, INVOKE_CHANNEL, type InvokeReply } from '../../electron/preload/channels';
 import { createFakeElectron, FakeWebContents, type FakeElectron } from './fake-electron';
@@ -20,10 +21,7 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
 });
 
-function memoryStore(): SmallStore & { values: Map<string, unknown> } {
-  const values = new Map<string, unknown>();
-  return { values, get: (key) => values.get(key), set: (key, value) => void values.set(key, JSON.parse(JSON.stringify(value))) };
-}
+const memoryStore = (): KeyValueStore => memoryStoreFactory()('window-state');
 
 interface Started {
   fake: FakeElectron;
@@ -35,7 +33,7 @@ interface Started {
   invoke<T>(method: string, ...args: unknown[]): Promise<T>;
 }
 
-async function start(options: { backend?: string; encryption?: boolean; online?: boolean; dataDir?: string; windowStore?: SmallStore } = {}): Promise<Started> {
+async function start(options: { backend?: string; encryption?: boolean; online?: boolean; dataDir?: string; windowStore?: KeyValueStore } = {}): Promise<Started> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'sitewalk-electron-main-')));
   if (!options.dataDir) cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
   const fake = createFakeElectron({ backend: options.backend ?? 'gnome_libsecret', encryption: options.encryption ?? true });
@@ -273,7 +271,7 @@ describe('window bounds, menu, connectivity and quit', () => {
     first.window().close();
     // All windows closed: the app quits, once the core has closed.
     await quit;
-    expect(store.values.get('window')).toEqual({ x: 300, y: 200, width: 1500, height: 950, maximized: true });
+    expect(store.get('window')).toEqual({ x: 300, y: 200, width: 1500, height: 950, maximized: true });
 
     const second = await start({ dataDir, windowStore: store });
     expect(second.window().options).toMatchObject({ x: 300, y: 200, width: 1500, height: 950 });
