@@ -8,6 +8,7 @@ import { invalidInput } from '../core/service/errors';
 import { mayHaveBeenApplied, type CallError, type FetchLike, type InputIssue } from '../core/service/types';
 import { registerCallCommand } from './call';
 import { registerCoreCommands } from './commands/index';
+import { registerBulkCommands } from './commands/bulk';
 
 export interface CliIo {
   stdout(text: string): void;
@@ -73,6 +74,7 @@ export function buildProgram(io: CliIo = defaultIo()): Command {
   // same conventions (one JSON document on stdout, CliExit for the exit code):
   // profile, site, outbox, sync, reprocess, rendering-qualities.
   registerCoreCommands(program, io);
+  registerBulkCommands(program, io);
 
   return program;
 }

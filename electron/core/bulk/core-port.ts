@@ -1,0 +1,93 @@
+// The bulk run's view of the real core (electron/core/app.ts): batches go through sites.saveMany
+// and reprocessMany (one durable write each, all or nothing), entries are read from the outbox,
+// cancel uses the outbox's discard, and "blocked" is the sync status's own reason. Main process and
+// CLI only; the renderer asks the host instead.
+import type { OutboxEntryView, SitewalkCore } from '../app';
+import type { EntrySnapshot, OutboxPort } from './apply';
+import type { ExportSite } from './export';
+import type { KnownSite } from './preview';
+
+export function coreOutboxPort(core: SitewalkCore): OutboxPort {
+  return {
+    async enqueueSites(edits) {
+      const outcome = await core.sites.saveMany(edits.map((edit) => ({ ...edit })));
+      if (!outcome.ok) return { ok: false, issues: outcome.issues };
+      return {
+        ok: true,
+        entries: outcome.value.map((saved) => ({ entryId: saved.entry.id, localId: saved.site.localId, coalesced: saved.coalesced })),
+      };
+    },
+    async enqueueReprocesses(requests) {
+      const outcome = await core.reprocessMany(requests.map((request) => ({ ...request })));
+      if (!outcome.ok) return { ok: false, issues: outcome.issues };
+      return { ok: true, entries: outcome.value.map((entry) => ({ entryId: entry.id })) };
+    },
+    entry(entryId) {
+      const view = core.outbox.get(entryId);
+      return view ? snapshotOf(view) : null;
+    },
+    async discard(entryId) {
+      const outcome = await core.outbox.discard(entryId);
+      return outcome.ok;
+    },
+    subscribe(listener) {
+      const off = [
+        core.on('outbox', (entry) => listener(entry.id)),
+        core.on('outbox-removed', ({ entryId }) => listener(entryId)),
+        core.on('status', () => listener(null)),
+      ];
+      return () => {
+        for (const unsubscribe of off) unsubscribe();
+      };
+    },
+    requestSync() {
+      void core.sync.syncNow();
+    },
+    blockedReason() {
+      const status = core.sync.status();
+      return status.blocked?.message ?? status.paused?.message ?? null;
+    },
+  };
+}
+
+function snapshotOf(view: OutboxEntryView): EntrySnapshot {
+  return {
+    id: view.id,
+    state: view.state,
+    siteId: view.siteId ?? null,
+    message: view.state === 'done' ? (view.result ?? '') : (view.problem?.message ?? ''),
+  };
+}
+
+/** The register's sites that have a service ID, for the preview's "unchanged" check. */
+export function knownSitesOf(core: SitewalkCore): KnownSite[] {
+  const known: KnownSite[] = [];
+  for (const site of core.sites.list()) {
+    if (!site.siteId) continue;
+    known.push({
+      siteId: site.siteId,
+      name: site.name,
+      height: site.height,
+      latitude: site.latitude,
+      longitude: site.longitude,
+      description: site.description,
+      group: site.group,
+      pinStyle: site.pinStyle,
+    });
+  }
+  return known;
+}
+
+/** Every site of the active profile, as exported. */
+export function exportSitesOf(core: SitewalkCore): ExportSite[] {
+  return core.sites.list().map((site) => ({
+    siteId: site.siteId,
+    name: site.name,
+    height: site.height,
+    latitude: site.latitude,
+    longitude: site.longitude,
+    description: site.description,
+    group: site.group,
+    pinStyle: site.pinStyle,
+  }));
+}
