@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { startBrowserHost, type RunningBrowserHost } from './browser-host/server';
 import { defaultDataDir, resolveDataDir } from './cli/commands/context';
 import { openHostBackend, type HostBackend } from './core/host-api';
-import { bundleElectron, ensureRenderer, findElectronBinary, paths } from './main/build';
+import { bundleElectron, ensureRenderer, findElectronBinary, paths, ROOT } from './main/build';
 
 const USAGE = `Usage: npm start -- [options]
 
@@ -98,7 +98,8 @@ async function prepareRenderer(): Promise<void> {
 async function runElectron(binary: string, options: StartOptions): Promise<number> {
   await prepareRenderer();
   await bundleElectron();
-  const child = spawn(binary, [paths().mainBundle, '--data-dir', options.dataDir], { stdio: 'inherit' });
+  // The app folder, not the bundle: Electron then reads package.json (name, "main") as a packaged app does.
+  const child = spawn(binary, [ROOT, '--data-dir', options.dataDir], { stdio: 'inherit' });
   const forward = (signal: NodeJS.Signals) => child.kill(signal);
   process.on('SIGINT', forward);
   process.on('SIGTERM', forward);

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { _electron } from 'playwright';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bundleElectron, ensureRenderer, findElectronBinary, paths } from '../../electron/main/build';
+import { bundleElectron, ensureRenderer, findElectronBinary, ROOT } from '../../electron/main/build';
 
 const electron = findElectronBinary();
 const skipReason = 'missing' in electron ? `SKIPPED: no Electron binary (${electron.missing})` : null;
@@ -25,7 +25,7 @@ describe.skipIf(skipReason !== null)(`Electron app (real binary)${skipReason ? `
     cleanup.push(dataDir);
     const app = await _electron.launch({
       executablePath: (electron as { path: string }).path,
-      args: [paths().mainBundle, '--data-dir', dataDir, ...(process.platform === 'linux' ? ['--no-sandbox'] : [])],
+      args: [ROOT, '--data-dir', dataDir, ...(process.platform === 'linux' ? ['--no-sandbox'] : [])],
       timeout: 60_000,
     });
     try {
