@@ -150,6 +150,15 @@ export interface BatchIssue extends InputIssue {
 
 export type BatchOutcome<T> = { ok: true; value: T[] } | { ok: false; issues: BatchIssue[] };
 
+export interface StorageStats {
+  /** Bytes written to the outbox and register journals since open, compactions included. */
+  bytesWritten: number;
+  /** fdatasync/fsync calls of the outbox journal since open. */
+  outboxSyncs: number;
+  outboxFileBytes: number;
+  registerFileBytes: number;
+}
+
 export interface CoreEvents {
   status: SyncStatus;
   site: SiteView;
@@ -229,6 +238,8 @@ export interface SitewalkCore {
   /** Cached per profile for offline use; `refresh` asks the service (falling back to the cache). */
   renderingQualities(options?: { refresh?: boolean }): Promise<RenderingQualitiesView>;
   on<K extends keyof CoreEvents>(event: K, listener: (payload: CoreEvents[K]) => void): () => void;
+  /** What the journals have cost on disk since open (support and benchmarks). */
+  storage(): StorageStats;
   /** Waits for requests in flight, flushes the journals, stops the sandbox, unlocks the folder. */
   close(): Promise<void>;
 }
@@ -421,6 +432,17 @@ class Core implements SitewalkCore {
 
   on<K extends keyof CoreEvents>(event: K, listener: (payload: CoreEvents[K]) => void): () => void {
     return this.events.on(event, listener);
+  }
+
+  storage(): StorageStats {
+    const outbox = this.store.journalStats;
+    const register = this.register.journalStats;
+    return {
+      bytesWritten: outbox.bytesWritten + register.bytesWritten,
+      outboxSyncs: outbox.syncs,
+      outboxFileBytes: outbox.size,
+      registerFileBytes: register.size,
+    };
   }
 
   get keyStoreKind(): SecretStoreKind {
