@@ -1,0 +1,209 @@
+// What every end-to-end test needs: the real app started the way a user starts it (`npm start --
+// --browser`, here as tsx electron/start.ts in its own process group, with a fresh data folder),
+// Debian's Chromium through Playwright with every non-loopback request refused (no tile server
+// here, and nothing may leave the machine), the page's CSP violations and errors collected, direct
+// API calls with the run's token for setting up and checking, and the sandbox's inspection JSON.
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
+import type { ProfileView } from '../../electron/api';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const ARTIFACTS = join(ROOT, 'test-results', 'e2e');
+
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+const LINE = /Sitewalk is running at (http:\/\/127\.0\.0\.1:\d+)\/#token=([A-Za-z0-9_-]+)/;
+
+export interface App {
+  /** http://127.0.0.1:PORT */
+  origin: string;
+  /** The address the user opens (with the token in the fragment). */
+  url: string;
+  token: string;
+  dataDir: string;
+  /** One API call as the page makes it; throws on a refused call. */
+  call<T>(method: string, ...args: unknown[]): Promise<T>;
+  stderr(): string;
+  stop(): Promise<void>;
+}
+
+export async function startApp(): Promise<App> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'sitewalk-e2e-'));
+  const child: ChildProcessByStdio<null, Readable, Readable> = spawn(
+    process.execPath,
+    [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(ROOT, 'electron', 'start.ts'), '--browser', '--no-open', '--port', '0', '--data-dir', dataDir],
+    { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => killGroup(child.pid), 20_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    // Anything the app started and left behind in its group goes too.
+    killGroup(child.pid);
+    await rm(dataDir, { recursive: true, force: true });
+  };
+
+  try {
+    const match = await new Promise<RegExpExecArray>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the app printed no address within 90 s:\n${stderr}`)), 90_000);
+      const check = () => {
+        const m = LINE.exec(stdout);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m);
+        }
+      };
+      child.stdout.on('data', check);
+      child.on('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`the app ended (${code}) before printing its address:\n${stderr}`));
+      });
+      check();
+    });
+    const origin = match[1]!;
+    const token = match[2]!;
+    const call = async <T,>(method: string, ...args: unknown[]): Promise<T> => {
+      const response = await fetch(`${origin}/api/${method}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(args),
+      });
+      const body = (await response.json()) as { value?: T; error?: { message: string } };
+      if (!response.ok) throw new Error(`${method}: ${body.error?.message ?? response.status}`);
+      return body.value as T;
+    };
+    return { origin, url: `${origin}/#token=${token}`, token, dataDir, call, stderr: () => stderr, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+function killGroup(pid: number | undefined): void {
+  if (!pid) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // The group is already gone.
+  }
+}
+
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env.SITEWALK_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+export interface Session {
+  context: BrowserContext;
+  page: Page;
+  /** Uncaught page errors and console errors other than refused tile requests. */
+  errors: string[];
+  /** Requests to anything but loopback that were refused (the tile server, or a bug). */
+  refused: string[];
+  /** CSP violations the page reported. */
+  cspViolations(): Promise<string[]>;
+  screenshot(name: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** A fresh browser context at 1280×720 on the app; nothing but loopback is reachable. */
+export async function openSession(browser: Browser, app: App): Promise<Session> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, deviceScaleFactor: 1 });
+  const refused: string[] = [];
+  await context.route('**/*', (route) => {
+    const url = new URL(route.request().url());
+    if (url.hostname === '127.0.0.1' || url.protocol === 'data:') return route.continue();
+    refused.push(url.href);
+    return route.abort('internetdisconnected');
+  });
+  // Recorded from the first script on, without touching the page's own code.
+  await context.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __csp: string[] }).__csp = seen;
+    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    const text = message.text();
+    // Refused tile requests are the test's doing (and the app's grid fallback handles them).
+    if (/Failed to load resource: net::ERR_INTERNET_DISCONNECTED/.test(text)) return;
+    errors.push(`console: ${text}`);
+  });
+  await page.goto(app.url);
+  return {
+    context,
+    page,
+    errors,
+    refused,
+    cspViolations: () => page.evaluate(() => (window as unknown as { __csp: string[] }).__csp.slice()),
+    async screenshot(name) {
+      await mkdir(ARTIFACTS, { recursive: true });
+      const path = join(ARTIFACTS, `${name}.png`);
+      await page.screenshot({ path });
+      return path;
+    },
+    close: () => context.close(),
+  };
+}
+
+/** The built-in Sandbox profile's running sandbox address, as the API reports it. */
+export async function sandboxUrl(app: App): Promise<string> {
+  const profiles = await app.call<ProfileView[]>('listProfiles');
+  const sandbox = profiles.find((p) => p.builtIn);
+  if (!sandbox) throw new Error('no built-in Sandbox profile');
+  return sandbox.baseUrl.replace(/\/+$/, '');
+}
+
+/** GET {sandbox}/_sandbox/<path> as JSON. */
+export async function inspect<T>(baseUrl: string, path: string): Promise<T> {
+  const response = await fetch(`${baseUrl}/_sandbox/${path}`);
+  if (!response.ok) throw new Error(`sandbox ${path}: HTTP ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/** Polls `check` until it returns a value that is not undefined/false, or fails with `what`. */
+export async function eventually<T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value !== undefined && value !== false) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** Answers the first-run welcome with the Sandbox and waits for the app to settle on it. */
+export async function chooseSandbox(page: Page): Promise<void> {
+  await page.getByRole('button', { name: /Try it with the Sandbox/ }).click();
+  await page.locator('dialog[open]').waitFor({ state: 'hidden' });
+}
+
+/** How many pins the map's canvas drew last (the pin layer records it on the map element). */
+export async function pinsDrawn(page: Page): Promise<number> {
+  return Number((await page.getByTestId('map').getAttribute('data-pins-drawn')) ?? '0');
+}

@@ -1,0 +1,16 @@
+// End-to-end tests: Debian's Chromium (through Playwright) drives the real app, served by the
+// browser host against its in-process sandbox. One file at a time (each starts an app and a
+// browser, and the machine has 2 cores), generous timeouts for a loaded machine, and the renderer
+// built once before any test.
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/e2e/**/*.test.ts'],
+    globalSetup: ['test/e2e/global-setup.ts'],
+    fileParallelism: false,
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
+    pool: 'forks',
+  },
+});
