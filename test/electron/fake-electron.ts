@@ -174,6 +174,8 @@ export function createFakeElectron(options: { online?: boolean; backend?: string
     app,
     BrowserWindow: FakeBrowserWindow,
     ipcMain: {
+      // electron-store registers a sync listener for its renderer helper; the app never uses it.
+      on() {},
       handle(channel: string, listener: Listener) {
         handlers.set(channel, listener);
       },
