@@ -4,7 +4,7 @@
 // deliberately sends it again.
 //
 // JSON shapes (--json):
-//   outbox          → { entries: OutboxEntryView[], status: SyncStatus }
+//   outbox          → { entries: OutboxEntryView[], status: SyncStatus }   (done entries only with --all)
 //   outbox retry    → { ok: true, entry: OutboxEntryView }
 //   outbox discard  → { ok: true, removed: string[] }      (a create takes its queued edits along)
 //   outbox resolve  → { ok: true, entry: OutboxEntryView }
@@ -19,6 +19,10 @@ interface ResolveFlags extends CommonFlags {
   siteId?: string;
 }
 
+interface ListFlags extends CommonFlags {
+  all?: boolean;
+}
+
 export function describeEntry(entry: OutboxEntryView): string {
   const detail = entry.problem ? ` — ${entry.problem.message}` : entry.result ? ` — ${entry.result}` : '';
   return `${entry.id} ${entry.state}: ${entry.summary}${detail}`;
@@ -26,10 +30,13 @@ export function describeEntry(entry: OutboxEntryView): string {
 
 export function registerOutboxCommands(program: Command, io: CliIo, options: CoreCommandOptions): void {
   const outbox = withCommonOptions(
-    program.command('outbox').description('Show the outbox of the active profile (or act on one entry: retry, discard, resolve).'),
-  ).action(async (flags: CommonFlags) => {
+    program
+      .command('outbox')
+      .description('Show the outbox of the active profile (or act on one entry: retry, discard, resolve).')
+      .option('--all', 'include the entries already done (the history)'),
+  ).action(async (flags: ListFlags) => {
     await withCore(io, flags, options, async (core) => {
-      const entries = core.outbox.list();
+      const entries = core.outbox.list().filter((entry) => flags.all || entry.state !== 'done');
       const status = core.sync.status();
       output(io, flags, { entries, status }, () =>
         entries.length === 0
