@@ -141,8 +141,17 @@ async function runBrowser(options: StartOptions): Promise<void> {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 
-  backend = await openHostBackend({ host: 'browser', dataDir: options.dataDir, fetch: globalThis.fetch, log: say });
-  host = await startBrowserHost({ hostApi: backend.hostApi, staticDir: paths().rendererDir, port: options.port, log: say });
+  backend = await openHostBackend({ host: 'browser', dataDir: options.dataDir, log: say });
+  try {
+    host = await startBrowserHost({ hostApi: backend.hostApi, staticDir: paths().rendererDir, port: options.port, log: say });
+  } catch (error) {
+    // Release the data folder before giving up, so the next try is not told it is busy.
+    await backend.close();
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new Error(`Port ${options.port} is already in use on 127.0.0.1; choose another with --port, or leave --port out.`);
+    }
+    throw error;
+  }
   if (stopping) return;
   process.stdout.write(`Sitewalk is running at ${host.pageUrl}\n`);
   if (options.open) openBrowser(host.pageUrl);

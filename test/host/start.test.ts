@@ -5,6 +5,7 @@
 // banner is silenced (npm_config_loglevel) so the line count is the program's alone.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -126,6 +127,23 @@ describe('npm start', () => {
     expect(run.stderr()).toMatch(/starting the browser version: .*Electron/);
     expect(await stop(run)).toBe(0);
     expect(run.stdout().split('\n').filter((line) => line !== '')).toHaveLength(1);
+  });
+
+  it('says so when the port is taken, and leaves the data folder free', { timeout: 180_000 }, async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const dir = await dataDir();
+      const port = (taken.address() as AddressInfo).port;
+      const run = npmStart(['--browser', '--no-open', '--port', String(port), '--data-dir', dir]);
+      const [code] = (await once(run.child, 'exit')) as [number | null];
+      expect(code).toBe(1);
+      expect(run.stderr()).toContain(`Port ${port} is already in use`);
+      expect(run.stdout()).toBe('');
+      expect((await readdir(dir)).includes(LOCK_FILE)).toBe(false);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
   });
 
   it('--help explains the options and starts nothing', { timeout: 60_000 }, async () => {
