@@ -60,6 +60,7 @@ interface ExportFlags extends CommonFlags {
 
 interface ReprocessFlags extends CommonFlags {
   multiMap: string;
+  skipInvalid?: boolean;
   email?: boolean;
   dryRun?: boolean;
   filter?: string[];
@@ -122,6 +123,7 @@ export function registerBulkCommands(program: Command, io: CliIo, options: BulkC
       .option('--email', 'send the EUS email again for each submission (and push to the EUS API); default: no email')
       .option('--dry-run', 'show which submissions would be reprocessed; queue nothing')
       .option('--filter <column=value>', 'keep rows whose column equals value (case-insensitive, * matches any text; repeatable, all must match)', collect)
+      .option('--skip-invalid', 'queue the valid rows even when some rows are invalid (default: refuse the whole file)')
       .option('--report <file.csv>', 'write the row-by-row report as CSV')
       .option('--no-wait', 'queue and return without sending'),
   )
@@ -400,7 +402,7 @@ async function runReprocessCommand(
     let result: RunResult;
     run.start();
     try {
-      result = await runReprocess(coreOutboxPort(core), plan, { follow: flags.wait, signal: run.signal, onProgress: run.onProgress });
+      result = await runReprocess(coreOutboxPort(core), plan, { skipInvalid: flags.skipInvalid === true, follow: flags.wait, signal: run.signal, onProgress: run.onProgress });
     } finally {
       run.end();
     }

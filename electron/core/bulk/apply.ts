@@ -151,8 +151,8 @@ export async function runImport(port: OutboxPort, preview: ImportPreview, option
   return follow(port, tracked, unqueued, { ...options, now }, started, enqueueMs, siteOutcome);
 }
 
-/** Queues every ready row of an EUS plan in one batch and follows it. */
-export async function runReprocess(port: OutboxPort, plan: EusPlan, options: RunOptions = {}): Promise<RunResult> {
+/** Queues every ready row of an EUS plan in one batch and follows it (refused when rows are invalid, unless skipInvalid). */
+export async function runReprocess(port: OutboxPort, plan: EusPlan, options: ImportRunOptions = {}): Promise<RunResult> {
   const now = options.now ?? (() => Date.now());
   const started = now();
   const unqueued: ReportRow[] = plan.rows
@@ -174,6 +174,10 @@ export async function runReprocess(port: OutboxPort, plan: EusPlan, options: Run
     ...ready.map((row) => ({ row: row.row, siteId: row.processId, name: submissionLabel(row.values), action: 'reprocess', status: 'cancelled' as const, message: 'Not queued: the plan was refused as a whole.' })),
   ];
   if (plan.problems.length > 0) return refused(plan.problems, notQueued(), started, now);
+  if (plan.summary.invalid > 0 && options.skipInvalid !== true) {
+    const count = plan.summary.invalid;
+    return refused([`${count} row${count === 1 ? ' is' : 's are'} invalid; fix ${count === 1 ? 'it' : 'them'} or choose to skip invalid rows. Nothing was queued.`], notQueued(), started, now);
+  }
   if (options.signal?.aborted) return refused(['Cancelled before anything was queued.'], notQueued(), started, now, 'cancelled');
   const enqueueStart = now();
   const queued = ready.length > 0 ? await port.enqueueReprocesses(ready.map((row) => row.request!)) : { ok: true as const, entries: [] };
