@@ -52,12 +52,12 @@ export interface HostApi {
   dispatch(method: string, args: unknown): Promise<unknown>;
 }
 
-export function isApiMethod(method: string): method is ApiMethod {
+function isApiMethod(method: string): method is ApiMethod {
   return Object.hasOwn(API_METHODS, method);
 }
 
 /** Checks one call against its schema and runs it; refusals are HostApiErrors with a sentence. */
-export async function dispatchCall(api: SitewalkApi, method: string, args: unknown): Promise<unknown> {
+async function dispatchCall(api: SitewalkApi, method: string, args: unknown): Promise<unknown> {
   if (typeof method !== 'string' || !isApiMethod(method)) {
     const shown = String(method).slice(0, 60);
     throw new HostApiError('unknown-method', `There is no API method named "${shown}".`);
@@ -101,7 +101,7 @@ function problemView(problem: Problem | null): ProblemView | null {
   };
 }
 
-export function toProfileView(profile: CoreProfileView): ProfileView {
+function toProfileView(profile: CoreProfileView): ProfileView {
   return {
     id: profile.id,
     name: profile.name,
@@ -117,7 +117,7 @@ export function toProfileView(profile: CoreProfileView): ProfileView {
   };
 }
 
-export function toSiteView(site: CoreSiteView): SiteView {
+function toSiteView(site: CoreSiteView): SiteView {
   return {
     localId: site.localId,
     siteId: site.siteId,
@@ -134,7 +134,7 @@ export function toSiteView(site: CoreSiteView): SiteView {
   };
 }
 
-export function toEntryView(entry: CoreEntryView): OutboxEntryView {
+function toEntryView(entry: CoreEntryView): OutboxEntryView {
   return {
     id: entry.id,
     kind: entry.kind,
@@ -193,7 +193,7 @@ function readSettings(core: SitewalkCore): SettingsView {
 }
 
 /** A tile URL must be an http(s) template with {z}, {x} and {y} whose origin the CSP can name. */
-export function tileUrlIssue(tileUrl: string): string | null {
+function tileUrlIssue(tileUrl: string): string | null {
   const text = tileUrl.trim();
   if (!/^https?:\/\//i.test(text)) return 'The tile server address must start with https:// (or http://), like https://tile.openstreetmap.org/{z}/{x}/{y}.png.';
   if (!['{z}', '{x}', '{y}'].every((part) => text.includes(part))) return 'The tile server address must contain {z}, {x} and {y}, where the map puts the tile numbers.';
@@ -342,7 +342,7 @@ export function createHostApi(core: SitewalkCore, options: { host: HostKind }): 
  * (CSP allows a wildcard only as the whole leftmost label, so `{s}.tile.example.org` becomes
  * `*.tile.example.org`).
  */
-export function tileOrigin(tileUrl: string): string | null {
+function tileOrigin(tileUrl: string): string | null {
   const match = /^(https?):\/\/([^/?#]+)/i.exec(tileUrl.trim());
   if (!match) return null;
   const scheme = match[1]!.toLowerCase();
