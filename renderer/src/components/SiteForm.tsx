@@ -4,6 +4,7 @@
 // queued, so closing the form, a reload or a crash never loses typed input.
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { SiteInput, SiteView } from '../../../electron/api';
+import type { SiteEdit } from '../../../electron/core/service/types';
 import { parseSiteEdit } from '../../../electron/core/validation';
 import { coordinateFieldValue, formatDecimal, formatDms, readCoordinates } from '../lib/coords';
 import { deleteDraft, loadDraft, newDraftKey, saveDraft, type SiteDraft, type SiteDraftFields } from '../lib/drafts';
@@ -64,6 +65,8 @@ export function SiteForm({ request, onClose, onPickOnMap, picked }: SiteFormProp
     if (restored) return { fields: restored.fields, restored };
     if (request.mode === 'edit' && site) return { fields: fieldsFromSite(site, settings.heightUnit), restored: null };
     const fields = emptyFields(settings.heightUnit);
+    // A site added by ID keeps whatever colour the service has unless the user knows it.
+    if (request.mode === 'existing') fields.pinStyle = '';
     if (request.mode === 'new' && request.lat !== null && request.lng !== null) {
       fields.latitude = formatDecimal(request.lat);
       fields.longitude = formatDecimal(request.lng);
@@ -115,10 +118,12 @@ export function SiteForm({ request, onClose, onPickOnMap, picked }: SiteFormProp
   const lat = coordinateFieldValue(fields.latitude, 'lat');
   const lon = coordinateFieldValue(fields.longitude, 'lon');
 
+  // Adding an existing site sends nothing, so its height may stay unknown (the core checks the same).
+  const heightOptional = isExisting && fields.height.trim() === '';
   const input: SiteInput = useMemo(() => {
     const value: SiteInput = {
       name: fields.name,
-      height: height.schemaInput,
+      height: heightOptional ? '0' : height.schemaInput,
       latitude: lat.value,
       longitude: lon.value,
       description: fields.description,
@@ -128,7 +133,7 @@ export function SiteForm({ request, onClose, onPickOnMap, picked }: SiteFormProp
     if (isEdit && site?.siteId) value.siteId = site.siteId;
     if (isExisting) value.siteId = fields.siteId;
     return value;
-  }, [fields, height.schemaInput, lat.value, lon.value, isEdit, isExisting, site?.siteId]);
+  }, [fields, height.schemaInput, heightOptional, lat.value, lon.value, isEdit, isExisting, site?.siteId]);
 
   const validation = useMemo(() => parseSiteEdit(input), [input]);
   const issues: Partial<Record<FieldName, string>> = {};
@@ -177,16 +182,7 @@ export function SiteForm({ request, onClose, onPickOnMap, picked }: SiteFormProp
     }
     setSaving(true);
     const edit = validation.value;
-    const payload: SiteInput = {
-      name: edit.name ?? '',
-      height: edit.height,
-      latitude: edit.latitude,
-      longitude: edit.longitude,
-      description: edit.description ?? '',
-      group: edit.group ?? '',
-      pinStyle: edit.pinStyle ?? 1,
-    };
-    if (edit.siteId) payload.siteId = edit.siteId;
+    const payload = buildPayload(edit, { mode: request.mode, heightOptional, site, pinStyleText: fields.pinStyle });
     if (isEdit) payload.localId = request.localId;
     const result = await ui.call(() => (isExisting ? api.addExistingSite(payload) : api.saveSite(payload)));
     setSaving(false);
@@ -406,9 +402,15 @@ export function SiteForm({ request, onClose, onPickOnMap, picked }: SiteFormProp
           {([1, 2, 3, 4] as PinStyle[]).map((style) => (
             <label key={style} className={fields.pinStyle === String(style) ? 'checked' : ''}>
               <input type="radio" name={ids('pin')} value={style} checked={fields.pinStyle === String(style)} onChange={() => update({ pinStyle: String(style) })} />
-              <PinIcon style={style} /> {PIN_NAMES[style]}
+              <PinIcon style={style} decorative /> {PIN_NAMES[style]}
             </label>
           ))}
+          {isExisting && (
+            <label className={fields.pinStyle === '' ? 'checked' : ''}>
+              <input type="radio" name={ids('pin')} value="" checked={fields.pinStyle === ''} onChange={() => update({ pinStyle: '' })} />
+              Not known
+            </label>
+          )}
           <FieldError id={ids('pinStyle-error')} message={shown('pinStyle')} />
         </fieldset>
 
@@ -435,6 +437,43 @@ export function SiteForm({ request, onClose, onPickOnMap, picked }: SiteFormProp
       </form>
     </section>
   );
+}
+
+/**
+ * What is sent. A create or an added site sends every field given. An edit of a site the service
+ * already has sends the height (always required) and only the fields changed here: blank means
+ * "leave as it is" on the wire, so an unchanged field that the web interface changed meanwhile is
+ * not overwritten with this computer's older copy, and a colour the register never knew (a site
+ * added by ID shows the default) is not forced on the service.
+ */
+function buildPayload(
+  edit: SiteEdit,
+  context: { mode: SiteFormRequest['mode']; heightOptional: boolean; site: SiteView | null; pinStyleText: string },
+): SiteInput {
+  const { mode, site } = context;
+  if (mode === 'edit' && site?.siteId) {
+    const payload: SiteInput = { siteId: site.siteId, height: edit.height };
+    if ((edit.name ?? '') !== site.name.trim()) payload.name = edit.name ?? '';
+    if (edit.latitude !== undefined && (edit.latitude !== site.latitude || edit.longitude !== site.longitude)) {
+      payload.latitude = edit.latitude;
+      payload.longitude = edit.longitude;
+    }
+    if ((edit.description ?? '') !== site.description.trim()) payload.description = edit.description ?? '';
+    if ((edit.group ?? '') !== site.group.trim()) payload.group = edit.group ?? '';
+    if (context.pinStyleText !== String(site.pinStyle)) payload.pinStyle = edit.pinStyle ?? null;
+    return payload;
+  }
+  const payload: SiteInput = {
+    name: edit.name ?? '',
+    height: context.heightOptional ? undefined : edit.height,
+    latitude: edit.latitude,
+    longitude: edit.longitude,
+    description: edit.description ?? '',
+    group: edit.group ?? '',
+    pinStyle: edit.pinStyle ?? (mode === 'existing' ? null : 1),
+  };
+  if (edit.siteId) payload.siteId = edit.siteId;
+  return payload;
 }
 
 function coordinateHint(value: string, axis: 'lat' | 'lon', invalid: boolean): string | undefined {

@@ -103,8 +103,12 @@ export function MapView(props: MapViewProps) {
       onPinClick: (id) => callbacks.current.onSelect(id),
       onPinDrop: (id, latlng) => callbacks.current.onDrop(id, latlng.lat, L.Util.wrapNum(latlng.lng, [-180, 180], true)),
       onHover: (pin, point) => setHover(pin && point ? { pin, x: point.x, y: point.y } : null),
+      // What is on the canvas, readable from outside (the canvas itself is opaque to tests and tools).
       onDrawn: (info) => {
         container.dataset['pinsDrawn'] = String(info.drawn);
+        container.dataset['pinsPending'] = String(info.marks.pending);
+        container.dataset['pinsFailed'] = String(info.marks.failed);
+        container.dataset['pinsReview'] = String(info.marks.review);
         container.dataset['pinsCompact'] = String(info.compact);
       },
     });

@@ -30,7 +30,17 @@ export interface PinLayerOptions {
   onPinDrop?: (id: string, latlng: L.LatLng) => void;
   onHover?: (pin: Pin | null, containerPoint: L.Point | null) => void;
   /** Called after every redraw (tests and the benchmark wait for it). */
-  onDrawn?: (info: { drawn: number; compact: boolean; full: boolean }) => void;
+  onDrawn?: (info: DrawInfo) => void;
+}
+
+export interface DrawInfo {
+  /** Pins on the canvas now (view plus padding). */
+  drawn: number;
+  /** Of those, how many carry each state badge. */
+  marks: Record<PinMark, number>;
+  compact: boolean;
+  /** False when only the strips uncovered by a pan were drawn. */
+  full: boolean;
 }
 
 const DEFAULTS: PinLayerOptions = {
@@ -429,7 +439,11 @@ export class PinLayer extends L.Layer {
       this.fullRedrawNeeded = false;
       this.lastFullCost = performance.now() - started;
     }
-    this.opts.onDrawn?.({ drawn: hitPins.length, compact, full: !shift });
+    if (this.opts.onDrawn) {
+      const marks: Record<PinMark, number> = { none: 0, pending: 0, failed: 0, review: 0 };
+      for (const pin of hitPins) marks[pin.mark]++;
+      this.opts.onDrawn({ drawn: hitPins.length, marks, compact, full: !shift });
+    }
   }
 
   private drawHighlighted(ctx: CanvasRenderingContext2D, sprite: Sprite, x: number, y: number, hitPins: Pin[], rects: Float32Array, pin: Pin): void {
