@@ -122,7 +122,13 @@ export function MapView(props: MapViewProps) {
     map.on('contextmenu', (e: L.LeafletMouseEvent) => {
       setMenu({ x: e.containerPoint.x, y: e.containerPoint.y, lat: e.latlng.lat, lng: L.Util.wrapNum(e.latlng.lng, [-180, 180], true) });
     });
-    map.on('movestart', () => setHover(null));
+    map.on('movestart', () => {
+      setHover(null);
+      container.dataset['moving'] = '1';
+    });
+    map.on('moveend', () => {
+      container.dataset['moving'] = '0';
+    });
 
     let fitted = false;
     const stopSites = store.onSites((changed, removed, reset) => {

@@ -2,26 +2,7 @@
 // plain background with a latitude/longitude grid and labels, drawn per tile on small canvases, so
 // pins still sit on something a technician can read coordinates from instead of grey nothing.
 import L from 'leaflet';
-
-/** Grid spacings in degrees, fine to coarse. */
-const STEPS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30];
-
-/** The finest spacing that keeps lines at least ~120 px apart at this zoom (labels need the room). */
-export function gridStep(zoom: number, tileSize = 256): number {
-  const degreesPerPixel = 360 / (tileSize * 2 ** zoom);
-  const wanted = degreesPerPixel * 120;
-  for (const step of STEPS) if (step >= wanted) return step;
-  return STEPS[STEPS.length - 1]!;
-}
-
-function decimalsFor(step: number): number {
-  return Math.max(0, Math.ceil(-Math.log10(step) - 1e-9));
-}
-
-export function formatGridLabel(value: number, axis: 'lat' | 'lon', step: number): string {
-  const hemi = axis === 'lat' ? (value < 0 ? 'S' : value > 0 ? 'N' : '') : value < 0 ? 'W' : value > 0 ? 'E' : '';
-  return `${Math.abs(value).toFixed(decimalsFor(step))}°${hemi}`;
-}
+import { formatGridLabel, gridStep, roundTo } from './geometry';
 
 export const CoordinateGrid = L.GridLayer.extend({
   options: { pane: 'tilePane', zIndex: 0, updateWhenIdle: false, keepBuffer: 2 },
@@ -76,10 +57,6 @@ export const CoordinateGrid = L.GridLayer.extend({
     return tile;
   },
 });
-
-function roundTo(value: number, step: number): number {
-  return Number((Math.round(value / step) * step).toFixed(decimalsFor(step)));
-}
 
 export function coordinateGrid(): L.GridLayer {
   return new (CoordinateGrid as unknown as new () => L.GridLayer)();

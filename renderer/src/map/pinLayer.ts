@@ -6,6 +6,7 @@
 // (spaced out further when a full redraw is slow); a pan only draws the strips it uncovers.
 import L from 'leaflet';
 import { loadSprites, type PinMark, type PinStyle, type Sprite, type SpriteSet } from './sprites';
+import { touches, uncovered, type Rect } from './geometry';
 
 export interface Pin {
   id: string;
@@ -649,26 +650,4 @@ export class PinLayer extends L.Layer {
     if (this.canvas) this.canvas.style.cursor = '';
     this.scheduleRedraw(true);
   }
-}
-
-interface Rect {
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-}
-
-/** The parts of a w×h canvas that a shift by (dx, dy) leaves without a picture. */
-export function uncovered(dx: number, dy: number, w: number, h: number): Rect[] {
-  const strips: Rect[] = [];
-  if (dx > 0) strips.push({ x: w - dx, y: 0, w: dx, h });
-  else if (dx < 0) strips.push({ x: 0, y: 0, w: -dx, h });
-  if (dy > 0) strips.push({ x: 0, y: h - dy, w, h: dy });
-  else if (dy < 0) strips.push({ x: 0, y: 0, w, h: -dy });
-  return strips;
-}
-
-function touches(strips: Rect[], x: number, y: number, w: number, h: number): boolean {
-  for (const r of strips) if (x < r.x + r.w && x + w > r.x && y < r.y + r.h && y + h > r.y) return true;
-  return false;
 }

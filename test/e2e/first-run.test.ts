@@ -1,0 +1,62 @@
+// A technician's first minute: the welcome offers the Sandbox, the demo sites appear on the map
+// (fitted to them), and with no tile server reachable the map shows a coordinate grid instead of
+// grey nothing — all under the hosts' CSP, without a single page error.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright';
+import type { SandboxSite } from '../../electron/sandbox/state';
+import { chooseSandbox, eventually, inspect, launchChromium, openSession, pinsDrawn, sandboxUrl, startApp, type App, type Session } from './helpers';
+
+let browser: Browser;
+let app: App | null = null;
+let session: Session | null = null;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterEach(async () => {
+  await session?.close();
+  await app?.stop();
+  session = null;
+  app = null;
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('first run', () => {
+  it('offers the Sandbox, then shows its demo sites on the map over a coordinate grid', async () => {
+    app = await startApp();
+    session = await openSession(browser, app);
+    const { page } = session;
+
+    const welcome = page.getByRole('dialog', { name: 'Welcome to Sitewalk' });
+    await welcome.waitFor();
+    await session.screenshot('first-run-welcome');
+    await chooseSandbox(page);
+
+    const base = await eventually('the sandbox to run', () => sandboxUrl(app!).then((url) => (/^http:\/\/127\.0\.0\.1:\d+$/.test(url) ? url : undefined)));
+    const demo = await inspect<SandboxSite[]>(base, 'sites');
+    expect(demo.length).toBeGreaterThan(5);
+
+    // Every demo site is listed and drawn: the map was fitted to them.
+    await page.getByText(`${demo.length} sites`, { exact: true }).waitFor();
+    await eventually('every demo site drawn', async () => (await pinsDrawn(page)) === demo.length);
+    const first = [...demo].sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true }))[0]!;
+    await page.getByRole('button', { name: new RegExp(`^${escapeRegExp(first.name)}\\b`) }).first().waitFor();
+
+    // No tiles here: the grid stands in, and says why.
+    await eventually('the coordinate grid', async () => (await page.getByTestId('map').getAttribute('data-tiles')) === 'grid');
+    await page.getByText(/Map tiles cannot load here/).waitFor();
+    expect(await page.locator('.leaflet-tile-pane canvas').count()).toBeGreaterThan(0);
+
+    await session.screenshot('first-run-sandbox-sites');
+    expect(session.errors).toEqual([]);
+    expect(await session.cspViolations()).toEqual([]);
+    // The only thing the page tried to reach beyond loopback is the tile server.
+    expect(session.refused.every((url) => url.startsWith('https://tile.openstreetmap.org/'))).toBe(true);
+  });
+});
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,199 @@
+// Sites through the UI against the built-in Sandbox: adding one by clicking the map, changing a
+// height, moving a pin by dragging it (confirm, then undo), and input the shared schema refuses —
+// shown inline, nothing queued, and the typed text still there after a reload. Each outcome is
+// checked where it matters: in the sandbox's own state and call log.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright';
+import type { OutboxEntryView } from '../../electron/api';
+import type { CallLogEntry, SandboxSite } from '../../electron/sandbox/state';
+import { chooseSandbox, eventually, inspect, launchChromium, openSession, pinsDrawn, sandboxUrl, startApp, type App, type Session } from './helpers';
+
+let browser: Browser;
+let app: App | null = null;
+let session: Session | null = null;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterEach(async () => {
+  await session?.close();
+  await app?.stop();
+  session = null;
+  app = null;
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** A started app on the Sandbox with its demo sites drawn; returns the sandbox address. */
+async function onSandbox(): Promise<{ page: Page; base: string; demo: SandboxSite[] }> {
+  app = await startApp();
+  session = await openSession(browser, app);
+  const { page } = session;
+  await chooseSandbox(page);
+  const base = await eventually('the sandbox to run', () => sandboxUrl(app!).then((url) => (/^http:\/\/127\.0\.0\.1:\d+$/.test(url) ? url : undefined)));
+  const demo = await inspect<SandboxSite[]>(base, 'sites');
+  await eventually('the demo sites drawn', async () => (await pinsDrawn(page)) === demo.length);
+  return { page, base, demo };
+}
+
+async function mapSettled(page: Page): Promise<void> {
+  await eventually('the map to stop moving', async () => (await page.getByTestId('map').getAttribute('data-moving')) !== '1', 10_000);
+}
+
+function rowButton(page: Page, name: string) {
+  return page.getByRole('button', { name: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`) }).first();
+}
+
+async function sitesApiCalls(base: string): Promise<CallLogEntry[]> {
+  return (await inspect<CallLogEntry[]>(base, 'calls')).filter((call) => call.operation === 'SitesAPI');
+}
+
+describe('sites', () => {
+  it('adds a site by clicking the map: saved, sent once, and on the service with the typed fields', async () => {
+    const { page, base } = await onSandbox();
+
+    // Zoom out so the demo sites gather in the middle, then click an empty spot near a corner.
+    await page.getByRole('button', { name: 'Zoom out' }).click();
+    await mapSettled(page);
+    await page.getByRole('button', { name: '+ Add site' }).click();
+    await page.getByText('Click the map where the new site is.').waitFor();
+    const box = (await page.getByTestId('map').boundingBox())!;
+    await page.mouse.click(box.x + 90, box.y + box.height - 90);
+
+    const form = page.getByRole('region', { name: 'New site' });
+    await form.waitFor();
+    const latitude = await form.getByLabel('Latitude').inputValue();
+    const longitude = await form.getByLabel('Longitude').inputValue();
+    expect(Number(latitude)).not.toBeNaN();
+    expect(Number(longitude)).not.toBeNaN();
+
+    await form.getByLabel('Name', { exact: true }).fill('E2E Ridge');
+    await form.getByLabel('Height (meters)').fill('45');
+    await form.getByLabel('Description').fill('Added by the end-to-end test');
+    await form.getByLabel('Group', { exact: true }).fill('E2E');
+    await form.getByLabel('Green').check();
+    await session!.screenshot('add-site-form');
+    await form.getByRole('button', { name: 'Save site' }).click();
+
+    // Waiting first (clock badge), then on the service.
+    await rowButton(page, 'E2E Ridge').waitFor();
+    await page.getByRole('button', { name: /^E2E Ridge\b.*On the service/ }).waitFor({ timeout: 60_000 });
+
+    const created = (await inspect<SandboxSite[]>(base, 'sites')).filter((s) => s.name === 'E2E Ridge');
+    expect(created).toHaveLength(1);
+    expect(created[0]).toMatchObject({
+      height: 45,
+      latitude: Number(latitude),
+      longitude: Number(longitude),
+      description: 'Added by the end-to-end test',
+      group: 'E2E',
+      pinStyle: 4,
+    });
+    const creates = (await sitesApiCalls(base)).filter((c) => c.params['Sitename'] === 'E2E Ridge');
+    expect(creates.map((c) => c.outcome)).toEqual(['ok']);
+    // The details say which ID the service gave it.
+    await page.getByRole('region', { name: 'Sites' }).getByText(created[0]!.id, { exact: true }).waitFor();
+    await session!.screenshot('add-site-synced');
+    expect(session!.errors).toEqual([]);
+    expect(await session!.cspViolations()).toEqual([]);
+  });
+
+  it('changes the height of an existing site and leaves its other fields to the service', async () => {
+    const { page, base, demo } = await onSandbox();
+    const target = demo[0]!;
+    const newHeight = target.height === 61 ? 62 : 61;
+
+    await rowButton(page, target.name).click();
+    await page.getByRole('button', { name: 'Edit site' }).click();
+    const form = page.getByRole('region', { name: `Edit ${target.name}` });
+    await form.getByLabel('Height (meters)').fill(String(newHeight));
+    await form.getByRole('button', { name: 'Save site' }).click();
+    await page.getByRole('button', { name: new RegExp(`^${target.name}\\b.*On the service`) }).first().waitFor({ timeout: 60_000 });
+
+    await eventually('the new height on the service', async () => {
+      const site = (await inspect<SandboxSite[]>(base, 'sites')).find((s) => s.id === target.id)!;
+      return site.height === newHeight ? site : undefined;
+    });
+    const after = (await inspect<SandboxSite[]>(base, 'sites')).find((s) => s.id === target.id)!;
+    expect(after).toMatchObject({ name: target.name, latitude: target.latitude, longitude: target.longitude, group: target.group, pinStyle: target.pinStyle });
+    // Only the height travelled: blank fields mean "keep" on the wire.
+    const edit = (await sitesApiCalls(base)).filter((c) => c.params['Siteid'] === target.id);
+    expect(edit).toHaveLength(1);
+    expect(edit[0]!.params).toMatchObject({ height: String(newHeight), Sitename: '', Latitude: '', Longitude: '', Description: '', Group: '', Pinstyle: '' });
+    await session!.screenshot('edit-height-synced');
+    expect(session!.errors).toEqual([]);
+  });
+
+  it('moves a site by dragging its pin after a confirmation, and undoes the move', async () => {
+    const { page, base, demo } = await onSandbox();
+    const target = demo[1]!;
+
+    await rowButton(page, target.name).click();
+    await mapSettled(page);
+    // The selected site is centred on the map; grab the pin by its head and drag it.
+    const box = (await page.getByTestId('map').boundingBox())!;
+    const cx = box.x + box.width / 2;
+    const cy = box.y + box.height / 2;
+    await page.mouse.move(cx, cy - 28);
+    await page.mouse.down();
+    await page.mouse.move(cx + 60, cy + 10, { steps: 8 });
+    await page.mouse.move(cx + 120, cy + 50, { steps: 8 });
+    await page.mouse.up();
+
+    const dialog = page.getByRole('dialog', { name: `Move ${target.name}?` });
+    await dialog.waitFor();
+    await session!.screenshot('move-confirm');
+    await dialog.getByRole('button', { name: 'Move site' }).click();
+
+    const moved = await eventually('the move on the service', async () => {
+      const site = (await inspect<SandboxSite[]>(base, 'sites')).find((s) => s.id === target.id)!;
+      return site.latitude !== target.latitude && site.longitude !== target.longitude ? site : undefined;
+    });
+    // Dragged down and right: south and east of where it was.
+    expect(moved.latitude).toBeLessThan(target.latitude);
+    expect(moved.longitude).toBeGreaterThan(target.longitude);
+    expect(moved.height).toBe(target.height);
+
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await eventually('the site back in place', async () => {
+      const site = (await inspect<SandboxSite[]>(base, 'sites')).find((s) => s.id === target.id)!;
+      return site.latitude === target.latitude && site.longitude === target.longitude ? site : undefined;
+    });
+    expect(session!.errors).toEqual([]);
+  });
+
+  it('shows a bad height and a bad latitude inline, queues nothing, and keeps the typing after a reload', async () => {
+    const { page, base } = await onSandbox();
+    const outboxBefore = await app!.call<OutboxEntryView[]>('listOutbox');
+    const callsBefore = (await sitesApiCalls(base)).length;
+
+    await page.getByRole('button', { name: '+ Add site' }).click();
+    await page.getByRole('button', { name: 'Use map centre' }).click();
+    const form = page.getByRole('region', { name: 'New site' });
+    await form.getByLabel('Name', { exact: true }).fill('Half Meter Hill');
+    await form.getByLabel('Height (meters)').fill('30.5');
+    await form.getByLabel('Latitude').fill('95');
+    await form.getByRole('button', { name: 'Save site' }).click();
+
+    await form.getByText('Height must be a whole number of meters, like 30.').waitFor();
+    await form.getByText(/Latitude must be between -90 and 90 degrees/).waitFor();
+    expect(await form.getByLabel('Height (meters)').getAttribute('aria-invalid')).toBe('true');
+    expect(await form.getByLabel('Latitude').getAttribute('aria-invalid')).toBe('true');
+    await form.getByText(/2 fields need fixing before the site can be saved. Nothing was queued./).waitFor();
+    await session!.screenshot('bad-input-inline-errors');
+
+    expect(await app!.call<OutboxEntryView[]>('listOutbox')).toEqual(outboxBefore);
+    expect((await sitesApiCalls(base)).length).toBe(callsBefore);
+
+    // A reload (or a crash) loses nothing typed: the draft is offered back.
+    await page.reload();
+    await page.getByRole('heading', { name: /Unsaved drafts \(1\)/ }).waitFor();
+    await page.getByRole('button', { name: 'Resume' }).click();
+    const resumed = page.getByRole('region', { name: 'New site' });
+    expect(await resumed.getByLabel('Name', { exact: true }).inputValue()).toBe('Half Meter Hill');
+    expect(await resumed.getByLabel('Height (meters)').inputValue()).toBe('30.5');
+    expect(await resumed.getByLabel('Latitude').inputValue()).toBe('95');
+    expect(session!.errors).toEqual([]);
+  });
+});

@@ -1,0 +1,103 @@
+// The renderer's copy of the main process's state must never show something older than what it
+// already showed: events that race the first load, and call answers that arrive after a newer
+// event, are the two ways that could happen. Driven through a small in-memory API with the same
+// shapes the hosts deliver (this is the UI's own store, so the host is what is faked here).
+import { describe, expect, it } from 'vitest';
+import type { ApiEvent, SiteView, SitewalkApi, StatusView } from '../../electron/api';
+import { DEFAULT_SETTINGS } from '../../electron/api';
+import { AppStore } from '../../renderer/src/store';
+
+function site(localId: string, patch: Partial<SiteView> = {}): SiteView {
+  return {
+    localId,
+    siteId: null,
+    name: localId,
+    height: 30,
+    latitude: 45,
+    longitude: -93,
+    description: '',
+    group: '',
+    pinStyle: 1,
+    syncState: 'pending',
+    lastError: null,
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    ...patch,
+  };
+}
+
+const status: StatusView = { online: true, syncing: false, paused: null, pendingCount: 0, attentionCount: 0, lastSyncAt: null, activeProfileId: 'p', host: 'browser' };
+
+function harness(initialSites: SiteView[]) {
+  const listeners = new Set<(event: ApiEvent) => void>();
+  let releaseList: () => void = () => undefined;
+  const listGate = new Promise<void>((resolve) => (releaseList = resolve));
+  const api = {
+    getStatus: async () => status,
+    listProfiles: async () => [],
+    getSettings: async () => DEFAULT_SETTINGS,
+    listSites: async () => {
+      const snapshot = initialSites.map((s) => ({ ...s }));
+      await listGate;
+      return snapshot;
+    },
+    listOutbox: async () => [],
+  } as unknown as SitewalkApi;
+  const store = new AppStore(api, (listener) => {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  });
+  return {
+    store,
+    emit: (event: ApiEvent) => listeners.forEach((l) => l(event)),
+    releaseList,
+  };
+}
+
+describe('the renderer store', () => {
+  it('applies events that arrive during the first load after it, so a stale snapshot never wins', async () => {
+    const h = harness([site('a', { syncState: 'pending' })]);
+    const started = h.store.start();
+    // The sync engine finishes the site while listSites is still on its way.
+    h.emit({ type: 'site', site: site('a', { syncState: 'synced', siteId: '100', updatedAt: '2026-01-01T00:00:05.000Z' }) });
+    h.releaseList();
+    await started;
+    expect(h.store.getState().sites.get('a')).toMatchObject({ syncState: 'synced', siteId: '100' });
+  });
+
+  it('ignores a call answer older than the event already shown', async () => {
+    const h = harness([]);
+    h.releaseList();
+    await h.store.start();
+    h.emit({ type: 'site', site: site('b', { syncState: 'synced', updatedAt: '2026-01-01T00:00:09.000Z' }) });
+    h.store.flush();
+    // saveSite's answer (pending) arrives after the synced event.
+    h.store.applySite(site('b', { syncState: 'pending', updatedAt: '2026-01-01T00:00:08.000Z' }));
+    expect(h.store.getState().sites.get('b')?.syncState).toBe('synced');
+  });
+
+  it('gathers a burst of site events into one change for the map', async () => {
+    const h = harness([]);
+    h.releaseList();
+    await h.store.start();
+    const batches: number[] = [];
+    h.store.onSites((changed) => batches.push(changed.length));
+    for (let i = 0; i < 500; i++) h.emit({ type: 'site', site: site(`s${i}`) });
+    expect(h.store.getState().sites.size).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(batches).toEqual([500]);
+    expect(h.store.getState().sites.size).toBe(500);
+  });
+
+  it('removes a site on site-removed, and tells the map', async () => {
+    const h = harness([site('c')]);
+    h.releaseList();
+    await h.store.start();
+    const removed: string[] = [];
+    h.store.onSites((_changed, gone) => removed.push(...gone));
+    h.emit({ type: 'site-removed', localId: 'c' });
+    h.store.flush();
+    expect(h.store.getState().sites.has('c')).toBe(false);
+    expect(removed).toEqual(['c']);
+    h.store.stop();
+  });
+});
