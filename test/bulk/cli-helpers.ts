@@ -1,7 +1,7 @@
 // Runs `sitewalk` as users do (node electron/cli/sitewalk.mjs …) in a child process, with a temp
 // data folder per test that is always removed. Generous time limits: a loaded 2-core machine
 // starts tsx slowly, and the tests must not be flaky there.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,17 +18,29 @@ export interface CliRun {
   json: Record<string, any> | null;
 }
 
-export function runCli(args: string[], options: { env?: Record<string, string>; timeoutMs?: number; onStderr?: (text: string) => void } = {}): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+export interface CliOptions {
+  env?: Record<string, string>;
+  timeoutMs?: number;
+  onStderr?: (text: string) => void;
+}
+
+export function runCli(args: string[], options: CliOptions = {}): Promise<CliRun> {
+  return startCli(args, options).done;
+}
+
+/** Starts `sitewalk`; `child` is the sitewalk process itself (node runs the script directly), for signals. */
+export function startCli(args: string[], options: CliOptions = {}): { child: ChildProcess; done: Promise<CliRun> } {
+  let child!: ChildProcess;
+  const done = new Promise<CliRun>((resolve, reject) => {
+    child = spawn(process.execPath, [BIN, ...args], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
       options.onStderr?.(chunk);
     });
@@ -50,6 +62,7 @@ export function runCli(args: string[], options: { env?: Record<string, string>; 
       resolve({ code, stdout, stderr, json });
     });
   });
+  return { child, done };
 }
 
 /** A data folder for one test; `remove` is called by the test's afterEach. */
