@@ -6,7 +6,7 @@ import { symlink, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiEvent, ApiResult, SiteView, StatusView } from '../../electron/api';
+import type { ApiEvent, ApiResult, ProfileView, SiteView, StatusView } from '../../electron/api';
 import { startBrowserHost } from '../../electron/browser-host/server';
 import { createHttpBridge } from '../../renderer/src/api/http-bridge';
 import { call, raw, startTestHost, type TestHost } from './helpers';
@@ -326,6 +326,38 @@ describe('events', () => {
   it('rejects a page call with the host sentence when the token is wrong', async () => {
     const bridge = createHttpBridge({ token: 'x'.repeat(43), baseUrl: test.host.origin });
     await expect(bridge.invoke('listSites')).rejects.toThrow(/token/);
+  });
+});
+
+describe('through to the service', () => {
+  it('sends a saved site to the in-process sandbox and reports it synced with its new ID', { timeout: 60_000 }, async () => {
+    const bridge = createHttpBridge({ token: test.host.token, baseUrl: test.host.origin });
+    const events: ApiEvent[] = [];
+    let notify: () => void = () => undefined;
+    const unsubscribe = bridge.onEvent((event) => {
+      events.push(event);
+      notify();
+    });
+    try {
+      const saved = (await bridge.invoke('saveSite', { name: 'Synced Ridge', height: 52, latitude: 40.61, longitude: -79.93 })) as ApiResult<SiteView>;
+      const localId = (saved as { ok: true; value: SiteView }).value.localId;
+      const synced = await new Promise<SiteView>((resolve) => {
+        notify = () => {
+          const found = events.find((event) => event.type === 'site' && event.site.localId === localId && event.site.syncState === 'synced');
+          if (found && found.type === 'site') resolve(found.site);
+        };
+        notify();
+      });
+      expect(synced.siteId).toMatch(/\S/);
+      // The sandbox (the Sandbox profile's service) now holds it, under that ID.
+      const profiles = (await bridge.invoke('listProfiles')) as ProfileView[];
+      const sandbox = profiles.find((profile) => profile.builtIn)!;
+      const held = (await (await fetch(`${sandbox.baseUrl}/_sandbox/sites/${encodeURIComponent(synced.siteId!)}`)).json()) as Record<string, unknown>;
+      expect(JSON.stringify(held)).toContain('Synced Ridge');
+    } finally {
+      unsubscribe();
+      bridge.close();
+    }
   });
 });
 
