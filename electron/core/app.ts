@@ -322,6 +322,7 @@ class Core implements SitewalkCore {
       log,
       initialLastSyncAt: lastDoneAt(store),
     });
+    store.onApplied((changes) => this.foldIntoRegister(changes));
     store.subscribe((changes, removed) => this.onOutboxChange(changes, removed));
 
     this.profiles = {
@@ -1031,29 +1032,35 @@ class Core implements SitewalkCore {
     return { blocked: result.blocked, status: toSyncStatus(result.status, this.activeId), counts: { ...this.store.countsOf(this.activeId) } };
   }
 
-  /** Keeps the register in step with the outbox and tells listeners what changed. */
+  /**
+   * Folds entries that just became done into the register, in the same turn as the outbox changed
+   * in memory, so a site is never shown synced without its service ID. (The register's own write
+   * may land on disk before or after the outbox's; reconcileRegister repairs either order.)
+   */
+  private foldIntoRegister(changes: OutboxChange[]): void {
+    const folded = new Map<string, SiteRecord>();
+    for (const { entry, previous } of changes) {
+      if (entry.kind !== 'site' || entry.state !== 'done' || previous?.state === 'done') continue;
+      const record = folded.get(entry.localId) ?? this.register.get(entry.localId);
+      const next = record ? foldDone(record, entry, (this.options.clock ?? systemClock).now()) : null;
+      if (next) folded.set(entry.localId, next);
+    }
+    if (folded.size > 0) this.register.put([...folded.values()]).catch((error: unknown) => this.reportProblem(error));
+  }
+
+  /** Tells listeners what changed, once it is on disk. */
   private onOutboxChange(changes: OutboxChange[], removed: OutboxEntry[]): void {
     const touched = new Set<string>();
-    const folded = new Map<string, SiteRecord>();
     // Views cost something for 10,000 entries: build them only for someone listening.
     const tellEntries = this.events.listenerCount('outbox') > 0;
     const tellSites = this.events.listenerCount('site') > 0;
-    for (const { entry, previous } of changes) {
+    for (const { entry } of changes) {
       if (tellEntries) this.events.emit('outbox', entryView(entry));
-      if (entry.kind !== 'site') continue;
-      touched.add(entry.localId);
-      if (entry.state === 'done' && previous?.state !== 'done') {
-        const record = folded.get(entry.localId) ?? this.register.get(entry.localId);
-        const next = record ? foldDone(record, entry, (this.options.clock ?? systemClock).now()) : null;
-        if (next) folded.set(entry.localId, next);
-      }
+      if (entry.kind === 'site') touched.add(entry.localId);
     }
     for (const entry of removed) {
       this.events.emit('outbox-removed', { entryId: entry.id });
       if (entry.kind === 'site') touched.add(entry.localId);
-    }
-    if (folded.size > 0) {
-      this.register.put([...folded.values()]).catch((error: unknown) => this.reportProblem(error));
     }
     if (tellSites) {
       for (const localId of touched) {

@@ -58,7 +58,9 @@ export function registerOutboxCommands(program: Command, io: CliIo, options: Cor
 
   withCommonOptions(
     outbox.command('retry').description('Send an entry again (failed, needs review, paused, or waiting to retry).').argument('<id>', 'outbox entry ID'),
-  ).action(async (id: string, flags: CommonFlags) => {
+  ).action(async (id: string, _flags: CommonFlags, command: Command) => {
+    // The parent `outbox` has --data-dir and --json too and may have taken them: read both levels.
+    const flags = command.optsWithGlobals<CommonFlags>();
     await withCore(io, flags, options, async (core) => {
       const retried = await core.outbox.retry(id);
       if (!retried.ok) issuesExit(io, flags, retried.issues);
@@ -69,7 +71,8 @@ export function registerOutboxCommands(program: Command, io: CliIo, options: Cor
 
   withCommonOptions(
     outbox.command('discard').description('Remove an entry that was not sent (a create takes its queued edits along).').argument('<id>', 'outbox entry ID'),
-  ).action(async (id: string, flags: CommonFlags) => {
+  ).action(async (id: string, _flags: CommonFlags, command: Command) => {
+    const flags = command.optsWithGlobals<CommonFlags>();
     await withCore(io, flags, options, async (core) => {
       const discarded = await core.outbox.discard(id);
       if (!discarded.ok) issuesExit(io, flags, discarded.issues);
@@ -84,7 +87,8 @@ export function registerOutboxCommands(program: Command, io: CliIo, options: Cor
       .description('Confirm an entry that needs review did happen; a create needs the site ID the service gave it.')
       .argument('<id>', 'outbox entry ID')
       .option('--site-id <id>', 'the ID the service gave the new site'),
-  ).action(async (id: string, flags: ResolveFlags) => {
+  ).action(async (id: string, _flags: ResolveFlags, command: Command) => {
+    const flags = command.optsWithGlobals<ResolveFlags>();
     await withCore(io, flags, options, async (core) => {
       const resolved = await core.outbox.resolve(id, flags.siteId);
       if (!resolved.ok) issuesExit(io, flags, resolved.issues);

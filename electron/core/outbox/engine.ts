@@ -426,9 +426,12 @@ export class SyncEngine {
       movable = true;
       break;
     }
-    if (!movable) return { blocked: null, status };
-    // Something could be sent: settled only if the queue is stuck, not if it is merely waiting.
     const block = this.currentBlock(profileId);
+    if (!movable) {
+      // Nothing pending, but entries held by a pause are still unsent: say why.
+      return { blocked: block?.reason === 'paused' && this.store.countsOf(profileId).paused > 0 ? block : null, status };
+    }
+    // Something could be sent: settled only if the queue is stuck, not if it is merely waiting.
     return block ? { blocked: block, status } : null;
   }
 

@@ -48,6 +48,7 @@ export class OutboxStore {
   private readonly pauses = new Map<string, PauseInfo>();
   private nextSeq = 1;
   private readonly listeners = new Set<ChangeListener>();
+  private readonly appliedListeners = new Set<ChangeListener>();
   private compacting: Promise<void> | null = null;
   private readonly counts = new Map<string, Record<OutboxState, number>>();
   /** Set when a write failed: memory is then ahead of the disk, so nothing more is accepted. */
@@ -75,6 +76,16 @@ export class OutboxStore {
   subscribe(listener: ChangeListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Called synchronously when a change is applied in memory, before it is on disk: for state that
+   * must never lag behind what get() and lane() show (the register's service IDs). Listeners must
+   * not write to this store.
+   */
+  onApplied(listener: ChangeListener): () => void {
+    this.appliedListeners.add(listener);
+    return () => this.appliedListeners.delete(listener);
   }
 
   get(id: string): OutboxEntry | undefined {
@@ -146,6 +157,7 @@ export class OutboxStore {
       changes.push({ entry, previous: null });
       results.push({ entry, coalesced: false });
     }
+    this.applied(changes, []);
     await this.write(records);
     this.notify(changes, []);
     this.maybeCompact();
@@ -164,6 +176,7 @@ export class OutboxStore {
       records.push({ t: 'set', id, patch });
       changes.push({ entry, previous });
     }
+    this.applied(changes, []);
     await this.write(records);
     this.notify(changes, []);
     this.maybeCompact();
@@ -180,6 +193,7 @@ export class OutboxStore {
       this.drop(entry);
       removed.push(entry);
     }
+    this.applied([], removed);
     await this.write(removed.map((entry) => ({ t: 'del', id: entry.id }) satisfies OutboxRecord));
     this.notify([], removed);
     this.maybeCompact();
@@ -401,6 +415,10 @@ export class OutboxStore {
       this.track(undefined, entry);
       if (entry.state !== 'done') this.addToLane(entry);
     }
+  }
+
+  private applied(changes: OutboxChange[], removed: OutboxEntry[]): void {
+    for (const listener of [...this.appliedListeners]) listener(changes, removed);
   }
 
   private notify(changes: OutboxChange[], removed: OutboxEntry[]): void {

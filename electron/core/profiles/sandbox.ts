@@ -19,10 +19,8 @@ export type SandboxStarter = (options: { port: number; dataFile: string }) => Pr
 
 /** Starts the real sandbox (loaded only when the Sandbox profile is used). */
 export const startBuiltInSandbox: SandboxStarter = async (options) => {
-  // TODO(sandbox): a static specifier once electron/sandbox/index.ts has landed.
-  const specifier = '../../sandbox/index';
-  const { startSandbox } = (await import(specifier)) as { startSandbox: (options: { port: number; dataFile: string }) => Promise<SandboxHandle> };
-  return startSandbox({ port: options.port, dataFile: options.dataFile });
+  const { startSandbox } = await import('../../sandbox/index');
+  return startSandbox({ port: options.port, host: '127.0.0.1', dataFile: options.dataFile });
 };
 
 /** Starts the sandbox once, on first need; later callers share the same start. */

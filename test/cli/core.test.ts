@@ -1,0 +1,283 @@
+// `sitewalk` profile/site/reprocess/outbox/sync/rendering-qualities as a user runs them: the real
+// executable (node electron/cli/sitewalk.mjs) in child processes, a temp data folder, and a sandbox
+// on loopback — in this process for a profile of one's own, or the built-in one the CLI starts itself
+// and keeps in <dataDir>/sandbox.json between runs. The key goes in through SITEWALK_KEY only and
+// must never come out.
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../electron/sandbox/index';
+import { tempDir } from '../core/helpers';
+import { sandboxSites } from '../core/sandbox-state';
+
+const SITEWALK = join(process.cwd(), 'electron/cli/sitewalk.mjs');
+const KEY = 'sandbox-demo-key';
+
+type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+let sandbox: Sandbox;
+const dirs: Array<{ remove(): Promise<void> }> = [];
+/** HOME for the children: a slip to the default data folder lands here, never in the real home. */
+let home: { path: string; remove(): Promise<void> };
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, host: '127.0.0.1', seed: 'demo' });
+  home = await tempDir('sitewalk-cli-home-');
+});
+afterAll(async () => {
+  await sandbox?.close();
+  await home?.remove();
+});
+afterEach(async () => {
+  sandbox.setFaults({ latencyMs: 0, applyThenDropRate: 0 });
+  for (const dir of dirs.splice(0)) await dir.remove();
+});
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function sitewalk(args: string[], env: Record<string, string> = {}, stdin?: string): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [SITEWALK, ...args], {
+      env: {
+        ...process.env,
+        HOME: home.path,
+        XDG_CONFIG_HOME: join(home.path, '.config'),
+        SITEWALK_DATA_DIR: '',
+        SITEWALK_KEY: '',
+        // No keyring: keys given to the CLI can only be kept for the run (what most CI machines have).
+        DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent-sitewalk-test',
+        ...env,
+      },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin ?? '');
+  });
+}
+
+/** A loopback port nothing listens on (just released by a throwaway listener). */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function setCallsLeft(callsLeft: number): Promise<void> {
+  const response = await fetch(`${sandbox.url}/_sandbox/accounts/10001`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ callsLeft }) });
+  if (!response.ok) throw new Error(`PATCH account answered ${response.status}`);
+}
+
+async function dataDir(): Promise<string> {
+  const dir = await tempDir('sitewalk-cli-');
+  dirs.push(dir);
+  return dir.path;
+}
+
+/** A data folder with a profile "Field" on the test's sandbox, active. */
+async function fieldProfile(): Promise<string> {
+  const dir = await dataDir();
+  const added = await sitewalk(['profile', 'add', 'Field', '--base-url', sandbox.url, '--account', '10001', '--binding', 'soap11', '--data-dir', dir]);
+  expect(added.code, added.stderr).toBe(0);
+  const used = await sitewalk(['profile', 'use', 'Field', '--data-dir', dir]);
+  expect(used.code, used.stderr).toBe(0);
+  return dir;
+}
+
+describe('sitewalk CLI: profiles', { timeout: 120_000 }, () => {
+  it('adds, lists and switches profiles, and prints stable JSON', async () => {
+    const dir = await dataDir();
+    const first = await sitewalk(['profile', 'list', '--json', '--data-dir', dir]);
+    expect(first.code).toBe(0);
+    const listed = JSON.parse(first.stdout) as { profiles: Array<{ name: string; active: boolean; hasKey: boolean; keyStore: string }> };
+    expect(listed.profiles).toEqual([expect.objectContaining({ name: 'Sandbox', active: true, hasKey: true, keyStore: 'session-only' })]);
+
+    const added = await sitewalk(['profile', 'add', 'Office', '--base-url', 'https://api.example.test', '--account', '77', '--json', '--data-dir', dir]);
+    expect(added.code, added.stderr).toBe(0);
+    expect(JSON.parse(added.stdout)).toMatchObject({ ok: true, keySaved: false, profile: { name: 'Office', active: false, hasKey: false } });
+    const used = await sitewalk(['profile', 'use', 'office', '--data-dir', dir]);
+    expect(used.code).toBe(0);
+    const human = await sitewalk(['profile', 'list', '--data-dir', dir]);
+    expect(human.stdout).toMatch(/^\*\s+Office/m);
+  });
+
+  it('refuses a bad profile with exit 2 and a sentence naming the problem', async () => {
+    const dir = await dataDir();
+    const bad = await sitewalk(['profile', 'add', 'Office', '--base-url', 'ftp://x', '--account', '1', '--data-dir', dir]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/base URL must start with https:\/\//);
+    const unknown = await sitewalk(['profile', 'use', 'Nope', '--data-dir', dir]);
+    expect(unknown.code).toBe(2);
+  });
+
+  it('says when a key from --key-stdin cannot be kept on this machine, and never prints it', async () => {
+    const dir = await dataDir();
+    const added = await sitewalk(['profile', 'add', 'Office', '--base-url', 'https://api.example.test', '--account', '77', '--key-stdin', '--data-dir', dir], {}, 'the-secret-key\n');
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stderr).toMatch(/SITEWALK_KEY/);
+    expect(added.stdout + added.stderr).not.toContain('the-secret-key');
+  });
+});
+
+describe('sitewalk CLI: sites, outbox and sync', { timeout: 120_000 }, () => {
+  it('queues a site, syncs it until settled and lists it synced with its service ID', async () => {
+    const dir = await fieldProfile();
+    const add = await sitewalk(['site', 'add', '--lat', '45.25', '--lon', '-93.5', '--height', '40', '--name', 'CLI Ridge', '--pin-style', '2', '--data-dir', dir]);
+    expect(add.code, add.stderr).toBe(0);
+    const localId = add.stdout.trim();
+    expect(localId).toMatch(/^local-[a-z2-9]{10}$/);
+
+    const sync = await sitewalk(['sync', '--until-settled', '--json', '--data-dir', dir], { SITEWALK_KEY: KEY });
+    expect(sync.code, sync.stderr).toBe(0);
+    const document = JSON.parse(sync.stdout) as { ok: boolean; counts: Record<string, number>; blocked: unknown };
+    expect(document).toMatchObject({ ok: true, blocked: null, counts: { done: 1, pending: 0 } });
+    expect(sync.stdout + sync.stderr).not.toContain(KEY);
+
+    const list = await sitewalk(['site', 'list', '--json', '--data-dir', dir]);
+    const sites = (JSON.parse(list.stdout) as { sites: Array<{ localId: string; siteId: string | null; syncState: string; pinStyle: number }> }).sites;
+    expect(sites).toHaveLength(1);
+    expect(sites[0]).toMatchObject({ localId, syncState: 'synced', pinStyle: 2 });
+    const onService = (await sandboxSites(sandbox.url)).find((site) => site.id === sites[0]!.siteId);
+    expect(onService).toMatchObject({ name: 'CLI Ridge', height: 40, latitude: 45.25, longitude: -93.5 });
+
+    // Edit it by its service ID; only the height changes.
+    const edit = await sitewalk(['site', 'edit', sites[0]!.siteId!, '--height', '44', '--data-dir', dir]);
+    expect(edit.code, edit.stderr).toBe(0);
+    expect(edit.stdout.trim()).toBe(localId);
+    expect((await sitewalk(['sync', '--data-dir', dir], { SITEWALK_KEY: KEY })).code).toBe(0);
+    expect((await sandboxSites(sandbox.url)).find((site) => site.id === sites[0]!.siteId)).toMatchObject({ name: 'CLI Ridge', height: 44 });
+  });
+
+  it('refuses bad input with exit 2 and queues nothing', async () => {
+    const dir = await fieldProfile();
+    const bad = await sitewalk(['site', 'add', '--lat', '95', '--lon', '-93', '--height', '30m', '--data-dir', dir]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/Height must be a whole number/);
+    expect(bad.stderr).toMatch(/Latitude must be between -90 and 90/);
+    const outbox = await sitewalk(['outbox', '--json', '--data-dir', dir]);
+    expect((JSON.parse(outbox.stdout) as { entries: unknown[] }).entries).toEqual([]);
+  });
+
+  it('exits 4 when the profile has no key, and says so', async () => {
+    const dir = await fieldProfile();
+    expect((await sitewalk(['site', 'add', '--lat=45', '--lon=-93', '--height=30', '--data-dir', dir])).code).toBe(0);
+    const noKey = await sitewalk(['sync', '--until-settled', '--data-dir', dir]);
+    expect(noKey.code).toBe(4);
+    expect(noKey.stderr).toMatch(/has no API key/);
+  });
+
+  it('exits 4 when the account has no API calls left, with the pause in the JSON', async () => {
+    const dir = await fieldProfile();
+    expect((await sitewalk(['site', 'add', '--lat=45', '--lon=-93', '--height=30', '--data-dir', dir])).code).toBe(0);
+    await setCallsLeft(0);
+    try {
+      const quota = await sitewalk(['sync', '--until-settled', '--json', '--data-dir', dir], { SITEWALK_KEY: KEY });
+      expect(quota.code).toBe(4);
+      expect((JSON.parse(quota.stdout) as { status: { paused: { reason: string } } }).status.paused.reason).toBe('quota');
+    } finally {
+      await setCallsLeft(1_000_000);
+    }
+  });
+
+  it('exits 5 when the service cannot be reached, and keeps the entry queued', async () => {
+    const dir = await dataDir();
+    await sitewalk(['profile', 'add', 'Gone', '--base-url', `http://127.0.0.1:${await freePort()}`, '--account', '1', '--data-dir', dir]);
+    await sitewalk(['profile', 'use', 'Gone', '--data-dir', dir]);
+    await sitewalk(['site', 'add', '--lat=45', '--lon=-93', '--height=30', '--data-dir', dir]);
+    const offline = await sitewalk(['sync', '--until-settled', '--data-dir', dir], { SITEWALK_KEY: KEY });
+    expect(offline.code).toBe(5);
+    const still = await sitewalk(['outbox', '--json', '--data-dir', dir]);
+    expect((JSON.parse(still.stdout) as { entries: Array<{ state: string }> }).entries.map((entry) => entry.state)).toEqual(['pending']);
+  });
+
+  it('exits 3 when a create needs review, and `outbox resolve` confirms it with the service\'s ID', async () => {
+    const dir = await fieldProfile();
+    const add = await sitewalk(['site', 'add', '--lat=46', '--lon=-94', '--height=30', '--name=Lost answer', '--data-dir', dir]);
+    sandbox.setFaults({ applyThenDropRate: 1 });
+    const sync = await sitewalk(['sync', '--until-settled', '--json', '--data-dir', dir], { SITEWALK_KEY: KEY });
+    sandbox.setFaults({ applyThenDropRate: 0 });
+    expect(sync.code).toBe(3);
+    const document = JSON.parse(sync.stdout) as { attention: Array<{ id: string; state: string; localId: string }> };
+    expect(document.attention).toEqual([expect.objectContaining({ state: 'needs-review', localId: add.stdout.trim() })]);
+    const created = (await sandboxSites(sandbox.url)).filter((site) => site.name === 'Lost answer');
+    expect(created).toHaveLength(1);
+
+    const noId = await sitewalk(['outbox', 'resolve', document.attention[0]!.id, '--data-dir', dir]);
+    expect(noId.code).toBe(2);
+    const resolved = await sitewalk(['outbox', 'resolve', document.attention[0]!.id, '--site-id', created[0]!.id, '--json', '--data-dir', dir]);
+    expect(resolved.code, resolved.stderr).toBe(0);
+    expect(JSON.parse(resolved.stdout)).toMatchObject({ ok: true, entry: { state: 'done', siteId: created[0]!.id } });
+    const again = await sitewalk(['sync', '--until-settled', '--data-dir', dir], { SITEWALK_KEY: KEY });
+    expect(again.code).toBe(0);
+  });
+
+  it('queues an EUS reprocess and prints its entry ID', async () => {
+    const dir = await fieldProfile();
+    const bad = await sitewalk(['reprocess', '--process-id', 'P-1', '--multi-map', '12a', '--data-dir', dir]);
+    expect(bad.code).toBe(2);
+    const queued = await sitewalk(['reprocess', '--process-id', 'P-1', '--multi-map', '123', '--email', '--json', '--data-dir', dir]);
+    expect(queued.code, queued.stderr).toBe(0);
+    expect(JSON.parse(queued.stdout)).toMatchObject({ ok: true, entry: { kind: 'reprocess', state: 'pending', payload: { processId: 'P-1', multiMapId: '123', sendEmail: true } } });
+  });
+
+  it('discards an entry and retries one', async () => {
+    const dir = await fieldProfile();
+    await sitewalk(['site', 'add', '--lat=45', '--lon=-93', '--height=30', '--data-dir', dir]);
+    const outbox = JSON.parse((await sitewalk(['outbox', '--json', '--data-dir', dir])).stdout) as { entries: Array<{ id: string }> };
+    const retry = await sitewalk(['outbox', 'retry', outbox.entries[0]!.id, '--data-dir', dir]);
+    expect(retry.code).toBe(0);
+    const discard = await sitewalk(['outbox', 'discard', outbox.entries[0]!.id, '--json', '--data-dir', dir]);
+    expect(JSON.parse(discard.stdout)).toEqual({ ok: true, removed: [outbox.entries[0]!.id] });
+    expect((await sitewalk(['site', 'list', '--json', '--data-dir', dir])).stdout).toContain('"sites": []');
+    expect((await sitewalk(['outbox', 'discard', 'o999', '--data-dir', dir])).code).toBe(2);
+  });
+
+  it('lists rendering qualities, and shows the cache, saying so, when the service is gone', async () => {
+    const own = await startSandbox({ port: 0, host: '127.0.0.1', seed: 'demo' });
+    const dir = await dataDir();
+    await sitewalk(['profile', 'add', 'Short', '--base-url', own.url, '--account', '10001', '--data-dir', dir]);
+    await sitewalk(['profile', 'use', 'Short', '--data-dir', dir]);
+    const fresh = await sitewalk(['rendering-qualities', '--json', '--data-dir', dir], { SITEWALK_KEY: KEY });
+    await own.close();
+    expect(fresh.code, fresh.stderr).toBe(0);
+    const live = JSON.parse(fresh.stdout) as { items: unknown[]; fromCache: boolean };
+    expect(live.fromCache).toBe(false);
+    expect(live.items.length).toBeGreaterThan(0);
+    const cached = await sitewalk(['rendering-qualities', '--data-dir', dir], { SITEWALK_KEY: KEY });
+    expect(cached.code).toBe(0);
+    expect(cached.stderr).toMatch(/Showing the cached list from/);
+    expect(cached.stdout).toMatch(/ID\s+NAME/);
+  });
+});
+
+describe('sitewalk CLI: the built-in Sandbox profile', { timeout: 120_000 }, () => {
+  it('starts the sandbox itself and keeps its state in the data folder between runs', async () => {
+    const dir = await dataDir();
+    const add = await sitewalk(['site', 'add', '--lat=45', '--lon=-93', '--height=25', '--name=Built-in', '--data-dir', dir]);
+    expect(add.code, add.stderr).toBe(0);
+    const sync = await sitewalk(['sync', '--until-settled', '--json', '--data-dir', dir]);
+    expect(sync.code, sync.stderr).toBe(0);
+    const sites = (JSON.parse((await sitewalk(['site', 'list', '--json', '--data-dir', dir])).stdout) as { sites: Array<{ siteId: string; syncState: string }> }).sites;
+    expect(sites[0]!.syncState).toBe('synced');
+    // A second run edits the same site on the same (restarted) sandbox: it must still know the site.
+    const edit = await sitewalk(['site', 'edit', sites[0]!.siteId, '--height', '26', '--data-dir', dir]);
+    expect(edit.code).toBe(0);
+    const again = await sitewalk(['sync', '--until-settled', '--json', '--data-dir', dir]);
+    expect(again.code, again.stdout).toBe(0);
+    expect((JSON.parse(again.stdout) as { counts: { done: number } }).counts.done).toBe(2);
+  });
+});

@@ -1,0 +1,265 @@
+// The core end to end against the sandbox over real HTTP (loopback, random port), through the real
+// service client: an edit made offline goes out by itself once the service is back; a site created
+// offline gets its ID and the edits behind it follow with that ID; quota and a refused key pause the
+// queue until the user acts; a create whose answer was lost waits for review and is confirmed with
+// the ID the service gave; an emailing reprocess is never sent twice; rendering qualities are there
+// offline; and a key saved, used and reloaded is nowhere in the data folder.
+import { randomBytes } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openCore, type CoreOptions, type SitewalkCore } from '../../electron/core/app';
+import { chooseSecretStore } from '../../electron/core/profiles/secrets';
+import { createSessionSecretStore } from '../../electron/core/profiles/session';
+import { startSandbox } from '../../electron/sandbox/index';
+import { tempDir, until } from './helpers';
+import { sandboxSites } from './sandbox-state';
+
+type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function sandboxOn(port = 0): Promise<Sandbox> {
+  const sandbox = await startSandbox({ port, host: '127.0.0.1', seed: 'demo' });
+  let closed = false;
+  const close = sandbox.close.bind(sandbox);
+  sandbox.close = async () => {
+    if (closed) return;
+    closed = true;
+    await close();
+  };
+  cleanups.push(() => sandbox.close());
+  return sandbox;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+interface Opened {
+  core: SitewalkCore;
+  dataDir: string;
+  profileId: string;
+}
+
+/** A core with a profile of its own pointing at `baseUrl`, active, with the demo key for this session. */
+async function coreFor(baseUrl: string, options: Partial<CoreOptions> & { dataDir?: string; key?: string | null; account?: string } = {}): Promise<Opened> {
+  let dataDir = options.dataDir;
+  if (!dataDir) {
+    const dir = await tempDir('sitewalk-integration-');
+    cleanups.push(() => dir.remove());
+    dataDir = dir.path;
+  }
+  const { key: _key, account: _account, ...coreOptions } = options;
+  const core = await openCore({
+    dataDir,
+    secretStore: options.secretStore ?? createSessionSecretStore(),
+    sandbox: false,
+    retry: { baseMs: 20, capMs: 200, maxAttempts: 50 },
+    probe: { baseMs: 20, capMs: 200 },
+    timeoutMs: 10_000,
+    ...coreOptions,
+  });
+  cleanups.push(() => core.close());
+  let profile = await core.profiles.get('Field');
+  if (!profile) {
+    const added = await core.profiles.add({ name: 'Field', baseUrl, account: options.account ?? '10001', binding: 'soap12' });
+    if (!added.ok) throw new Error(JSON.stringify(added.issues));
+    profile = added.value;
+  }
+  await core.profiles.use(profile.id);
+  if (options.key !== null) await core.profiles.setKey(profile.id, options.key ?? 'sandbox-demo-key', { sessionOnly: options.secretStore === undefined });
+  return { core, dataDir, profileId: profile.id };
+}
+
+async function patchAccount(sandbox: Sandbox, body: Record<string, unknown>): Promise<void> {
+  const response = await fetch(`${sandbox.url}/_sandbox/accounts/10001`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (!response.ok) throw new Error(`PATCH account answered ${response.status}: ${await response.text()}`);
+}
+
+describe('core against the sandbox', () => {
+  it('queues an edit made offline and sends it once by itself when the service is back', async () => {
+    const port = await freePort();
+    const { core } = await coreFor(`http://127.0.0.1:${port}`);
+    const saved = await core.sites.save({ name: 'Offline Ridge', height: 42, latitude: 45.5, longitude: -93.25 });
+    if (!saved.ok) throw new Error('save failed');
+    await until(() => !core.sync.status().online, 'the core to notice it is offline');
+    expect(core.sites.get(saved.value.site.localId)?.syncState).toBe('pending');
+
+    const sandbox = await sandboxOn(port);
+    await until(() => core.sites.get(saved.value.site.localId)?.syncState === 'synced', 'the site to be sent once the service answers');
+    const site = core.sites.get(saved.value.site.localId)!;
+    expect(site.siteId).not.toBeNull();
+    const onService = (await sandboxSites(sandbox.url)).filter((candidate) => candidate.name === 'Offline Ridge');
+    expect(onService).toHaveLength(1);
+    expect(onService[0]).toMatchObject({ id: site.siteId, height: 42, latitude: 45.5, longitude: -93.25 });
+  });
+
+  it('gives a site created offline its service ID and sends the edits queued behind it with that ID', async () => {
+    const sandbox = await sandboxOn();
+    const { core } = await coreFor(sandbox.url, { autoSync: false });
+    const created = await core.sites.save({ name: 'Ridge', height: 30, latitude: 45, longitude: -93 });
+    if (!created.ok) throw new Error('save failed');
+    sandbox.setFaults({ latencyMs: 150 });
+    await core.sync.syncNow();
+    await until(() => core.outbox.get(created.value.entry.id)?.state === 'sending', 'the create to be on its way');
+    const edited = await core.sites.save({ localId: created.value.site.localId, height: 55, description: 'after the create' });
+    expect(edited.ok && edited.value.coalesced).toBe(false);
+    const settled = await core.sync.untilSettled();
+    expect(settled.blocked).toBeNull();
+    const site = core.sites.get(created.value.site.localId)!;
+    expect(site).toMatchObject({ syncState: 'synced', height: 55, description: 'after the create' });
+    const edit = core.outbox.get(edited.ok ? edited.value.entry.id : '')!;
+    expect(edit.payload.siteId).toBe(site.siteId);
+    const onService = (await sandboxSites(sandbox.url)).find((candidate) => candidate.id === site.siteId);
+    expect(onService).toMatchObject({ name: 'Ridge', height: 55, description: 'after the create' });
+  });
+
+  it('pauses the whole queue when the account has no API calls left, and goes on once the user retries', async () => {
+    const sandbox = await sandboxOn();
+    const { core } = await coreFor(sandbox.url);
+    await patchAccount(sandbox, { callsLeft: 0 });
+    await core.sites.saveMany([
+      { name: 'A', height: 10, latitude: 45, longitude: -93 },
+      { name: 'B', height: 11, latitude: 45.1, longitude: -93 },
+    ]);
+    const paused = await core.sync.untilSettled();
+    expect(paused.blocked?.reason).toBe('paused');
+    expect(paused.status.paused?.reason).toBe('quota');
+    expect(paused.counts.done).toBe(0);
+    expect((await sandboxSites(sandbox.url)).filter((site) => site.name === 'A' || site.name === 'B')).toHaveLength(0);
+
+    await patchAccount(sandbox, { callsLeft: 100 });
+    await core.sync.syncNow();
+    const resumed = await core.sync.untilSettled();
+    expect(resumed.blocked).toBeNull();
+    expect(resumed.counts.done).toBe(2);
+  });
+
+  it('pauses on a refused key and resumes by itself when the key is corrected', async () => {
+    const sandbox = await sandboxOn();
+    const { core, profileId } = await coreFor(sandbox.url, { key: 'wrong-key' });
+    await core.sites.save({ name: 'Keyed', height: 10, latitude: 45, longitude: -93 });
+    const paused = await core.sync.untilSettled();
+    expect(paused.status.paused?.reason).toBe('auth');
+    expect(JSON.stringify(core.outbox.list())).not.toContain('wrong-key');
+    await core.profiles.setKey(profileId, 'sandbox-demo-key', { sessionOnly: true });
+    await until(() => core.sync.status().pendingCount === 0, 'the queue to go out with the new key');
+    expect(core.sites.list()[0]!.syncState).toBe('synced');
+  });
+
+  it('sends a create whose answer was lost to review, never again by itself, and takes the ID the user confirms', async () => {
+    const sandbox = await sandboxOn();
+    const { core } = await coreFor(sandbox.url);
+    sandbox.setFaults({ applyThenDropRate: 1 });
+    const created = await core.sites.save({ name: 'Doubtful', height: 33, latitude: 46, longitude: -94 });
+    if (!created.ok) throw new Error('save failed');
+    const settled = await core.sync.untilSettled();
+    expect(settled.counts['needs-review']).toBe(1);
+    const entry = core.outbox.get(created.value.entry.id)!;
+    expect(entry.problem?.mayHaveBeenApplied).toBe(true);
+    sandbox.setFaults({ applyThenDropRate: 0 });
+    const edit = await core.sites.save({ localId: created.value.site.localId, height: 66 });
+    await core.sync.syncNow();
+    await core.sync.untilSettled();
+    // The service did create it, once; the edit waits behind the review.
+    const onService = (await sandboxSites(sandbox.url)).filter((site) => site.name === 'Doubtful');
+    expect(onService).toHaveLength(1);
+    expect(core.outbox.get(edit.ok ? edit.value.entry.id : '')?.state).toBe('pending');
+
+    const resolved = await core.outbox.resolve(entry.id, onService[0]!.id);
+    expect(resolved.ok && resolved.value).toMatchObject({ state: 'done', siteId: onService[0]!.id });
+    const after = await core.sync.untilSettled();
+    expect(after.blocked).toBeNull();
+    expect(core.sites.get(created.value.site.localId)).toMatchObject({ siteId: onService[0]!.id, syncState: 'synced', height: 66 });
+    expect((await sandboxSites(sandbox.url)).find((site) => site.id === onService[0]!.id)?.height).toBe(66);
+  });
+
+  it('never sends an emailing reprocess twice, but retries one without email until it goes through', async () => {
+    const sandbox = await sandboxOn();
+    const { core } = await coreFor(sandbox.url);
+    const state = sandbox.snapshot();
+    const [submission, other] = state.submissions.filter((candidate) => candidate.account === '10001');
+    const processId = submission!.processId;
+    const maps = state.multiMaps.filter((map) => map.account === '10001').map((map) => map.id);
+    const recipients = state.accounts.find((account) => account.id === '10001')!.recipients.length;
+    const mailBefore = await mailCount(sandbox);
+    sandbox.setFaults({ applyThenDropRate: 1 });
+    const withEmail = await core.reprocess({ processId, multiMapId: maps[0]!, sendEmail: true });
+    const settled = await core.sync.untilSettled();
+    expect(settled.counts['needs-review']).toBe(1);
+    expect(core.outbox.get(withEmail.ok ? withEmail.value.id : '')?.attempts).toBe(1);
+    // It did reach the service once: one email per recipient, and never a second round.
+    expect(await mailCount(sandbox)).toBe(mailBefore + recipients);
+
+    sandbox.setFaults({ applyThenDropRate: 0.5 });
+    // Another submission: one of the same submission would wait behind the first until it is resolved.
+    const withoutEmail = await core.reprocess({ processId: other!.processId, multiMapId: maps[1] ?? maps[0]!, sendEmail: false });
+    await until(() => core.outbox.get(withoutEmail.ok ? withoutEmail.value.id : '')?.state === 'done', 'the reprocess without email to go through');
+    expect(await mailCount(sandbox)).toBe(mailBefore + recipients);
+  });
+
+  it('shows the rendering qualities offline from the cache, and says it is the cache', async () => {
+    const sandbox = await sandboxOn();
+    const { core } = await coreFor(sandbox.url);
+    const fresh = await core.renderingQualities({ refresh: true });
+    expect(fresh.fromCache).toBe(false);
+    expect(fresh.items.length).toBeGreaterThan(0);
+    await sandbox.close();
+    const offline = await core.renderingQualities({ refresh: true });
+    expect(offline).toMatchObject({ fromCache: true, items: fresh.items, fetchedAt: fresh.fetchedAt });
+    expect(offline.problem?.kind).toBe('network');
+  });
+
+  it('keeps a saved key out of every file: after a sync and a restart it is still usable and nowhere on disk', async () => {
+    const sandbox = await sandboxOn();
+    // An account of its own with a random key, so finding the key's bytes anywhere means a leak.
+    const key = `key-${randomBytes(12).toString('hex')}`;
+    const account = await fetch(`${sandbox.url}/_sandbox/accounts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: '20002', key, callsLeft: 100 }),
+    });
+    expect(account.status).toBe(201);
+    const choice = await chooseSecretStore({ service: 'Sitewalk-test-integration' });
+    const first = await coreFor(sandbox.url, { secretStore: choice.store, key, account: '20002' });
+    await first.core.sites.save({ name: 'Secret', height: 10, latitude: 45, longitude: -93 });
+    await first.core.renderingQualities({ refresh: true });
+    expect((await first.core.sync.untilSettled()).counts.done).toBe(1);
+    await first.core.close();
+
+    // After a restart the key comes from the key store (an OS keyring keeps it; memory does not).
+    const keptByStore = choice.store.kind !== 'session-only';
+    const second = await coreFor(sandbox.url, { secretStore: choice.store, dataDir: first.dataDir, key: keptByStore ? null : key, account: '20002' });
+    const profile = await second.core.profiles.active();
+    expect(profile.hasKey).toBe(true);
+    await second.core.sites.save({ name: 'Secret 2', height: 12, latitude: 45, longitude: -93 });
+    expect((await second.core.sync.untilSettled()).counts.done).toBe(2);
+    await second.core.close();
+    await choice.store.delete(profile.id);
+
+    const needle = Buffer.from(key);
+    const names = await readdir(first.dataDir, { recursive: true });
+    expect(names.length).toBeGreaterThan(3);
+    for (const name of names) {
+      const bytes = await readFile(join(first.dataDir, name)).catch(() => null);
+      if (bytes) expect(bytes.includes(needle), `${name} holds the key`).toBe(false);
+    }
+  });
+});
+
+async function mailCount(sandbox: Sandbox): Promise<number> {
+  const body = (await (await fetch(`${sandbox.url}/_sandbox/mail`)).json()) as unknown;
+  return (Array.isArray(body) ? body : ((body as { mail?: unknown[] }).mail ?? [])).length;
+}
