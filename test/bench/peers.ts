@@ -1,8 +1,9 @@
 // Our service client beside what an integrator would otherwise use — the `soap` npm package driven by
 // the sandbox's WSDL — sending the same SitesAPI edits of existing sites over SOAP 1.1 to the same
 // sandbox. The sandbox runs in a child process, so process.cpuUsage() here is the client's cost alone.
-// The two clients alternate in short blocks after a warm-up, so a noisy machine slows both alike and
-// the ratios hold even when the absolute figures move.
+// The clients alternate in short blocks after a warm-up, so a noisy machine slows them alike and the
+// ratios hold even when the absolute figures move. Node's fetch alone, sending the same prebuilt
+// request, runs alongside as the floor under any fetch-based client.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,7 +34,7 @@ export interface SandboxProcess {
  */
 export async function startSandboxProcess(extraArgs: readonly string[] = []): Promise<SandboxProcess> {
   const cli = path.join(projectDir, 'electron', 'sandbox', 'cli.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', cli, '--port', '0', '--host', '127.0.0.1', ...extraArgs], {
+  const child = spawn(process.execPath, ['--import', 'tsx', cli, '--port', '0', '--host', '127.0.0.1', '--quiet', ...extraArgs], {
     cwd: projectDir,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -50,20 +51,30 @@ export async function startSandboxProcess(extraArgs: readonly string[] = []): Pr
       child.kill('SIGKILL');
       reject(error);
     };
-    const onData = (chunk: Buffer): void => {
+    const onOutput = (chunk: Buffer): void => {
       output += chunk.toString();
       const match = /http:\/\/127\.0\.0\.1:\d+/.exec(output);
       if (match) {
         clearTimeout(timer);
+        detach();
         resolve(match[0]);
       }
     };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const onExit = (code: number | null, signal: NodeJS.Signals | null): void =>
+      fail(new Error(`the sandbox exited (${signal ?? `code ${code}`}) before printing its URL:\n${output.slice(-800)}`));
+    const detach = (): void => {
+      child.stdout?.off('data', onOutput);
+      child.stderr?.off('data', onOutput);
+      child.off('error', fail);
+      child.off('exit', onExit);
+    };
+    child.stdout?.on('data', onOutput);
+    child.stderr?.on('data', onOutput);
     child.once('error', fail);
-    child.once('exit', (code, signal) => fail(new Error(`the sandbox exited (${signal ?? `code ${code}`}) before printing its URL:\n${output.slice(-800)}`)));
+    child.once('exit', onExit);
   });
-  // Keep draining its output so a chatty sandbox never blocks on a full pipe.
+  // From here its output is drained unread: a sandbox that logs every call must neither block on a
+  // full pipe nor cost this process (whose CPU is what the benchmark measures) any parsing.
   child.stdout?.resume();
   child.stderr?.resume();
 
@@ -130,6 +141,25 @@ function ourCaller(sandbox: SandboxProcess): Caller {
   return async (edit) => {
     const result = await client.saveSite({ siteId: edit.siteId, height: edit.height });
     if (!result.ok) throw new Error(`our client: ${result.error.kind}: ${result.error.detail}`);
+  };
+}
+
+/**
+ * The floor under any fetch-based client: the same SOAP 1.1 request, prebuilt, sent with Node's fetch
+ * and its answer read as text. Not a peer — it shows how much of our client's cost is the transport.
+ */
+function fetchOnlyCaller(sandbox: SandboxProcess): Caller {
+  const url = `${sandbox.url}${sandbox.servicePath}`;
+  const headers = { 'content-type': 'text/xml; charset=utf-8', SOAPAction: `"${sandbox.namespace}SitesAPI"` };
+  return async (edit) => {
+    const body =
+      '<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>' +
+      `<SitesAPI xmlns="${sandbox.namespace}"><Account>${DEMO.account}</Account><Sitename></Sitename><Siteid>${edit.siteId}</Siteid>` +
+      `<height>${edit.height}</height><Latitude></Latitude><Longitude></Longitude><Description></Description><Group></Group>` +
+      `<Pinstyle></Pinstyle><key>${DEMO.key}</key></SitesAPI></soap:Body></soap:Envelope>`;
+    const response = await fetch(url, { method: 'POST', headers, body });
+    const text = await response.text();
+    if (response.status !== 200 || !text.includes(edit.siteId)) throw new Error(`fetch alone: ${response.status} ${text.slice(0, 200)}`);
   };
 }
 
@@ -222,17 +252,18 @@ export async function benchPeers(options: PeersOptions = {}): Promise<BenchFigur
     await raiseQuota(sandbox);
     const siteIds = await sandboxSiteIds(sandbox);
     const edits: Edit[] = Array.from({ length: calls + warmup }, (_, i) => ({ siteId: siteIds[i % siteIds.length] as string, height: 10 + (i % 90) }));
-    const clients: { name: 'ours' | 'soap'; call: Caller }[] = [
+    const clients: { name: 'ours' | 'soap' | 'fetch'; call: Caller }[] = [
       { name: 'ours', call: ourCaller(sandbox) },
       { name: 'soap', call: await soapPackageCaller(sandbox) },
+      { name: 'fetch', call: fetchOnlyCaller(sandbox) },
     ];
 
     const figures: BenchFigure[] = [];
     for (const concurrency of concurrencies) {
       for (const client of clients) await drive(client.call, edits, 0, warmup, concurrency, { calls: 0, wallMs: 0, cpuMs: 0 });
-      const tallies = { ours: { calls: 0, wallMs: 0, cpuMs: 0 }, soap: { calls: 0, wallMs: 0, cpuMs: 0 } };
+      const tallies = { ours: { calls: 0, wallMs: 0, cpuMs: 0 }, soap: { calls: 0, wallMs: 0, cpuMs: 0 }, fetch: { calls: 0, wallMs: 0, cpuMs: 0 } };
       for (let round = 0; round < rounds; round++) {
-        // Alternate who goes first, so neither always runs right after a GC the other left behind.
+        // Alternate the order, so no client always runs right after a GC another one left behind.
         const order = round % 2 === 0 ? clients : [...clients].reverse();
         const count = Math.min(block, calls - round * block);
         if (count <= 0) break;
@@ -257,6 +288,14 @@ export async function benchPeers(options: PeersOptions = {}): Promise<BenchFigur
         baseline: cpuPerCall(theirs),
         ratio: cpuPerCall(theirs) / cpuPerCall(ours),
         note: 'smaller is better; ratio = soap package ÷ ours',
+      });
+      figures.push({
+        name: `peers: Node's fetch alone, CPU per edit, concurrency ${concurrency}`,
+        value: cpuPerCall(tallies.fetch),
+        unit: 'ms/call',
+        baseline: cpuPerCall(ours),
+        ratio: cpuPerCall(tallies.fetch) / cpuPerCall(ours),
+        note: "the same request prebuilt; ratio = share of our client's CPU that is the transport",
       });
     }
     return figures;
