@@ -2,9 +2,9 @@
 // binary can be downloaded here, so a stand-in that carries Electron's fuse wire is given as
 // electronDist and the Linux `dir` target is packed (AppImage/deb need tools from the network).
 // What a user would get is then read back: the fuses in the binary, the files in app.asar.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { chmod, copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -72,7 +72,16 @@ describe.skipIf(process.platform !== 'linux')('a Linux package built by electron
     await writeFile(path.join(project, 'package.json'), JSON.stringify(packageJson, null, 2));
     await copyFile(path.join(projectDir, 'electron-builder.yml'), path.join(project, 'electron-builder.yml'));
     await copyFile(path.join(projectDir, 'package-lock.json'), path.join(project, 'package-lock.json'));
-    await symlink(path.join(projectDir, 'node_modules'), path.join(project, 'node_modules'), 'dir');
+    // node_modules as hard links (a copy where the scratch folder is on another disk), not one symlink:
+    // npm lists packages whose real path lies outside the project as extraneous, and electron-builder
+    // then leaves platform packages such as the keyring's native binding out of the package.
+    const modules = path.join(projectDir, 'node_modules');
+    try {
+      execFileSync('cp', ['-al', modules, path.join(project, 'node_modules')]);
+    } catch {
+      await rm(path.join(project, 'node_modules'), { recursive: true, force: true });
+      execFileSync('cp', ['-a', modules, path.join(project, 'node_modules')]);
+    }
     const built = [mainFile, 'dist/electron/preload.cjs', 'dist/renderer/index.html', 'dist/renderer/assets/index.js'];
     for (const file of built) await writeFileIn(project, file, '// built\n');
     for (const file of ['dist/electron/main.cjs.map', 'dist/renderer/assets/index.js.map']) await writeFileIn(project, file, '{}');
