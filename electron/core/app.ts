@@ -15,9 +15,9 @@ import { DEFAULT_PROBE, DEFAULT_RETRY, problemOf, type RetryPolicy } from './out
 import { OutboxStore, type Draft, type OutboxChange, type SiteDraft } from './outbox/store';
 import { laneOf, summarize, type OutboxEntry, type OutboxState, type Problem, type SiteEntry } from './outbox/types';
 import { confStoreFactory, type KeyValueStore, type KvStoreFactory } from './profiles/kv';
-import { ProfileBook, sandboxProfile, type Profile } from './profiles/profiles';
+import { ProfileBook, SANDBOX_PROFILE_ID, sandboxProfile, type Profile } from './profiles/profiles';
 import { QualitiesCache } from './profiles/qualities-cache';
-import { SandboxRunner, startBuiltInSandbox, type SandboxStarter } from './profiles/sandbox';
+import { SandboxRunner, startBuiltInSandbox, type SandboxHandle, type SandboxStarter } from './profiles/sandbox';
 import { chooseSecretStore, LayeredSecretStore, type SecretStore, type SecretStoreKind } from './profiles/secrets';
 import { serviceUrl } from './service/codec';
 import { createServiceClient } from './service/client';
@@ -300,7 +300,17 @@ class Core implements SitewalkCore {
     const log = options.log ?? (() => undefined);
     this.events = new TypedEvents<CoreEvents>((error, event) => log(`a listener of "${event}" failed: ${describe(error)}`));
     const starter = options.sandbox === false ? null : (options.sandbox ?? startBuiltInSandbox);
-    this.sandbox = starter ? new SandboxRunner(dataDir, starter) : null;
+    // Whenever the built-in sandbox starts, its account's sites join the Sandbox profile's register,
+    // so a new user sees the demo sites (and sites another run created there) without typing IDs.
+    this.sandbox = starter
+      ? new SandboxRunner(dataDir, async (startOptions) => {
+          const handle = await starter(startOptions);
+          await this.adoptSandboxSites(handle).catch((error: unknown) => {
+            this.events.emit('problem', { message: 'The sandbox\'s sites could not be added to the site list.', detail: describe(error) });
+          });
+          return handle;
+        })
+      : null;
     this.book = new ProfileBook(profilesKv, () => this.sandboxProfileNow());
     this.activeId = this.book.active().id;
     this.qualities = new QualitiesCache(dataDir);
@@ -428,7 +438,34 @@ class Core implements SitewalkCore {
     if (recovered.length > 0) log?.(`outbox: ${recovered.length} request(s) were interrupted by the last shutdown and have been re-queued or set for review.`);
     await this.reconcileRegister();
     await this.refreshKeyKnown(this.activeId);
-    if (this.options.autoSync !== false) this.engine.start();
+    if (this.options.autoSync !== false) {
+      this.engine.start();
+      // An app on the Sandbox profile has something to show at once; the CLI starts it on need.
+      if (this.book.get(this.activeId)?.builtIn) this.warmSandbox();
+    }
+  }
+
+  /** Starts the built-in sandbox in the background; a failure is told, not thrown. */
+  private warmSandbox(): void {
+    this.sandbox?.ensure().then(
+      () => this.emitProfiles(),
+      (error: unknown) => this.events.emit('problem', { message: 'The built-in sandbox could not start.', detail: describe(error) }),
+    );
+  }
+
+  /** Registers the sandbox account's sites the Sandbox profile does not know yet (nothing is sent). */
+  private async adoptSandboxSites(handle: SandboxHandle): Promise<void> {
+    const listing = handle.accountSites?.() ?? [];
+    const now = (this.options.clock ?? systemClock).now();
+    const records: SiteRecord[] = [];
+    for (const site of listing) {
+      if (this.register.findBySiteId(SANDBOX_PROFILE_ID, site.siteId)) continue;
+      const { siteId, ...known } = site;
+      records.push({ localId: this.register.newLocalId(), profileId: SANDBOX_PROFILE_ID, siteId, origin: 'existing', known, appliedSeq: 0, createdAt: now, updatedAt: now });
+    }
+    if (records.length === 0) return;
+    await this.register.put(records);
+    for (const record of records) this.events.emit('site', this.viewOf(record));
   }
 
   on<K extends keyof CoreEvents>(event: K, listener: (payload: CoreEvents[K]) => void): () => void {
@@ -552,6 +589,7 @@ class Core implements SitewalkCore {
     if (!used.ok) return used;
     await this.switchTo(profile.id);
     await this.emitProfiles();
+    if (profile.builtIn && this.options.autoSync !== false) this.warmSandbox();
     return { ok: true, value: await this.profileView(profile) };
   }
 

@@ -259,6 +259,35 @@ describe('core against the sandbox', () => {
   });
 });
 
+describe('the built-in Sandbox profile', () => {
+  it('lists the demo account\'s sites once its sandbox runs, keeps them across restarts and never adds one twice', async () => {
+    const dir = await tempDir('sitewalk-builtin-');
+    cleanups.push(() => dir.remove());
+    const open = () => openCore({ dataDir: dir.path, secretStore: createSessionSecretStore(), retry: { baseMs: 20, capMs: 200 }, probe: { baseMs: 20, capMs: 200 } });
+
+    const first = await open();
+    expect((await first.profiles.active()).builtIn).toBe(true);
+    // The app (autoSync on) starts the sandbox by itself on the Sandbox profile.
+    await until(() => first.sites.list().length > 20, 'the demo sites', 10_000);
+    const demo = first.sites.list();
+    expect(demo.every((site) => site.siteId !== null && site.syncState === 'synced' && site.height !== null && site.latitude !== null)).toBe(true);
+
+    // A site made here is on the service; the next start must not list it a second time.
+    const saved = await first.sites.save({ name: 'Builtin Knob', height: 21, latitude: 45.5, longitude: -111 });
+    expect(saved.ok).toBe(true);
+    await first.sync.untilSettled();
+    const count = first.sites.list().length;
+    await first.close();
+
+    const second = await open();
+    // A service call waits for the sandbox, whose sites are folded in as it starts.
+    expect((await second.renderingQualities({ refresh: true })).problem).toBeNull();
+    expect(second.sites.list()).toHaveLength(count);
+    expect(second.sites.list().filter((site) => site.name === 'Builtin Knob')).toHaveLength(1);
+    await second.close();
+  });
+});
+
 async function mailCount(sandbox: Sandbox): Promise<number> {
   const body = (await (await fetch(`${sandbox.url}/_sandbox/mail`)).json()) as unknown;
   return (Array.isArray(body) ? body : ((body as { mail?: unknown[] }).mail ?? [])).length;

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright';
 import type { OutboxEntryView } from '../../electron/api';
 import type { CallLogEntry, SandboxSite } from '../../electron/sandbox/state';
-import { chooseSandbox, eventually, inspect, launchChromium, openSession, pinsDrawn, sandboxUrl, startApp, type App, type Session } from './helpers';
+import { chooseSandbox, eventually, inspect, launchChromium, openSession, pinsDrawn, sandboxUrl, startApp, type App, type Session, endTest } from './helpers';
 
 let browser: Browser;
 let app: App | null = null;
@@ -15,9 +15,8 @@ let session: Session | null = null;
 beforeAll(async () => {
   browser = await launchChromium();
 });
-afterEach(async () => {
-  await session?.close();
-  await app?.stop();
+afterEach(async (ctx) => {
+  await endTest(ctx, session, app);
   session = null;
   app = null;
 });
@@ -31,7 +30,7 @@ async function onSandbox(): Promise<{ page: Page; base: string; demo: SandboxSit
   session = await openSession(browser, app);
   const { page } = session;
   await chooseSandbox(page);
-  const base = await eventually('the sandbox to run', () => sandboxUrl(app!).then((url) => (/^http:\/\/127\.0\.0\.1:\d+$/.test(url) ? url : undefined)));
+  const base = await sandboxUrl(app!);
   const demo = await inspect<SandboxSite[]>(base, 'sites');
   await eventually('the demo sites drawn', async () => (await pinsDrawn(page)) === demo.length);
   return { page, base, demo };
@@ -45,6 +44,14 @@ function rowButton(page: Page, name: string) {
   return page.getByRole('button', { name: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`) }).first();
 }
 
+/** The list draws only the rows in view: search for the site first, as a user with many sites does. */
+async function findRow(page: Page, name: string) {
+  await page.getByLabel('Search sites').fill(name);
+  const row = rowButton(page, name);
+  await row.waitFor();
+  return row;
+}
+
 async function sitesApiCalls(base: string): Promise<CallLogEntry[]> {
   return (await inspect<CallLogEntry[]>(base, 'calls')).filter((call) => call.operation === 'SitesAPI');
 }
@@ -53,13 +60,14 @@ describe('sites', () => {
   it('adds a site by clicking the map: saved, sent once, and on the service with the typed fields', async () => {
     const { page, base } = await onSandbox();
 
-    // Zoom out so the demo sites gather in the middle, then click an empty spot near a corner.
+    // Zoom out so the demo sites gather in the middle, then click an empty spot near the top left
+    // corner, under the toolbar (toasts use the bottom of the map).
     await page.getByRole('button', { name: 'Zoom out' }).click();
     await mapSettled(page);
     await page.getByRole('button', { name: '+ Add site' }).click();
     await page.getByText('Click the map where the new site is.').waitFor();
     const box = (await page.getByTestId('map').boundingBox())!;
-    await page.mouse.click(box.x + 90, box.y + box.height - 90);
+    await page.mouse.click(box.x + 90, box.y + 150);
 
     const form = page.getByRole('region', { name: 'New site' });
     await form.waitFor();
@@ -104,7 +112,7 @@ describe('sites', () => {
     const target = demo[0]!;
     const newHeight = target.height === 61 ? 62 : 61;
 
-    await rowButton(page, target.name).click();
+    await (await findRow(page, target.name)).click();
     await page.getByRole('button', { name: 'Edit site' }).click();
     const form = page.getByRole('region', { name: `Edit ${target.name}` });
     await form.getByLabel('Height (meters)').fill(String(newHeight));
@@ -129,7 +137,7 @@ describe('sites', () => {
     const { page, base, demo } = await onSandbox();
     const target = demo[1]!;
 
-    await rowButton(page, target.name).click();
+    await (await findRow(page, target.name)).click();
     await mapSettled(page);
     // The selected site is centred on the map; grab the pin by its head and drag it.
     const box = (await page.getByTestId('map').boundingBox())!;

@@ -6,12 +6,30 @@ import { join } from 'node:path';
 
 export const SANDBOX_STATE_FILE = 'sandbox.json';
 
+/** A site the sandbox's demo account holds, in the register's words. */
+export interface SandboxSiteListing {
+  siteId: string;
+  name: string;
+  height: number;
+  latitude: number;
+  longitude: number;
+  description: string;
+  group: string;
+  pinStyle: 1 | 2 | 3 | 4;
+}
+
 /** What the core needs of a running sandbox (electron/sandbox's handle satisfies it). */
 export interface SandboxHandle {
   url: string;
   servicePath: string;
   namespace: string;
   demo: { account: string; key: string };
+  /**
+   * The demo account's sites. The real service lists an account's sites through an operation the
+   * spec leaves out; the sandbox runs in this process, so its list is read directly. Optional: a
+   * stand-in sandbox in a test may have none.
+   */
+  accountSites?(): SandboxSiteListing[];
   close(): Promise<void>;
 }
 
@@ -20,7 +38,19 @@ export type SandboxStarter = (options: { port: number; dataFile: string }) => Pr
 /** Starts the real sandbox (loaded only when the Sandbox profile is used). */
 export const startBuiltInSandbox: SandboxStarter = async (options) => {
   const { startSandbox } = await import('../../sandbox/index');
-  return startSandbox({ port: options.port, host: '127.0.0.1', dataFile: options.dataFile });
+  const running = await startSandbox({ port: options.port, host: '127.0.0.1', dataFile: options.dataFile });
+  return {
+    url: running.url,
+    servicePath: running.servicePath,
+    namespace: running.namespace,
+    demo: running.demo,
+    accountSites: () =>
+      running
+        .snapshot()
+        .sites.filter((site) => site.account === running.demo.account)
+        .map(({ id, name, height, latitude, longitude, description, group, pinStyle }) => ({ siteId: id, name, height, latitude, longitude, description, group, pinStyle })),
+    close: () => running.close(),
+  };
 };
 
 /** Starts the sandbox once, on first need; later callers share the same start. */
