@@ -222,12 +222,32 @@ export function App({ store, onSessionProblem }: { store: AppStore; onSessionPro
           </aside>
           <main className="map-area">
             <div className="map-toolbar">
-              <button type="button" className={`primary add-site ${addMode === 'new' ? 'pressed' : ''}`} aria-pressed={addMode === 'new'} onClick={() => setAddMode(addMode === 'new' ? null : 'new')}>
-                + Add site
-              </button>
-              <button type="button" onClick={() => mapHandle.current?.fitAll()}>
-                Show all sites
-              </button>
+              {addMode === null ? (
+                <>
+                  <button type="button" className="primary add-site" onClick={() => setAddMode('new')}>
+                    + Add site
+                  </button>
+                  <button type="button" onClick={() => mapHandle.current?.fitAll()}>
+                    Show all sites
+                  </button>
+                </>
+              ) : (
+                <div className="map-hint" role="status">
+                  <strong>{addMode === 'new' ? 'Click the map where the new site is.' : 'Click the map to set the position.'}</strong>
+                  <button
+                    type="button"
+                    onClick={() => {
+                      const c = mapHandle.current?.center();
+                      if (c) onPick(c.lat, c.lng);
+                    }}
+                  >
+                    Use map centre
+                  </button>
+                  <button type="button" onClick={() => setAddMode(null)}>
+                    Cancel
+                  </button>
+                </div>
+              )}
             </div>
             <MapView
               store={store}

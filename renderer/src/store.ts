@@ -19,6 +19,14 @@ export interface AppState {
   sitesVersion: number;
   outbox: ReadonlyMap<string, OutboxEntryView>;
   outboxVersion: number;
+  /** Things the user must know that belong to no entry (a damaged data file, a failed write). */
+  problems: AppProblem[];
+}
+
+export interface AppProblem {
+  id: number;
+  message: string;
+  detail: string;
 }
 
 export type SitesListener = (changed: SiteView[], removed: string[], reset: boolean) => void;
@@ -34,7 +42,9 @@ export class AppStore {
     sitesVersion: 0,
     outbox: new Map(),
     outboxVersion: 0,
+    problems: [],
   };
+  private problemSeq = 0;
   private readonly listeners = new Set<() => void>();
   private readonly siteListeners = new Set<SitesListener>();
   private held: ApiEvent[] | null = [];
@@ -138,6 +148,10 @@ export class AppStore {
     this.apply({ type: 'settings', settings });
   }
 
+  dismissProblem(id: number): void {
+    this.set({ problems: this.state.problems.filter((p) => p.id !== id) });
+  }
+
   setConnectionError(message: string | null): void {
     if (this.state.connectionError !== message) this.set({ connectionError: message });
   }
@@ -152,6 +166,10 @@ export class AppStore {
         break;
       case 'settings':
         this.set({ settings: event.settings });
+        break;
+      case 'problem':
+        // The newest few are enough: the same trouble tends to repeat.
+        this.set({ problems: [...this.state.problems.slice(-3), { id: ++this.problemSeq, message: event.message, detail: event.detail }] });
         break;
       case 'site':
         this.pendingSites.set(event.site.localId, event.site);

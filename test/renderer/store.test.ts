@@ -100,4 +100,16 @@ describe('the renderer store', () => {
     expect(removed).toEqual(['c']);
     h.store.stop();
   });
+
+  it('keeps the newest problems the host reports, until each is dismissed', async () => {
+    const h = harness([]);
+    h.releaseList();
+    await h.store.start();
+    for (let i = 1; i <= 6; i++) h.emit({ type: 'problem', message: `Problem ${i}`, detail: `detail ${i}` });
+    const shown = h.store.getState().problems;
+    expect(shown.map((p) => p.message)).toEqual(['Problem 3', 'Problem 4', 'Problem 5', 'Problem 6']);
+    h.store.dismissProblem(shown[0]!.id);
+    expect(h.store.getState().problems.map((p) => p.message)).toEqual(['Problem 4', 'Problem 5', 'Problem 6']);
+    h.store.stop();
+  });
 });

@@ -40,6 +40,11 @@ export function StatusBar() {
               </button>
             )}
             <span className="status-text">Last sync {relativeTime(status.lastSyncAt)}</span>
+            {status.blocked && !status.paused && status.online && (
+              <span className="status-text blocked" data-testid="blocked">
+                <WarnIcon /> {status.blocked.message}
+              </span>
+            )}
           </>
         )}
       </div>
@@ -75,15 +80,11 @@ export function Banners({ sessionProblem }: { sessionProblem: string | null }) {
   const status = useAppState(ui.store, (s) => s.status);
   const profiles = useAppState(ui.store, (s) => s.profiles);
   const connectionError = useAppState(ui.store, (s) => s.connectionError);
-  const outbox = useAppState(ui.store, (s) => s.outbox);
+  const problems = useAppState(ui.store, (s) => s.problems);
   const active = profiles.find((p) => p.active) ?? null;
 
+  /** "Sync now" lifts a pause and sends what is due (the core's rule), so it is the retry. */
   async function retryPaused() {
-    const paused = [...outbox.values()].filter((e) => e.state === 'paused');
-    for (const entry of paused) {
-      const result = await ui.call(() => ui.api.retryEntry(entry.id));
-      if (result?.ok) ui.store.applyOutboxEntry(result.value);
-    }
     const next = await ui.call(() => ui.api.syncNow());
     if (next) ui.store.applyStatus(next);
   }
@@ -102,6 +103,25 @@ export function Banners({ sessionProblem }: { sessionProblem: string | null }) {
           </button>
         </div>
       )}
+      {problems.map((problem) => (
+        <div key={problem.id} className="banner banner-error" role="alert">
+          <WarnIcon />
+          <div className="banner-text">
+            <p>
+              <strong>{problem.message}</strong>
+            </p>
+            {problem.detail && (
+              <details>
+                <summary>Details for support</summary>
+                <pre>{problem.detail}</pre>
+              </details>
+            )}
+          </div>
+          <button type="button" onClick={() => ui.store.dismissProblem(problem.id)}>
+            Dismiss
+          </button>
+        </div>
+      ))}
       {status?.paused?.reason === 'quota' && (
         <div className="banner banner-warn" role="alert">
           <PauseIcon />

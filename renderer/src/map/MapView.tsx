@@ -77,7 +77,8 @@ export function MapView(props: MapViewProps) {
   const [tilesFailing, setTilesFailing] = useState(false);
   const [menu, setMenu] = useState<MenuState | null>(null);
   const [hover, setHover] = useState<{ pin: Pin; x: number; y: number } | null>(null);
-  const [legendOpen, setLegendOpen] = useState(true);
+  // Open where there is room for it beside the toolbar; a tap away otherwise.
+  const [legendOpen, setLegendOpen] = useState(() => window.innerWidth - 440 >= 1000);
   const menuRef = useRef<HTMLDivElement>(null);
 
   // Create the map once.
@@ -130,35 +131,47 @@ export function MapView(props: MapViewProps) {
       container.dataset['moving'] = '0';
     });
 
+    // The map fits the sites at start. When there were none yet (a first run, an import elsewhere),
+    // it fits them once they have arrived, unless the user has taken the map in hand meanwhile.
     let fitted = false;
+    let fitTimer: ReturnType<typeof setTimeout> | undefined;
+    const fitNow = (animate: boolean) => {
+      const bounds = layer.getBounds();
+      if (!bounds) return;
+      map.fitBounds(bounds.pad(0.05), { maxZoom: 15, animate });
+      fitted = true;
+    };
+    map.on('dragstart', () => {
+      fitted = true;
+      clearTimeout(fitTimer);
+    });
     const stopSites = store.onSites((changed, removed, reset) => {
       const pins = changed.map(toPin);
       if (reset) {
         layer.setPins(pins.filter((p): p is Pin => p !== null));
-        const bounds = layer.getBounds();
-        if (bounds) {
-          map.fitBounds(bounds.pad(0.05), { maxZoom: 15, animate: fitted });
-          fitted = true;
-        }
+        fitNow(fitted);
       } else {
         // A site that lost its position leaves the map.
         const gone = [...removed, ...changed.filter((s, i) => pins[i] === null).map((s) => s.localId)];
         layer.update(pins.filter((p): p is Pin => p !== null), gone);
+        if (!fitted && layer.size > 0) {
+          clearTimeout(fitTimer);
+          fitTimer = setTimeout(() => fitNow(true), 400);
+        }
       }
     });
     // The store may have loaded before the map existed.
     const state = store.getState();
     if (state.loaded) {
       layer.setPins([...state.sites.values()].map(toPin).filter((p): p is Pin => p !== null));
-      const bounds = layer.getBounds();
-      if (bounds) map.fitBounds(bounds.pad(0.05), { maxZoom: 15, animate: false });
-      fitted = bounds !== null;
+      fitNow(false);
     }
 
     const resize = new ResizeObserver(() => map.invalidateSize({ pan: false }));
     resize.observe(container);
     return () => {
       stopSites();
+      clearTimeout(fitTimer);
       resize.disconnect();
       map.remove();
       mapRef.current = null;
@@ -273,24 +286,6 @@ export function MapView(props: MapViewProps) {
   return (
     <div className="map-wrap">
       <div ref={containerRef} className="map" role="application" aria-label="Map of sites. Use the site list to reach sites from the keyboard." tabIndex={0} data-testid="map" />
-
-      {addMode && (
-        <div className="map-hint" role="status">
-          <strong>Click the map where the new site is.</strong>
-          <button
-            type="button"
-            onClick={() => {
-              const c = mapRef.current?.getCenter();
-              if (c) callbacks.current.onPick(c.lat, L.Util.wrapNum(c.lng, [-180, 180], true));
-            }}
-          >
-            Use map centre
-          </button>
-          <button type="button" onClick={() => callbacks.current.onCancelAdd()}>
-            Cancel
-          </button>
-        </div>
-      )}
 
       {tilesFailing && (
         <div className="map-notice" role="note">
