@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright';
-import { chooseSandbox, eventually, launchChromium, openSession, pinsDrawn, startApp, type App, type Session } from './helpers';
+import { chooseSandbox, eventually, launchChromium, openSession, pinsDrawn, startApp, type App, type Session, endTest } from './helpers';
 
 let browser: Browser;
 let app: App | null = null;
@@ -16,9 +16,8 @@ beforeAll(async () => {
   browser = await launchChromium();
   axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 });
-afterEach(async () => {
-  await session?.close();
-  await app?.stop();
+afterEach(async (ctx) => {
+  await endTest(ctx, session, app);
   session = null;
   app = null;
 });

@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright';
 import type { MailMessage, SandboxState } from '../../electron/sandbox/state';
-import { chooseSandbox, eventually, inspect, launchChromium, openSession, sandboxUrl, startApp, type App, type Session } from './helpers';
+import { chooseSandbox, inspect, launchChromium, openSession, sandboxUrl, startApp, type App, type Session, endTest } from './helpers';
 
 let browser: Browser;
 let app: App | null = null;
@@ -13,9 +13,8 @@ let session: Session | null = null;
 beforeAll(async () => {
   browser = await launchChromium();
 });
-afterEach(async () => {
-  await session?.close();
-  await app?.stop();
+afterEach(async (ctx) => {
+  await endTest(ctx, session, app);
   session = null;
   app = null;
 });
@@ -29,7 +28,7 @@ describe('EUS reprocess', () => {
     session = await openSession(browser, app);
     const { page } = session;
     await chooseSandbox(page);
-    const base = await eventually('the sandbox to run', () => sandboxUrl(app!).then((url) => (/^http:\/\/127\.0\.0\.1:\d+$/.test(url) ? url : undefined)));
+    const base = await sandboxUrl(app!);
     const state = await inspect<SandboxState>(base, 'state');
     const submission = state.submissions[0]!;
     const target = state.multiMaps.find((m) => m.id !== submission.multiMapId) ?? state.multiMaps[0]!;

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
+import type { TestContext } from 'vitest';
 import type { ProfileView } from '../../electron/api';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -166,12 +167,20 @@ export async function openSession(browser: Browser, app: App): Promise<Session> 
   };
 }
 
-/** The built-in Sandbox profile's running sandbox address, as the API reports it. */
+/**
+ * The built-in Sandbox's address, as the API's profile view reports it. The app starts its sandbox
+ * on first need, so this asks for the rendering qualities (one service call) until it runs.
+ */
 export async function sandboxUrl(app: App): Promise<string> {
-  const profiles = await app.call<ProfileView[]>('listProfiles');
-  const sandbox = profiles.find((p) => p.builtIn);
-  if (!sandbox) throw new Error('no built-in Sandbox profile');
-  return sandbox.baseUrl.replace(/\/+$/, '');
+  return eventually('the built-in sandbox to run', async () => {
+    const profiles = await app.call<ProfileView[]>('listProfiles');
+    const sandbox = profiles.find((p) => p.builtIn);
+    if (!sandbox) throw new Error('no built-in Sandbox profile');
+    const url = sandbox.baseUrl.replace(/\/+$/, '');
+    if (/^http:\/\/127\.0\.0\.1:\d+$/.test(url)) return url;
+    await app.call('getRenderingQualities', { refresh: true });
+    return undefined;
+  });
 }
 
 /** GET {sandbox}/_sandbox/<path> as JSON. */
@@ -206,4 +215,13 @@ export async function chooseSandbox(page: Page): Promise<void> {
 /** How many pins the map's canvas drew last (the pin layer records it on the map element). */
 export async function pinsDrawn(page: Page): Promise<number> {
   return Number((await page.getByTestId('map').getAttribute('data-pins-drawn')) ?? '0');
+}
+
+/** afterEach: a picture of the page when the test failed, then the browser context and the app go. */
+export async function endTest(ctx: TestContext, session: Session | null, app: App | null): Promise<void> {
+  if (session && ctx.task.result?.state === 'fail') {
+    await session.screenshot(`FAILED-${ctx.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 80)}`).catch(() => undefined);
+  }
+  await session?.close().catch(() => undefined);
+  await app?.stop();
 }

@@ -1,0 +1,136 @@
+// The field case: the service goes away (here: the test's own sandbox is stopped, so connections are
+// refused), the technician edits two sites and creates one; each shows as waiting on the map and in
+// the list, nothing is lost, and when the service is back "Sync now" applies each change exactly once.
+// The account is connected the way a user does it: the welcome's "Connect my account", then sites
+// brought in by their service IDs.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright';
+import { DEMO_ACCOUNT, startSandbox, type RunningSandbox } from '../../electron/sandbox/index';
+import type { CallLogEntry, SandboxSite } from '../../electron/sandbox/state';
+import type { ProfileView } from '../../electron/api';
+import { eventually, inspect, launchChromium, openSession, startApp, type App, type Session, endTest } from './helpers';
+
+let browser: Browser;
+let app: App | null = null;
+let session: Session | null = null;
+let sandbox: RunningSandbox | null = null;
+let sandboxDir: string | null = null;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterEach(async (ctx) => {
+  // The profile (and its key, wherever it was kept) goes with the test.
+  if (app) {
+    const profiles = await app.call<ProfileView[]>('listProfiles').catch(() => []);
+    const builtIn = profiles.find((p) => p.builtIn);
+    if (builtIn) await app.call('useProfile', builtIn.id).catch(() => undefined);
+    for (const p of profiles.filter((p) => !p.builtIn)) await app.call('deleteProfile', p.id).catch(() => undefined);
+  }
+  await endTest(ctx, session, app);
+  await sandbox?.close();
+  if (sandboxDir) await rm(sandboxDir, { recursive: true, force: true });
+  session = null;
+  app = null;
+  sandbox = null;
+  sandboxDir = null;
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+function row(page: Page, name: string, state?: string) {
+  return page.getByRole('button', { name: new RegExp(`^${name}\\b${state ? `.*${state}` : ''}`) }).first();
+}
+
+async function addById(page: Page, site: SandboxSite): Promise<void> {
+  await page.getByRole('button', { name: 'Add by site ID' }).click();
+  const form = page.getByRole('region', { name: 'Add an existing site by its ID' });
+  await form.getByLabel('Site ID').fill(site.id);
+  await form.getByLabel('Name', { exact: true }).fill(site.name);
+  await form.getByLabel('Height (meters)').fill(String(site.height));
+  await form.getByLabel('Latitude').fill(String(site.latitude));
+  await form.getByLabel('Longitude').fill(String(site.longitude));
+  await form.getByRole('button', { name: 'Add site' }).click();
+  await form.waitFor({ state: 'detached' });
+  await row(page, site.name).waitFor();
+}
+
+async function editHeight(page: Page, site: SandboxSite, height: number): Promise<void> {
+  await page.getByRole('button', { name: `Edit ${site.name}` }).click();
+  const form = page.getByRole('region', { name: `Edit ${site.name}` });
+  await form.getByLabel('Height (meters)').fill(String(height));
+  await form.getByRole('button', { name: 'Save site' }).click();
+  await form.waitFor({ state: 'detached' });
+}
+
+describe('offline', () => {
+  it('keeps two edits and a new site made offline, marks them waiting, and applies each exactly once back online', async () => {
+    sandboxDir = await mkdtemp(join(tmpdir(), 'sitewalk-e2e-sandbox-'));
+    const dataFile = join(sandboxDir, 'state.json');
+    sandbox = await startSandbox({ port: 0, dataFile });
+    const port = Number(new URL(sandbox.url).port);
+    const [a, b] = sandbox.snapshot().sites;
+    expect(a && b).toBeTruthy();
+
+    app = await startApp();
+    session = await openSession(browser, app);
+    const { page } = session;
+
+    // Connect "my account" (the test's sandbox) from the welcome.
+    await page.getByRole('button', { name: /Connect my account/ }).click();
+    const welcome = page.getByRole('dialog', { name: 'Connect your account' });
+    await welcome.getByLabel('Profile name').fill('Field account');
+    await welcome.getByLabel('Service address').fill(sandbox.url);
+    await welcome.getByLabel('Account ID').fill(DEMO_ACCOUNT.account);
+    await welcome.getByLabel(/API key/).fill(DEMO_ACCOUNT.key);
+    await welcome.getByRole('button', { name: 'Save profile' }).click();
+    await page.locator('dialog[open]').waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: /^Profile: Field account/ }).waitFor();
+
+    await addById(page, a!);
+    await addById(page, b!);
+
+    // The service goes away.
+    await sandbox.close();
+    sandbox = null;
+
+    await editHeight(page, a!, a!.height + 3);
+    await editHeight(page, b!, b!.height + 4);
+    await page.getByRole('button', { name: '+ Add site' }).click();
+    await page.getByRole('button', { name: 'Use map centre' }).click();
+    const form = page.getByRole('region', { name: 'New site' });
+    await form.getByLabel('Name', { exact: true }).fill('Offline Knob');
+    await form.getByLabel('Height (meters)').fill('27');
+    await form.getByRole('button', { name: 'Save site' }).click();
+    await form.waitFor({ state: 'detached' });
+
+    // Everything waits, visibly: list, map badges, status bar.
+    await page.getByTestId('connection').getByText(/Offline/).waitFor({ timeout: 60_000 });
+    for (const name of [a!.name, b!.name, 'Offline Knob']) await row(page, name, 'Waiting to send').waitFor();
+    await page.getByTestId('pending-count').getByText('3 waiting').waitFor();
+    await eventually('three pending pins on the map', async () => Number(await page.getByTestId('map').getAttribute('data-pins-pending')) === 3);
+    await session.screenshot('offline-pending');
+
+    // The service is back, on the same address with the same data.
+    sandbox = await startSandbox({ port, dataFile });
+    await page.getByRole('button', { name: 'Sync now' }).first().click();
+    for (const name of [a!.name, b!.name, 'Offline Knob']) await row(page, name, 'On the service').waitFor({ timeout: 90_000 });
+    await page.getByTestId('pending-count').getByText('0 waiting').waitFor();
+    await session.screenshot('offline-synced');
+
+    const sites = await inspect<SandboxSite[]>(sandbox.url, 'sites');
+    expect(sites.find((s) => s.id === a!.id)!.height).toBe(a!.height + 3);
+    expect(sites.find((s) => s.id === b!.id)!.height).toBe(b!.height + 4);
+    expect(sites.filter((s) => s.name === 'Offline Knob')).toHaveLength(1);
+    // Exactly once: the restarted sandbox logged one accepted call per change, and nothing else.
+    const calls = (await inspect<CallLogEntry[]>(sandbox.url, 'calls')).filter((c) => c.operation === 'SitesAPI');
+    expect(calls.filter((c) => c.params['Siteid'] === a!.id).map((c) => c.outcome)).toEqual(['ok']);
+    expect(calls.filter((c) => c.params['Siteid'] === b!.id).map((c) => c.outcome)).toEqual(['ok']);
+    expect(calls.filter((c) => c.params['Sitename'] === 'Offline Knob').map((c) => c.outcome)).toEqual(['ok']);
+    expect(session.errors).toEqual([]);
+  });
+});
