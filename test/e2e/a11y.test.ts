@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright';
-import { chooseSandbox, eventually, launchChromium, openSession, pinsDrawn, startApp, type App, type Session, endTest } from './helpers';
+import { chooseSandbox, eventually, launchChromium, openSession, pinsDrawn, startApp, type App, type Session, endTest, E2E_SKIP_REASON } from './helpers';
 
 let browser: Browser;
 let app: App | null = null;
@@ -47,7 +47,7 @@ async function scan(page: Page, screen: string): Promise<string[]> {
     .map((v) => `${screen}: ${v.impact} ${v.id} (${v.help}) at ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
 }
 
-describe('accessibility', () => {
+describe.skipIf(E2E_SKIP_REASON !== null)('accessibility', () => {
   it('has no serious or critical axe violation on any screen', async () => {
     app = await startApp();
     session = await openSession(browser, app);

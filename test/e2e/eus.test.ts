@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright';
 import type { MailMessage, SandboxState } from '../../electron/sandbox/state';
-import { chooseSandbox, inspect, launchChromium, openSession, sandboxUrl, startApp, type App, type Session, endTest } from './helpers';
+import { chooseSandbox, inspect, launchChromium, openSession, sandboxUrl, startApp, type App, type Session, endTest, E2E_SKIP_REASON } from './helpers';
 
 let browser: Browser;
 let app: App | null = null;
@@ -22,7 +22,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-describe('EUS reprocess', () => {
+describe.skipIf(E2E_SKIP_REASON !== null)('EUS reprocess', () => {
   it('asks for the email choice, queues the reprocess, and the email reaches the sandbox mail outbox', async () => {
     app = await startApp();
     session = await openSession(browser, app);

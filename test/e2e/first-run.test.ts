@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright';
 import type { SandboxSite } from '../../electron/sandbox/state';
-import { chooseSandbox, eventually, inspect, launchChromium, openSession, pinsDrawn, sandboxUrl, startApp, type App, type Session, endTest } from './helpers';
+import { chooseSandbox, eventually, inspect, launchChromium, openSession, pinsDrawn, sandboxUrl, startApp, type App, type Session, endTest, E2E_SKIP_REASON } from './helpers';
 
 let browser: Browser;
 let app: App | null = null;
@@ -22,7 +22,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-describe('first run', () => {
+describe.skipIf(E2E_SKIP_REASON !== null)('first run', () => {
   it('offers the Sandbox, then shows its demo sites on the map over a coordinate grid', async () => {
     app = await startApp();
     session = await openSession(browser, app);

@@ -5,6 +5,7 @@
 // API calls with the run's token for setting up and checking, and the sandbox's inspection JSON.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -107,8 +108,16 @@ function killGroup(pid: number | undefined): void {
   }
 }
 
+/** Debian's Chromium (never one Playwright downloads); SITEWALK_CHROMIUM points elsewhere. */
+export const CHROMIUM_PATH = process.env.SITEWALK_CHROMIUM ?? '/usr/bin/chromium';
+/**
+ * Why the end-to-end tests cannot run here, or null. They are skipped with this reason on a machine
+ * without Chromium, and required under CI (global-setup.ts fails the run there instead).
+ */
+export const E2E_SKIP_REASON: string | null = existsSync(CHROMIUM_PATH) ? null : `no Chromium at ${CHROMIUM_PATH} (apt-get install chromium, or set SITEWALK_CHROMIUM)`;
+
 export async function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.SITEWALK_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 }
 
 export interface Session {

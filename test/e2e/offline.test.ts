@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright';
 import { DEMO_ACCOUNT, startSandbox, type RunningSandbox } from '../../electron/sandbox/index';
 import type { CallLogEntry, SandboxSite } from '../../electron/sandbox/state';
 import type { ProfileView } from '../../electron/api';
-import { eventually, inspect, launchChromium, openSession, startApp, type App, type Session, endTest } from './helpers';
+import { eventually, inspect, launchChromium, openSession, startApp, type App, type Session, endTest, E2E_SKIP_REASON } from './helpers';
 
 let browser: Browser;
 let app: App | null = null;
@@ -67,7 +67,7 @@ async function editHeight(page: Page, site: SandboxSite, height: number): Promis
   await form.waitFor({ state: 'detached' });
 }
 
-describe('offline', () => {
+describe.skipIf(E2E_SKIP_REASON !== null)('offline', () => {
   it('keeps two edits and a new site made offline, marks them waiting, and applies each exactly once back online', async () => {
     sandboxDir = await mkdtemp(join(tmpdir(), 'sitewalk-e2e-sandbox-'));
     const dataFile = join(sandboxDir, 'state.json');

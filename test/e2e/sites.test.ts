@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright';
 import type { OutboxEntryView } from '../../electron/api';
 import type { CallLogEntry, SandboxSite } from '../../electron/sandbox/state';
-import { chooseSandbox, eventually, inspect, launchChromium, openSession, pinsDrawn, sandboxUrl, startApp, type App, type Session, endTest } from './helpers';
+import { chooseSandbox, eventually, inspect, launchChromium, openSession, pinsDrawn, sandboxUrl, startApp, type App, type Session, endTest, E2E_SKIP_REASON } from './helpers';
 
 let browser: Browser;
 let app: App | null = null;
@@ -56,7 +56,7 @@ async function sitesApiCalls(base: string): Promise<CallLogEntry[]> {
   return (await inspect<CallLogEntry[]>(base, 'calls')).filter((call) => call.operation === 'SitesAPI');
 }
 
-describe('sites', () => {
+describe.skipIf(E2E_SKIP_REASON !== null)('sites', () => {
   it('adds a site by clicking the map: saved, sent once, and on the service with the typed fields', async () => {
     const { page, base } = await onSandbox();
 
