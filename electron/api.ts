@@ -3,6 +3,9 @@
 // zod schema for its arguments so both hosts validate at the boundary the same way; everything it may
 // hear is an ApiEvent. The API key goes in (setApiKey) and never comes back out: views carry hasKey.
 import { z } from 'zod';
+import type { BulkProgress, RunResult } from './core/bulk/apply';
+import type { EusPlan, ImportPreview } from './core/bulk/index';
+import type { ReportRow } from './core/bulk/report';
 
 // ---------- views (what the renderer sees) ----------
 
@@ -114,6 +117,46 @@ export interface FieldIssue {
 /** Every mutating call answers with this: either done, or the input issues (nothing was queued). */
 export type ApiResult<T> = { ok: true; value: T } | { ok: false; issues: FieldIssue[] };
 
+// ---------- bulk work: import, export, EUS reprocess from a file ----------
+
+export type { BulkProgress, EusPlan, ImportPreview, ReportRow };
+
+/** A file handed to the host for bulk work; later calls name it by `fileId`. */
+export interface BulkFileView {
+  fileId: string;
+  name: string;
+  size: number;
+}
+
+/** A bulk run (an import or an EUS reprocess from a file), followed by the host. */
+export interface BulkRunView {
+  id: string;
+  kind: 'import' | 'reprocess';
+  fileName: string;
+  startedAt: string;
+  state: 'running' | 'ended';
+  /** Counts and time left while the batch is sent; null before it is queued. */
+  progress: BulkProgress | null;
+  /** How it ended (null while running). */
+  result: Omit<RunResult, 'rows'> | null;
+  /** Every row of the file, once the run has ended (events leave them out: ask getBulkRun). */
+  rows: ReportRow[] | null;
+}
+
+/** A file the host made for the user to save. */
+export interface ExportedFile {
+  fileName: string;
+  mimeType: string;
+  content: string;
+  /** What the user should know about the file (sites left out, sites without a service ID). */
+  notes: string[];
+}
+
+/** Largest file accepted for bulk work (base64 makes the request a third larger). */
+export const MAX_BULK_FILE_BYTES = 64 * 1024 * 1024;
+/** Largest request body of the browser host per method, where the default is too small. */
+export const BODY_LIMITS: Partial<Record<ApiMethod, number>> = { openBulkFile: Math.ceil((MAX_BULK_FILE_BYTES * 4) / 3) + 64 * 1024 };
+
 // ---------- inputs ----------
 
 const text = z.string().max(10_000);
@@ -159,6 +202,39 @@ export const settingsPatchSchema = z.object({
 });
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
 
+const bulkFileSchema = z.object({
+  name: z.string().max(500),
+  /** The file's bytes, base64. */
+  base64: z.string().max(Math.ceil((MAX_BULK_FILE_BYTES * 4) / 3) + 4),
+});
+
+const cellText = z.string().max(1000);
+export const importOptionsSchema = z.object({
+  /** Column (header text, or "#3") → field name or "ignore". */
+  mapping: z.record(z.string().max(500), z.string().max(50)).optional(),
+  /** Values for blank cells. */
+  defaults: z
+    .object({ height: cellText, heightFeet: cellText, name: cellText, description: cellText, group: cellText, pinStyle: cellText })
+    .partial()
+    .optional(),
+  delimiter: z.enum(['comma', 'semicolon', 'tab', 'pipe']).optional(),
+  format: z.enum(['csv', 'kml', 'kmz', 'geojson']).optional(),
+  /** Queue the valid rows even when some are invalid (default: refuse the file). */
+  skipInvalid: z.boolean().optional(),
+});
+export type ImportOptionsInput = z.infer<typeof importOptionsSchema>;
+
+export const reprocessFileOptionsSchema = z.object({
+  multiMapId: z.string().max(100),
+  sendEmail: z.boolean(),
+  /** column=value filters, all must match (case-insensitive, * matches any text). */
+  filters: z.array(z.object({ column: z.string().max(500), value: z.string().max(500) })).max(20).optional(),
+  /** Only these rows (of the filtered ones): the user's selection. */
+  selectedRows: z.array(z.number().int().min(0)).max(1_000_000).optional(),
+  skipInvalid: z.boolean().optional(),
+});
+export type ReprocessFileOptions = z.infer<typeof reprocessFileOptionsSchema>;
+
 const id = z.string().min(1).max(200);
 
 /** Argument schemas, one tuple per method: the single source both hosts validate against. */
@@ -182,6 +258,15 @@ export const API_METHODS = {
   getRenderingQualities: z.tuple([z.object({ refresh: z.boolean().optional() })]),
   getSettings: z.tuple([]),
   saveSettings: z.tuple([settingsPatchSchema]),
+  openBulkFile: z.tuple([bulkFileSchema]),
+  previewImport: z.tuple([id, importOptionsSchema]),
+  startImport: z.tuple([id, importOptionsSchema]),
+  previewReprocessFile: z.tuple([id, reprocessFileOptionsSchema]),
+  startReprocessFile: z.tuple([id, reprocessFileOptionsSchema]),
+  getBulkRun: z.tuple([id]),
+  cancelBulkRun: z.tuple([id]),
+  getBulkReport: z.tuple([id]),
+  exportSites: z.tuple([z.enum(['csv', 'kml', 'geojson'])]),
 } as const;
 
 export type ApiMethod = keyof typeof API_METHODS;
@@ -210,6 +295,22 @@ export interface SitewalkApi {
   getRenderingQualities(options: { refresh?: boolean }): Promise<RenderingQualitiesView>;
   getSettings(): Promise<SettingsView>;
   saveSettings(patch: SettingsPatch): Promise<ApiResult<SettingsView>>;
+  /** Hands a file to the host for bulk work (kept in memory for this run only). */
+  openBulkFile(file: { name: string; base64: string }): Promise<ApiResult<BulkFileView>>;
+  /** The dry run: every row of the file mapped and checked, nothing queued. */
+  previewImport(fileId: string, options: ImportOptionsInput): Promise<ApiResult<ImportPreview>>;
+  /** Checks the file again and queues every ready row in one durable batch; the run is followed by the host. */
+  startImport(fileId: string, options: ImportOptionsInput): Promise<ApiResult<BulkRunView>>;
+  /** Reads an EUS CSV download and plans the reprocess (filters, selection, Multi Map, email); nothing queued. */
+  previewReprocessFile(fileId: string, options: ReprocessFileOptions): Promise<ApiResult<EusPlan>>;
+  startReprocessFile(fileId: string, options: ReprocessFileOptions): Promise<ApiResult<BulkRunView>>;
+  getBulkRun(runId: string): Promise<BulkRunView | null>;
+  /** Takes the run's rows not yet sent out of the outbox; rows in flight finish. */
+  cancelBulkRun(runId: string): Promise<ApiResult<BulkRunView>>;
+  /** The row-by-row report of an ended run, as CSV. */
+  getBulkReport(runId: string): Promise<ApiResult<ExportedFile>>;
+  /** The register of the active profile as CSV (the import's columns), KML or GeoJSON. */
+  exportSites(format: 'csv' | 'kml' | 'geojson'): Promise<ApiResult<ExportedFile>>;
 }
 
 // ---------- events (main → renderer) ----------
@@ -222,6 +323,8 @@ export type ApiEvent =
   | { type: 'outbox-removed'; entryId: string }
   | { type: 'profiles'; profiles: ProfileView[] }
   | { type: 'settings'; settings: SettingsView }
+  /** A bulk run started, moved on or ended (rows are left out: getBulkRun has them). */
+  | { type: 'bulk-run'; run: BulkRunView }
   /** Something the user should know that is not tied to one entry (a damaged data file, a failed write). */
   | { type: 'problem'; message: string; detail: string };
 

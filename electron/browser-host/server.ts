@@ -5,7 +5,7 @@
 // logged: log lines (refusals, failures) carry the method and path only, never headers.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { ApiEvent } from '../api';
+import { BODY_LIMITS, type ApiEvent, type ApiMethod } from '../api';
 import { contentSecurityPolicy, HostApiError, type HostApi } from '../core/host-api';
 import { checkRequestSource, createToken, hasToken } from './guards';
 import { lookupStatic, openStatic } from './static-files';
@@ -114,14 +114,14 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
     stream.pipe(response);
   }
 
-  async function readBody(request: IncomingMessage): Promise<Buffer | 'too-large'> {
+  async function readBody(request: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
     const declared = Number(request.headers['content-length']);
-    if (Number.isFinite(declared) && declared > bodyLimit) return 'too-large';
+    if (Number.isFinite(declared) && declared > limit) return 'too-large';
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of request as AsyncIterable<Buffer>) {
       size += chunk.length;
-      if (size > bodyLimit) return 'too-large';
+      if (size > limit) return 'too-large';
       chunks.push(chunk);
     }
     return Buffer.concat(chunks);
@@ -136,10 +136,12 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
     if (type !== 'application/json') {
       return sendError(response, 415, 'unsupported-media-type', 'The arguments must be sent as application/json.');
     }
-    const body = await readBody(request);
+    // A file for bulk work may be far larger than any other call.
+    const limit = Math.max(bodyLimit, Object.hasOwn(BODY_LIMITS, method) ? (BODY_LIMITS[method as ApiMethod] ?? 0) : 0);
+    const body = await readBody(request, limit);
     if (body === 'too-large') {
       response.setHeader('Connection', 'close');
-      return sendError(response, 413, 'too-large', `The request is larger than ${bodyLimit} bytes; nothing was done.`);
+      return sendError(response, 413, 'too-large', `The request is larger than ${limit} bytes; nothing was done.`);
     }
     let args: unknown = [];
     if (body.length > 0) {

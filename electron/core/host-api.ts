@@ -30,6 +30,7 @@ import {
   type SyncStatus,
 } from './app';
 import { findXmlForbidden } from './validation/index';
+import { BulkSession, type BulkSessionOptions } from './bulk/session';
 
 export type HostKind = 'electron' | 'browser';
 
@@ -225,9 +226,14 @@ function settingsIssues(patch: SettingsPatch): FieldIssue[] {
 
 // ---------- the adapter ----------
 
-export function createHostApi(core: SitewalkCore, options: { host: HostKind }): HostApi {
+export function createHostApi(core: SitewalkCore, options: { host: HostKind; bulk?: BulkSessionOptions }): HostApi & { close(): void } {
   const { host } = options;
-  const settingsListeners = new Set<(event: ApiEvent) => void>();
+  // Events that come from here rather than from the core: settings changes and bulk runs.
+  const hostListeners = new Set<(event: ApiEvent) => void>();
+  const tell = (event: ApiEvent) => {
+    for (const listener of [...hostListeners]) listener(event);
+  };
+  const bulk = new BulkSession(core, (run) => tell({ type: 'bulk-run', run }), options.bulk);
 
   const api: SitewalkApi = {
     async getStatus() {
@@ -307,17 +313,44 @@ export function createHostApi(core: SitewalkCore, options: { host: HostKind }): 
       }
       const settings = readSettings(core);
       if (patch.syncConcurrency !== undefined) core.sync.setConcurrency(settings.syncConcurrency);
-      const event: ApiEvent = { type: 'settings', settings };
-      for (const listener of [...settingsListeners]) listener(event);
+      tell({ type: 'settings', settings });
       return { ok: true, value: settings };
+    },
+    async openBulkFile(file) {
+      return bulk.openFile(file.name, file.base64);
+    },
+    previewImport(fileId, choices) {
+      return bulk.previewImport(fileId, choices);
+    },
+    startImport(fileId, choices) {
+      return bulk.startImport(fileId, choices);
+    },
+    async previewReprocessFile(fileId, choices) {
+      return bulk.planReprocess(fileId, choices);
+    },
+    startReprocessFile(fileId, choices) {
+      return bulk.startReprocess(fileId, choices);
+    },
+    async getBulkRun(runId) {
+      return bulk.run(runId);
+    },
+    async cancelBulkRun(runId) {
+      return bulk.cancel(runId);
+    },
+    async getBulkReport(runId) {
+      return bulk.report(runId);
+    },
+    async exportSites(format) {
+      return { ok: true, value: bulk.export(format) };
     },
   };
 
   return {
     api,
     dispatch: (method, args) => dispatchCall(api, method, args),
+    close: () => bulk.close(),
     onEvent(listener) {
-      settingsListeners.add(listener);
+      hostListeners.add(listener);
       const unsubscribers = [
         core.on('status', (status) => listener({ type: 'status', status: toStatusView(status, host) })),
         core.on('site', (site) => listener({ type: 'site', site: toSiteView(site) })),
@@ -328,7 +361,7 @@ export function createHostApi(core: SitewalkCore, options: { host: HostKind }): 
         core.on('problem', ({ message, detail }) => listener({ type: 'problem', message, detail })),
       ];
       return () => {
-        settingsListeners.delete(listener);
+        hostListeners.delete(listener);
         for (const unsubscribe of unsubscribers) unsubscribe();
       };
     },
@@ -405,6 +438,9 @@ export async function openHostBackend(options: OpenBackendOptions): Promise<Host
     hostApi,
     setOnline: (online) => core.sync.setConnectivity(online),
     syncNow: async () => void (await core.sync.syncNow()),
-    close: () => core.close(),
+    close: () => {
+      hostApi.close();
+      return core.close();
+    },
   };
 }

@@ -256,6 +256,17 @@ describe('calls', () => {
     expect((await raw(test.host.port, { method: 'POST', path: '/api/saveSite', headers: auth(), body: huge })).status).toBe(413);
   });
 
+  it('takes a file for bulk work far larger than other calls may be, and still caps it', async () => {
+    const csv = `name,height,lat,lon\n${'Ridge,30,45.1,-111.1\n'.repeat(150_000)}`;
+    const body = JSON.stringify([{ name: 'big.csv', base64: Buffer.from(csv).toString('base64') }]);
+    expect(body.length).toBeGreaterThan(3 * 1024 * 1024);
+    const opened = await raw(test.host.port, { method: 'POST', path: '/api/openBulkFile', headers: auth(), body });
+    expect(opened.status).toBe(200);
+    expect(opened.json<{ value: ApiResult<{ size: number }> }>().value).toMatchObject({ ok: true, value: { size: csv.length } });
+    const tooBig = JSON.stringify([{ name: 'x'.repeat(100), base64: 'QUFB'.repeat(23 * 1024 * 1024) }]);
+    expect((await raw(test.host.port, { method: 'POST', path: '/api/openBulkFile', headers: auth(), body: tooBig })).status).toBe(413);
+  });
+
   it('runs a real call: a saved site is queued and listed', async () => {
     const saved = await call(test, 'saveSite', [{ name: 'North Ridge', height: 45, latitude: 40.44, longitude: -79.99, pinStyle: 2 }]);
     expect(saved.status).toBe(200);

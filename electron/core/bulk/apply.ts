@@ -72,6 +72,11 @@ export interface RunOptions {
   onProgress?: (progress: BulkProgress) => void;
   /** Aborting cancels: unsent entries of the batch are discarded. */
   signal?: AbortSignal;
+  /**
+   * Aborting stops following without cancelling (the app is closing): what is queued stays queued
+   * and is reported as it stands, with the reason.
+   */
+  detach?: AbortSignal;
   now?: () => number;
   /** How often the run re-checks the entries besides the change events (ms, default 1000). */
   pollMs?: number;
@@ -322,6 +327,7 @@ async function follow(
         clearInterval(timer);
         if (scheduled) clearTimeout(scheduled);
         options.signal?.removeEventListener('abort', onAbort);
+        options.detach?.removeEventListener('abort', onDetach);
         resolve(kind);
       };
       const check = () => {
@@ -382,8 +388,14 @@ async function follow(
         schedule();
       }, options.pollMs ?? 1000);
       timer.unref?.();
+      const onDetach = () => {
+        stoppedBecause = 'Sitewalk stopped following the run; the rest waits in the outbox and is sent from there.';
+        finish('stopped');
+      };
       if (options.signal?.aborted) onAbort();
       else options.signal?.addEventListener('abort', onAbort, { once: true });
+      if (options.detach?.aborted) return onDetach();
+      options.detach?.addEventListener('abort', onDetach, { once: true });
       port.requestSync();
       schedule();
     });

@@ -204,6 +204,15 @@ export const API_METHOD_NAMES = Object.keys({
   getRenderingQualities: true,
   getSettings: true,
   saveSettings: true,
+  openBulkFile: true,
+  previewImport: true,
+  startImport: true,
+  previewReprocessFile: true,
+  startReprocessFile: true,
+  getBulkRun: true,
+  cancelBulkRun: true,
+  getBulkReport: true,
+  exportSites: true,
 } satisfies Record<ApiMethod, true>) as ApiMethod[];
 
 /** The typed API on top of a bridge: each method forwards its arguments unchanged. */

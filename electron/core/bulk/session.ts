@@ -1,0 +1,294 @@
+// Bulk work for the app's hosts (main process / browser host): the files a user handed over, the
+// dry runs, and the runs the host follows after the page asked for them. The pipeline is the CLI's:
+// bytes → previewImport / readEusCsv + planReprocess → runImport / runReprocess through the core's
+// outbox, so the app and `sitewalk import` treat a file the same way. Invariants: a run always
+// re-reads the file and re-checks every row here (the page's preview is never trusted); files live in
+// memory for this run of the app only, a few at a time; a run goes on when the page is closed, and a
+// closing host stops following without cancelling anything queued.
+import { randomUUID } from 'node:crypto';
+import type { SitewalkCore } from '../app';
+import type { InputIssue } from '../service/types';
+import { runImport, runReprocess, type BulkProgress, type RunResult } from './apply';
+import { coreOutboxPort, exportSitesOf, knownSitesOf } from './core-port';
+import type { Delimiter } from './csv';
+import { planReprocess, readEusCsv, type EusFilter, type EusPlan } from './eus';
+import { exportSites, type ExportFormat } from './export';
+import { previewImport, type ImportOptions } from './import';
+import type { DefaultField, ImportPreview } from './preview';
+import { reportCsv, type ReportRow } from './report';
+
+export interface BulkSessionOptions {
+  /** Files kept at once; the oldest goes first (default 4). */
+  maxFiles?: number;
+  /** Largest file accepted, in bytes (default 64 MB). */
+  maxFileBytes?: number;
+  /** Ended runs kept for their reports (default 10). */
+  maxEndedRuns?: number;
+  /** Least time between two progress events of one run (default 250 ms). */
+  progressIntervalMs?: number;
+  now?: () => number;
+}
+
+const DEFAULTS = { maxFiles: 4, maxFileBytes: 64 * 1024 * 1024, maxEndedRuns: 10, progressIntervalMs: 250 } as const;
+
+export interface BulkFile {
+  fileId: string;
+  name: string;
+  size: number;
+}
+
+export interface ImportChoices {
+  mapping?: Record<string, string>;
+  defaults?: Partial<Record<DefaultField, string>>;
+  delimiter?: 'comma' | 'semicolon' | 'tab' | 'pipe';
+  format?: 'csv' | 'kml' | 'kmz' | 'geojson';
+  skipInvalid?: boolean;
+}
+
+export interface ReprocessChoices {
+  multiMapId: string;
+  sendEmail: boolean;
+  filters?: EusFilter[];
+  selectedRows?: number[];
+  skipInvalid?: boolean;
+}
+
+export interface BulkRun {
+  id: string;
+  kind: 'import' | 'reprocess';
+  fileName: string;
+  startedAt: string;
+  state: 'running' | 'ended';
+  progress: BulkProgress | null;
+  result: Omit<RunResult, 'rows'> | null;
+  rows: ReportRow[] | null;
+}
+
+export interface SavedFile {
+  fileName: string;
+  mimeType: string;
+  content: string;
+  notes: string[];
+}
+
+export type BulkOutcome<T> = { ok: true; value: T } | { ok: false; issues: InputIssue[] };
+
+const DELIMITERS: Record<NonNullable<ImportChoices['delimiter']>, Delimiter> = { comma: ',', semicolon: ';', tab: '\t', pipe: '|' };
+
+const EXPORT_TYPES: Record<ExportFormat, { extension: string; mimeType: string }> = {
+  csv: { extension: 'csv', mimeType: 'text/csv;charset=utf-8' },
+  kml: { extension: 'kml', mimeType: 'application/vnd.google-earth.kml+xml' },
+  geojson: { extension: 'geojson', mimeType: 'application/geo+json' },
+};
+
+interface Held {
+  name: string;
+  bytes: Uint8Array;
+}
+
+interface Tracked {
+  run: BulkRun;
+  controller: AbortController;
+  lastEmit: number;
+  timer: ReturnType<typeof setTimeout> | null;
+}
+
+function refuse<T>(field: string, message: string): BulkOutcome<T> {
+  return { ok: false, issues: [{ field, message }] };
+}
+
+/** Strips the rows: events carry counts, getBulkRun carries the rows. */
+export function withoutRows(run: BulkRun): BulkRun {
+  return { ...run, rows: null };
+}
+
+export class BulkSession {
+  private readonly options: Required<Omit<BulkSessionOptions, 'now'>> & { now: () => number };
+  private readonly files = new Map<string, Held>();
+  private readonly runs = new Map<string, Tracked>();
+  private readonly detach = new AbortController();
+
+  constructor(
+    private readonly core: SitewalkCore,
+    private readonly emit: (run: BulkRun) => void,
+    options: BulkSessionOptions = {},
+  ) {
+    this.options = { ...DEFAULTS, now: Date.now, ...options };
+  }
+
+  openFile(name: string, base64: string): BulkOutcome<BulkFile> {
+    const bytes = Buffer.from(base64, 'base64');
+    // Buffer.from ignores what is not base64; a length that does not add up means a damaged upload.
+    if (bytes.length !== Math.floor((base64.replace(/=+$/, '').length * 3) / 4)) return refuse('file', 'The file did not arrive whole; choose it again.');
+    if (bytes.length === 0) return refuse('file', `${name || 'The file'} is empty.`);
+    if (bytes.length > this.options.maxFileBytes) {
+      return refuse('file', `${name} is ${Math.round(bytes.length / 1024 / 1024)} MB; the limit is ${Math.round(this.options.maxFileBytes / 1024 / 1024)} MB. Split the file.`);
+    }
+    const fileId = randomUUID();
+    this.files.set(fileId, { name: name.trim() || 'file', bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length) });
+    while (this.files.size > this.options.maxFiles) this.files.delete(this.files.keys().next().value!);
+    return { ok: true, value: { fileId, name: this.files.get(fileId)!.name, size: bytes.length } };
+  }
+
+  private file(fileId: string): Held | null {
+    return this.files.get(fileId) ?? null;
+  }
+
+  private static missingFile<T>(): BulkOutcome<T> {
+    return refuse('file', 'That file is no longer open here (Sitewalk was restarted, or other files were opened since); choose it again.');
+  }
+
+  async previewImport(fileId: string, choices: ImportChoices): Promise<BulkOutcome<ImportPreview>> {
+    const held = this.file(fileId);
+    if (!held) return BulkSession.missingFile();
+    return { ok: true, value: await previewImport(held.bytes, this.importOptions(held, choices)) };
+  }
+
+  private importOptions(held: Held, choices: ImportChoices): ImportOptions {
+    const options: ImportOptions = { fileName: held.name, known: knownSitesOf(this.core) };
+    if (choices.mapping) options.mapping = choices.mapping;
+    if (choices.defaults) options.defaults = choices.defaults;
+    if (choices.delimiter) options.delimiter = DELIMITERS[choices.delimiter];
+    if (choices.format) options.format = choices.format;
+    return options;
+  }
+
+  async startImport(fileId: string, choices: ImportChoices): Promise<BulkOutcome<BulkRun>> {
+    const held = this.file(fileId);
+    if (!held) return BulkSession.missingFile();
+    const preview = await previewImport(held.bytes, this.importOptions(held, choices));
+    return this.start('import', held.name, (options) => runImport(coreOutboxPort(this.core), preview, { ...options, skipInvalid: choices.skipInvalid === true }));
+  }
+
+  planReprocess(fileId: string, choices: ReprocessChoices): BulkOutcome<EusPlan> {
+    const held = this.file(fileId);
+    if (!held) return BulkSession.missingFile();
+    return { ok: true, value: this.plan(held, choices) };
+  }
+
+  private plan(held: Held, choices: ReprocessChoices): EusPlan {
+    const table = readEusCsv(held.bytes);
+    return planReprocess(table, {
+      multiMapId: choices.multiMapId,
+      sendEmail: choices.sendEmail,
+      ...(choices.filters ? { filters: choices.filters } : {}),
+      ...(choices.selectedRows ? { selectedRows: choices.selectedRows } : {}),
+    });
+  }
+
+  startReprocess(fileId: string, choices: ReprocessChoices): Promise<BulkOutcome<BulkRun>> {
+    const held = this.file(fileId);
+    if (!held) return Promise.resolve(BulkSession.missingFile());
+    const plan = this.plan(held, choices);
+    return this.start('reprocess', held.name, (options) => runReprocess(coreOutboxPort(this.core), plan, { ...options, skipInvalid: choices.skipInvalid === true }));
+  }
+
+  /**
+   * Starts a run and answers once its batch is queued (or refused), so the page learns at once
+   * whether anything was queued; the run is then followed here and reported through events.
+   */
+  private start(
+    kind: BulkRun['kind'],
+    fileName: string,
+    execute: (options: { signal: AbortSignal; detach: AbortSignal; onProgress: (progress: BulkProgress) => void }) => Promise<RunResult>,
+  ): Promise<BulkOutcome<BulkRun>> {
+    const run: BulkRun = { id: randomUUID(), kind, fileName, startedAt: new Date(this.options.now()).toISOString(), state: 'running', progress: null, result: null, rows: null };
+    const tracked: Tracked = { run, controller: new AbortController(), lastEmit: 0, timer: null };
+    this.runs.set(run.id, tracked);
+    return new Promise((resolve) => {
+      let answered = false;
+      const answer = () => {
+        if (answered) return;
+        answered = true;
+        resolve({ ok: true, value: withoutRows(run) });
+      };
+      execute({
+        signal: tracked.controller.signal,
+        detach: this.detach.signal,
+        onProgress: (progress) => {
+          run.progress = progress;
+          answer();
+          this.emitThrottled(tracked);
+        },
+      }).then(
+        (result) => {
+          const { rows, ...rest } = result;
+          run.result = rest;
+          run.rows = rows;
+          this.end(tracked);
+          answer();
+        },
+        (error: unknown) => {
+          const message = error instanceof Error ? error.message : String(error);
+          run.result = { outcome: 'stopped', blockers: [], stoppedBecause: `The run failed: ${message}`, counts: emptyCounts(), enqueueMs: 0, elapsedMs: 0 };
+          run.rows = [];
+          this.end(tracked);
+          answer();
+        },
+      );
+    });
+  }
+
+  private end(tracked: Tracked): void {
+    tracked.run.state = 'ended';
+    if (tracked.timer) clearTimeout(tracked.timer);
+    tracked.timer = null;
+    this.emit(withoutRows(tracked.run));
+    const ended = [...this.runs.values()].filter((t) => t.run.state === 'ended');
+    for (const old of ended.slice(0, Math.max(0, ended.length - this.options.maxEndedRuns))) this.runs.delete(old.run.id);
+  }
+
+  private emitThrottled(tracked: Tracked): void {
+    if (tracked.timer || tracked.run.state === 'ended') return;
+    const wait = tracked.lastEmit + this.options.progressIntervalMs - this.options.now();
+    const send = () => {
+      tracked.timer = null;
+      tracked.lastEmit = this.options.now();
+      if (tracked.run.state === 'running') this.emit(withoutRows(tracked.run));
+    };
+    if (wait <= 0) send();
+    else tracked.timer = setTimeout(send, wait);
+  }
+
+  run(runId: string): BulkRun | null {
+    const tracked = this.runs.get(runId);
+    return tracked ? { ...tracked.run } : null;
+  }
+
+  cancel(runId: string): BulkOutcome<BulkRun> {
+    const tracked = this.runs.get(runId);
+    if (!tracked) return refuse('run', 'There is no such run (it ended long ago, or Sitewalk was restarted).');
+    if (tracked.run.state === 'running') tracked.controller.abort();
+    return { ok: true, value: withoutRows(tracked.run) };
+  }
+
+  report(runId: string): BulkOutcome<SavedFile> {
+    const run = this.runs.get(runId)?.run;
+    if (!run) return refuse('run', 'There is no such run (it ended long ago, or Sitewalk was restarted).');
+    if (run.state !== 'ended' || !run.rows) return refuse('run', 'The report is ready once the run has ended.');
+    const base = run.fileName.replace(/\.[^.]+$/, '');
+    return { ok: true, value: { fileName: `${base}-report.csv`, mimeType: 'text/csv;charset=utf-8', content: reportCsv(run.rows, { bom: true }), notes: [] } };
+  }
+
+  export(format: ExportFormat): SavedFile {
+    const result = exportSites(exportSitesOf(this.core), format, { bom: true });
+    const notes: string[] = result.omitted.map((omitted) => `Left out ${omitted.name || omitted.siteId || 'a site'}: ${omitted.reason}`);
+    if (result.withoutId > 0) {
+      notes.push(`${result.withoutId} site${result.withoutId === 1 ? ' has' : 's have'} no service ID yet (not synced): importing this file again would create ${result.withoutId === 1 ? 'it' : 'them'} again.`);
+    }
+    const { extension, mimeType } = EXPORT_TYPES[format];
+    const day = new Date(this.options.now()).toISOString().slice(0, 10);
+    return { fileName: `sitewalk-sites-${day}.${extension}`, mimeType, content: result.text, notes: [`${result.count} site${result.count === 1 ? '' : 's'} written.`, ...notes] };
+  }
+
+  /** The host is closing: stop following runs (nothing queued is cancelled) and forget the files. */
+  close(): void {
+    this.detach.abort();
+    for (const tracked of this.runs.values()) if (tracked.timer) clearTimeout(tracked.timer);
+    this.files.clear();
+  }
+}
+
+function emptyCounts(): RunResult['counts'] {
+  return { total: 0, created: 0, updated: 0, reprocessed: 0, unchanged: 0, invalid: 0, skipped: 0, failed: 0, needsReview: 0, paused: 0, queued: 0, cancelled: 0 };
+}

@@ -1,0 +1,203 @@
+// Bulk work as the app's page asks for it through the hosts' contract (createHostApi on a real core),
+// against the sandbox over real HTTP: a file handed over once, its dry run, the run the host follows
+// with progress events and a report, cancel, an EUS download reprocessed with email, exports, and
+// the refusals a page can meet (a damaged upload, a file that is gone, a report asked too early).
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ApiEvent, ApiResult, BulkRunView, EusPlan, ImportPreview, SitewalkApi } from '../../electron/api';
+import { createHostApi } from '../../electron/core/host-api';
+import { closeAll, coreFor, sandbox, serviceMail, serviceMultiMaps, serviceSites, serviceSubmissions } from './sandbox-helpers';
+
+afterEach(closeAll);
+
+function base64(text: string): string {
+  return Buffer.from(text, 'utf8').toString('base64');
+}
+
+function value<T>(result: ApiResult<T>): T {
+  if (!result.ok) throw new Error(`refused: ${JSON.stringify(result.issues)}`);
+  return result.value;
+}
+
+async function hostOn(url: string) {
+  const { core } = await coreFor(url);
+  const hostApi = createHostApi(core, { host: 'browser', bulk: { progressIntervalMs: 20 } });
+  const events: BulkRunView[] = [];
+  hostApi.onEvent((event: ApiEvent) => {
+    if (event.type === 'bulk-run') events.push(event.run);
+  });
+  return { api: hostApi.api, core, events, close: () => hostApi.close() };
+}
+
+/** Resolves with the run once an event says it ended, then its rows from getBulkRun. */
+async function ended(api: SitewalkApi, events: BulkRunView[], runId: string): Promise<BulkRunView> {
+  const deadline = Date.now() + 60_000;
+  while (!events.some((run) => run.id === runId && run.state === 'ended')) {
+    if (Date.now() > deadline) throw new Error('the run did not end within 60 s');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return (await api.getBulkRun(runId))!;
+}
+
+const SITES_CSV = ['Site name,Height (ft),Lat,Lon,Group,Colour', 'Ridge One,100,45.1,-111.1,North,blue', 'Ridge Two,164,45.2,-111.2,North,green', 'Ridge Three,98,45.3,-111.3,South,red', ''].join('\r\n');
+
+describe('bulk work through the host contract', () => {
+  it('previews a file without queueing, then applies it: every row reported, the service holds the rows, progress told on the way', async () => {
+    const service = await sandbox('empty');
+    const { api, core, events } = await hostOn(service.url);
+    const file = value(await api.openBulkFile({ name: 'audit.csv', base64: base64(SITES_CSV) }));
+    expect(file).toMatchObject({ name: 'audit.csv', size: Buffer.byteLength(SITES_CSV) });
+
+    const preview: ImportPreview = value(await api.previewImport(file.fileId, {}));
+    expect(preview.summary).toMatchObject({ total: 3, ready: 3, creates: 3, invalid: 0 });
+    expect(preview.rows.map((row) => row.edit?.height)).toEqual([30, 50, 30]);
+    expect(core.outbox.list()).toHaveLength(0);
+
+    const started = value(await api.startImport(file.fileId, {}));
+    expect(started).toMatchObject({ kind: 'import', fileName: 'audit.csv', state: 'running' });
+    const run = await ended(api, events, started.id);
+    expect(run.result).toMatchObject({ outcome: 'completed', counts: { total: 3, created: 3 } });
+    expect(run.rows!.map((row) => [row.row, row.status])).toEqual([
+      [2, 'created'],
+      [3, 'created'],
+      [4, 'created'],
+    ]);
+    expect(events.some((event) => event.id === started.id && event.state === 'running' && event.progress !== null)).toBe(true);
+    expect(events.every((event) => event.rows === null)).toBe(true);
+
+    const onService = await serviceSites(service.url);
+    for (const row of run.rows!) {
+      const site = onService.find((candidate) => candidate.id === row.siteId);
+      expect(site?.name).toBe(row.name);
+    }
+    expect(onService.find((site) => site.name === 'Ridge Two')).toMatchObject({ height: 50, latitude: 45.2, longitude: -111.2, group: 'North', pinStyle: 4 });
+
+    const report = value(await api.getBulkReport(started.id));
+    expect(report.fileName).toBe('audit-report.csv');
+    expect(report.content.split('\r\n')[0]).toBe('\uFEFFrow,siteId,name,action,status,message');
+    expect(report.content).toContain(`3,${run.rows![1]!.siteId},Ridge Two,create,created,`);
+  });
+
+  it('maps columns by hand and fills blanks from defaults, and refuses a file with invalid rows unless told to skip them', async () => {
+    const service = await sandbox('empty');
+    const { api, events } = await hostOn(service.url);
+    const csv = 'Tower,Elev,Y,X\r\nA,30,45.1,-111.1\r\nB,30.5,45.2,-111.2\r\nC,,45.3,-111.3\r\n';
+    const file = value(await api.openBulkFile({ name: 'towers.csv', base64: base64(csv) }));
+
+    const mapped = value(await api.previewImport(file.fileId, { mapping: { Tower: 'name', Elev: 'height' }, defaults: { height: '25' } }));
+    expect(mapped.columns.map((column) => [column.header, column.target, column.source])).toEqual([
+      ['Tower', 'name', 'manual'],
+      ['Elev', 'height', 'manual'],
+      ['Y', 'latitude', 'auto'],
+      ['X', 'longitude', 'auto'],
+    ]);
+    expect(mapped.summary).toMatchObject({ total: 3, ready: 2, invalid: 1 });
+    expect(mapped.rows[2]!.edit?.height).toBe(25);
+
+    const refused = value(await api.startImport(file.fileId, { mapping: { Tower: 'name', Elev: 'height' }, defaults: { height: '25' } }));
+    expect(refused.state).toBe('ended');
+    expect(refused.result).toMatchObject({ outcome: 'refused' });
+    expect(await serviceSites(service.url)).toHaveLength(0);
+
+    const skipping = value(await api.startImport(file.fileId, { mapping: { Tower: 'name', Elev: 'height' }, defaults: { height: '25' }, skipInvalid: true }));
+    const run = await ended(api, events, skipping.id);
+    expect(run.rows!.map((row) => row.status)).toEqual(['created', 'invalid', 'created']);
+    expect((await serviceSites(service.url)).map((site) => site.name).sort()).toEqual(['A', 'C']);
+  });
+
+  it('cancels a run: rows not yet sent leave the outbox and are reported cancelled', async () => {
+    const service = await sandbox('empty');
+    service.setFaults({ latencyMs: 150 });
+    const { api, core, events } = await hostOn(service.url);
+    const rows = Array.from({ length: 60 }, (_, index) => `Cancel ${index},20,45.${index},-111`);
+    const file = value(await api.openBulkFile({ name: 'many.csv', base64: base64(`name,height,lat,lon\n${rows.join('\n')}\n`) }));
+    const started = value(await api.startImport(file.fileId, {}));
+    value(await api.cancelBulkRun(started.id));
+    const run = await ended(api, events, started.id);
+    expect(run.result!.outcome).toBe('cancelled');
+    const cancelled = run.rows!.filter((row) => row.status === 'cancelled').length;
+    const created = run.rows!.filter((row) => row.status === 'created').length;
+    expect(cancelled).toBeGreaterThan(0);
+    expect(cancelled + created).toBe(60);
+    expect((await serviceSites(service.url)).length).toBe(created);
+    expect(core.outbox.list().filter((entry) => entry.state === 'pending')).toHaveLength(0);
+  });
+
+  it('stops following when the host closes, and leaves what is queued in the outbox', async () => {
+    const service = await sandbox('empty');
+    service.setFaults({ latencyMs: 200 });
+    const { api, core, events, close } = await hostOn(service.url);
+    const rows = Array.from({ length: 30 }, (_, index) => `Closing ${index},20,45.${index},-111`);
+    const file = value(await api.openBulkFile({ name: 'closing.csv', base64: base64(`name,height,lat,lon\n${rows.join('\n')}\n`) }));
+    const started = value(await api.startImport(file.fileId, {}));
+    close();
+    const run = await ended(api, events, started.id);
+    expect(run.result).toMatchObject({ outcome: 'stopped', stoppedBecause: expect.stringMatching(/waits in the outbox/) });
+    expect(run.rows!.filter((row) => row.status === 'cancelled')).toHaveLength(0);
+    const waiting = run.rows!.filter((row) => row.status === 'queued').length;
+    expect(waiting).toBeGreaterThan(0);
+    expect(core.outbox.list().filter((entry) => entry.state === 'pending' || entry.state === 'sending').length).toBeGreaterThan(0);
+  });
+
+  it('reprocesses the selected rows of an EUS download into a Multi Map, emailing each submission once', async () => {
+    const service = await sandbox('demo');
+    const { api, events } = await hostOn(service.url);
+    const submissions = (await serviceSubmissions(service.url)).slice(0, 4);
+    const target = (await serviceMultiMaps(service.url)).find((map) => map.id !== submissions[0]!.multiMapId)!;
+    const csv = ['Process ID,Name,Address', ...submissions.map((s) => `${s.processId},${s.name},"${s.address}"`), `${submissions[0]!.processId},${submissions[0]!.name},again`].join('\n');
+    const file = value(await api.openBulkFile({ name: 'eus.csv', base64: base64(csv) }));
+
+    const unchosen: EusPlan = value(await api.previewReprocessFile(file.fileId, { multiMapId: '', sendEmail: false }));
+    expect(unchosen.processIdColumn).toBe('Process ID');
+    expect(unchosen.rows).toHaveLength(5);
+    expect(unchosen.problems.join(' ')).toMatch(/Multi Map/);
+
+    const choice = { multiMapId: target.id, sendEmail: true, selectedRows: [2, 3, 4, 6] };
+    const plan = value(await api.previewReprocessFile(file.fileId, choice));
+    expect(plan.summary).toMatchObject({ ready: 3, repeats: 1 });
+    const mailBefore = (await serviceMail(service.url)).length;
+    const run = await ended(api, events, value(await api.startReprocessFile(file.fileId, choice)).id);
+    expect(run.rows!.map((row) => [row.row, row.status])).toEqual([
+      [2, 'reprocessed'],
+      [3, 'reprocessed'],
+      [4, 'reprocessed'],
+      [6, 'skipped'],
+    ]);
+    const after = await serviceSubmissions(service.url);
+    for (const submission of submissions.slice(0, 3)) expect(after.find((s) => s.processId === submission.processId)!.multiMapId).toBe(target.id);
+    expect(after.find((s) => s.processId === submissions[3]!.processId)!.multiMapId).toBe(submissions[3]!.multiMapId);
+    const mail = (await serviceMail(service.url)).slice(mailBefore);
+    expect(new Set(mail.map((m) => m.processId))).toEqual(new Set(submissions.slice(0, 3).map((s) => s.processId)));
+  });
+
+  it('exports the register as CSV that imports back unchanged, and as KML and GeoJSON', async () => {
+    const service = await sandbox('empty');
+    const { api, events } = await hostOn(service.url);
+    const file = value(await api.openBulkFile({ name: 'audit.csv', base64: base64(SITES_CSV) }));
+    await ended(api, events, value(await api.startImport(file.fileId, {})).id);
+
+    const csv = value(await api.exportSites('csv'));
+    expect(csv.fileName).toMatch(/^sitewalk-sites-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(csv.content.startsWith('\uFEFFSiteid,Sitename,height,Latitude,Longitude,Description,Group,Pinstyle')).toBe(true);
+    const again = value(await api.openBulkFile({ name: csv.fileName, base64: base64(csv.content) }));
+    expect(value(await api.previewImport(again.fileId, {})).summary).toMatchObject({ total: 3, unchanged: 3, ready: 0 });
+
+    const kml = value(await api.exportSites('kml'));
+    expect(kml.mimeType).toBe('application/vnd.google-earth.kml+xml');
+    expect(kml.content.match(/<Placemark/g)).toHaveLength(3);
+    const geojson = JSON.parse(value(await api.exportSites('geojson')).content) as { features: unknown[] };
+    expect(geojson.features).toHaveLength(3);
+  });
+
+  it('refuses a damaged or empty upload, a file that is gone, and a report before the run ends', async () => {
+    const service = await sandbox('empty');
+    service.setFaults({ latencyMs: 300 });
+    const { api } = await hostOn(service.url);
+    expect(await api.openBulkFile({ name: 'x.csv', base64: '' })).toMatchObject({ ok: false, issues: [{ field: 'file', message: 'x.csv is empty.' }] });
+    expect(await api.openBulkFile({ name: 'x.csv', base64: 'bmFtZSxoZWlnaHQ*&^' })).toMatchObject({ ok: false, issues: [{ message: expect.stringMatching(/did not arrive whole/) }] });
+    expect(await api.previewImport('no-such-file', {})).toMatchObject({ ok: false, issues: [{ message: expect.stringMatching(/no longer open/) }] });
+    const file = value(await api.openBulkFile({ name: 'one.csv', base64: base64('name,height,lat,lon\nSlow,20,45,-111\n') }));
+    const started = value(await api.startImport(file.fileId, {}));
+    expect(await api.getBulkReport(started.id)).toMatchObject({ ok: false, issues: [{ message: expect.stringMatching(/once the run has ended/) }] });
+    expect(await api.getBulkRun('nope')).toBeNull();
+  });
+});
