@@ -7,6 +7,7 @@ import { DEMO_ACCOUNT as DEMO, seedState, type Seed } from './seed';
 import { SandboxServer } from './server';
 import { cloneState, type SandboxState } from './state';
 import { loadStateFile } from './store';
+import { operationLogPath, replayOperationLog } from './operation-log';
 
 export type { FaultConfig } from './faults';
 export type { SandboxState, SandboxAccount, SandboxSite, SandboxSubmission, SandboxMultiMap, MailMessage, PushAttempt, CallLogEntry, RenderingQualityEntry } from './state';
@@ -75,6 +76,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const faults = parseFaults(options.faults ?? {});
   const dataFile = options.dataFile ?? null;
   const loaded = dataFile ? loadStateFile(dataFile) : null;
+  // Calls answered after the data file was last rewritten.
+  if (loaded && dataFile) replayOperationLog(operationLogPath(dataFile), loaded);
   const host = options.host ?? DEFAULTS.host;
   const server = new SandboxServer(
     {
@@ -89,8 +92,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     loaded ?? seedState(options.seed ?? 'demo'),
   );
   server.setFaults(faults);
-  if (loaded) server.markWritten();
-  else server.commit(); // a new data file starts out holding the seed
+  // A new data file starts out holding the seed; a loaded one takes in what its log replayed.
+  server.commit();
 
   const actualPort = await server.listen(port);
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;

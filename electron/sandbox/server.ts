@@ -1,6 +1,7 @@
 // The HTTP front of the sandbox: routes each request to the WSDL/help pages, one of the four
-// bindings, or /_sandbox/; applies injected faults to service calls only; persists after every
-// change. Invariants: one failing request never takes the server down (each is caught and answered
+// bindings, or /_sandbox/; applies injected faults to service calls only; persists every change
+// before answering (an applied call as a line of the operation log, anything else by rewriting the
+// data file). Invariants: one failing request never takes the server down (each is caught and answered
 // 500), a rejected call changes nothing, and close() ends every socket, hung ones included.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -10,8 +11,9 @@ import { handleInspect, INSPECT_PREFIX, json, parseJsonBody, refusal, type Inspe
 import { isOperationName, OPERATION_PARAMS, runOperation, type OperationName, type OperationOutcome, type Params } from './operations';
 import { deliverPush, submissionXml } from './push';
 import { seedState, type Seed } from './seed';
-import { CALL_LOG_LIMIT, parseState, type CallLogEntry, type PushAttempt, type SandboxState } from './state';
-import { serializeState, writeStateFile } from './store';
+import { CALL_LOG_LIMIT, type CallLogEntry, type PushAttempt, type SandboxState } from './state';
+import { loadStateFile, serializeState, writeStateFile } from './store';
+import { logLine, OperationLog, operationLogPath, replayOperationLog, type LoggedOperation } from './operation-log';
 import { httpErrorReply, httpResultReply, parseUrlEncoded, readHttpParams } from './bindings/http';
 import { TEXT_HTML, TEXT_PLAIN, TEXT_XML, ok, plainError, type Reply } from './bindings/reply';
 import { readSoapRequest, routeSoap11, routeSoap12Action, soapFaultReply, soapResultReply, type SoapVersion } from './bindings/soap';
@@ -29,6 +31,9 @@ export interface ServerSettings {
   log: (line: string) => void;
 }
 
+/** Calls appended to the operation log before the data file is rewritten whole. */
+const CHECKPOINT_AFTER_CALLS = 5_000;
+
 /** How long a response waits for an EUS push before going out anyway. */
 const PUSH_WAIT_MS = 1_000;
 
@@ -40,8 +45,11 @@ export class SandboxServer implements InspectHost {
   private readonly timers = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
   private readonly pushAbort = new AbortController();
   private readonly pushesInFlight = new Set<Promise<void>>();
-  /** The text last written to the data file: what a failed write rolls back to. */
-  private lastWritten: string | null = null;
+  /** Applied calls whose log lines are not written yet, and the calls waiting for them. */
+  private pendingLines: string[] = [];
+  private pendingWaiters: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
+  private flushScheduled = false;
+  private readonly operationLog: OperationLog | null;
   private nextCallId = 1;
   private closing = false;
 
@@ -50,6 +58,7 @@ export class SandboxServer implements InspectHost {
     initial: SandboxState,
   ) {
     this.current = initial;
+    this.operationLog = settings.dataFile ? new OperationLog(operationLogPath(settings.dataFile)) : null;
     this.http = createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
       this.handle(req, res).catch((error: unknown) => this.internalError(res, error));
     });
@@ -71,24 +80,77 @@ export class SandboxServer implements InspectHost {
     return this.current;
   }
 
-  /** Writes the data file if there is one; on failure the in-memory state returns to the file's. */
+  /**
+   * Rewrites the data file with the whole state and empties the operation log (which also makes the
+   * calls still waiting for their log line durable). On failure the in-memory state returns to
+   * what the files hold, those calls are told, and the error is thrown.
+   */
   commit(): void {
     if (!this.settings.dataFile) return;
-    const text = serializeState(this.current);
     try {
-      writeStateFile(this.settings.dataFile, text);
-      this.lastWritten = text;
+      writeStateFile(this.settings.dataFile, serializeState(this.current));
+      this.operationLog!.clear();
     } catch (error) {
-      const calls = this.current.calls;
-      if (this.lastWritten !== null) this.current = { ...parseState(JSON.parse(this.lastWritten)), calls };
-      this.settings.log(`sandbox: could not write ${this.settings.dataFile}: ${(error as Error).message}; the change was undone`);
+      this.undoUnsaved(error as Error);
       throw new Error(`The sandbox could not save its data file (${(error as Error).message}); the change was undone.`);
     }
+    this.pendingLines = [];
+    for (const waiter of this.pendingWaiters.splice(0)) waiter.resolve();
   }
 
-  /** Marks the current state as the one on disk (after loading it at start). */
-  markWritten(): void {
-    if (this.settings.dataFile) this.lastWritten = serializeState(this.current);
+  /**
+   * Resolves once an applied call is on disk. The calls of one turn of the event loop share one
+   * append and one fsync; every few thousand calls the data file is rewritten instead.
+   */
+  private saveOperation(entry: LoggedOperation): Promise<void> {
+    if (!this.operationLog) return Promise.resolve();
+    this.pendingLines.push(logLine(entry));
+    const saved = new Promise<void>((resolve, reject) => this.pendingWaiters.push({ resolve, reject }));
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => this.flushOperations());
+    }
+    return saved;
+  }
+
+  private flushOperations(): void {
+    this.flushScheduled = false;
+    if (this.pendingLines.length === 0 || !this.operationLog) return;
+    if (this.operationLog.records + this.pendingLines.length > CHECKPOINT_AFTER_CALLS) {
+      try {
+        this.commit();
+      } catch {
+        // commit() told the waiting calls and logged it.
+      }
+      return;
+    }
+    try {
+      this.operationLog.append(this.pendingLines);
+    } catch (error) {
+      this.undoUnsaved(error as Error);
+      return;
+    }
+    this.pendingLines = [];
+    for (const waiter of this.pendingWaiters.splice(0)) waiter.resolve();
+  }
+
+  /** A write failed: back to what the files hold; calls waiting for their line are refused. */
+  private undoUnsaved(error: Error): void {
+    const calls = this.current.calls;
+    const dataFile = this.settings.dataFile!;
+    try {
+      const onDisk = loadStateFile(dataFile);
+      if (onDisk) {
+        replayOperationLog(operationLogPath(dataFile), onDisk);
+        this.current = { ...onDisk, calls };
+      }
+    } catch (reloadError) {
+      this.settings.log(`sandbox: could not reload ${dataFile} after a failed write: ${(reloadError as Error).message}`);
+    }
+    this.settings.log(`sandbox: could not write ${dataFile}: ${error.message}; the unsaved changes were undone`);
+    this.pendingLines = [];
+    const refusal = new Error(`The sandbox could not save its data (${error.message}); the change was undone.`);
+    for (const waiter of this.pendingWaiters.splice(0)) waiter.reject(refusal);
   }
 
   replaceState(state: SandboxState): void {
@@ -143,6 +205,14 @@ export class SandboxServer implements InspectHost {
     for (const socket of this.sockets) socket.destroy();
     await closed;
     await Promise.allSettled([...this.pushesInFlight]);
+    // Leave one data file behind, with nothing to replay.
+    if (this.operationLog && (this.operationLog.records > 0 || this.pendingLines.length > 0)) {
+      try {
+        this.commit();
+      } catch {
+        // Logged by commit(); what the log holds is replayed at the next start.
+      }
+    }
   }
 
   /** A delay that close() cuts short. */
@@ -330,8 +400,9 @@ export class SandboxServer implements InspectHost {
 
     let outcome: OperationOutcome;
     try {
-      outcome = runOperation(operation, params, { state: this.current, now: () => new Date() });
-      this.commit();
+      const at = new Date();
+      outcome = runOperation(operation, params, { state: this.current, now: () => at });
+      await this.saveOperation({ operation, params, at: at.toISOString() });
     } catch (error) {
       const serviceError =
         error instanceof ServiceError ? error : new ServiceError((error as Error).message, 'System.IO.IOException', 'process', 'Server', 'System.IO.FileStream.WriteCore(Byte[] buffer, Int32 offset, Int32 count)');
