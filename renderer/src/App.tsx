@@ -14,7 +14,10 @@ import { QualitiesPanel } from './components/QualitiesPanel';
 import { SettingsPanel } from './components/SettingsPanel';
 import { Onboarding } from './components/Onboarding';
 import { Banners, StatusBar } from './components/StatusBar';
-import { ConfirmDialog, ToastRegion, UiContext, useConfirmDialog, type Panel, type SiteFormRequest, type Toast, type Ui } from './components/ui';
+import { ConfirmDialog, ToastRegion, UiContext, useConfirmDialog, type BulkDialog, type Panel, type SiteFormRequest, type Toast, type Ui } from './components/ui';
+import { ImportDialog } from './components/bulk/ImportDialog';
+import { ExportDialog } from './components/bulk/ExportDialog';
+import { ReprocessFileDialog } from './components/bulk/ReprocessFileDialog';
 import { distanceMeters, formatDistance, siteTitle } from './lib/format';
 import { formatDecimal } from './lib/coords';
 
@@ -42,6 +45,7 @@ export function App({ store, onSessionProblem }: { store: AppStore; onSessionPro
   const [toasts, setToasts] = useState<Toast[]>([]);
   const [draftsVersion, setDraftsVersion] = useState(0);
   const [sessionProblem, setSessionProblem] = useState<string | null>(null);
+  const [bulkDialog, setBulkDialog] = useState<BulkDialog | null>(null);
   const { state: confirmState, confirm, close: closeConfirm } = useConfirmDialog();
   const mapHandle = useRef<MapHandle>(null);
   const toastSeq = useRef(0);
@@ -95,7 +99,10 @@ export function App({ store, onSessionProblem }: { store: AppStore; onSessionPro
     }
   }, []);
 
-  const ui = useMemo<Ui>(() => ({ store, api, toast, confirm, openPanel, openSiteForm, selectSite, call }), [store, api, toast, confirm, openPanel, openSiteForm, selectSite, call]);
+  const ui = useMemo<Ui>(
+    () => ({ store, api, toast, confirm, openPanel, openSiteForm, openBulk: setBulkDialog, selectSite, call }),
+    [store, api, toast, confirm, openPanel, openSiteForm, selectSite, call],
+  );
 
   const closeForm = useCallback((saved: SiteView | null) => {
     setForm(null);
@@ -275,6 +282,9 @@ export function App({ store, onSessionProblem }: { store: AppStore; onSessionPro
         </div>
         <Onboarding />
         <ToastRegion toasts={toasts} dismiss={dismissToast} />
+        <ImportDialog open={bulkDialog === 'import'} onClose={() => setBulkDialog(null)} />
+        <ExportDialog open={bulkDialog === 'export'} onClose={() => setBulkDialog(null)} />
+        <ReprocessFileDialog open={bulkDialog === 'reprocess'} onClose={() => setBulkDialog(null)} />
         <ConfirmDialog state={confirmState} onDone={closeConfirm} />
       </div>
     </UiContext.Provider>

@@ -4,7 +4,7 @@
 // applied after it, so a stale snapshot never overwrites a newer event. React reads slices with
 // useSyncExternalStore; the map listens to site changes directly to avoid re-rendering 10,000 pins.
 import { useSyncExternalStore } from 'react';
-import type { ApiEvent, OutboxEntryView, ProfileView, SettingsView, SiteView, SitewalkApi, StatusView } from '../../electron/api';
+import type { ApiEvent, BulkRunView, OutboxEntryView, ProfileView, SettingsView, SiteView, SitewalkApi, StatusView } from '../../electron/api';
 import { DEFAULT_SETTINGS } from '../../electron/api';
 
 export interface AppState {
@@ -21,6 +21,8 @@ export interface AppState {
   outboxVersion: number;
   /** Things the user must know that belong to no entry (a damaged data file, a failed write). */
   problems: AppProblem[];
+  /** Bulk runs (imports, EUS reprocess from a file) the host follows, by ID; rows come from getBulkRun. */
+  bulkRuns: ReadonlyMap<string, BulkRunView>;
 }
 
 export interface AppProblem {
@@ -43,6 +45,7 @@ export class AppStore {
     outbox: new Map(),
     outboxVersion: 0,
     problems: [],
+    bulkRuns: new Map(),
   };
   private problemSeq = 0;
   private readonly listeners = new Set<() => void>();
@@ -152,6 +155,15 @@ export class AppStore {
     this.set({ problems: this.state.problems.filter((p) => p.id !== id) });
   }
 
+  /** A run as an event or a call reported it; an ended run is never taken back to running. */
+  applyBulkRun(run: BulkRunView): void {
+    const known = this.state.bulkRuns.get(run.id);
+    if (known?.state === 'ended' && run.state === 'running') return;
+    const next = new Map(this.state.bulkRuns);
+    next.set(run.id, { ...run, rows: run.rows ?? known?.rows ?? null });
+    this.set({ bulkRuns: next });
+  }
+
   setConnectionError(message: string | null): void {
     if (this.state.connectionError !== message) this.set({ connectionError: message });
   }
@@ -170,6 +182,9 @@ export class AppStore {
       case 'problem':
         // The newest few are enough: the same trouble tends to repeat.
         this.set({ problems: [...this.state.problems.slice(-3), { id: ++this.problemSeq, message: event.message, detail: event.detail }] });
+        break;
+      case 'bulk-run':
+        this.applyBulkRun(event.run);
         break;
       case 'site':
         this.pendingSites.set(event.site.localId, event.site);

@@ -65,6 +65,11 @@ export function EusPanel() {
 
   return (
     <div className="eus-panel">
+      <div className="panel-actions">
+        <button type="button" onClick={() => ui.openBulk('reprocess')}>
+          Reprocess many from a file…
+        </button>
+      </div>
       <form
         className="panel-card"
         noValidate

@@ -8,6 +8,7 @@ import { BADGE_URLS, PIN_NAMES, PIN_URLS, type PinStyle } from '../map/sprites';
 import { OUTBOX_LABELS, SYNC_LABELS, SYNC_SHORT, markFor, outboxMark } from '../lib/format';
 
 export type Panel = 'sites' | 'outbox' | 'eus' | 'qualities' | 'settings';
+export type BulkDialog = 'import' | 'export' | 'reprocess';
 
 export type SiteFormRequest =
   | { mode: 'new'; lat: number | null; lng: number | null; draftKey?: string }
@@ -36,6 +37,8 @@ export interface Ui {
   confirm(options: ConfirmOptions): Promise<boolean>;
   openPanel(panel: Panel, focus?: string): void;
   openSiteForm(request: SiteFormRequest): void;
+  /** Opens a bulk dialog: import sites from a file, export them, or reprocess EUS submissions from a file. */
+  openBulk(kind: BulkDialog): void;
   selectSite(localId: string | null, pan?: boolean): void;
   /** Runs an API call; a thrown error (host unreachable) becomes a toast and undefined. */
   call<T>(run: () => Promise<T>): Promise<T | undefined>;

@@ -1,0 +1,350 @@
+// Reprocess many EUS submissions from the service's EUS CSV download: the process ID column is found
+// by its name, rows can be filtered by any column and picked one by one, then every picked
+// submission is queued in one batch into the chosen Multi Map, with or without the email (an explicit
+// choice, as in the single reprocess), and followed to the report. A process ID listed twice is
+// reprocessed once, so nobody gets the email twice.
+import { useId, useMemo, useRef, useState } from 'react';
+import type { EusPlan, ReprocessFileOptions } from '../../../../electron/api';
+import { parseEusReprocess } from '../../../../electron/core/validation';
+import { readFileAsBase64 } from '../../lib/files';
+import { FieldError, Modal, useUi } from '../ui';
+import { FilePicker, runningRun } from './ImportDialog';
+import { RunView } from './RunView';
+
+const PAGE = 100;
+/** Columns shown beside the process ID (the download has many; these say who and where). */
+const EXTRA_COLUMNS = 4;
+
+interface Opened {
+  fileId: string;
+  name: string;
+}
+
+type Filter = { column: string; value: string };
+
+export function ReprocessFileDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  return (
+    <Modal open={open} onClose={onClose} labelledBy="reprocess-file-title" className="bulk-dialog">
+      <ReprocessFlow onClose={onClose} />
+    </Modal>
+  );
+}
+
+function ReprocessFlow({ onClose }: { onClose: () => void }) {
+  const ui = useUi();
+  const id = useId();
+  const [file, setFile] = useState<Opened | null>(null);
+  const [plan, setPlan] = useState<EusPlan | null>(null);
+  const [filters, setFilters] = useState<Filter[]>([]);
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [multiMapId, setMultiMapId] = useState('');
+  const [sendEmail, setSendEmail] = useState<'yes' | 'no' | ''>('');
+  const [submitted, setSubmitted] = useState(false);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [runId, setRunId] = useState<string | null>(() => runningRun(ui.store.getState().bulkRuns, 'reprocess'));
+  const [page, setPage] = useState(0);
+  const requestSeq = useRef(0);
+
+  const shared = parseEusReprocess({ processId: 'x', multiMapId, sendEmail: sendEmail === '' ? undefined : sendEmail === 'yes' });
+  const issues: Record<string, string> = {};
+  if (!shared.ok) for (const issue of shared.issues) issues[issue.field] ??= issue.message;
+  const sharedMessages = new Set(shared.ok ? [] : shared.issues.map((issue) => issue.message));
+
+  async function choose(chosen: File) {
+    setError(null);
+    setBusy(`Reading ${chosen.name}…`);
+    try {
+      const base64 = await readFileAsBase64(chosen);
+      const opened = await ui.call(() => ui.api.openBulkFile({ name: chosen.name, base64 }));
+      if (!opened) return;
+      if (!opened.ok) {
+        setError(opened.issues.map((issue) => issue.message).join(' '));
+        return;
+      }
+      setFile(opened.value);
+      setFilters([]);
+      const first = await load(opened.value.fileId, []);
+      if (first) setSelected(new Set(first.rows.map((row) => row.row)));
+    } catch (caught) {
+      setError(`${chosen.name} could not be read: ${caught instanceof Error ? caught.message : String(caught)}`);
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  /** The plan for every row the filters keep (the selection is applied on queueing). */
+  async function load(fileId: string, nextFilters: Filter[]): Promise<EusPlan | null> {
+    const seq = ++requestSeq.current;
+    const result = await ui.call(() => ui.api.previewReprocessFile(fileId, { multiMapId: '0', sendEmail: false, filters: nextFilters }));
+    if (seq !== requestSeq.current || !result) return null;
+    if (!result.ok) {
+      setError(result.issues.map((issue) => issue.message).join(' '));
+      return null;
+    }
+    setError(null);
+    setPlan(result.value);
+    setPage(0);
+    return result.value;
+  }
+
+  function changeFilters(next: Filter[]) {
+    setFilters(next);
+    if (file) void load(file.fileId, next);
+  }
+
+  const rows = plan?.rows ?? [];
+  const picked = rows.filter((row) => selected.has(row.row));
+  const ready = picked.filter((row) => row.request !== null && row.sameAsRow === undefined);
+  const fileProblems = (plan?.problems ?? []).filter((problem) => !sharedMessages.has(problem) && !/Multi Map|email/i.test(problem));
+
+  async function queue() {
+    setSubmitted(true);
+    if (!file || !shared.ok || ready.length === 0) return;
+    const options: ReprocessFileOptions = { multiMapId: shared.value.multiMapId, sendEmail: shared.value.sendEmail, filters, selectedRows: picked.map((row) => row.row), skipInvalid: true };
+    const ok = await ui.confirm({
+      title: `Reprocess ${ready.length.toLocaleString()} submission${ready.length === 1 ? '' : 's'}?`,
+      body: (
+        <p>
+          Into Multi Map {shared.value.multiMapId},{' '}
+          {shared.value.sendEmail ? <strong>and the EUS email is sent again for each one</strong> : 'without sending any email'}.
+        </p>
+      ),
+      confirmLabel: 'Queue the reprocesses',
+    });
+    if (!ok) return;
+    setBusy('Queueing…');
+    const result = await ui.call(() => ui.api.startReprocessFile(file.fileId, options));
+    setBusy(null);
+    if (!result) return;
+    if (!result.ok) {
+      setError(result.issues.map((issue) => issue.message).join(' '));
+      return;
+    }
+    ui.store.applyBulkRun(result.value);
+    setRunId(result.value.id);
+  }
+
+  const columns = plan ? plan.columns.filter((column) => column !== plan.processIdColumn).slice(0, EXTRA_COLUMNS) : [];
+  const pages = Math.max(1, Math.ceil(rows.length / PAGE));
+  const current = Math.min(page, pages - 1);
+  const slice = rows.slice(current * PAGE, current * PAGE + PAGE);
+  const allPicked = rows.length > 0 && rows.every((row) => selected.has(row.row));
+
+  return (
+    <div className="bulk-flow">
+      <header className="bulk-header">
+        <h2 id="reprocess-file-title">Reprocess EUS submissions from a file{file ? `: ${file.name}` : ''}</h2>
+        <button type="button" onClick={onClose}>
+          {runId ? 'Close' : 'Cancel'}
+        </button>
+      </header>
+      {runId ? (
+        <RunView runId={runId} verb="Reprocessed" onClose={onClose} />
+      ) : (
+        <>
+          <FilePicker
+            label={file ? 'Another file' : 'EUS CSV download'}
+            accept=".csv,.tsv,.txt"
+            help="The CSV download of the EUS data, with its process ID column."
+            compact={file !== null}
+            onFile={(f) => void choose(f)}
+            disabled={busy !== null}
+          />
+          {busy && (
+            <p role="status" className="busy">
+              {busy}
+            </p>
+          )}
+          {error && (
+            <p className="problem" role="alert">
+              {error}
+            </p>
+          )}
+          {plan && (
+            <>
+              <section className="bulk-summary" aria-label="What the file holds">
+                <p className="summary-line" role="status">
+                  {rows.length.toLocaleString()} submission{rows.length === 1 ? '' : 's'} {filters.length > 0 ? `match the filters (${plan.excluded.toLocaleString()} left out)` : 'in the file'}; <strong>{picked.length.toLocaleString()} picked</strong>
+                  {picked.length !== ready.length ? `, ${ready.length.toLocaleString()} of them can be sent` : ''}. Process IDs are in the column “{plan.processIdColumn || '?'}”.
+                </p>
+                {fileProblems.map((problem) => (
+                  <p key={problem} className="problem" role="alert">
+                    {problem}
+                  </p>
+                ))}
+                {plan.notes.length > 0 && (
+                  <ul className="notes">
+                    {plan.notes.map((note) => (
+                      <li key={note}>{note}</li>
+                    ))}
+                  </ul>
+                )}
+              </section>
+              <FilterBar columns={plan.columns} filters={filters} onChange={changeFilters} />
+              <section className="preview" aria-label="Submissions">
+                <div className="preview-bar">
+                  <label className="check">
+                    <input
+                      type="checkbox"
+                      checked={allPicked}
+                      onChange={(e) => setSelected(e.target.checked ? new Set(rows.map((row) => row.row)) : new Set())}
+                    />
+                    Pick all {rows.length.toLocaleString()}
+                  </label>
+                  {pages > 1 && (
+                    <span className="pager">
+                      <button type="button" onClick={() => setPage(current - 1)} disabled={current === 0} aria-label="Previous rows">
+                        ‹
+                      </button>
+                      <span>
+                        {(current * PAGE + 1).toLocaleString()}–{Math.min(rows.length, current * PAGE + PAGE).toLocaleString()} of {rows.length.toLocaleString()}
+                      </span>
+                      <button type="button" onClick={() => setPage(current + 1)} disabled={current >= pages - 1} aria-label="Next rows">
+                        ›
+                      </button>
+                    </span>
+                  )}
+                </div>
+                <div className="table-wrap">
+                  <table className="data-table">
+                    <thead>
+                      <tr>
+                        <th scope="col">Pick</th>
+                        <th scope="col">Row</th>
+                        <th scope="col">Process ID</th>
+                        {columns.map((column) => (
+                          <th key={column} scope="col">
+                            {column}
+                          </th>
+                        ))}
+                        <th scope="col">Notes</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {slice.map((row) => (
+                        <tr key={row.row} className={row.issues.length > 0 ? 'row-invalid' : row.sameAsRow !== undefined ? 'row-warning' : ''}>
+                          <td>
+                            <input
+                              type="checkbox"
+                              aria-label={`Pick row ${row.row}, process ID ${row.processId || 'missing'}`}
+                              checked={selected.has(row.row)}
+                              onChange={(e) =>
+                                setSelected((previous) => {
+                                  const next = new Set(previous);
+                                  if (e.target.checked) next.add(row.row);
+                                  else next.delete(row.row);
+                                  return next;
+                                })
+                              }
+                            />
+                          </td>
+                          <td>{row.row}</td>
+                          <td>{row.processId}</td>
+                          {columns.map((column) => (
+                            <td key={column}>{row.values[column]}</td>
+                          ))}
+                          <td>
+                            {row.issues.map((issue) => issue.message).join(' ')}
+                            {row.sameAsRow !== undefined ? `Same process ID as row ${row.sameAsRow}: reprocessed once.` : ''}
+                          </td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              </section>
+              <form
+                className="bulk-footer reprocess-choice"
+                noValidate
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  void queue();
+                }}
+              >
+                <div className={`field ${submitted && issues['multiMapId'] ? 'has-error' : ''}`}>
+                  <label htmlFor={`${id}-mm`}>Multi Map ID</label>
+                  <input
+                    id={`${id}-mm`}
+                    inputMode="numeric"
+                    value={multiMapId}
+                    onChange={(e) => setMultiMapId(e.target.value)}
+                    aria-invalid={submitted && issues['multiMapId'] ? true : undefined}
+                    aria-describedby={`${id}-mm-error`}
+                  />
+                  <FieldError id={`${id}-mm-error`} message={submitted ? issues['multiMapId'] : undefined} />
+                </div>
+                <fieldset className={`email-choice ${submitted && issues['sendEmail'] ? 'has-error' : ''}`} aria-describedby={`${id}-email-error`}>
+                  <legend>Send the EUS email again?</legend>
+                  <label>
+                    <input type="radio" name={`${id}-email`} checked={sendEmail === 'yes'} onChange={() => setSendEmail('yes')} />
+                    Yes: email the account's EUS recipients again for each submission (and push it to the EUS API, if one is set up)
+                  </label>
+                  <label>
+                    <input type="radio" name={`${id}-email`} checked={sendEmail === 'no'} onChange={() => setSendEmail('no')} />
+                    No: reprocess quietly, no email
+                  </label>
+                  <FieldError id={`${id}-email-error`} message={submitted ? issues['sendEmail'] : undefined} />
+                </fieldset>
+                <div className="actions">
+                  <button type="submit" className="primary" disabled={busy !== null || ready.length === 0}>
+                    Queue {ready.length.toLocaleString()} reprocess{ready.length === 1 ? '' : 'es'}
+                  </button>
+                </div>
+              </form>
+            </>
+          )}
+        </>
+      )}
+    </div>
+  );
+}
+
+function FilterBar({ columns, filters, onChange }: { columns: string[]; filters: Filter[]; onChange: (next: Filter[]) => void }) {
+  const id = useId();
+  const [column, setColumn] = useState(columns[0] ?? '');
+  const [value, setValue] = useState('');
+  const known = useMemo(() => new Set(columns), [columns]);
+  const chosen = known.has(column) ? column : (columns[0] ?? '');
+  return (
+    <section className="filter-bar" aria-label="Filters">
+      <form
+        className="filter-add"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!chosen || value.trim() === '') return;
+          onChange([...filters, { column: chosen, value: value.trim() }]);
+          setValue('');
+        }}
+      >
+        <div className="field">
+          <label htmlFor={`${id}-column`}>Filter by column</label>
+          <select id={`${id}-column`} value={chosen} onChange={(e) => setColumn(e.target.value)}>
+            {columns.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-value`}>equal to (* matches any text)</label>
+          <input id={`${id}-value`} value={value} onChange={(e) => setValue(e.target.value)} />
+        </div>
+        <button type="submit">Add filter</button>
+      </form>
+      {filters.length > 0 && (
+        <ul className="filters">
+          {filters.map((filter, index) => (
+            <li key={`${filter.column}=${filter.value}`}>
+              {filter.column} = {filter.value}
+              <button type="button" aria-label={`Remove filter ${filter.column} = ${filter.value}`} onClick={() => onChange(filters.filter((_, i) => i !== index))}>
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
