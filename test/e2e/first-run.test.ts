@@ -47,6 +47,10 @@ describe.skipIf(E2E_SKIP_REASON !== null)('first run', () => {
     await eventually('the coordinate grid', async () => (await page.getByTestId('map').getAttribute('data-tiles')) === 'grid');
     await page.getByText(/Map tiles cannot load here/).waitFor();
     expect(await page.locator('.leaflet-tile-pane canvas').count()).toBeGreaterThan(0);
+    // Each grid line is labelled once for the view, not once per tile.
+    const labels = await page.locator('.grid-label').allTextContents();
+    expect(labels.some((text) => /°[NS]$/.test(text)) && labels.some((text) => /°[EW]$/.test(text))).toBe(true);
+    expect(new Set(labels).size).toBe(labels.length);
 
     await session.screenshot('first-run-sandbox-sites');
     expect(session.errors).toEqual([]);

@@ -1,20 +1,52 @@
 // The map's fallback when tiles cannot load (no connection in the field, a blocked tile server): a
-// plain background with a latitude/longitude grid and labels, drawn per tile on small canvases, so
-// pins still sit on something a technician can read coordinates from instead of grey nothing.
+// plain background with a latitude/longitude grid, so pins still sit on something a technician can
+// read coordinates from instead of grey nothing. The lines are drawn per tile on small canvases;
+// the labels are drawn once for the view, along its top (longitude, under the toolbar) and left
+// (latitude) edges, so they never repeat per tile or run into each other where two tiles meet.
 import L from 'leaflet';
 import { formatGridLabel, gridStep, roundTo } from './geometry';
+
+/** Where the longitude labels run (under the toolbar), and the room kept for the zoom buttons top left. */
+const LONGITUDE_ROW = 68;
+const LABEL_TOP_CLEARANCE = 120;
+const LABEL_BOTTOM_CLEARANCE = 60;
+
+interface GridInternals {
+  _map: L.Map;
+  _labels?: HTMLElement;
+  _frame?: number;
+}
 
 export const CoordinateGrid = L.GridLayer.extend({
   options: { pane: 'tilePane', zIndex: 0, updateWhenIdle: false, keepBuffer: 2 },
 
-  createTile(this: L.GridLayer, coords: L.Coords): HTMLElement {
+  onAdd(this: L.GridLayer & GridInternals, map: L.Map) {
+    (L.GridLayer.prototype as unknown as { onAdd(map: L.Map): void }).onAdd.call(this, map);
+    this._labels = L.DomUtil.create('div', 'grid-labels', map.getContainer());
+    this._labels.setAttribute('aria-hidden', 'true');
+    map.on('move zoomend resize viewreset', scheduleLabels, this);
+    placeLabels.call(this);
+    return this;
+  },
+
+  onRemove(this: L.GridLayer & GridInternals, map: L.Map) {
+    map.off('move zoomend resize viewreset', scheduleLabels, this);
+    if (this._frame !== undefined) cancelAnimationFrame(this._frame);
+    this._frame = undefined;
+    this._labels?.remove();
+    this._labels = undefined;
+    (L.GridLayer.prototype as unknown as { onRemove(map: L.Map): void }).onRemove.call(this, map);
+    return this;
+  },
+
+  createTile(this: L.GridLayer & GridInternals, coords: L.Coords): HTMLElement {
     const tile = document.createElement('canvas');
     const size = this.getTileSize();
     const ratio = globalThis.devicePixelRatio || 1;
     tile.width = size.x * ratio;
     tile.height = size.y * ratio;
     const ctx = tile.getContext('2d');
-    const map = (this as unknown as { _map: L.Map })._map;
+    const map = this._map;
     if (!ctx || !map) return tile;
     ctx.scale(ratio, ratio);
     ctx.fillStyle = '#eef1ea';
@@ -29,34 +61,62 @@ export const CoordinateGrid = L.GridLayer.extend({
 
     ctx.strokeStyle = '#8a9486';
     ctx.lineWidth = 1;
-    ctx.font = '600 12px system-ui, sans-serif';
-    ctx.fillStyle = '#2b3229';
-    ctx.textBaseline = 'top';
-
-    const firstLng = Math.ceil(nw.lng / step) * step;
-    for (let lng = firstLng; lng < se.lng; lng += step) {
+    for (let lng = Math.ceil(nw.lng / step) * step; lng < se.lng; lng += step) {
       const x = Math.round(toX(lng)) + 0.5;
       ctx.beginPath();
       ctx.moveTo(x, 0);
       ctx.lineTo(x, size.y);
       ctx.stroke();
-      const label = formatGridLabel(roundTo(lng, step), 'lon', step);
-      // Keep the label inside this tile (tiles clip): right of the line if it fits, else left of it.
-      const width = ctx.measureText(label).width;
-      ctx.fillText(label, x + 4 + width <= size.x ? x + 4 : x - 4 - width, 4);
     }
-    const firstLat = Math.floor(nw.lat / step) * step;
-    for (let lat = firstLat; lat > se.lat; lat -= step) {
+    for (let lat = Math.floor(nw.lat / step) * step; lat > se.lat; lat -= step) {
       const y = Math.round(toY(lat)) + 0.5;
       ctx.beginPath();
       ctx.moveTo(0, y);
       ctx.lineTo(size.x, y);
       ctx.stroke();
-      ctx.fillText(formatGridLabel(roundTo(lat, step), 'lat', step), 4, y + 18 <= size.y ? y + 4 : y - 16);
     }
     return tile;
   },
 });
+
+function scheduleLabels(this: L.GridLayer & GridInternals): void {
+  if (this._frame !== undefined) return;
+  this._frame = requestAnimationFrame(() => {
+    this._frame = undefined;
+    placeLabels.call(this);
+  });
+}
+
+/** One label per grid line in view: longitudes along the bottom edge, latitudes along the left. */
+function placeLabels(this: L.GridLayer & GridInternals): void {
+  const map = this._map;
+  const box = this._labels;
+  if (!map || !box) return;
+  const size = map.getSize();
+  const bounds = map.getBounds();
+  const step = gridStep(Math.round(map.getZoom()), this.getTileSize().x);
+  const centre = map.getCenter();
+  const labels: HTMLElement[] = [];
+  const label = (text: string, left: number, top: number) => {
+    const element = document.createElement('span');
+    element.className = 'grid-label';
+    element.textContent = text;
+    element.style.left = `${Math.round(left)}px`;
+    element.style.top = `${Math.round(top)}px`;
+    labels.push(element);
+  };
+  for (let lng = Math.ceil(bounds.getWest() / step) * step; lng < bounds.getEast(); lng += step) {
+    const x = map.latLngToContainerPoint([centre.lat, lng]).x;
+    if (x < 70 || x > size.x - 90) continue;
+    label(formatGridLabel(roundTo(L.Util.wrapNum(lng, [-180, 180], true), step), 'lon', step), x + 3, LONGITUDE_ROW);
+  }
+  for (let lat = Math.floor(bounds.getNorth() / step) * step; lat > bounds.getSouth(); lat -= step) {
+    const y = map.latLngToContainerPoint([lat, centre.lng]).y;
+    if (y < LABEL_TOP_CLEARANCE || y > size.y - LABEL_BOTTOM_CLEARANCE) continue;
+    label(formatGridLabel(roundTo(lat, step), 'lat', step), 6, y + 3);
+  }
+  box.replaceChildren(...labels);
+}
 
 export function coordinateGrid(): L.GridLayer {
   return new (CoordinateGrid as unknown as new () => L.GridLayer)();
