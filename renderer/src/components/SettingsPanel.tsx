@@ -71,7 +71,7 @@ function ProfileCard({ profile, onEdit, highlight }: { profile: ProfileView; onE
         <dt>Account ID</dt>
         <dd>{profile.account || '—'}</dd>
         <dt>API key</dt>
-        <dd>{profile.hasKey ? `Saved, ${KEY_STORE_WORDS[profile.keyStore]}.` : 'Not set — nothing can be sent with this profile.'}</dd>
+        <dd>{profile.builtIn ? "The sandbox's public demo key, built in." : profile.hasKey ? `Saved, ${KEY_STORE_WORDS[profile.keyStore]}.` : 'Not set — nothing can be sent with this profile.'}</dd>
       </dl>
       <div className="actions">
         {!profile.active && (
