@@ -4,13 +4,14 @@
 // the reason for the mode, logs) goes to stderr. SIGINT/SIGTERM flush the outbox, stop the sandbox
 // and exit 0.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startBrowserHost, type RunningBrowserHost } from './browser-host/server';
 import { defaultDataDir, resolveDataDir } from './cli/commands/context';
 import { openHostBackend, type HostBackend } from './core/host-api';
+import { createTileCache, followTileUrl, tileUserAgent, type TileCache } from './core/tiles';
 import { bundleElectron, ensureRenderer, findElectronBinary, paths, ROOT } from './main/build';
 
 const USAGE = `Usage: npm start -- [options]
@@ -112,9 +113,20 @@ async function runElectron(binary: string, options: StartOptions): Promise<numbe
   });
 }
 
+/** The app's version from package.json, for the tile requests' User-Agent; none if it cannot be read. */
+function appVersion(): string | undefined {
+  try {
+    const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version?: unknown }).version;
+    return typeof version === 'string' ? version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 async function runBrowser(options: StartOptions): Promise<void> {
   await prepareRenderer();
   let backend: HostBackend | null = null;
+  let tiles: TileCache | null = null;
   let host: RunningBrowserHost | null = null;
   let stopping = false;
 
@@ -129,6 +141,7 @@ async function runBrowser(options: StartOptions): Promise<void> {
     }, 15_000).unref();
     Promise.resolve()
       .then(() => host?.close())
+      .then(() => tiles?.close())
       .then(() => backend?.close())
       .then(
         () => process.exit(0),
@@ -143,9 +156,13 @@ async function runBrowser(options: StartOptions): Promise<void> {
 
   backend = await openHostBackend({ host: 'browser', dataDir: options.dataDir, log: say });
   try {
-    host = await startBrowserHost({ hostApi: backend.hostApi, staticDir: paths().rendererDir, port: options.port, log: say });
+    // Map tiles through the host, kept in the data folder so the map has them offline.
+    const tileUrl = await followTileUrl(backend.hostApi);
+    tiles = createTileCache({ dataDir: options.dataDir, template: tileUrl.current, userAgent: tileUserAgent(appVersion()), log: say });
+    host = await startBrowserHost({ hostApi: backend.hostApi, staticDir: paths().rendererDir, port: options.port, tiles, log: say });
   } catch (error) {
     // Release the data folder before giving up, so the next try is not told it is busy.
+    await tiles?.close();
     await backend.close();
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       throw new Error(`Port ${options.port} is already in use on 127.0.0.1; choose another with --port, or leave --port out.`);

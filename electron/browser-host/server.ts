@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { BODY_LIMITS, type ApiEvent, type ApiMethod } from '../api';
 import { contentSecurityPolicy, HostApiError, type HostApi } from '../core/host-api';
+import { tileForPath, tileHeaders, type TileCache } from '../core/tiles';
 import { checkRequestSource, createToken, hasToken } from './guards';
 import { lookupStatic, openStatic } from './static-files';
 
@@ -24,6 +25,8 @@ export interface BrowserHostOptions {
   host?: string;
   /** Largest accepted API request body; above it the answer is 413 and nothing runs. */
   bodyLimitBytes?: number;
+  /** Serves /tiles/{z}/{x}/{y} (the map's tiles, kept for offline use); without it that path is 404. */
+  tiles?: TileCache;
   /** Supplied by tests; a fresh random one otherwise. */
   token?: string;
   log?: (line: string) => void;
@@ -190,6 +193,28 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
     }
   }
 
+  /**
+   * A map tile from the cache. An <img> cannot send the token, and a tile holds no data of the user's,
+   * so none is asked; but only our own page may load one (Sec-Fetch-Site, set by the browser), so no
+   * other site can use Sitewalk as a tile proxy or learn from it where the user has been.
+   */
+  async function serveTile(request: IncomingMessage, response: ServerResponse, path: string): Promise<void> {
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      response.setHeader('Allow', 'GET, HEAD');
+      return sendError(response, 405, 'method-not-allowed', 'Map tiles are read with GET.');
+    }
+    const site = request.headers['sec-fetch-site'];
+    if (site !== undefined && site !== 'same-origin') {
+      log(`browser-host: refused ${request.method} ${path.slice(0, 200)}: Sec-Fetch-Site ${String(site).slice(0, 20)}`);
+      return sendError(response, 403, 'forbidden', 'Map tiles are served to the Sitewalk page only.');
+    }
+    if (!options.tiles) return sendError(response, 404, 'not-found', 'This host serves no map tiles.');
+    const answer = await tileForPath(options.tiles, path);
+    if (!answer.ok) return sendError(response, answer.status, answer.reason, answer.message);
+    response.writeHead(200, tileHeaders(answer));
+    response.end(request.method === 'HEAD' ? undefined : answer.bytes);
+  }
+
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     baseHeaders(response);
     const refusal = checkRequestSource(request.headers, port);
@@ -210,6 +235,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
       if (name === 'events') return serveEvents(request, response);
       return serveCall(request, response, name);
     }
+    if (path === '/tiles' || path.startsWith('/tiles/')) return serveTile(request, response, path);
     return serveStatic(request, response, path);
   }
 
