@@ -7,6 +7,7 @@ import type { BrowserWindow, BrowserWindowConstructorOptions, WebContents } from
 import type { ApiEvent } from '../api';
 import { contentSecurityPolicy, type HostBackend } from '../core/host-api';
 import type { FetchLike } from '../core/service/types';
+import { createTileCache, followTileUrl, tileUserAgent, type TileCache } from '../core/tiles';
 import { EVENT_CHANNEL } from '../preload/channels';
 import { registerInvokeHandler } from './ipc';
 import { buildMenuTemplate } from './menu';
@@ -86,6 +87,7 @@ export function createMainApp(electron: ElectronMain, options: MainOptions): Mai
 
   let win: BrowserWindow | null = null;
   let backend: HostBackend | null = null;
+  let tiles: TileCache | null = null;
   let storeKind: SecretStore['kind'] | null = null;
   let shuttingDown = false;
   let shutDown = false;
@@ -118,8 +120,9 @@ export function createMainApp(electron: ElectronMain, options: MainOptions): Mai
     event.preventDefault();
     if (shuttingDown) return;
     shuttingDown = true;
-    backend
-      .close()
+    const closing = backend;
+    Promise.resolve(tiles?.close())
+      .then(() => closing.close())
       .catch((error: unknown) => log(`closing the core failed: ${String(error)}`))
       .finally(() => {
         shutDown = true;
@@ -199,7 +202,16 @@ export function createMainApp(electron: ElectronMain, options: MainOptions): Mai
       sendEvent(event);
     });
     hardenSession(session.defaultSession, () => csp);
-    handleAppProtocol(protocol, { rendererDir: options.rendererDir, csp: () => csp });
+    // Map tiles through app://, fetched with net.fetch (system proxy) and kept for offline use.
+    const tileUrl = await followTileUrl(opened.hostApi);
+    tiles = createTileCache({
+      dataDir: options.dataDir,
+      template: tileUrl.current,
+      fetch: (url, init) => net.fetch(url, init),
+      userAgent: tileUserAgent(app.getVersion()),
+      log,
+    });
+    handleAppProtocol(protocol, { rendererDir: options.rendererDir, csp: () => csp, tiles });
     registerInvokeHandler(ipcMain, { hostApi: opened.hostApi, appContents: () => (win && !win.isDestroyed() ? win.webContents : null), log });
     watchConnectivity(opened);
 

@@ -1,9 +1,12 @@
 // The app:// scheme that serves dist/renderer to the window. A standard, secure scheme gives the
 // page a real origin (app://sitewalk) for CSP 'self' and the IPC sender check, without file://'s
 // broad access. The file lookup is the browser host's, so both refuse traversal the same way.
+// app://sitewalk/tiles/{z}/{x}/{y} are the map's tiles, from the same kind of cache the browser host
+// serves them from (fetched with net.fetch, kept in the data folder for offline use).
 import { readFile } from 'node:fs/promises';
 import type { Protocol } from 'electron';
 import { lookupStatic } from '../browser-host/static-files';
+import { tileForPath, tileHeaders, type TileCache } from '../core/tiles';
 import { APP_HOST, APP_SCHEME } from './security';
 
 /**
@@ -19,6 +22,8 @@ export function registerAppScheme(protocol: Pick<Protocol, 'registerSchemesAsPri
 export interface AppProtocolOptions {
   rendererDir: string;
   csp: () => string;
+  /** Serves /tiles/{z}/{x}/{y}; without it that path is 404. */
+  tiles?: TileCache;
 }
 
 function securityHeaders(csp: string, contentType: string): Record<string, string> {
@@ -37,6 +42,7 @@ export async function serveAppRequest(request: Request, options: AppProtocolOpti
     new Response(text, { status, headers: securityHeaders(options.csp(), 'text/plain; charset=utf-8') });
   if (url.host !== APP_HOST) return plain(404, 'Not found.');
   if (request.method !== 'GET' && request.method !== 'HEAD') return plain(405, 'Method not allowed.');
+  if (url.pathname === '/tiles' || url.pathname.startsWith('/tiles/')) return serveTile(request, url.pathname, options);
   const found = await lookupStatic(options.rendererDir, url.pathname);
   if (found.kind === 'bad-request') return plain(400, 'Bad path.');
   if (found.kind === 'not-found') {
@@ -45,6 +51,16 @@ export async function serveAppRequest(request: Request, options: AppProtocolOpti
   }
   const body = request.method === 'HEAD' ? null : await readFile(found.path);
   return new Response(body, { status: 200, headers: securityHeaders(options.csp(), found.contentType) });
+}
+
+/** A map tile from the cache; a miss is an error status, which Leaflet turns into the grid. */
+async function serveTile(request: Request, path: string, options: AppProtocolOptions): Promise<Response> {
+  const csp = options.csp();
+  if (!options.tiles) return new Response('No map tiles here.', { status: 404, headers: { ...securityHeaders(csp, 'text/plain; charset=utf-8'), 'Cache-Control': 'no-store' } });
+  const answer = await tileForPath(options.tiles, path);
+  if (!answer.ok) return new Response(answer.message, { status: answer.status, headers: { ...securityHeaders(csp, 'text/plain; charset=utf-8'), 'Cache-Control': 'no-store' } });
+  const headers = { ...securityHeaders(csp, answer.contentType), ...tileHeaders(answer) };
+  return new Response(request.method === 'HEAD' ? null : Uint8Array.from(answer.bytes), { status: 200, headers });
 }
 
 export function handleAppProtocol(protocol: Pick<Protocol, 'handle'>, options: AppProtocolOptions): void {

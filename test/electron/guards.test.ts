@@ -7,9 +7,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Session, WebContents } from 'electron';
 import { contentSecurityPolicy } from '../../electron/core/host-api';
+import { createTileCache, type TileCache } from '../../electron/core/tiles';
 import { registerAppScheme, serveAppRequest } from '../../electron/main/protocol';
 import { grantsPermission, hardenSession, hardenWebContents, isSafeExternalUrl } from '../../electron/main/security';
 import { createFakeElectron, FakeWebContents } from './fake-electron';
+import { fakeTile, startFakeTileServer, type FakeTileServer } from '../tiles/fake-tile-server';
 
 const CSP = contentSecurityPolicy({ tileUrl: 'https://{s}.tile.example.org/{z}/{x}/{y}.png' });
 
@@ -166,5 +168,57 @@ describe('app:// protocol', () => {
 
   it('answers nothing for another host of the scheme', async () => {
     expect((await get('app://elsewhere/index.html')).status).toBe(404);
+  });
+});
+
+describe('app:// map tiles', () => {
+  let dataDir: string;
+  let server: FakeTileServer;
+  let tiles: TileCache;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'sitewalk-app-tiles-'));
+    server = await startFakeTileServer();
+    tiles = createTileCache({ dataDir, template: () => server.template(), retryAfterMs: 0 });
+  });
+  afterAll(async () => {
+    await tiles.close();
+    await server.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const get = (url: string, method = 'GET') => serveAppRequest(new Request(url, { method }), { rendererDir: dataDir, csp: () => CSP, tiles });
+
+  it('serves a tile from the cache with its content type and the CSP, then offline from disk', async () => {
+    const response = await get('app://sitewalk/tiles/5/10/12?v=abc');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('image/png');
+    expect(response.headers.get('content-security-policy')).toBe(CSP);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('cache-control')).toMatch(/^private, max-age=\d+$/);
+    expect(Buffer.from(await response.arrayBuffer())).toEqual(fakeTile('/osm/5/10/12.png', 1));
+
+    await server.down();
+    try {
+      const offline = await get('app://sitewalk/tiles/5/10/12');
+      expect(offline.status).toBe(200);
+      expect(offline.headers.get('x-sitewalk-tile')).toBe('cache');
+      expect((await get('app://sitewalk/tiles/5/10/13')).status).toBe(504);
+      const head = await get('app://sitewalk/tiles/5/10/12', 'HEAD');
+      expect(head.status).toBe(200);
+      expect((await head.arrayBuffer()).byteLength).toBe(0);
+    } finally {
+      await server.up();
+    }
+    expect(server.count('/osm/5/10/12.png')).toBe(1);
+  });
+
+  it('refuses coordinates off the grid and writes, and has no tiles without a cache', async () => {
+    for (const path of ['/tiles/23/0/0', '/tiles/1/2/0', '/tiles/a/b/c', '/tiles']) {
+      expect((await get(`app://sitewalk${path}`)).status, path).toBe(400);
+    }
+    expect((await get('app://sitewalk/tiles/1/0/0', 'POST')).status).toBe(405);
+    const bare = await serveAppRequest(new Request('app://sitewalk/tiles/1/0/0'), { rendererDir: dataDir, csp: () => CSP });
+    expect(bare.status).toBe(404);
+    expect(server.count()).toBe(1);
   });
 });

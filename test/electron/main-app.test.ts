@@ -15,6 +15,8 @@ import { memoryStoreFactory, type KeyValueStore } from '../../electron/core/prof
 import { SAFE_STORAGE_FILE } from '../../electron/main/safe-storage';
 import { EVENT_CHANNEL, INVOKE_CHANNEL, type InvokeReply } from '../../electron/preload/channels';
 import { createFakeElectron, FakeWebContents, type FakeElectron } from './fake-electron';
+import { TILES_FOLDER } from '../../electron/core/tiles';
+import { fakeTile, startFakeTileServer } from '../tiles/fake-tile-server';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -139,6 +141,37 @@ describe('the window', () => {
     expect(response.status).toBe(503);
     expect(response.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(app.fake.privilegedSchemes).toHaveLength(1);
+  });
+});
+
+describe('map tiles', () => {
+  it('serves tiles through app:// from the data folder, fetched with net.fetch from the server in the settings', async () => {
+    const server = await startFakeTileServer();
+    cleanups.push(() => server.close());
+    const app = await start();
+    const fetched: string[] = [];
+    (app.fake.electron.net as { fetch: (url: string, init?: RequestInit) => Promise<Response> }).fetch = (url, init) => {
+      fetched.push(url);
+      return fetch(url, init);
+    };
+    await app.invoke('saveSettings', { tileUrl: server.template('osm') });
+    const handler = app.fake.protocolHandlers.get('app')!;
+
+    const response = await handler(new Request('app://sitewalk/tiles/4/3/2?v=1'));
+    expect(response.status).toBe(200);
+    expect(Buffer.from(await response.arrayBuffer())).toEqual(fakeTile('/osm/4/3/2.png', 1));
+    expect(fetched).toEqual([`${server.origin}/osm/4/3/2.png`]);
+    expect(server.requests[0]!.headers['user-agent']).toBe('Sitewalk/0.0.0-test (desktop field tool for wireless ISPs; tile cache)');
+    expect((await readdir(join(app.dataDir, TILES_FOLDER))).length).toBe(1);
+
+    // Offline: the same tile from disk; a new tile server's tiles are its own.
+    await server.down();
+    expect((await handler(new Request('app://sitewalk/tiles/4/3/2'))).headers.get('x-sitewalk-tile')).toBe('cache');
+    await server.up();
+    await app.invoke('saveSettings', { tileUrl: server.template('other') });
+    const other = await handler(new Request('app://sitewalk/tiles/4/3/2'));
+    expect(Buffer.from(await other.arrayBuffer())).toEqual(fakeTile('/other/4/3/2.png', 1));
+    expect(fetched).toHaveLength(2);
   });
 });
 
