@@ -392,15 +392,17 @@ function tileOrigin(tileUrl: string): string | null {
 
 /**
  * The page's policy: our own scripts only (no inline, no eval), inline styles for Leaflet, images
- * from us, data: URLs and the configured tile server, and network access to our own origin only.
+ * from us and data: URLs, and network access to our own origin only. Map tiles come through the
+ * host (/tiles/, cached for offline use), so the page never reaches the tile server itself and the
+ * policy is the same whatever server the settings name; the hosts still pass the settings and
+ * recompute it when they change.
  */
-export function contentSecurityPolicy(settings: Pick<SettingsView, 'tileUrl'>): string {
-  const tiles = tileOrigin(settings.tileUrl);
+export function contentSecurityPolicy(_settings?: Pick<SettingsView, 'tileUrl'>): string {
   return [
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
-    `img-src 'self' data:${tiles ? ` ${tiles}` : ''}`,
+    "img-src 'self' data:",
     "font-src 'self'",
     "connect-src 'self'",
     "worker-src 'self'",

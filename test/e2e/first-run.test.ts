@@ -1,6 +1,7 @@
 // A technician's first minute: the welcome offers the Sandbox, the demo sites appear on the map
-// (fitted to them), and with no tile server reachable the map shows a coordinate grid instead of
-// grey nothing — all under the hosts' CSP, without a single page error.
+// (fitted to them), and with no tile server reachable (and no tile seen before) the map shows a
+// coordinate grid instead of grey nothing — all under the hosts' CSP, without a single page error.
+// The page asks its own host for tiles, never the tile server.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright';
 import type { SandboxSite } from '../../electron/sandbox/state';
@@ -43,7 +44,7 @@ describe.skipIf(E2E_SKIP_REASON !== null)('first run', () => {
     const first = [...demo].sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true }))[0]!;
     await page.getByRole('button', { name: new RegExp(`^${escapeRegExp(first.name)}\\b`) }).first().waitFor();
 
-    // No tiles here: the grid stands in, and says why.
+    // No tiles here: the host could not get them, the grid stands in, and says why.
     await eventually('the coordinate grid', async () => (await page.getByTestId('map').getAttribute('data-tiles')) === 'grid');
     await page.getByText(/Map tiles cannot load here/).waitFor();
     expect(await page.locator('.leaflet-tile-pane canvas').count()).toBeGreaterThan(0);
@@ -51,12 +52,15 @@ describe.skipIf(E2E_SKIP_REASON !== null)('first run', () => {
     const labels = await page.locator('.grid-label').allTextContents();
     expect(labels.some((text) => /°[NS]$/.test(text)) && labels.some((text) => /°[EW]$/.test(text))).toBe(true);
     expect(new Set(labels).size).toBe(labels.length);
+    const tileRequests = await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => entry.name).filter((name) => name.includes('/tiles/')));
+    expect(tileRequests.length).toBeGreaterThan(0);
+    for (const url of tileRequests) expect(url).toMatch(new RegExp(`^${escapeRegExp(app!.origin)}/tiles/\\d+/\\d+/\\d+\\?v=[0-9a-z]+$`));
 
     await session.screenshot('first-run-sandbox-sites');
     expect(session.errors).toEqual([]);
     expect(await session.cspViolations()).toEqual([]);
-    // The only thing the page tried to reach beyond loopback is the tile server.
-    expect(session.refused.every((url) => url.startsWith('https://tile.openstreetmap.org/'))).toBe(true);
+    // Tiles come through the host: the page itself tried to reach nothing beyond loopback.
+    expect(session.refused).toEqual([]);
   });
 });
 

@@ -320,7 +320,6 @@ function AppSettingsForm() {
   const [values, setValues] = useState<SettingsView>(settings);
   const [concurrencyText, setConcurrencyText] = useState(String(settings.syncConcurrency));
   const [issues, setIssues] = useState<Partial<Record<SettingsField, string>>>({});
-  const [reloadHint, setReloadHint] = useState(false);
 
   return (
     <form
@@ -349,7 +348,6 @@ function AppSettingsForm() {
           return;
         }
         setIssues({});
-        if (templateOrigin(result.value.tileUrl) !== templateOrigin(settings.tileUrl)) setReloadHint(true);
         ui.store.applySettings(result.value);
         ui.toast('Settings saved.', { tone: 'success' });
       }}
@@ -360,7 +358,7 @@ function AppSettingsForm() {
         <input id={`${id}-tileUrl`} value={values.tileUrl} spellCheck={false} autoComplete="off" aria-invalid={!!issues.tileUrl} aria-describedby={issues.tileUrl ? `${id}-tileUrl-error` : `${id}-tileUrl-hint`} onChange={(e) => setValues({ ...values, tileUrl: e.target.value })} />
         {!issues.tileUrl && (
           <p id={`${id}-tileUrl-hint`} className="hint">
-            A tile server template with {'{z}'}, {'{x}'} and {'{y}'}. Without a connection the map shows a coordinate grid.
+            A tile server template with {'{z}'}, {'{x}'} and {'{y}'}. Tiles seen while online stay on this computer for offline use; where there are none, the map shows a coordinate grid.
           </p>
         )}
         <FieldError id={`${id}-tileUrl-error`} message={issues.tileUrl} />
@@ -372,14 +370,6 @@ function AppSettingsForm() {
       <button type="button" className="link-button" onClick={() => setValues({ ...values, tileUrl: DEFAULT_SETTINGS.tileUrl, tileAttribution: DEFAULT_SETTINGS.tileAttribution })}>
         Use OpenStreetMap (default)
       </button>
-      {reloadHint && (
-        <p className="notice" role="status">
-          Tiles from the new server load after a reload.{' '}
-          <button type="button" onClick={() => window.location.reload()}>
-            Reload now
-          </button>
-        </p>
-      )}
       <div className={`field ${issues.syncConcurrency ? 'has-error' : ''}`}>
         <label htmlFor={`${id}-conc`}>Sites sent at the same time</label>
         <input id={`${id}-conc`} value={concurrencyText} inputMode="numeric" aria-invalid={!!issues.syncConcurrency} aria-describedby={issues.syncConcurrency ? `${id}-conc-error` : `${id}-conc-hint`} onChange={(e) => setConcurrencyText(e.target.value)} />
@@ -406,13 +396,4 @@ function AppSettingsForm() {
       </div>
     </form>
   );
-}
-
-/** The origin a tile template loads from; the page's CSP only learns a new one on reload. */
-function templateOrigin(template: string): string | null {
-  try {
-    return new URL(template.replace(/\{[a-z]+\}/gi, 'a')).origin;
-  } catch {
-    return null;
-  }
 }

@@ -1,13 +1,15 @@
 // The map: a thin React wrapper that owns one Leaflet map imperatively. react-leaflet would re-render
 // a component per pin; here site changes flow from the store straight into the canvas PinLayer, and
 // React only renders the overlays (add-site hint, context menu, tooltip, legend, tile notice).
-// Tiles come from the configured server; when they fail (offline, blocked) a coordinate grid shows.
+// Tiles of the configured server come through the host, which keeps them for offline use; when one
+// cannot be had (offline and never seen, blocked) a coordinate grid shows.
 import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
 import L from 'leaflet';
 import type { SettingsView, SiteView } from '../../../electron/api';
 import type { AppStore } from '../store';
 import { PinLayer, type Pin } from './pinLayer';
 import { coordinateGrid } from './gridLayer';
+import { hostTileUrl } from './tileUrl';
 import { BADGE_URLS, PIN_NAMES, PIN_URLS, type PinStyle } from './sprites';
 import { SYNC_LABELS, markFor, safeAttribution, siteTitle } from '../lib/format';
 import { formatDecimal } from '../lib/coords';
@@ -186,7 +188,7 @@ export function MapView(props: MapViewProps) {
     const map = mapRef.current;
     if (!map) return;
     tilesRef.current?.remove();
-    const tiles = L.tileLayer(settings.tileUrl, {
+    const tiles = L.tileLayer(hostTileUrl(settings.tileUrl), {
       attribution: safeAttribution(settings.tileAttribution),
       maxZoom: 19,
       zIndex: 1,
