@@ -1,0 +1,161 @@
+// Tiles seen while online show offline: with a tile server on loopback (real PNGs) the map shows its
+// tiles; with the server gone, a fresh browser (nothing in its own cache) shows the same tiles, from
+// the copies Sitewalk kept on disk, and no coordinate grid.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { deflateSync, crc32 } from 'node:zlib';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright';
+import { chooseSandbox, E2E_SKIP_REASON, endTest, eventually, launchChromium, openSession, pinsDrawn, startApp, type App, type Session } from './helpers';
+
+let browser: Browser;
+let app: App | null = null;
+let session: Session | null = null;
+let tileServer: PngTileServer | null = null;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterEach(async (ctx) => {
+  await endTest(ctx, session, app);
+  await tileServer?.close();
+  session = null;
+  app = null;
+  tileServer = null;
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe.skipIf(E2E_SKIP_REASON !== null)('map tiles', () => {
+  it('shows the tiles seen online again, from disk, once the tile server is out of reach', async () => {
+    tileServer = await startPngTileServer();
+    app = await startApp();
+    await app.call('saveSettings', { tileUrl: tileServer.template });
+
+    session = await openSession(browser, app);
+    await chooseSandbox(session.page);
+    await eventually('the demo sites drawn', async () => (await pinsDrawn(session!.page)) > 5);
+    const online = await settledTiles(session.page);
+    expect(online.length).toBeGreaterThan(0);
+    expect(await session.page.getByTestId('map').getAttribute('data-tiles')).toBe('tiles');
+    await session.screenshot('tiles-online');
+    expect(tileServer.requests).toBeGreaterThan(0);
+    expect(session.refused).toEqual([]);
+    await session.close();
+
+    await tileServer.close();
+    // A new browser context: nothing in the browser's own cache, so every tile comes from the host.
+    session = await openSession(browser, app);
+    const { page } = session;
+    // This browser has not seen the welcome yet.
+    await chooseSandbox(page);
+    await eventually('the demo sites drawn', async () => (await pinsDrawn(page)) > 5);
+    await eventually('the tiles seen online', async () => {
+      const shown = await loadedTiles(page);
+      return online.every((src) => shown.includes(src));
+    });
+    await eventually('no grid', async () => (await page.getByTestId('map').getAttribute('data-tiles')) === 'tiles');
+    expect(await page.getByText(/Map tiles cannot load here/).count()).toBe(0);
+    await session.screenshot('tiles-offline-from-disk');
+
+    const answer = await fetch(new URL(online[0]!, `${app.origin}/`));
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('x-sitewalk-tile')).toBe('cache');
+    expect(session.errors).toEqual([]);
+    expect(await session.cspViolations()).toEqual([]);
+    expect(session.refused).toEqual([]);
+  });
+});
+
+/** The src of every tile image Leaflet has loaded (relative: tiles/z/x/y?v=…). */
+async function loadedTiles(page: Page): Promise<string[]> {
+  return page.locator('.leaflet-tile-pane img.leaflet-tile-loaded').evaluateAll((images) => images.map((image) => image.getAttribute('src') ?? '').filter((src) => src.startsWith('tiles/')));
+}
+
+/** The loaded tiles of the deepest zoom shown, once the map has stopped moving and loading. */
+async function settledTiles(page: Page): Promise<string[]> {
+  let last = '';
+  return eventually(
+    'the map to settle on its tiles',
+    async () => {
+      if ((await page.getByTestId('map').getAttribute('data-moving')) === '1') return undefined;
+      const tiles = await loadedTiles(page);
+      const zooms = tiles.map((src) => Number(/^tiles\/(\d+)\//.exec(src)?.[1]));
+      const deepest = tiles.filter((_src, index) => zooms[index] === Math.max(...zooms)).sort();
+      const key = deepest.join(' ');
+      const settled = deepest.length > 0 && key === last;
+      last = key;
+      if (!settled) await new Promise((resolve) => setTimeout(resolve, 750));
+      return settled ? deepest : undefined;
+    },
+    60_000,
+  );
+}
+
+interface PngTileServer {
+  template: string;
+  requests: number;
+  close(): Promise<void>;
+}
+
+/** A tile server on loopback answering every /{z}/{x}/{y}.png with a real, plain PNG. */
+async function startPngTileServer(): Promise<PngTileServer> {
+  const tile = solidPng(256, 256, [0xdd, 0xe8, 0xd0], [0x9a, 0xb0, 0x8c]);
+  const sockets = new Set<Socket>();
+  const state = { requests: 0 };
+  const server: Server = createServer((request, response) => {
+    state.requests++;
+    if (!/^\/\d+\/\d+\/\d+\.png$/.test(request.url ?? '')) {
+      response.writeHead(404).end();
+      return;
+    }
+    response.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': tile.length });
+    response.end(tile);
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  let closed: Promise<void> | null = null;
+  return {
+    template: `http://127.0.0.1:${port}/{z}/{x}/{y}.png`,
+    get requests() {
+      return state.requests;
+    },
+    close() {
+      closed ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      });
+      return closed;
+    },
+  };
+}
+
+/** An RGB PNG of one colour with a 2-pixel border in another, so tile edges show in screenshots. */
+function solidPng(width: number, height: number, fill: [number, number, number], border: [number, number, number]): Buffer {
+  const row = width * 3 + 1;
+  const pixels = Buffer.alloc(row * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const colour = x < 2 || y < 2 ? border : fill;
+      pixels.set(colour, y * row + 1 + x * 3);
+    }
+  }
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(pixels)), chunk('IEND', Buffer.alloc(0))]);
+}
