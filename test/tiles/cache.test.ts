@@ -219,6 +219,27 @@ describe('what is kept', () => {
     expect(logs.some((line) => /least recently used/.test(line))).toBe(true);
   });
 
+  it('counts a tile served stale while offline as in use, and keeps it over tiles not looked at', async () => {
+    server.tileBytes = 2_000;
+    // Five tiles are over the limit, four are under the eviction target: one tile goes.
+    const cache = open({ maxBytes: 10_000, evictTo: 0.9, maxAgeMs: DAY });
+    expectHit(await cache.get({ z: 5, x: 1, y: 1 }));
+    now += 2 * 60 * 60 * 1000;
+    expectHit(await cache.get({ z: 5, x: 2, y: 1 }));
+    now += 2 * DAY;
+    await server.down();
+    expect(expectHit(await cache.get({ z: 5, x: 1, y: 1 })).source).toBe('stale');
+    await server.up();
+    for (let x = 3; x < 6; x++) {
+      now += 60 * 60 * 1000;
+      expectHit(await cache.get({ z: 5, x, y: 1 }));
+      await cache.idle();
+    }
+    const kept = (await tileFiles()).map((file) => file.path);
+    expect(kept.some((path) => path.endsWith(join('5', '1', '1.tile')))).toBe(true);
+    expect(kept.some((path) => path.endsWith(join('5', '2', '1.tile')))).toBe(false);
+  });
+
   it('does not show the old tile server\'s tiles after the server is changed', async () => {
     const cache = open();
     const fromA = expectHit(await cache.get({ z: 6, x: 5, y: 5 }));

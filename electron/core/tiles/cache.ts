@@ -335,6 +335,12 @@ export function createTileCache(options: TileCacheOptions): TileCache {
     log('tiles: the map tile server answers again.');
   }
 
+  /** The copy we hold, served because the server could not give a newer one: it is in use, so touched. */
+  async function stale(file: string, copy: TileEntry): Promise<TileHit> {
+    await touch(file, clock.now());
+    return hit(copy, 'stale');
+  }
+
   async function load(template: string, folder: string, coords: TileCoords): Promise<TileAnswer> {
     const file = tilePath(folder, coords);
     const cached = await readCached(file);
@@ -348,12 +354,12 @@ export function createTileCache(options: TileCacheOptions): TileCache {
 
     const url = fillTemplate(template, coords, settings.subdomains);
     if (url === null) {
-      if (copy) return hit(copy, 'stale');
+      if (copy) return stale(file, copy);
       return miss(502, 'bad-template', 'The map tile address has a {placeholder} Sitewalk cannot fill.', `template: ${template}`);
     }
     const server = hostOf(url);
     if (now < unreachableUntil) {
-      if (copy) return hit(copy, 'stale');
+      if (copy) return stale(file, copy);
       return miss(504, 'unreachable', UNREACHABLE_MESSAGE, `${server}: not asked again yet after the last failure`);
     }
 
@@ -382,11 +388,11 @@ export function createTileCache(options: TileCacheOptions): TileCache {
       }
       case 'unreachable':
         if (!closed) markUnreachable(`${server}: ${answer.detail}`);
-        if (copy) return hit(copy, 'stale');
+        if (copy) return stale(file, copy);
         return miss(504, 'unreachable', UNREACHABLE_MESSAGE, `${server}: ${answer.detail}`);
       case 'refused':
         markReachable();
-        if (copy) return hit(copy, 'stale');
+        if (copy) return stale(file, copy);
         return miss(502, 'refused', 'The map tile server did not send this tile.', `${server}: ${answer.detail}`);
     }
   }
