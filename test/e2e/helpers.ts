@@ -92,6 +92,9 @@ export async function startApp(): Promise<App> {
       if (!response.ok) throw new Error(`${method}: ${body.error?.message ?? response.status}`);
       return body.value as T;
     };
+    // The app fetches map tiles itself now: point it at a closed loopback port, so the tests see the
+    // same "no tiles" map on a machine with internet as on one without (a test may set its own server).
+    await call('saveSettings', { tileUrl: 'http://127.0.0.1:9/{z}/{x}/{y}.png' });
     return { origin, url: `${origin}/#token=${token}`, token, dataDir, call, stderr: () => stderr, stop };
   } catch (error) {
     await stop();
