@@ -386,8 +386,8 @@ class Core implements SitewalkCore {
         this.engine.syncNow();
         return this.status();
       },
-      untilSettled: async () => this.summary(await this.engine.untilSettled()),
-      untilIdle: async () => this.summary(await this.engine.untilIdle()),
+      untilSettled: () => keepingProcessAlive(async () => this.summary(await this.engine.untilSettled())),
+      untilIdle: () => keepingProcessAlive(async () => this.summary(await this.engine.untilIdle())),
       status: () => this.status(),
       setConnectivity: (online) => this.engine.setConnectivity(online),
       setConcurrency: (limit) => this.engine.setConcurrency(limit),
@@ -1205,6 +1205,20 @@ function refuse<T>(field: string, message: string): Outcome<T> {
 
 function isBlank(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/**
+ * Runs `wait` with the process held open. The engine's retry and probe timers do not keep a process
+ * alive (an app must be able to quit), so a CLI waiting for the queue to settle while the only thing
+ * left is a backoff timer would see Node exit under it, silently.
+ */
+async function keepingProcessAlive<T>(wait: () => Promise<T>): Promise<T> {
+  const hold = setInterval(() => undefined, 60_000);
+  try {
+    return await wait();
+  } finally {
+    clearInterval(hold);
+  }
 }
 
 function describe(error: unknown): string {

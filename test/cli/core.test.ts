@@ -82,6 +82,18 @@ async function setCallsLeft(callsLeft: number): Promise<void> {
   if (!response.ok) throw new Error(`PATCH account answered ${response.status}`);
 }
 
+async function sandboxCalls(): Promise<Array<{ outcome: string; params: Record<string, string | null> }>> {
+  return (await (await fetch(`${sandbox.url}/_sandbox/calls`)).json()) as Array<{ outcome: string; params: Record<string, string | null> }>;
+}
+
+async function until(check: () => Promise<boolean>, limitMs = 30_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 async function dataDir(): Promise<string> {
   const dir = await tempDir('sitewalk-cli-');
   dirs.push(dir);
@@ -223,6 +235,21 @@ describe('sitewalk CLI: sites, outbox and sync', { timeout: 120_000 }, () => {
     expect(JSON.parse(resolved.stdout)).toMatchObject({ ok: true, entry: { state: 'done', siteId: created[0]!.id } });
     const again = await sitewalk(['sync', '--until-settled', '--data-dir', dir], { SITEWALK_KEY: KEY });
     expect(again.code).toBe(0);
+  });
+
+  it('waits through a retry with --until-settled instead of ending silently while only a backoff timer is left', async () => {
+    const dir = await fieldProfile();
+    const siteId = (await sandboxSites(sandbox.url))[0]!.id;
+    await sitewalk(['site', 'edit', siteId, '--height=77', '--data-dir', dir]);
+    // The first answer is lost on the way back; an edit is safe to send again, after a backoff.
+    sandbox.setFaults({ applyThenDropRate: 1 });
+    const settling = sitewalk(['sync', '--until-settled', '--json', '--data-dir', dir], { SITEWALK_KEY: KEY });
+    await until(async () => (await sandboxCalls()).some((call) => call.outcome === 'dropped-after-apply' && call.params.Siteid === siteId));
+    sandbox.setFaults({});
+    const result = await settling;
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ ok: true, counts: { done: 1, pending: 0 } });
+    expect((await sandboxSites(sandbox.url)).find((site) => site.id === siteId)!.height).toBe(77);
   });
 
   it('queues an EUS reprocess and prints its entry ID', async () => {
