@@ -7,7 +7,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createManualClock, type ManualClock } from '../../electron/core/clock';
 import { SyncEngine, type Blocked } from '../../electron/core/outbox/engine';
 import { backoffDelay, decide, DEFAULT_RETRY } from '../../electron/core/outbox/policy';
-import { OutboxStore, type Draft } from '../../electron/core/outbox/store';
+import { OUTBOX_FILE, OutboxStore, type Draft } from '../../electron/core/outbox/store';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { OutboxEntry } from '../../electron/core/outbox/types';
 import type { CallError } from '../../electron/core/service/types';
 import { ERRORS, ScriptedClient, tempDir, until } from './helpers';
@@ -437,6 +439,30 @@ describe('outbox: pause, offline and recovery', () => {
     expect(recovered.map((entry) => entry.state)).toEqual(['needs-review', 'pending', 'needs-review', 'pending']);
     expect(recovered[0]!.problem?.message).toMatch(/may have created it/);
     expect(recovered[1]!.problem?.kind).toBe('interrupted');
+  });
+
+  it('writes a create and an emailing reprocess to disk as sending before their request leaves; edits need not wait', async () => {
+    const h = await harness();
+    const queued = await h.store.enqueue([create('local-c'), reprocess('P-9', true), edit('s1', '1'), reprocess('P-8', false)]);
+    const ids = queued.map(({ entry }) => entry.id);
+    // At the instant each request is made, is its 'sending' mark in the journal on disk?
+    const onDisk = new Map<string, boolean>();
+    h.client.auto = (call) => {
+      const journal = readFileSync(join(h.dataDir, OUTBOX_FILE), 'utf8');
+      const index = call.kind === 'site' ? (call.edit.siteId === undefined ? 0 : 2) : call.request.processId === 'P-9' ? 1 : 3;
+      onDisk.set(['create', 'emailing reprocess', 'edit', 'quiet reprocess'][index]!, journal.split('\n').some((line) => line.includes(`"id":"${ids[index]}"`) && line.includes('"state":"sending"')));
+      return null;
+    };
+    h.engine.kick();
+    await until(() => h.client.calls.length === 4);
+    expect(onDisk.get('create')).toBe(true);
+    expect(onDisk.get('emailing reprocess')).toBe(true);
+    for (const call of h.client.unsettled()) h.client.success(call);
+    await h.engine.untilSettled();
+    // Either way every result is on disk once the queue has settled.
+    const reopened = (await OutboxStore.open({ dataDir: h.dataDir, clock: h.clock })).store;
+    expect(ids.map((id) => reopened.get(id)?.state)).toEqual(['done', 'done', 'done', 'done']);
+    await reopened.close();
   });
 
   it('settles with nothing blocked once everything is sent', async () => {

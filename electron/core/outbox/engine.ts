@@ -8,7 +8,7 @@ import type { Clock, Random, TimerHandle } from '../clock';
 import type { CallResult, ReprocessResult, ServiceClient, SiteResult } from '../service/types';
 import { backoffDelay, decide, DEFAULT_PROBE, DEFAULT_RETRY, type RetryPolicy } from './policy';
 import type { OutboxStore } from './store';
-import { laneOf, type OutboxEntry, type PauseInfo, type Problem, type SiteEntry } from './types';
+import { isIdempotent, laneOf, type OutboxEntry, type PauseInfo, type Problem, type SiteEntry } from './types';
 
 /** Why the active profile's queue cannot move now. */
 export interface Blocked {
@@ -69,6 +69,8 @@ export class SyncEngine {
   private readonly retry: RetryPolicy;
   private readonly probePolicy: Pick<RetryPolicy, 'baseMs' | 'capMs'>;
   private readonly inflight = new Map<string, Promise<void>>();
+  /** Results applied in memory whose journal write is still on its way. */
+  private readonly writes = new Set<Promise<void>>();
   private online = true;
   private probeAttempt = 0;
   private probeTimer: TimerHandle | null = null;
@@ -203,6 +205,7 @@ export class SyncEngine {
     this.probeTimer = null;
     this.retryTimer = null;
     await Promise.allSettled([...this.inflight.values()]);
+    await Promise.allSettled([...this.writes]);
     const status = this.status();
     for (const waiter of this.waiters) waiter.resolve({ blocked: { reason: 'offline', message: 'Sync stopped: Sitewalk is closing.' }, status });
     this.waiters.clear();
@@ -270,19 +273,41 @@ export class SyncEngine {
       this.goOffline();
       return;
     }
-    let current: OutboxEntry | undefined;
     try {
-      // On disk as 'sending' before anything leaves: a crash from here on is seen as ambiguous.
-      [current] = await this.store.update([{ id: entry.id, patch: { state: 'sending', attempts: entry.attempts + 1, updatedAt: this.clock.now() } }]);
-      if (!current) return;
+      // A request that must not go twice (a create, an emailing reprocess) is on disk as 'sending'
+      // before it leaves: a crash from then on is seen as ambiguous. One that may go twice (an edit
+      // of an existing site, a reprocess without email) leaves while its mark is being written: if a
+      // crash loses the mark, it is simply sent again. The store applies the change in memory at once.
+      const marked = this.store.update([{ id: entry.id, patch: { state: 'sending', attempts: entry.attempts + 1, updatedAt: this.clock.now() } }]);
+      if (!isIdempotent(entry)) await marked;
+      const current = this.store.get(entry.id);
+      if (!current || current.state !== 'sending') return void (await marked);
       const result: CallResult<SiteResult | ReprocessResult> =
         current.kind === 'site' ? await client.saveSite(current.payload) : await client.reprocessEus(current.payload);
+      await marked;
+      if (result.ok) {
+        // The lane moves on as soon as the result is in memory; the journal commits it with the next
+        // writes (its order on disk stays the order of the changes, so a later entry is never durable
+        // before this one). Settling waits for it.
+        this.trackWrite(this.record(current, result));
+        return;
+      }
       await this.record(current, result);
     } catch (error) {
       // A bug or a failed write. The entry stays 'sending' on disk at worst, which the next start
       // treats as interrupted: safe either way.
       this.options.log?.(`outbox: sending ${entry.id} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`);
     }
+  }
+
+  private trackWrite(write: Promise<void>): void {
+    const tracked = write
+      .catch((error: unknown) => this.options.log?.(`outbox: recording a result failed: ${error instanceof Error ? error.message : String(error)}`))
+      .finally(() => {
+        this.writes.delete(tracked);
+        this.kick();
+      });
+    this.writes.add(tracked);
   }
 
   private async record(entry: OutboxEntry, result: CallResult<SiteResult | ReprocessResult>): Promise<void> {
@@ -412,7 +437,7 @@ export class SyncEngine {
   }
 
   private settled(skipWaiting: boolean): SettleResult | null {
-    if (this.inflight.size > 0 || this.pumpQueued) return null;
+    if (this.inflight.size > 0 || this.writes.size > 0 || this.pumpQueued) return null;
     const profileId = this.options.activeProfile();
     const status = this.status();
     if (!profileId) return { blocked: status.blocked, status };
