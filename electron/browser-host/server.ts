@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { BODY_LIMITS, type ApiEvent, type ApiMethod } from '../api';
-import { contentSecurityPolicy, HostApiError, type HostApi } from '../core/host-api';
+import { CONTENT_SECURITY_POLICY, HostApiError, type HostApi } from '../core/host-api';
 import { tileForPath, tileHeaders, type TileCache } from '../core/tiles';
 import { checkRequestSource, createToken, hasToken } from './guards';
 import { lookupStatic, openStatic } from './static-files';
@@ -53,20 +53,17 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
   const bodyLimit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT;
   const { hostApi, staticDir } = options;
 
-  // The CSP names the configured tile server, so it follows settings changes.
-  let csp = contentSecurityPolicy(await hostApi.api.getSettings());
   const streams = new Set<ServerResponse>();
   const sockets = new Set<Socket>();
   let port = 0;
 
   const unsubscribe = hostApi.onEvent((event) => {
-    if (event.type === 'settings') csp = contentSecurityPolicy(event.settings);
     const frame = `data: ${JSON.stringify(event)}\n\n`;
     for (const stream of streams) stream.write(frame);
   });
 
   function baseHeaders(response: ServerResponse): void {
-    response.setHeader('Content-Security-Policy', csp);
+    response.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
     response.setHeader('X-Content-Type-Options', 'nosniff');
     response.setHeader('Referrer-Policy', 'no-referrer');
     response.setHeader('X-Frame-Options', 'DENY');

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Protocol } from 'electron';
 import { lookupStatic } from '../browser-host/static-files';
+import { CONTENT_SECURITY_POLICY } from '../core/host-api';
 import { tileForPath, tileHeaders, type TileCache } from '../core/tiles';
 import { APP_HOST, APP_SCHEME } from './security';
 
@@ -21,15 +22,14 @@ export function registerAppScheme(protocol: Pick<Protocol, 'registerSchemesAsPri
 
 export interface AppProtocolOptions {
   rendererDir: string;
-  csp: () => string;
   /** Serves /tiles/{z}/{x}/{y}; without it that path is 404. */
   tiles?: TileCache;
 }
 
-function securityHeaders(csp: string, contentType: string): Record<string, string> {
+function securityHeaders(contentType: string): Record<string, string> {
   return {
     'Content-Type': contentType,
-    'Content-Security-Policy': csp,
+    'Content-Security-Policy': CONTENT_SECURITY_POLICY,
     'X-Content-Type-Options': 'nosniff',
     'Cache-Control': 'no-cache',
   };
@@ -39,7 +39,7 @@ function securityHeaders(csp: string, contentType: string): Record<string, strin
 export async function serveAppRequest(request: Request, options: AppProtocolOptions): Promise<Response> {
   const url = new URL(request.url);
   const plain = (status: number, text: string) =>
-    new Response(text, { status, headers: securityHeaders(options.csp(), 'text/plain; charset=utf-8') });
+    new Response(text, { status, headers: securityHeaders('text/plain; charset=utf-8') });
   if (url.host !== APP_HOST) return plain(404, 'Not found.');
   if (request.method !== 'GET' && request.method !== 'HEAD') return plain(405, 'Method not allowed.');
   if (url.pathname === '/tiles' || url.pathname.startsWith('/tiles/')) return serveTile(request, url.pathname, options);
@@ -50,16 +50,15 @@ export async function serveAppRequest(request: Request, options: AppProtocolOpti
     return plain(missingPage ? 503 : 404, missingPage ? 'The Sitewalk interface has not been built. Run "npm run build".' : 'Not found.');
   }
   const body = request.method === 'HEAD' ? null : await readFile(found.path);
-  return new Response(body, { status: 200, headers: securityHeaders(options.csp(), found.contentType) });
+  return new Response(body, { status: 200, headers: securityHeaders(found.contentType) });
 }
 
 /** A map tile from the cache; a miss is an error status, which Leaflet turns into the grid. */
 async function serveTile(request: Request, path: string, options: AppProtocolOptions): Promise<Response> {
-  const csp = options.csp();
-  if (!options.tiles) return new Response('No map tiles here.', { status: 404, headers: { ...securityHeaders(csp, 'text/plain; charset=utf-8'), 'Cache-Control': 'no-store' } });
+  if (!options.tiles) return new Response('No map tiles here.', { status: 404, headers: { ...securityHeaders('text/plain; charset=utf-8'), 'Cache-Control': 'no-store' } });
   const answer = await tileForPath(options.tiles, path);
-  if (!answer.ok) return new Response(answer.message, { status: answer.status, headers: { ...securityHeaders(csp, 'text/plain; charset=utf-8'), 'Cache-Control': 'no-store' } });
-  const headers = { ...securityHeaders(csp, answer.contentType), ...tileHeaders(answer) };
+  if (!answer.ok) return new Response(answer.message, { status: answer.status, headers: { ...securityHeaders('text/plain; charset=utf-8'), 'Cache-Control': 'no-store' } });
+  const headers = { ...securityHeaders(answer.contentType), ...tileHeaders(answer) };
   return new Response(request.method === 'HEAD' ? null : Uint8Array.from(answer.bytes), { status: 200, headers });
 }
 

@@ -3,6 +3,7 @@
 // system browser), what a page may navigate to or open (nothing outside the app), which permissions
 // it gets (geolocation, for the app's own page only) and the CSP header on every response.
 import type { Event, HandlerDetails, Session, Shell, WebContents, WindowOpenHandlerResponse } from 'electron';
+import { CONTENT_SECURITY_POLICY } from '../core/host-api';
 
 export const APP_SCHEME = 'app';
 export const APP_HOST = 'sitewalk';
@@ -77,7 +78,7 @@ export function grantsPermission(permission: string, requestingUrl: string): boo
   return (permission === 'geolocation' || permission === 'geolocation-approximate') && isAppUrl(requestingUrl);
 }
 
-export function hardenSession(session: Session, csp: () => string): void {
+export function hardenSession(session: Session): void {
   session.setPermissionRequestHandler((_contents, permission, callback, details) => {
     callback(grantsPermission(permission, details.requestingUrl));
   });
@@ -88,7 +89,7 @@ export function hardenSession(session: Session, csp: () => string): void {
     for (const [name, value] of Object.entries(details.responseHeaders ?? {})) {
       if (name.toLowerCase() !== 'content-security-policy') headers[name] = value;
     }
-    headers['Content-Security-Policy'] = [csp()];
+    headers['Content-Security-Policy'] = [CONTENT_SECURITY_POLICY];
     headers['X-Content-Type-Options'] = ['nosniff'];
     callback({ responseHeaders: headers });
   });

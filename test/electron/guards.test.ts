@@ -6,14 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Session, WebContents } from 'electron';
-import { contentSecurityPolicy } from '../../electron/core/host-api';
+import { CONTENT_SECURITY_POLICY } from '../../electron/core/host-api';
 import { createTileCache, type TileCache } from '../../electron/core/tiles';
 import { registerAppScheme, serveAppRequest } from '../../electron/main/protocol';
 import { grantsPermission, hardenSession, hardenWebContents, isSafeExternalUrl } from '../../electron/main/security';
 import { createFakeElectron, FakeWebContents } from './fake-electron';
 import { fakeTile, startFakeTileServer, type FakeTileServer } from '../tiles/fake-tile-server';
 
-const CSP = contentSecurityPolicy({ tileUrl: 'https://{s}.tile.example.org/{z}/{x}/{y}.png' });
+const CSP = CONTENT_SECURITY_POLICY;
 
 function guardedContents() {
   const fake = createFakeElectron();
@@ -74,7 +74,7 @@ describe('navigation and new windows', () => {
 describe('permissions and headers', () => {
   function hardened() {
     const fake = createFakeElectron();
-    hardenSession(fake.electron.session.defaultSession as unknown as Session, () => CSP);
+    hardenSession(fake.electron.session.defaultSession as unknown as Session);
     return fake.sessionHandlers;
   }
 
@@ -111,11 +111,12 @@ describe('permissions and headers', () => {
     expect(headers['X-Content-Type-Options']).toEqual(['nosniff']);
   });
 
-  it('allows scripts from the app only, inline styles for Leaflet, and images from the app only (tiles come through it)', () => {
+  it('allows scripts and styles from the app only, and images from the app only (tiles come through it)', () => {
     expect(CSP).toContain("default-src 'none'");
     expect(CSP).toContain("script-src 'self'");
     expect(CSP).not.toMatch(/script-src[^;]*(unsafe-inline|unsafe-eval)/);
-    expect(CSP).toContain("style-src 'self' 'unsafe-inline'");
+    expect(CSP).toContain("style-src 'self';");
+    expect(CSP).not.toContain('unsafe');
     expect(CSP).toContain("img-src 'self' data:;");
     expect(CSP).not.toContain('tile.example.org');
     expect(CSP).toContain("connect-src 'self'");
@@ -140,7 +141,7 @@ describe('app:// protocol', () => {
     await rm(outside, { recursive: true, force: true });
   });
 
-  const get = (url: string) => serveAppRequest(new Request(url), { rendererDir: root, csp: () => CSP });
+  const get = (url: string) => serveAppRequest(new Request(url), { rendererDir: root });
 
   it('registers app:// as a standard, secure scheme', () => {
     const fake = createFakeElectron();
@@ -187,7 +188,7 @@ describe('app:// map tiles', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  const get = (url: string, method = 'GET') => serveAppRequest(new Request(url, { method }), { rendererDir: dataDir, csp: () => CSP, tiles });
+  const get = (url: string, method = 'GET') => serveAppRequest(new Request(url, { method }), { rendererDir: dataDir, tiles });
 
   it('serves a tile from the cache with its content type and the CSP, then offline from disk', async () => {
     const response = await get('app://sitewalk/tiles/5/10/12?v=abc');
@@ -218,7 +219,7 @@ describe('app:// map tiles', () => {
       expect((await get(`app://sitewalk${path}`)).status, path).toBe(400);
     }
     expect((await get('app://sitewalk/tiles/1/0/0', 'POST')).status).toBe(405);
-    const bare = await serveAppRequest(new Request('app://sitewalk/tiles/1/0/0'), { rendererDir: dataDir, csp: () => CSP });
+    const bare = await serveAppRequest(new Request('app://sitewalk/tiles/1/0/0'), { rendererDir: dataDir });
     expect(bare.status).toBe(404);
     expect(server.count()).toBe(1);
   });

@@ -95,6 +95,7 @@ describe('the window', () => {
       webSecurity: true,
       allowRunningInsecureContent: false,
       webviewTag: false,
+      disableBlinkFeatures: 'Auxclick',
       preload: '/app/dist/electron/preload.cjs',
     });
     expect(app.window().webContents.getURL()).toBe('app://sitewalk/index.html');

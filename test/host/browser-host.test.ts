@@ -2,12 +2,14 @@
 // front of a real core: only a request with the run's token, our Host and (when sent) our Origin
 // reaches the API; no CORS, strict headers, no path out of the renderer folder, clear 400s for bad
 // calls, a real round trip and an event delivered over the page's own event client.
+import { readFileSync } from 'node:fs';
 import { symlink, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiEvent, ApiResult, ProfileView, SiteView, StatusView } from '../../electron/api';
 import { startBrowserHost } from '../../electron/browser-host/server';
+import { ROOT } from '../../electron/main/build';
 import { createHttpBridge } from '../../renderer/src/api/http-bridge';
 import { call, raw, startTestHost, type TestHost } from './helpers';
 
@@ -127,10 +129,15 @@ describe('headers', () => {
     expect(csp).toContain("default-src 'none'");
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toMatch(/script-src[^;]*unsafe/);
-    expect(csp).toContain("style-src 'self' 'unsafe-inline'");
+    expect(csp).toContain("style-src 'self';");
+    expect(csp).not.toContain('unsafe');
     expect(csp).toContain("img-src 'self' data:;");
     expect(csp).toContain("connect-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
+    // The page carries the same policy in a meta tag, less what a meta tag cannot hold.
+    const html = readFileSync(join(ROOT, 'renderer', 'index.html'), 'utf8');
+    const meta = /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(html)?.[1];
+    expect(meta).toBe(csp.replace("; frame-ancestors 'none'", ''));
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['referrer-policy']).toBe('no-referrer');
     expect(response.headers['x-frame-options']).toBe('DENY');
