@@ -549,8 +549,16 @@ class Core implements SitewalkCore {
   }
 
   private async updateProfile(id: string, input: ProfileInput): Promise<Outcome<ProfileView>> {
+    const before = this.book.get(id) ?? this.book.resolve(id);
     const updated = this.book.update(id, input);
     if (!updated.ok) return updated;
+    // A key belongs to the service it was given for: pointing the profile at another server (or
+    // from https to http) forgets it, so an edited address can never carry the key somewhere else.
+    if (before && serviceOrigin(before.baseUrl) !== serviceOrigin(updated.value.baseUrl)) {
+      await this.secrets.delete(updated.value.id).catch((error: unknown) => this.options.log?.(`forgetting the key of "${updated.value.name}" failed: ${describe(error)}`));
+      this.keyCache.delete(updated.value.id);
+      this.keyKnown.set(updated.value.id, false);
+    }
     this.clients.delete(id);
     // The user fixed the profile: a pause for a refused key or account is lifted.
     if (this.store.pauseOf(id)) await this.engine.resume(id);
@@ -1205,6 +1213,15 @@ function refuse<T>(field: string, message: string): Outcome<T> {
 
 function isBlank(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/** Scheme, host and port of a base URL: what decides where a key is sent. */
+function serviceOrigin(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).origin;
+  } catch {
+    return baseUrl.trim().toLowerCase();
+  }
 }
 
 /**

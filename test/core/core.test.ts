@@ -82,6 +82,21 @@ describe('core: profiles and keys', () => {
     expect((await allBytes(dir)).includes(Buffer.from(key))).toBe(false);
   });
 
+  it('forgets the key when the profile is pointed at another server, so an edited address never carries it away', async () => {
+    const core = await open(await dataDir());
+    const added = await core.profiles.add({ name: 'Office', baseUrl: 'https://api.towercoverage.com', account: '4242' });
+    const id = added.ok ? added.value.id : '';
+    await core.profiles.setKey(id, 'office-key-123');
+    // The same server, spelled with a path: the key stays.
+    const samePlace = await core.profiles.update(id, { name: 'Office', baseUrl: 'https://api.towercoverage.com/', account: '4243' });
+    expect(samePlace.ok && samePlace.value.hasKey).toBe(true);
+    for (const elsewhere of ['http://api.towercoverage.com', 'https://collector.example.net']) {
+      await core.profiles.setKey(id, 'office-key-123');
+      const moved = await core.profiles.update(id, { name: 'Office', baseUrl: elsewhere, account: '4243' });
+      expect(moved.ok && moved.value.hasKey, elsewhere).toBe(false);
+    }
+  });
+
   it('refuses an empty key or one with a line break, and never quotes it back', async () => {
     const core = await open(await dataDir());
     const added = await core.profiles.add({ name: 'Field', baseUrl: 'https://api.example.test', account: '1' });

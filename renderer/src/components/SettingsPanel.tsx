@@ -268,7 +268,11 @@ export function ProfileForm({ profile, onDone }: { profile: ProfileView | null; 
     >
       <h4 id={`${id}-title`}>{profile ? `Edit ${profile.name}` : 'New profile'}</h4>
       {field('name', 'Profile name')}
-      {field('baseUrl', 'Service address', 'For example https://api.towercoverage.com')}
+      {field(
+        'baseUrl',
+        'Service address',
+        profile?.hasKey ? 'For example https://api.towercoverage.com. Pointing the profile at another server forgets its saved API key.' : 'For example https://api.towercoverage.com',
+      )}
       {field('account', 'Account ID', 'In the API section of your account settings.')}
       <div className={`field ${issues.binding ? 'has-error' : ''}`}>
         <label htmlFor={`${id}-binding`}>Protocol</label>
