@@ -65,6 +65,16 @@ export function buildProgram(io: CliIo = defaultIo()): Command {
       writeErr: (text) => io.stderr(text),
       // Parse errors are reported by main() as a sentence on stderr plus the JSON document.
       outputError: () => undefined,
+    })
+    // Also accepted before the command (`sitewalk --data-dir D site list`); each command reads them
+    // from its own options, where the hook below puts them.
+    .option('--data-dir <dir>', 'where profiles, sites and the outbox are kept (every command; default $SITEWALK_DATA_DIR, else the OS config folder)')
+    .option('--json', 'print one JSON document on stdout (every command)')
+    .hook('preAction', (_program, command) => {
+      const globals = command.optsWithGlobals();
+      for (const name of ['dataDir', 'json'] as const) {
+        if (command.getOptionValue(name) === undefined && globals[name] !== undefined) command.setOptionValue(name, globals[name]);
+      }
     });
 
   registerCallCommand(program, io);

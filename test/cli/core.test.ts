@@ -127,6 +127,20 @@ describe('sitewalk CLI: profiles', { timeout: 120_000 }, () => {
     expect(human.stdout).toMatch(/^\*\s+Office/m);
   });
 
+  it('takes --data-dir and --json before the command, between its words, or after it', async () => {
+    const dir = await dataDir();
+    await sitewalk(['profile', 'add', 'Where', '--base-url', sandbox.url, '--account', '10001', '--data-dir', dir]);
+    for (const args of [
+      ['--data-dir', dir, '--json', 'profile', 'list'],
+      ['profile', '--data-dir', dir, 'list', '--json'],
+      ['profile', 'list', '--json', `--data-dir=${dir}`],
+    ]) {
+      const listed = await sitewalk(args);
+      expect(listed.code, `${args.join(' ')}: ${listed.stderr}`).toBe(0);
+      expect((JSON.parse(listed.stdout) as { profiles: Array<{ name: string }> }).profiles.map((p) => p.name)).toContain('Where');
+    }
+  });
+
   it('refuses a bad profile with exit 2 and a sentence naming the problem', async () => {
     const dir = await dataDir();
     const bad = await sitewalk(['profile', 'add', 'Office', '--base-url', 'ftp://x', '--account', '1', '--data-dir', dir]);
