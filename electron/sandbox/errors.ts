@@ -23,6 +23,12 @@ export class ServiceError extends Error {
     readonly code: FaultCode = phase === 'process' ? 'Server' : 'Client',
     /** The stack-trace line under the message (HTTP GET/POST bodies). */
     readonly at: string = '',
+    /**
+     * The HTTP status of a SOAP fault: 500, except 400 for a body the XML reader could not read
+     * (ASMX answers Bad Request when an XmlException is behind a client fault). HTTP GET/POST
+     * failures are always 500.
+     */
+    readonly soapStatus: 400 | 500 = 500,
   ) {
     super(message);
   }
@@ -34,10 +40,13 @@ export class ServiceError extends Error {
     return this.message;
   }
 
-  /** The text/plain body of an HTTP GET/POST 500: type and message on the first line. */
+  /**
+   * The text/plain body of an HTTP GET/POST 500, as ASMX writes it for a request from the server's
+   * own machine: type and HTML-encoded message on the first line, a stack line under it.
+   */
   get plainText(): string {
     const at = this.at || 'System.Web.Services.Protocols.WebServiceHandler.Invoke()';
-    return `${this.exceptionType}: ${this.message}\r\n   at ${at}\r\n`;
+    return `${this.exceptionType}: ${htmlEncode(this.message)}\r\n   at ${at}\r\n`;
   }
 }
 
@@ -54,4 +63,14 @@ export function unreadable(message: string, at = 'System.Web.Services.Protocols.
 /** ASMX's own refusal before any operation runs (HTTP GET/POST wording; soap:Client). */
 export function framework(message: string, at: string): ServiceError {
   return new ServiceError(message, 'System.InvalidOperationException', 'route', 'Client', at);
+}
+
+/** A body the XML reader could not read (malformed XML, a DTD, bytes that are not the charset): 400 on SOAP. */
+export function malformedXml(message: string, at = 'System.Xml.XmlTextReaderImpl.Throw(Exception e)'): ServiceError {
+  return new ServiceError(message, 'System.InvalidOperationException', 'read', 'Client', at, 400);
+}
+
+/** What HttpUtility.HtmlEncode does to a message: & < > " and ' become entities. */
+function htmlEncode(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }

@@ -5,7 +5,7 @@
 // 500), a rejected call changes nothing, and close() ends every socket, hung ones included.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { framework, ServiceError, unreadable } from './errors';
+import { framework, malformedXml, ServiceError, unreadable } from './errors';
 import { INJECTED_FAILURE_MESSAGE, latencyFor, pickFault, PROXY_503_PAGE, type FaultConfig, type FaultMode } from './faults';
 import { handleInspect, INSPECT_PREFIX, json, parseJsonBody, refusal, type InspectHost } from './inspect';
 import { isOperationName, OPERATION_PARAMS, runOperation, type OperationName, type OperationOutcome, type Params } from './operations';
@@ -322,10 +322,8 @@ export class SandboxServer implements InspectHost {
     const binding: BindingName = req.method === 'GET' ? 'http-get' : 'http-post';
     if (!isOperationName(name)) {
       req.resume();
-      const error = framework(
-        `Request format is unrecognized for URL unexpectedly ending in '/${name}'.`,
-        'System.Web.Services.Protocols.WebServiceHandlerFactory.CoreGetHandler(Type type, HttpContext context, HttpRequest request, HttpResponse response)',
-      );
+      // What ASMX says when HTTP GET/POST are enabled and the name is no method (names are case-sensitive).
+      const error = framework(`${name} Web Service method name is not valid.`, 'System.Web.Services.Protocols.HttpServerProtocol.Initialize()');
       this.logCall(binding, name, {}, 'fault', error.message, 500);
       return this.send(res, plainError(error));
     }
@@ -568,12 +566,12 @@ function decodeBody(raw: Buffer, charset: string | undefined): string {
   try {
     decoder = new TextDecoder(charset ?? 'utf-8', { fatal: true });
   } catch {
-    throw unreadable(`There is an error in XML document. ---> The charset '${charset}' is not supported; send UTF-8.`);
+    throw malformedXml(`There is an error in XML document. ---> The charset '${charset}' is not supported; send UTF-8.`);
   }
   try {
     return decoder.decode(raw);
   } catch {
-    throw unreadable(`There is an error in XML document. ---> Invalid character in the given encoding: the body is not valid ${decoder.encoding.toUpperCase()}.`);
+    throw malformedXml(`There is an error in XML document. ---> Invalid character in the given encoding: the body is not valid ${decoder.encoding.toUpperCase()}.`);
   }
 }
 

@@ -3,7 +3,7 @@
 // entities and prefixes), then names resolved to namespace URIs so no caller ever looks at a prefix.
 // Out: text escaped the way .NET's XmlWriter does it (& < > in text, also " in attributes).
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { unreadable } from './errors';
+import { malformedXml } from './errors';
 
 export interface XmlElement {
   type: 'element';
@@ -58,13 +58,13 @@ function position(text: string, index: number): { line: number; column: number }
 const FORBIDDEN_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 function documentError(line: number, column: number, message: string): Error {
-  return unreadable(`There is an error in XML document (${line}, ${column}). ---> ${message}`);
+  return malformedXml(`There is an error in XML document (${line}, ${column}). ---> ${message}`);
 }
 
 /** Parses one XML document; throws a ServiceError (phase 'read') that says what is wrong and where. */
 export function parseXml(source: string): XmlElement {
   const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
-  if (text.trim() === '') throw unreadable('Root element is missing.');
+  if (text.trim() === '') throw malformedXml('Root element is missing.');
 
   const forbidden = FORBIDDEN_CHAR.exec(text);
   if (forbidden) {
@@ -92,12 +92,12 @@ export function parseXml(source: string): XmlElement {
   try {
     tree = parser.parse(text) as unknown[];
   } catch (error) {
-    throw unreadable(`There is an error in XML document. ---> ${(error as Error).message}`);
+    throw malformedXml(`There is an error in XML document. ---> ${(error as Error).message}`);
   }
   const roots = tree.filter((node) => elementName(node) !== null);
   const strayText = tree.some((node) => isTextNode(node) && textOf(node).trim() !== '');
   if (roots.length !== 1 || strayText) {
-    throw unreadable(roots.length === 0 ? 'Root element is missing.' : 'There is an error in XML document. ---> There are multiple root elements or text outside the root element.');
+    throw malformedXml(roots.length === 0 ? 'Root element is missing.' : 'There is an error in XML document. ---> There are multiple root elements or text outside the root element.');
   }
   return resolve(roots[0]!, new Map([['xml', XML_NS], ['xmlns', XMLNS_NS]]));
 }
@@ -128,7 +128,7 @@ function resolve(raw: unknown, inherited: Map<string, string>): XmlElement {
   }
   const [prefix, local] = splitName(name);
   const ns = scope.get(prefix);
-  if (ns === undefined) throw unreadable(`There is an error in XML document. ---> '${prefix}' is an undeclared prefix.`);
+  if (ns === undefined) throw malformedXml(`There is an error in XML document. ---> '${prefix}' is an undeclared prefix.`);
 
   const attributes: XmlElement['attributes'] = [];
   for (const [attr, value] of Object.entries(attributesRaw)) {
@@ -136,7 +136,7 @@ function resolve(raw: unknown, inherited: Map<string, string>): XmlElement {
     const [attrPrefix, attrLocal] = splitName(attr);
     // Unprefixed attributes are in no namespace (XML Namespaces §6.2).
     const attrNs = attrPrefix === '' ? '' : scope.get(attrPrefix);
-    if (attrNs === undefined) throw unreadable(`There is an error in XML document. ---> '${attrPrefix}' is an undeclared prefix.`);
+    if (attrNs === undefined) throw malformedXml(`There is an error in XML document. ---> '${attrPrefix}' is an undeclared prefix.`);
     attributes.push({ local: attrLocal, ns: attrNs, value: decodeEntities(value) });
   }
 
@@ -164,14 +164,14 @@ const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', apos: "
 function decodeEntities(value: string): string {
   if (!value.includes('&')) return value;
   return value.replace(/&([^;&\s<]*);?/g, (whole, name: string) => {
-    if (!whole.endsWith(';') || name === '') throw unreadable("There is an error in XML document. ---> An '&' must start an entity or character reference (write it as &amp;).");
+    if (!whole.endsWith(';') || name === '') throw malformedXml("There is an error in XML document. ---> An '&' must start an entity or character reference (write it as &amp;).");
     const predefined = PREDEFINED[name];
     if (predefined !== undefined) return predefined;
     const reference = /^#(?:x([0-9a-fA-F]{1,6})|([0-9]{1,7}))$/.exec(name);
-    if (!reference) throw unreadable(`There is an error in XML document. ---> Reference to undeclared entity '${name}'.`);
+    if (!reference) throw malformedXml(`There is an error in XML document. ---> Reference to undeclared entity '${name}'.`);
     const code = reference[1] !== undefined ? parseInt(reference[1], 16) : parseInt(reference[2]!, 10);
     const valid = code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff);
-    if (!valid) throw unreadable(`There is an error in XML document. ---> '&${name};' is a reference to a character that XML does not allow (hexadecimal value 0x${code.toString(16).toUpperCase()}).`);
+    if (!valid) throw malformedXml(`There is an error in XML document. ---> '&${name};' is a reference to a character that XML does not allow (hexadecimal value 0x${code.toString(16).toUpperCase()}).`);
     return String.fromCodePoint(code);
   });
 }

@@ -34,18 +34,21 @@ export function plainError(error: ServiceError): Reply {
   return serverError(TEXT_PLAIN, error.plainText);
 }
 
-/** A string or ArrayOfRendering document as ASMX's XmlSerializer writes it for HTTP GET/POST. */
+/**
+ * A string or ArrayOfRendering document as ASMX's XmlSerializer writes it for HTTP GET/POST:
+ * indented, with the server's line ends (CRLF on Windows, where IIS runs).
+ */
 export function plainResultDocument(namespace: string, result: OperationResult): string {
   const ns = escapeText(namespace).replace(/"/g, '&quot;');
   if (result.kind === 'string') {
     return result.text === ''
-      ? `${XML_DECLARATION}\n<string xmlns="${ns}" />`
-      : `${XML_DECLARATION}\n<string xmlns="${ns}">${escapeText(result.text)}</string>`;
+      ? `${XML_DECLARATION}\r\n<string xmlns="${ns}" />`
+      : `${XML_DECLARATION}\r\n<string xmlns="${ns}">${escapeText(result.text)}</string>`;
   }
   const open = `<ArrayOfRendering xmlns:xsi="${XSI}" xmlns:xsd="${XSD}" xmlns="${ns}"`;
-  if (result.list.length === 0) return `${XML_DECLARATION}\n${open} />`;
-  const items = result.list.map((entry) => renderingXml(entry, '  ', '\n')).join('\n');
-  return `${XML_DECLARATION}\n${open}>\n${items}\n</ArrayOfRendering>`;
+  if (result.list.length === 0) return `${XML_DECLARATION}\r\n${open} />`;
+  const items = result.list.map((entry) => renderingXml(entry, '  ', '\r\n')).join('\r\n');
+  return `${XML_DECLARATION}\r\n${open}>\r\n${items}\r\n</ArrayOfRendering>`;
 }
 
 /** One <Rendering>; a null string field is left out, an empty one is an empty element. */

@@ -23,7 +23,14 @@ export interface SoapRequest {
 /** SOAP 1.1 routing happens on the header alone, before the body is read (as in ASMX). */
 export function routeSoap11(soapAction: string | undefined, namespace: string): OperationName {
   const value = soapAction ?? '';
-  const unquoted = value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value;
+  const quoted = value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value;
+  // ASMX URL-decodes the header before comparing it.
+  let unquoted = quoted;
+  try {
+    unquoted = decodeURIComponent(quoted);
+  } catch {
+    // Not percent-encoding after all: compared as sent.
+  }
   if (unquoted.startsWith(namespace)) {
     const name = unquoted.slice(namespace.length);
     if (isOperationName(name)) return name;
@@ -31,11 +38,11 @@ export function routeSoap11(soapAction: string | undefined, namespace: string): 
   throw framework(`Server did not recognize the value of HTTP Header SOAPAction: ${unquoted}.`, ROUTE_AT);
 }
 
-/** SOAP 1.2's action= content-type parameter, when given, must name a known operation. */
+/** SOAP 1.2's action= content-type parameter names the operation when it is one; otherwise the body element decides (as in ASMX). */
 export function routeSoap12Action(action: string | undefined, namespace: string): OperationName | null {
   if (action === undefined) return null;
   if (action.startsWith(namespace) && isOperationName(action.slice(namespace.length))) return action.slice(namespace.length) as OperationName;
-  throw framework(`Server did not recognize the value of HTTP Header SOAPAction: ${action}.`, ROUTE_AT);
+  return null;
 }
 
 /** Reads the envelope; `routed` is the operation already chosen by SOAPAction/action=, if any. */
@@ -129,5 +136,5 @@ export function soapFaultReply(version: SoapVersion, error: ServiceError): Reply
     version === '1.1'
       ? `<soap:Fault><faultcode>soap:${error.code}</faultcode><faultstring>${text}</faultstring><detail /></soap:Fault>`
       : `<soap:Fault><soap:Code><soap:Value>soap:${SOAP12_CODES[error.code]}</soap:Value></soap:Code><soap:Reason><soap:Text xml:lang="en">${text}</soap:Text></soap:Reason><soap:Detail /></soap:Fault>`;
-  return serverError(soapContentType(version), envelope(version, fault));
+  return { ...serverError(soapContentType(version), envelope(version, fault)), status: error.soapStatus };
 }
