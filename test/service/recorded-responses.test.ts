@@ -180,6 +180,14 @@ describe('faults and exception texts', () => {
     expect(error.detail).toContain('at TowerCoverage.Api.SiteService.ParseHeight');
   });
 
+  it('reads the HTML-encoded message ASMX writes into a text/plain exception as plain text', async () => {
+    serving('http-html-encoded-message');
+    const error = failure(await client('http-post').saveSite({ siteId: '12', height: 10 }));
+    if (error.kind !== 'fault') throw new Error(`expected a fault, got ${error.kind}`);
+    expect(error.reason).toBe("Site '12' was not found & cannot be edited <here>.");
+    expect(error.message).toContain("Site '12' was not found");
+  });
+
   it('retries an unknown server exception such as a database deadlock', async () => {
     serving('dotnet-500-transient');
     const error = failure(await client('http-get').saveSite({ siteId: '7', height: 10 }));

@@ -148,14 +148,30 @@ export function readFailure(answer: Answer): CallError {
   });
 }
 
-/** HTTP GET/POST exception: "System.ArgumentException: message\n   at …stack". */
+/**
+ * HTTP GET/POST exception: "System.ArgumentException: message\n   at …stack". ASMX HTML-encodes
+ * the message ("Site &#39;12&#39; …"): it is decoded so people and the quota/auth patterns read text.
+ */
 function plainTextFault(answer: Answer): CallError {
-  const reason = answer.body.replace(/^\uFEFF/, '').trim();
+  const reason = decodeHtmlEntities(answer.body.replace(/^\uFEFF/, '').trim());
   const { exceptionType } = cleanServiceMessage(reason);
   return faultError({
     code: exceptionType ?? 'HTTP 500',
     reason,
     source: 'http-text',
     detail: `HTTP 500 ${answer.contentType} from ${answer.endpoint}`,
+  });
+}
+
+const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
+
+/** Undoes HttpUtility.HtmlEncode: the named entities it writes and numeric references. */
+export function decodeHtmlEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z]{2,6});/gi, (whole, body: string) => {
+    if (body[0] === '#') {
+      const code = body[1] === 'x' || body[1] === 'X' ? Number.parseInt(body.slice(2), 16) : Number.parseInt(body.slice(1), 10);
+      return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : whole;
+    }
+    return NAMED_ENTITIES[body.toLowerCase()] ?? whole;
   });
 }
