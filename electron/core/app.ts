@@ -985,6 +985,10 @@ class Core implements SitewalkCore {
       if (siteId === '') {
         return refuse('siteId', 'Enter the ID the service gave the new site (find the site in the account; the ID ends its address).');
       }
+      // The service gives new sites numeric IDs (patterns.ts reads them so from its answers).
+      if (!/^\d{1,18}$/.test(siteId)) {
+        return refuse('siteId', `"${siteId.slice(0, 40)}" is not a site ID: it is a number, like 100123, at the end of the site's address in the account.`);
+      }
       const checked = parseSiteEdit({ ...entry.payload, siteId });
       if (!checked.ok) return { ok: false, issues: checked.issues.filter((issue) => issue.field === 'siteId') };
       const owner = this.register.findBySiteId(entry.profileId, siteId);

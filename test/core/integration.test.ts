@@ -178,6 +178,10 @@ describe('core against the sandbox', () => {
     expect(onService).toHaveLength(1);
     expect(core.outbox.get(edit.ok ? edit.value.entry.id : '')?.state).toBe('pending');
 
+    // What a technician might type by mistake is refused with the reason.
+    const typo = await core.outbox.resolve(entry.id, 'abc');
+    expect(!typo.ok && typo.issues[0]!.message).toMatch(/is not a site ID: it is a number/);
+    expect(entry.problem?.message).not.toMatch(/tried again/);
     const resolved = await core.outbox.resolve(entry.id, onService[0]!.id);
     expect(resolved.ok && resolved.value).toMatchObject({ state: 'done', siteId: onService[0]!.id });
     const after = await core.sync.untilSettled();

@@ -314,6 +314,8 @@ describe('outbox: what each failure leads to', () => {
         const entry = { ...draft, id: 'o1', seq: 1, state: 'sending', attempts: 1, createdAt: 0, updatedAt: 0, nextAttemptAt: null, result: null, problem: null, resultSiteId: null } as OutboxEntry;
         const decision = decide(entry, ERRORS[error]() as CallError, DEFAULT_RETRY);
         expect(decision.state, `${subject}`).toBe(expected[index]);
+        // An entry held for review is not tried again, and its sentence must not say it will be.
+        if (decision.state === 'needs-review') expect(decision.problem.message, subject).not.toMatch(/(will|can) be tried again/);
       });
     });
   }

@@ -67,11 +67,13 @@ export function decide(entry: OutboxEntry, error: CallError, policy: RetryPolicy
   }
   if (problem.mayHaveBeenApplied && !isIdempotent(entry)) {
     const what = entry.kind === 'site' ? 'the new site may have been created' : 'the submission may have been reprocessed and the email sent';
+    // The call's own sentence may promise a retry; for this entry there is none.
+    const said = problem.message.replace(/\s*It (?:will|can) be tried again(?: later)?\./g, '').trim();
     return {
       state: 'needs-review',
       problem: {
         ...problem,
-        message: `${problem.message} No answer came back, so ${what}; it was not sent again. Check the account, then confirm it or send it again.`,
+        message: `${said} It is unknown whether it reached the service, so ${what}; it was not sent again. Check the account, then confirm it or send it again.`,
       },
     };
   }
