@@ -29,7 +29,7 @@ afterAll(async () => {
   await home?.remove();
 });
 afterEach(async () => {
-  sandbox.setFaults({ latencyMs: 0, applyThenDropRate: 0 });
+  sandbox.setFaults({});
   for (const dir of dirs.splice(0)) await dir.remove();
 });
 
@@ -264,6 +264,19 @@ describe('sitewalk CLI: sites, outbox and sync', { timeout: 120_000 }, () => {
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ ok: true, counts: { done: 1, pending: 0 } });
     expect((await sandboxSites(sandbox.url)).find((site) => site.id === siteId)!.height).toBe(77);
+  });
+
+  it('says with exit 6 when one pass leaves an entry waiting to be sent again', async () => {
+    const dir = await fieldProfile();
+    const siteId = (await sandboxSites(sandbox.url))[1]!.id;
+    await sitewalk(['site', 'edit', siteId, '--height=78', '--data-dir', dir]);
+    sandbox.setFaults({ proxy503Rate: 1 });
+    const pass = await sitewalk(['sync', '--json', '--data-dir', dir], { SITEWALK_KEY: KEY });
+    expect(pass.code, pass.stderr).toBe(6);
+    expect(JSON.parse(pass.stdout)).toMatchObject({ ok: false, counts: { pending: 1, done: 0 } });
+    sandbox.setFaults({});
+    const settled = await sitewalk(['sync', '--until-settled', '--json', '--data-dir', dir], { SITEWALK_KEY: KEY });
+    expect(settled.code, settled.stderr).toBe(0);
   });
 
   it('queues an EUS reprocess and prints its entry ID', async () => {

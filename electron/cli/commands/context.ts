@@ -25,6 +25,8 @@ export const EXIT = {
   paused: 4,
   /** sync: the service could not be reached; entries are still queued. */
   offline: 5,
+  /** sync (one pass): some entries wait to be sent again after a failure that may pass (a retry backoff). */
+  waiting: 6,
 } as const;
 
 export const DATA_DIR_HELP = 'data folder (default: $SITEWALK_DATA_DIR, else the app\'s data folder)';

@@ -5,8 +5,9 @@
 //
 // Exit codes: 0 everything sent (nothing failed, needs review or is paused); 3 some entries failed
 // or need review (see "sitewalk outbox"); 4 the profile is paused (API calls used up, key refused)
-// or has no key; 5 the service could not be reached (entries stay queued); 1 the data folder could
-// not be used.
+// or has no key; 5 the service could not be reached (entries stay queued); 6 some entries wait to be
+// sent again after a failure that may pass (plain sync; --until-settled waits for them); 1 the data
+// folder could not be used.
 // JSON (--json): { ok, blocked: { reason, message } | null, status: SyncStatus,
 //                  counts: { pending, sending, done, failed, needs-review, paused },
 //                  attention: OutboxEntryView[] }   (entries that failed, need review or are paused)
@@ -30,6 +31,8 @@ export function syncExitCode(summary: SettleSummary): number {
   if (reason === 'offline') return EXIT.offline;
   if (reason === 'write-failed' || reason === 'no-profile') return EXIT.failed;
   if (summary.counts.failed + summary.counts['needs-review'] > 0) return EXIT.attention;
+  // One pass leaves entries that failed in a way that may pass waiting out their backoff.
+  if (summary.counts.pending + summary.counts.sending > 0) return EXIT.waiting;
   return EXIT.ok;
 }
 
@@ -41,7 +44,7 @@ export function registerSyncCommand(program: Command, io: CliIo, options: CoreCo
       .option('--until-settled', 'keep going (through retries) until nothing is pending or sending')
       .addHelpText(
         'after',
-        '\nExit codes: 0 all sent; 3 some entries failed or need review; 4 paused (API calls used up, key refused or missing);\n5 the service could not be reached (entries stay queued); 1 the data folder could not be used.',
+        '\nExit codes: 0 all sent; 3 some entries failed or need review; 4 paused (API calls used up, key refused or missing);\n5 the service could not be reached (entries stay queued); 6 some entries wait to be sent again after a passing failure\n(run sync again later, or use --until-settled); 1 the data folder could not be used.',
       ),
   ).action(async (flags: SyncFlags) => {
     await withCore(io, flags, options, async (core) => {
