@@ -1,10 +1,10 @@
 // The service client: one call = validate, build the binding's request, send it once through the
-// injected fetch (Node's global fetch by default, Electron's net.fetch in the app), read the answer,
-// interpret it. Invariants: it never throws and never retries (the outbox owns retries, because
+// injected fetch-compatible transport (node-transport.ts — undici, the engine of Node's fetch — by
+// default; Electron's net.fetch in the app), read the answer, interpret it. Invariants: it never throws and never retries (the outbox owns retries, because
 // only it knows whether resending is harmless); every failure says whether the request may have
 // reached the service; the API key is read per call and never appears in an error.
-// Keep-alive is the transport's: Node's fetch pools connections per origin (see errors.ts for the
-// stale keep-alive race and why such failures are reported as sent 'maybe').
+// Keep-alive is the transport's: undici and net.fetch pool connections per origin (see errors.ts for
+// the stale keep-alive race and why such failures are reported as sent 'maybe').
 import type {
   Binding,
   CallError,
@@ -14,8 +14,9 @@ import type {
   Credentials,
   Connection,
   EusReprocess,
-  FetchLike,
   InputIssue,
+  Transport,
+  TransportResponse,
   Operation,
   RawResult,
   RenderingQuality,
@@ -38,6 +39,7 @@ import { interpretRenderingList, interpretReprocessResult, interpretSiteResult, 
 import { findXmlForbidden } from '../validation/common';
 import { parseEusReprocess } from '../validation/eus';
 import { parseSiteEdit } from '../validation/site';
+import { nodeTransport } from './node-transport';
 
 export const CODECS: Readonly<Record<Binding, BindingCodec>> = {
   'http-post': httpPost,
@@ -55,9 +57,10 @@ type Exchanged = { ok: true; element: XmlElement | null; answer: Answer } | { ok
 
 export function createServiceClient(options: ClientOptions): ServiceClient {
   const connection: Readonly<Connection> = Object.freeze({ ...options.connection });
-  // Looked up at call time, not captured: tests and hosts may replace the global fetch.
-  const transport: FetchLike = options.fetch ?? ((url, init) => fetch(url, init));
+  const transport: Transport = options.fetch ?? nodeTransport;
   const defaultTimeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  // The connection is frozen: checked once, reported on every call.
+  const connectionIssues = checkConnection(connection);
 
   /** Credentials, the connection and the parameters checked; then one request, its answer read. */
   async function exchange(
@@ -66,7 +69,6 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
     strictCredentials: boolean,
     callOptions: CallOptions | undefined,
   ): Promise<Exchanged & { key: string }> {
-    const connectionIssues = checkConnection(connection);
     if (connectionIssues.length > 0) return { ok: false, error: invalidInput(connectionIssues), key: '' };
 
     let credentials: Credentials;
@@ -101,15 +103,41 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
     const timeoutMs = callOptions?.timeoutMs ?? defaultTimeoutMs;
     const callerSignal = callOptions?.signal;
     if (callerSignal?.aborted) return { ok: false, error: cancelledError('no', endpoint, callerSignal.reason) };
-    const timeoutSignal = AbortSignal.timeout(timeoutMs);
-    const signal = callerSignal ? AbortSignal.any([callerSignal, timeoutSignal]) : timeoutSignal;
+    // One controller for the time limit and the caller's cancel (AbortSignal.any is slow on Node 20).
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError'));
+    }, timeoutMs);
+    const onCancel = () => controller.abort(callerSignal?.reason);
+    callerSignal?.addEventListener('abort', onCancel, { once: true });
+    try {
+      return await exchangeOnce(request, operation, codec, controller.signal, () => timedOut, timeoutMs, callerSignal, endpoint, host);
+    } finally {
+      clearTimeout(timer);
+      callerSignal?.removeEventListener('abort', onCancel);
+    }
+  }
+
+  async function exchangeOnce(
+    request: WireRequest,
+    operation: Operation,
+    codec: BindingCodec,
+    signal: AbortSignal,
+    timedOut: () => boolean,
+    timeoutMs: number,
+    callerSignal: AbortSignal | undefined,
+    endpoint: string,
+    host: string,
+  ): Promise<Exchanged> {
     const stopped = (cause: unknown): CallError | null => {
-      if (timeoutSignal.aborted) return timeoutError(timeoutMs, endpoint);
+      if (timedOut()) return timeoutError(timeoutMs, endpoint);
       if (callerSignal?.aborted) return cancelledError('maybe', endpoint, callerSignal.reason ?? cause);
       return null;
     };
 
-    let response: Response;
+    let response: TransportResponse;
     try {
       response = await transport(request.url, {
         method: request.method,
@@ -305,31 +333,29 @@ function hostOf(url: string): string {
 }
 
 /** Reads the body up to MAX_BODY_BYTES, keeping what arrived when the stream fails. */
-async function readBody(response: Response, signal: AbortSignal): Promise<{ text: string; failure?: unknown; tooLarge: boolean }> {
+async function readBody(response: TransportResponse, signal: AbortSignal): Promise<{ text: string; failure?: unknown; tooLarge: boolean }> {
   const decoder = textDecoderFor(response.headers.get('content-type') ?? '');
   if (!response.body) return { text: '', tooLarge: false };
-  const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   let failure: unknown;
   let tooLarge = false;
+  // Web streams (fetch) and Node streams (undici's request API) are both async iterables of bytes;
+  // leaving the loop early cancels or destroys the stream.
+  const stream = response.body as AsyncIterable<Uint8Array>;
   try {
-    for (;;) {
+    for await (const value of stream) {
       if (signal.aborted) throw signal.reason;
-      const { done, value } = await reader.read();
-      if (done) break;
       size += value.byteLength;
       if (size > MAX_BODY_BYTES) {
         tooLarge = true;
         chunks.push(value.subarray(0, value.byteLength - (size - MAX_BODY_BYTES)));
-        await reader.cancel().catch(() => undefined);
         break;
       }
       chunks.push(value);
     }
   } catch (error) {
     failure = error ?? new Error('the body stream failed');
-    await reader.cancel().catch(() => undefined);
   }
   const bytes = new Uint8Array(Math.min(size, MAX_BODY_BYTES));
   let offset = 0;

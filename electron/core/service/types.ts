@@ -131,7 +131,24 @@ export function mayHaveBeenApplied(error: CallError): boolean {
 }
 
 /** The fetch-compatible transport: Node's fetch, Electron's net.fetch, or a test double. */
+/**
+ * What the client reads of an answer: the part of a fetch Response it uses, so a Response from
+ * Node's fetch or Electron's net.fetch fits, and so does node-transport's lighter undici answer.
+ */
+export interface TransportResponse {
+  status: number;
+  statusText: string;
+  /** 'opaqueredirect' when a browser's fetch stopped at a redirect. */
+  type?: string;
+  headers: { get(name: string): string | null };
+  /** A web ReadableStream (fetch) or a Node stream (undici's request API). */
+  body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | null;
+}
+
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+
+/** What the client sends through: any FetchLike (Node's fetch, Electron's net.fetch) or node-transport.ts. */
+export type Transport = (url: string, init: RequestInit) => Promise<TransportResponse>;
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -157,7 +174,8 @@ export interface ClientOptions {
   connection: Connection;
   /** Asked for on every call, so a key change takes effect at once and the key is never stored here. */
   credentials: () => Credentials | Promise<Credentials>;
-  fetch?: FetchLike;
+  /** The transport: node-transport.ts (undici) by default; a FetchLike such as Electron's net.fetch fits too. */
+  fetch?: Transport;
   /** Per call, default 30 s. */
   timeoutMs?: number;
 }
