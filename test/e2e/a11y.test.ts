@@ -2,7 +2,8 @@
 // a technician uses — welcome, map and list, the site form showing errors, outbox, EUS, rendering
 // qualities and settings. No serious or critical violation anywhere; the report names each one.
 import { createRequire } from 'node:module';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright';
 import { chooseSandbox, eventually, launchChromium, openSession, pinsDrawn, startApp, type App, type Session, endTest, E2E_SKIP_REASON } from './helpers';
@@ -83,6 +84,27 @@ describe.skipIf(E2E_SKIP_REASON !== null)('accessibility', () => {
       found.push(...(await scan(page, tab)));
       await session.screenshot(`a11y-${tab.toLowerCase()}`);
     }
+
+    // The bulk import with a checked file in it, and the EUS reprocess from a file.
+    await page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: /^Sites/ }).click();
+    const csv = join(app.dataDir, 'a11y-import.csv');
+    await writeFile(csv, 'name,height,lat,lon\nA11y Ridge,30,45.1,-111.1\nBroken,tall,45.2,-111.2\n');
+    await page.getByRole('button', { name: 'Import file…' }).click();
+    const importDialog = page.getByRole('dialog', { name: /Import sites/ });
+    await importDialog.getByLabel('Sites file').setInputFiles(csv);
+    await importDialog.getByText('2 rows:').waitFor();
+    await importDialog.getByText('Columns and defaults').click();
+    found.push(...(await scan(page, 'import preview')));
+    await importDialog.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: /^EUS/ }).click();
+    await page.getByRole('button', { name: 'Reprocess many from a file…' }).click();
+    const eusCsv = join(app.dataDir, 'a11y-eus.csv');
+    await writeFile(eusCsv, 'Process ID,Name\n880101,A. Alvarez\n880104,B. Fraser\n');
+    const eusDialog = page.getByRole('dialog', { name: /Reprocess EUS submissions/ });
+    await eusDialog.getByLabel('EUS CSV download').setInputFiles(eusCsv);
+    await eusDialog.getByText(/2 submissions in the file/).waitFor();
+    found.push(...(await scan(page, 'reprocess from a file')));
+    await eusDialog.getByRole('button', { name: 'Cancel' }).click();
 
     expect(found).toEqual([]);
     expect(session.errors).toEqual([]);
