@@ -254,6 +254,42 @@ describe.each(['soap11', 'soap12'] as const)('%s parameter reading', (binding) =
   });
 });
 
+describe.each(['soap11', 'soap12'] as const)('%s envelopes written differently', (binding) => {
+  const envelopeNs = binding === 'soap11' ? SOAP11_NS : SOAP12_NS;
+
+  it('reads other prefixes, prefixed parameters, a leading BOM and no indentation by namespace', async () => {
+    const body =
+      `\uFEFF<?xml version="1.0" encoding="utf-8"?><env:Envelope xmlns:env="${envelopeNs}"><env:Header/><env:Body>` +
+      `<t:GetRenderingQualityList xmlns:t="${TNS}"><t:Account>${sandbox.demo.account}</t:Account><t:key>${sandbox.demo.key}</t:key></t:GetRenderingQualityList>` +
+      '</env:Body></env:Envelope>';
+    const response = await call(sandbox, binding, 'GetRenderingQualityList', [], { body });
+    expectSuccess(binding, 'GetRenderingQualityList', response, 'renderings');
+  });
+
+  it('takes xsi:nil as no value, so a nil Siteid creates a site', async () => {
+    const body = soapEnvelopeWithRaw(binding, 'SitesAPI', validFields(sandbox, 'SitesAPI').filter(([n]) => n !== 'Siteid'), '<Siteid xsi:nil="true" />');
+    const response = await call(sandbox, binding, 'SitesAPI', [], { body });
+    expectSuccess(binding, 'SitesAPI', response, { text: NEXT_SITE_ID });
+  });
+
+  it('does not read parameters left out of the service namespace: the call has no credentials', async () => {
+    const before = durableState(sandbox);
+    const inner = validFields(sandbox, 'GetRenderingQualityList')
+      .map(([n, v]) => `<${n} xmlns="">${v}</${n}>`)
+      .join('');
+    const body = `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${envelopeNs}"><soap:Body><GetRenderingQualityList xmlns="${TNS}">${inner}</GetRenderingQualityList></soap:Body></soap:Envelope>`;
+    const response = await call(sandbox, binding, 'GetRenderingQualityList', [], { body });
+    expectSoapFault(binding === 'soap11' ? '1.1' : '1.2', response, { code: 'Server', text: 'Server was unable to process request. ---> Invalid account ID or API key.' });
+    expect(durableState(sandbox)).toEqual(before);
+  });
+});
+
+function soapEnvelopeWithRaw(binding: 'soap11' | 'soap12', operation: string, fields: Fields, raw: string): string {
+  const ns = binding === 'soap11' ? SOAP11_NS : SOAP12_NS;
+  const children = fields.map(([n, v]) => `<${n}>${v}</${n}>`).join('');
+  return `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${ns}" xmlns:xsi="${XSI_NS}"><soap:Body><${operation} xmlns="${TNS}">${children}${raw}</${operation}></soap:Body></soap:Envelope>`;
+}
+
 describe('SOAP 1.1 routing by SOAPAction', () => {
   const body = (s: RunningSandbox) => validFields(s, 'GetRenderingQualityList');
 
