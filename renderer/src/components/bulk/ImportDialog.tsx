@@ -3,17 +3,17 @@
 // (the dry run), then queue the ready rows in one batch and follow them to the report. The host does
 // the reading and checking (off this page's thread) and checks again when the rows are applied.
 import { useId, useMemo, useRef, useState } from 'react';
-import type { BulkRunView, ImportOptionsInput, ImportPreview } from '../../../../electron/api';
+import type { ImportOptionsInput, ImportPreview } from '../../../../electron/api';
 import { IMPORT_TARGETS, targetLabel, type ImportTarget } from '../../../../electron/core/bulk/fields';
 import { dryRunReport, reportCsv } from '../../../../electron/core/bulk/report';
 import type { PreviewRow } from '../../../../electron/core/bulk/preview';
-import { formatBytes, readFileAsBase64, saveFile } from '../../lib/files';
+import { formatBytes, saveFile } from '../../lib/files';
 import { PIN_NAMES } from '../../map/sprites';
 import { Modal, useUi } from '../ui';
 import { RunView } from './RunView';
+import { FilePicker, openBulkFile, Pager, runningRun, usePages } from './shared';
 
 const ACCEPT = '.csv,.tsv,.tab,.txt,.kml,.kmz,.geojson,.json';
-const PAGE = 100;
 
 type RowFilter = 'all' | 'invalid' | 'notes' | 'create' | 'edit' | 'unchanged' | 'skip';
 const FILTERS: Array<[RowFilter, string]> = [
@@ -54,22 +54,14 @@ function ImportFlow({ onClose }: { onClose: () => void }) {
   async function choose(chosen: File) {
     setError(null);
     setBusy(`Reading ${chosen.name}…`);
-    try {
-      const base64 = await readFileAsBase64(chosen);
-      const opened = await ui.call(() => ui.api.openBulkFile({ name: chosen.name, base64 }));
-      if (!opened) return;
-      if (!opened.ok) {
-        setError(opened.issues.map((issue) => issue.message).join(' '));
-        return;
-      }
-      setFile(opened.value);
+    const opened = await openBulkFile(ui, chosen);
+    if (opened && !opened.ok) setError(opened.message);
+    if (opened?.ok) {
+      setFile(opened.file);
       setOptions({});
-      await refresh(opened.value.fileId, {});
-    } catch (caught) {
-      setError(`${chosen.name} could not be read: ${caught instanceof Error ? caught.message : String(caught)}`);
-    } finally {
-      setBusy(null);
+      await refresh(opened.file.fileId, {});
     }
+    setBusy(null);
   }
 
   /** Asks the host for the dry run with these choices; an older answer never replaces a newer one. */
@@ -154,58 +146,6 @@ function ImportFlow({ onClose }: { onClose: () => void }) {
 }
 
 /** A file input that also takes a dropped file; compact once a file is loaded (the help has been read). */
-/** The newest run of this kind that has not ended, if any. */
-export function runningRun(runs: ReadonlyMap<string, BulkRunView>, kind: BulkRunView['kind']): string | null {
-  const running = [...runs.values()].filter((run) => run.kind === kind && run.state === 'running');
-  running.sort((a, b) => b.startedAt.localeCompare(a.startedAt));
-  return running[0]?.id ?? null;
-}
-
-export function FilePicker({ label, accept, help, onFile, disabled, compact = false }: {
-  label: string;
-  accept: string;
-  help: string;
-  onFile: (file: File) => void;
-  disabled: boolean;
-  compact?: boolean;
-}) {
-  const id = useId();
-  const [over, setOver] = useState(false);
-  return (
-    <div
-      className={`drop-zone ${over ? 'over' : ''} ${compact ? 'compact' : ''}`}
-      onDragOver={(e) => {
-        e.preventDefault();
-        setOver(true);
-      }}
-      onDragLeave={() => setOver(false)}
-      onDrop={(e) => {
-        e.preventDefault();
-        setOver(false);
-        const dropped = e.dataTransfer.files[0];
-        if (dropped && !disabled) onFile(dropped);
-      }}
-    >
-      <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        type="file"
-        accept={accept}
-        disabled={disabled}
-        aria-describedby={`${id}-help`}
-        onChange={(e) => {
-          const chosen = e.target.files?.[0];
-          if (chosen) onFile(chosen);
-          e.target.value = '';
-        }}
-      />
-      <p id={`${id}-help`} className={compact ? 'visually-hidden' : 'form-help'}>
-        {help} You can also drop the file here.
-      </p>
-    </div>
-  );
-}
-
 function Review({ file, preview, options, onChange, onApply, busy }: {
   file: Opened;
   preview: ImportPreview;
@@ -394,11 +334,8 @@ function matches(row: PreviewRow, filter: RowFilter): boolean {
 function PreviewTable({ rows }: { rows: PreviewRow[] }) {
   const id = useId();
   const [filter, setFilter] = useState<RowFilter>(() => (rows.some((row) => row.issues.length > 0) ? 'invalid' : 'all'));
-  const [page, setPage] = useState(0);
   const shown = useMemo(() => rows.filter((row) => matches(row, filter)), [rows, filter]);
-  const pages = Math.max(1, Math.ceil(shown.length / PAGE));
-  const current = Math.min(page, pages - 1);
-  const slice = shown.slice(current * PAGE, current * PAGE + PAGE);
+  const { page, pages, slice, setPage } = usePages(shown);
 
   return (
     <section className="preview" aria-labelledby={`${id}-title`}>
@@ -419,19 +356,7 @@ function PreviewTable({ rows }: { rows: PreviewRow[] }) {
             </option>
           ))}
         </select>
-        {pages > 1 && (
-          <span className="pager">
-            <button type="button" onClick={() => setPage(current - 1)} disabled={current === 0} aria-label="Previous rows">
-              ‹
-            </button>
-            <span>
-              {(current * PAGE + 1).toLocaleString()}–{Math.min(shown.length, current * PAGE + PAGE).toLocaleString()} of {shown.length.toLocaleString()}
-            </span>
-            <button type="button" onClick={() => setPage(current + 1)} disabled={current >= pages - 1} aria-label="Next rows">
-              ›
-            </button>
-          </span>
-        )}
+        <Pager page={page} pages={pages} total={shown.length} onPage={setPage} />
       </div>
       <div className="table-wrap">
         <table className="data-table preview-table">

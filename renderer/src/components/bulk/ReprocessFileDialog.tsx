@@ -6,12 +6,10 @@
 import { useId, useMemo, useRef, useState } from 'react';
 import type { EusPlan, ReprocessFileOptions } from '../../../../electron/api';
 import { parseEusReprocess } from '../../../../electron/core/validation';
-import { readFileAsBase64 } from '../../lib/files';
 import { FieldError, Modal, useUi } from '../ui';
-import { FilePicker, runningRun } from './ImportDialog';
+import { FilePicker, openBulkFile, Pager, runningRun, usePages } from './shared';
 import { RunView } from './RunView';
 
-const PAGE = 100;
 /** Columns shown beside the process ID (the download has many; these say who and where). */
 const EXTRA_COLUMNS = 4;
 
@@ -43,7 +41,6 @@ function ReprocessFlow({ onClose }: { onClose: () => void }) {
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [runId, setRunId] = useState<string | null>(() => runningRun(ui.store.getState().bulkRuns, 'reprocess'));
-  const [page, setPage] = useState(0);
   const requestSeq = useRef(0);
 
   const shared = parseEusReprocess({ processId: 'x', multiMapId, sendEmail: sendEmail === '' ? undefined : sendEmail === 'yes' });
@@ -54,23 +51,15 @@ function ReprocessFlow({ onClose }: { onClose: () => void }) {
   async function choose(chosen: File) {
     setError(null);
     setBusy(`Reading ${chosen.name}…`);
-    try {
-      const base64 = await readFileAsBase64(chosen);
-      const opened = await ui.call(() => ui.api.openBulkFile({ name: chosen.name, base64 }));
-      if (!opened) return;
-      if (!opened.ok) {
-        setError(opened.issues.map((issue) => issue.message).join(' '));
-        return;
-      }
-      setFile(opened.value);
+    const opened = await openBulkFile(ui, chosen);
+    if (opened && !opened.ok) setError(opened.message);
+    if (opened?.ok) {
+      setFile(opened.file);
       setFilters([]);
-      const first = await load(opened.value.fileId, []);
+      const first = await load(opened.file.fileId, []);
       if (first) setSelected(new Set(first.rows.map((row) => row.row)));
-    } catch (caught) {
-      setError(`${chosen.name} could not be read: ${caught instanceof Error ? caught.message : String(caught)}`);
-    } finally {
-      setBusy(null);
     }
+    setBusy(null);
   }
 
   /** The plan for every row the filters keep (the selection is applied on queueing). */
@@ -126,9 +115,7 @@ function ReprocessFlow({ onClose }: { onClose: () => void }) {
   }
 
   const columns = plan ? plan.columns.filter((column) => column !== plan.processIdColumn).slice(0, EXTRA_COLUMNS) : [];
-  const pages = Math.max(1, Math.ceil(rows.length / PAGE));
-  const current = Math.min(page, pages - 1);
-  const slice = rows.slice(current * PAGE, current * PAGE + PAGE);
+  const { page, pages, slice, setPage } = usePages(rows);
   const allPicked = rows.length > 0 && rows.every((row) => selected.has(row.row));
 
   return (
@@ -192,19 +179,7 @@ function ReprocessFlow({ onClose }: { onClose: () => void }) {
                     />
                     Pick all {rows.length.toLocaleString()}
                   </label>
-                  {pages > 1 && (
-                    <span className="pager">
-                      <button type="button" onClick={() => setPage(current - 1)} disabled={current === 0} aria-label="Previous rows">
-                        ‹
-                      </button>
-                      <span>
-                        {(current * PAGE + 1).toLocaleString()}–{Math.min(rows.length, current * PAGE + PAGE).toLocaleString()} of {rows.length.toLocaleString()}
-                      </span>
-                      <button type="button" onClick={() => setPage(current + 1)} disabled={current >= pages - 1} aria-label="Next rows">
-                        ›
-                      </button>
-                    </span>
-                  )}
+                  <Pager page={page} pages={pages} total={rows.length} onPage={setPage} />
                 </div>
                 <div className="table-wrap">
                   <table className="data-table">
