@@ -6,16 +6,17 @@
 // memory for this run of the app only, a few at a time; a run goes on when the page is closed, and a
 // closing host stops following without cancelling anything queued.
 import { randomUUID } from 'node:crypto';
+import type { BulkFileView as BulkFile, BulkRunView as BulkRun, ExportedFile as SavedFile, ImportOptionsInput as ImportChoices, ReprocessFileOptions as ReprocessChoices } from '../../api';
 import type { SitewalkCore } from '../app';
 import type { InputIssue } from '../service/types';
 import { runImport, runReprocess, type BulkProgress, type RunResult } from './apply';
 import { coreOutboxPort, exportSitesOf, knownSitesOf } from './core-port';
 import type { Delimiter } from './csv';
-import { planReprocess, readEusCsv, type EusFilter, type EusPlan } from './eus';
+import { planReprocess, readEusCsv, type EusPlan } from './eus';
 import { exportSites, type ExportFormat } from './export';
 import { previewImport, type ImportOptions } from './import';
-import type { DefaultField, ImportPreview } from './preview';
-import { reportCsv, type ReportRow } from './report';
+import type { ImportPreview } from './preview';
+import { reportCsv } from './report';
 
 export interface BulkSessionOptions {
   /** Files kept at once; the oldest goes first (default 4). */
@@ -30,46 +31,6 @@ export interface BulkSessionOptions {
 }
 
 const DEFAULTS = { maxFiles: 4, maxFileBytes: 64 * 1024 * 1024, maxEndedRuns: 10, progressIntervalMs: 250 } as const;
-
-export interface BulkFile {
-  fileId: string;
-  name: string;
-  size: number;
-}
-
-export interface ImportChoices {
-  mapping?: Record<string, string>;
-  defaults?: Partial<Record<DefaultField, string>>;
-  delimiter?: 'comma' | 'semicolon' | 'tab' | 'pipe';
-  format?: 'csv' | 'kml' | 'kmz' | 'geojson';
-  skipInvalid?: boolean;
-}
-
-export interface ReprocessChoices {
-  multiMapId: string;
-  sendEmail: boolean;
-  filters?: EusFilter[];
-  selectedRows?: number[];
-  skipInvalid?: boolean;
-}
-
-export interface BulkRun {
-  id: string;
-  kind: 'import' | 'reprocess';
-  fileName: string;
-  startedAt: string;
-  state: 'running' | 'ended';
-  progress: BulkProgress | null;
-  result: Omit<RunResult, 'rows'> | null;
-  rows: ReportRow[] | null;
-}
-
-export interface SavedFile {
-  fileName: string;
-  mimeType: string;
-  content: string;
-  notes: string[];
-}
 
 export type BulkOutcome<T> = { ok: true; value: T } | { ok: false; issues: InputIssue[] };
 
