@@ -1,5 +1,5 @@
 // What every end-to-end test needs: the real app started the way a user starts it (`npm start --
-// --browser`, here as tsx electron/start.ts in its own process group, with a fresh data folder),
+// --browser`, here as node --import tsx electron/start.ts in its own process group, with a fresh data folder),
 // Debian's Chromium through Playwright with every non-loopback request refused (no tile server
 // here, and nothing may leave the machine), the page's CSP violations and errors collected, direct
 // API calls with the run's token for setting up and checking, and the sandbox's inspection JSON.
@@ -39,7 +39,7 @@ export async function startApp(): Promise<App> {
   const dataDir = await mkdtemp(join(tmpdir(), 'sitewalk-e2e-'));
   const child: ChildProcessByStdio<null, Readable, Readable> = spawn(
     process.execPath,
-    [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(ROOT, 'electron', 'start.ts'), '--browser', '--no-open', '--port', '0', '--data-dir', dataDir],
+    ['--import', 'tsx', join(ROOT, 'electron', 'start.ts'), '--browser', '--no-open', '--port', '0', '--data-dir', dataDir],
     { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
   let stdout = '';

@@ -6,7 +6,7 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -117,6 +117,14 @@ describe('npm start', () => {
     const dir = await dataDir();
     const run = npmStart(['--browser', '--no-open', '--port', '0', '--data-dir', dir]);
     await checkRunning(await firstLine(run));
+    if (process.platform === 'linux') {
+      // npm's child is the app itself (no wrapper process between them), so a signal reaches the app
+      // and nothing can give up on it after a few milliseconds and SIGKILL it mid-flush.
+      const children = (await readFile(`/proc/${run.child.pid}/task/${run.child.pid}/children`, 'utf8')).trim().split(/\s+/);
+      const commands = await Promise.all(children.map(async (pid) => (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').join(' ')));
+      // The app runs in that process with tsx as a loader, not under tsx's CLI wrapper.
+      expect(commands.filter((command) => command.includes('--import tsx') && command.includes('electron/start.ts')), commands.join('\n')).toHaveLength(1);
+    }
     expect(await stop(run)).toBe(0);
     expect(run.stdout().split('\n').filter((line) => line !== '')).toHaveLength(1);
     expect(run.stderr()).toMatch(/flushing the outbox/);

@@ -32,7 +32,8 @@ afterEach(async () => {
 });
 
 function sandboxCli(args: string[]): Run {
-  const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(ROOT, 'electron', 'sandbox', 'cli.ts'), ...args], {
+  // As `npm run sandbox` runs it: one Node process with tsx's loader, so signals reach the sandbox itself.
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'electron', 'sandbox', 'cli.ts'), ...args], {
     cwd: ROOT,
     env: { ...process.env, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
