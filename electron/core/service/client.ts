@@ -1,8 +1,9 @@
 // The service client: one call = validate, build the binding's request, send it once through the
 // injected fetch-compatible transport (node-transport.ts — undici, the engine of Node's fetch — by
-// default; Electron's net.fetch in the app), read the answer, interpret it. Invariants: it never throws and never retries (the outbox owns retries, because
-// only it knows whether resending is harmless); every failure says whether the request may have
-// reached the service; the API key is read per call and never appears in an error.
+// default; Electron's net.fetch in the app), read the answer, interpret it. Invariants: it never
+// throws and never retries (the outbox owns retries, because only it knows whether resending is
+// harmless); every failure says whether the request may have reached the service; the API key is
+// read per call and never appears in an error.
 // Keep-alive is the transport's: undici and net.fetch pool connections per origin (see errors.ts for
 // the stale keep-alive race and why such failures are reported as sent 'maybe').
 import type {
