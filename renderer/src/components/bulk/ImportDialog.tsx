@@ -10,8 +10,7 @@ import type { PreviewRow } from '../../../../electron/core/bulk/preview';
 import { formatBytes, saveFile } from '../../lib/files';
 import { PIN_NAMES } from '../../map/sprites';
 import { Modal, useUi } from '../ui';
-import { RunView } from './RunView';
-import { FilePicker, openBulkFile, Pager, runningRun, usePages } from './shared';
+import { BulkFrame, openBulkFile, Pager, runningRun, usePages } from './shared';
 
 const ACCEPT = '.csv,.tsv,.tab,.txt,.kml,.kmz,.geojson,.json';
 
@@ -100,52 +99,27 @@ function ImportFlow({ onClose }: { onClose: () => void }) {
   }
 
   return (
-    <div className="bulk-flow">
-      <header className="bulk-header">
-        <h2 id="import-title">Import sites{file ? `: ${file.name}` : ''}</h2>
-        <button type="button" onClick={onClose}>
-          {runId ? 'Close' : 'Cancel'}
-        </button>
-      </header>
-      {runId ? (
-        <RunView runId={runId} verb="Sent" onClose={onClose} />
-      ) : (
-        <>
-          <FilePicker
-            label={file ? 'Another file' : 'Sites file'}
-            accept={ACCEPT}
-            help="CSV or TSV (from Excel, LibreOffice or Google Sheets), KML or KMZ (Google Earth), or GeoJSON."
-            compact={file !== null}
-            onFile={(f) => void choose(f)}
-            disabled={busy !== null}
-          />
-          {busy && (
-            <p role="status" className="busy">
-              {busy}
-            </p>
-          )}
-          {error && (
-            <p className="problem" role="alert">
-              {error}
-            </p>
-          )}
-          {file && preview && (
-            <Review
-              file={file}
-              preview={preview}
-              options={options}
-              onChange={change}
-              onApply={() => void apply()}
-              busy={busy !== null}
-            />
-          )}
-        </>
-      )}
-    </div>
+    <BulkFrame
+      titleId="import-title"
+      title={`Import sites${file ? `: ${file.name}` : ''}`}
+      runId={runId}
+      verb="Sent"
+      onClose={onClose}
+      picker={{
+        label: file ? 'Another file' : 'Sites file',
+        accept: ACCEPT,
+        help: 'CSV or TSV (from Excel, LibreOffice or Google Sheets), KML or KMZ (Google Earth), or GeoJSON.',
+        compact: file !== null,
+        onFile: (f) => void choose(f),
+      }}
+      busy={busy}
+      error={error}
+    >
+      {file && preview && <Review file={file} preview={preview} options={options} onChange={change} onApply={() => void apply()} busy={busy !== null} />}
+    </BulkFrame>
   );
 }
 
-/** A file input that also takes a dropped file; compact once a file is loaded (the help has been read). */
 function Review({ file, preview, options, onChange, onApply, busy }: {
   file: Opened;
   preview: ImportPreview;

@@ -7,8 +7,7 @@ import { useId, useMemo, useRef, useState } from 'react';
 import type { EusPlan, ReprocessFileOptions } from '../../../../electron/api';
 import { parseEusReprocess } from '../../../../electron/core/validation';
 import { FieldError, Modal, useUi } from '../ui';
-import { FilePicker, openBulkFile, Pager, runningRun, usePages } from './shared';
-import { RunView } from './RunView';
+import { BulkFrame, openBulkFile, Pager, runningRun, usePages } from './shared';
 
 /** Columns shown beside the process ID (the download has many; these say who and where). */
 const EXTRA_COLUMNS = 4;
@@ -119,159 +118,144 @@ function ReprocessFlow({ onClose }: { onClose: () => void }) {
   const allPicked = rows.length > 0 && rows.every((row) => selected.has(row.row));
 
   return (
-    <div className="bulk-flow">
-      <header className="bulk-header">
-        <h2 id="reprocess-file-title">Reprocess EUS submissions from a file{file ? `: ${file.name}` : ''}</h2>
-        <button type="button" onClick={onClose}>
-          {runId ? 'Close' : 'Cancel'}
-        </button>
-      </header>
-      {runId ? (
-        <RunView runId={runId} verb="Reprocessed" onClose={onClose} />
-      ) : (
+    <BulkFrame
+      titleId="reprocess-file-title"
+      title={`Reprocess EUS submissions from a file${file ? `: ${file.name}` : ''}`}
+      runId={runId}
+      verb="Reprocessed"
+      onClose={onClose}
+      picker={{
+        label: file ? 'Another file' : 'EUS CSV download',
+        accept: '.csv,.tsv,.txt',
+        help: 'The CSV download of the EUS data, with its process ID column.',
+        compact: file !== null,
+        onFile: (f) => void choose(f),
+      }}
+      busy={busy}
+      error={error}
+    >
+      {plan && (
         <>
-          <FilePicker
-            label={file ? 'Another file' : 'EUS CSV download'}
-            accept=".csv,.tsv,.txt"
-            help="The CSV download of the EUS data, with its process ID column."
-            compact={file !== null}
-            onFile={(f) => void choose(f)}
-            disabled={busy !== null}
-          />
-          {busy && (
-            <p role="status" className="busy">
-              {busy}
+          <section className="bulk-summary" aria-label="What the file holds">
+            <p className="summary-line" role="status">
+              {rows.length.toLocaleString()} submission{rows.length === 1 ? '' : 's'} {filters.length > 0 ? `match the filters (${plan.excluded.toLocaleString()} left out)` : 'in the file'}; <strong>{picked.length.toLocaleString()} picked</strong>
+              {picked.length !== ready.length ? `, ${ready.length.toLocaleString()} of them can be sent` : ''}. Process IDs are in the column “{plan.processIdColumn || '?'}”.
             </p>
-          )}
-          {error && (
-            <p className="problem" role="alert">
-              {error}
-            </p>
-          )}
-          {plan && (
-            <>
-              <section className="bulk-summary" aria-label="What the file holds">
-                <p className="summary-line" role="status">
-                  {rows.length.toLocaleString()} submission{rows.length === 1 ? '' : 's'} {filters.length > 0 ? `match the filters (${plan.excluded.toLocaleString()} left out)` : 'in the file'}; <strong>{picked.length.toLocaleString()} picked</strong>
-                  {picked.length !== ready.length ? `, ${ready.length.toLocaleString()} of them can be sent` : ''}. Process IDs are in the column “{plan.processIdColumn || '?'}”.
-                </p>
-                {fileProblems.map((problem) => (
-                  <p key={problem} className="problem" role="alert">
-                    {problem}
-                  </p>
+            {fileProblems.map((problem) => (
+              <p key={problem} className="problem" role="alert">
+                {problem}
+              </p>
+            ))}
+            {plan.notes.length > 0 && (
+              <ul className="notes">
+                {plan.notes.map((note) => (
+                  <li key={note}>{note}</li>
                 ))}
-                {plan.notes.length > 0 && (
-                  <ul className="notes">
-                    {plan.notes.map((note) => (
-                      <li key={note}>{note}</li>
+              </ul>
+            )}
+          </section>
+          <FilterBar columns={plan.columns} filters={filters} onChange={changeFilters} />
+          <section className="preview" aria-label="Submissions">
+            <div className="preview-bar">
+              <label className="check">
+                <input
+                  type="checkbox"
+                  checked={allPicked}
+                  onChange={(e) => setSelected(e.target.checked ? new Set(rows.map((row) => row.row)) : new Set())}
+                />
+                Pick all {rows.length.toLocaleString()}
+              </label>
+              <Pager page={page} pages={pages} total={rows.length} onPage={setPage} />
+            </div>
+            <div className="table-wrap">
+              <table className="data-table">
+                <thead>
+                  <tr>
+                    <th scope="col">Pick</th>
+                    <th scope="col">Row</th>
+                    <th scope="col">Process ID</th>
+                    {columns.map((column) => (
+                      <th key={column} scope="col">
+                        {column}
+                      </th>
                     ))}
-                  </ul>
-                )}
-              </section>
-              <FilterBar columns={plan.columns} filters={filters} onChange={changeFilters} />
-              <section className="preview" aria-label="Submissions">
-                <div className="preview-bar">
-                  <label className="check">
-                    <input
-                      type="checkbox"
-                      checked={allPicked}
-                      onChange={(e) => setSelected(e.target.checked ? new Set(rows.map((row) => row.row)) : new Set())}
-                    />
-                    Pick all {rows.length.toLocaleString()}
-                  </label>
-                  <Pager page={page} pages={pages} total={rows.length} onPage={setPage} />
-                </div>
-                <div className="table-wrap">
-                  <table className="data-table">
-                    <thead>
-                      <tr>
-                        <th scope="col">Pick</th>
-                        <th scope="col">Row</th>
-                        <th scope="col">Process ID</th>
-                        {columns.map((column) => (
-                          <th key={column} scope="col">
-                            {column}
-                          </th>
-                        ))}
-                        <th scope="col">Notes</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {slice.map((row) => (
-                        <tr key={row.row} className={row.issues.length > 0 ? 'row-invalid' : row.sameAsRow !== undefined ? 'row-warning' : ''}>
-                          <td>
-                            <input
-                              type="checkbox"
-                              aria-label={`Pick row ${row.row}, process ID ${row.processId || 'missing'}`}
-                              checked={selected.has(row.row)}
-                              onChange={(e) =>
-                                setSelected((previous) => {
-                                  const next = new Set(previous);
-                                  if (e.target.checked) next.add(row.row);
-                                  else next.delete(row.row);
-                                  return next;
-                                })
-                              }
-                            />
-                          </td>
-                          <td>{row.row}</td>
-                          <td>{row.processId}</td>
-                          {columns.map((column) => (
-                            <td key={column}>{row.values[column]}</td>
-                          ))}
-                          <td>
-                            {row.issues.map((issue) => issue.message).join(' ')}
-                            {row.sameAsRow !== undefined ? `Same process ID as row ${row.sameAsRow}: reprocessed once.` : ''}
-                          </td>
-                        </tr>
+                    <th scope="col">Notes</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {slice.map((row) => (
+                    <tr key={row.row} className={row.issues.length > 0 ? 'row-invalid' : row.sameAsRow !== undefined ? 'row-warning' : ''}>
+                      <td>
+                        <input
+                          type="checkbox"
+                          aria-label={`Pick row ${row.row}, process ID ${row.processId || 'missing'}`}
+                          checked={selected.has(row.row)}
+                          onChange={(e) =>
+                            setSelected((previous) => {
+                              const next = new Set(previous);
+                              if (e.target.checked) next.add(row.row);
+                              else next.delete(row.row);
+                              return next;
+                            })
+                          }
+                        />
+                      </td>
+                      <td>{row.row}</td>
+                      <td>{row.processId}</td>
+                      {columns.map((column) => (
+                        <td key={column}>{row.values[column]}</td>
                       ))}
-                    </tbody>
-                  </table>
-                </div>
-              </section>
-              <form
-                className="bulk-footer reprocess-choice"
-                noValidate
-                onSubmit={(e) => {
-                  e.preventDefault();
-                  void queue();
-                }}
-              >
-                <div className={`field ${submitted && issues['multiMapId'] ? 'has-error' : ''}`}>
-                  <label htmlFor={`${id}-mm`}>Multi Map ID</label>
-                  <input
-                    id={`${id}-mm`}
-                    inputMode="numeric"
-                    value={multiMapId}
-                    onChange={(e) => setMultiMapId(e.target.value)}
-                    aria-invalid={submitted && issues['multiMapId'] ? true : undefined}
-                    aria-describedby={`${id}-mm-error`}
-                  />
-                  <FieldError id={`${id}-mm-error`} message={submitted ? issues['multiMapId'] : undefined} />
-                </div>
-                <fieldset className={`email-choice ${submitted && issues['sendEmail'] ? 'has-error' : ''}`} aria-describedby={`${id}-email-error`}>
-                  <legend>Send the EUS email again?</legend>
-                  <label>
-                    <input type="radio" name={`${id}-email`} checked={sendEmail === 'yes'} onChange={() => setSendEmail('yes')} />
-                    Yes: email the account's EUS recipients again for each submission (and push it to the EUS API, if one is set up)
-                  </label>
-                  <label>
-                    <input type="radio" name={`${id}-email`} checked={sendEmail === 'no'} onChange={() => setSendEmail('no')} />
-                    No: reprocess quietly, no email
-                  </label>
-                  <FieldError id={`${id}-email-error`} message={submitted ? issues['sendEmail'] : undefined} />
-                </fieldset>
-                <div className="actions">
-                  <button type="submit" className="primary" disabled={busy !== null || ready.length === 0}>
-                    Queue {ready.length.toLocaleString()} reprocess{ready.length === 1 ? '' : 'es'}
-                  </button>
-                </div>
-              </form>
-            </>
-          )}
+                      <td>
+                        {row.issues.map((issue) => issue.message).join(' ')}
+                        {row.sameAsRow !== undefined ? `Same process ID as row ${row.sameAsRow}: reprocessed once.` : ''}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </section>
+          <form
+            className="bulk-footer reprocess-choice"
+            noValidate
+            onSubmit={(e) => {
+              e.preventDefault();
+              void queue();
+            }}
+          >
+            <div className={`field ${submitted && issues['multiMapId'] ? 'has-error' : ''}`}>
+              <label htmlFor={`${id}-mm`}>Multi Map ID</label>
+              <input
+                id={`${id}-mm`}
+                inputMode="numeric"
+                value={multiMapId}
+                onChange={(e) => setMultiMapId(e.target.value)}
+                aria-invalid={submitted && issues['multiMapId'] ? true : undefined}
+                aria-describedby={`${id}-mm-error`}
+              />
+              <FieldError id={`${id}-mm-error`} message={submitted ? issues['multiMapId'] : undefined} />
+            </div>
+            <fieldset className={`email-choice ${submitted && issues['sendEmail'] ? 'has-error' : ''}`} aria-describedby={`${id}-email-error`}>
+              <legend>Send the EUS email again?</legend>
+              <label>
+                <input type="radio" name={`${id}-email`} checked={sendEmail === 'yes'} onChange={() => setSendEmail('yes')} />
+                Yes: email the account's EUS recipients again for each submission (and push it to the EUS API, if one is set up)
+              </label>
+              <label>
+                <input type="radio" name={`${id}-email`} checked={sendEmail === 'no'} onChange={() => setSendEmail('no')} />
+                No: reprocess quietly, no email
+              </label>
+              <FieldError id={`${id}-email-error`} message={submitted ? issues['sendEmail'] : undefined} />
+            </fieldset>
+            <div className="actions">
+              <button type="submit" className="primary" disabled={busy !== null || ready.length === 0}>
+                Queue {ready.length.toLocaleString()} reprocess{ready.length === 1 ? '' : 'es'}
+              </button>
+            </div>
+          </form>
         </>
       )}
-    </div>
+    </BulkFrame>
   );
 }
 

@@ -1,10 +1,11 @@
 // Pieces both bulk dialogs use: handing a chosen file to the host, the file picker (which also takes
 // a dropped file), paging through thousands of rows a hundred at a time, and finding a run that is
 // still going when a dialog is opened again.
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import type { BulkFileView, BulkRunView } from '../../../../electron/api';
 import { readFileAsBase64 } from '../../lib/files';
 import type { Ui } from '../ui';
+import { RunView } from './RunView';
 
 export const PAGE_SIZE = 100;
 
@@ -96,5 +97,52 @@ export function Pager({ page, pages, total, onPage }: { page: number; pages: num
         ›
       </button>
     </span>
+  );
+}
+
+/**
+ * The frame of a bulk dialog: its title and close button, then either the run it started, or the
+ * file picker with what is going on (busy, an error) above the dialog's own content.
+ */
+export function BulkFrame({ titleId, title, runId, verb, onClose, picker, busy, error, children }: {
+  titleId: string;
+  title: string;
+  /** The run this dialog started (or found still running): shown instead of everything else. */
+  runId: string | null;
+  /** How RunView words progress ("Sent", "Reprocessed"). */
+  verb: string;
+  onClose: () => void;
+  picker: { label: string; accept: string; help: string; compact: boolean; onFile: (file: File) => void };
+  busy: string | null;
+  error: string | null;
+  children: ReactNode;
+}) {
+  return (
+    <div className="bulk-flow">
+      <header className="bulk-header">
+        <h2 id={titleId}>{title}</h2>
+        <button type="button" onClick={onClose}>
+          {runId ? 'Close' : 'Cancel'}
+        </button>
+      </header>
+      {runId ? (
+        <RunView runId={runId} verb={verb} onClose={onClose} />
+      ) : (
+        <>
+          <FilePicker {...picker} disabled={busy !== null} />
+          {busy && (
+            <p role="status" className="busy">
+              {busy}
+            </p>
+          )}
+          {error && (
+            <p className="problem" role="alert">
+              {error}
+            </p>
+          )}
+          {children}
+        </>
+      )}
+    </div>
   );
 }
