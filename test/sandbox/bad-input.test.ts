@@ -7,8 +7,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../electron/sandbox/index';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
   durableState,
@@ -20,23 +19,18 @@ import {
   validFields,
   type RawBinding,
   type RawResponse,
+  demoSandboxForFile,
 } from './raw';
 
 const LIMIT = 2048;
-let sandbox: RunningSandbox;
+const sandbox = demoSandboxForFile({ bodyLimitBytes: LIMIT });
 let scratch: string;
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, seed: 'demo', bodyLimitBytes: LIMIT });
+beforeAll(() => {
   scratch = mkdtempSync(join(tmpdir(), 'sitewalk-bad-input-'));
 });
-afterAll(async () => {
-  await sandbox?.close();
+afterAll(() => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
-});
-beforeEach(() => {
-  sandbox.setFaults({});
-  sandbox.reset('demo');
 });
 
 const READ = 'Server was unable to read request. ---> ';

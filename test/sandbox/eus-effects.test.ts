@@ -6,8 +6,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type MailMessage, type PushAttempt, type RunningSandbox } from '../../electron/sandbox/index';
-import { call, callsLeft, inspect, only, parseXml, patchAccount, RAW_BINDINGS, validFields, type RawResponse } from './raw';
+import { type MailMessage, type PushAttempt } from '../../electron/sandbox/index';
+import { call, callsLeft, inspect, only, parseXml, patchAccount, RAW_BINDINGS, validFields, type RawResponse, demoSandboxForFile } from './raw';
 
 interface Received {
   method: string;
@@ -19,7 +19,7 @@ interface Received {
 const TNS = 'http://tempuri.org/';
 const RECIPIENTS = ['noc@gallatinsky.example', 'installs@gallatinsky.example'];
 
-let sandbox: RunningSandbox;
+const sandbox = demoSandboxForFile();
 let receiver: http.Server;
 let receiverUrl: string;
 let received: Received[] = [];
@@ -27,7 +27,6 @@ let received: Received[] = [];
 let answer: { status: number; gate?: Promise<void> } = { status: 200 };
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, seed: 'demo' });
   receiver = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -41,13 +40,10 @@ beforeAll(async () => {
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/eus/hook?token=abc`;
 });
 afterAll(async () => {
-  await sandbox?.close();
   receiver?.closeAllConnections();
   await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
 });
 beforeEach(() => {
-  sandbox.setFaults({});
-  sandbox.reset('demo');
   received = [];
   answer = { status: 200 };
 });

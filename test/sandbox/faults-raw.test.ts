@@ -2,22 +2,11 @@
 // covers how our client reads them): what each mode puts on the socket over every binding, whether
 // the call was applied, how rates draw from an injected random source, and that /_sandbox/, the
 // WSDL and the help page are never faulted and stay loopback-only.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox/index';
-import { call, callsLeft, durableState, expectRejected, inspect, RAW_BINDINGS, send, validFields, type RawResponse } from './raw';
+import { call, callsLeft, durableState, expectRejected, inspect, RAW_BINDINGS, send, validFields, type RawResponse, demoSandboxForFile } from './raw';
 
-let sandbox: RunningSandbox;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, seed: 'demo' });
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-beforeEach(() => {
-  sandbox.setFaults({});
-  sandbox.reset('demo');
-});
+const sandbox = demoSandboxForFile();
 
 const INJECTED =
   'Timeout expired.  The timeout period elapsed prior to completion of the operation or the server is not responding. (Injected by the sandbox: nothing was changed.)';

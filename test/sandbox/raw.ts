@@ -3,9 +3,9 @@
 // connection, and the answer comes back as status, headers and exact body text. A request the
 // server never answers (dropped or hung) rejects with the socket error or 'no answer'.
 import http from 'node:http';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { DOMParser } from '@xmldom/xmldom';
-import type { RunningSandbox, SandboxState } from '../../electron/sandbox/index';
+import { startSandbox, type RunningSandbox, type SandboxOptions, type SandboxState } from '../../electron/sandbox/index';
 
 export type RawBinding = 'soap11' | 'soap12' | 'http-get' | 'http-post';
 export const RAW_BINDINGS: readonly RawBinding[] = ['soap11', 'soap12', 'http-get', 'http-post'];
@@ -285,4 +285,44 @@ export function expectRejected(binding: RawBinding, response: RawResponse, expec
     text: faultText(expected.phase, expected.message),
     status: expected.status,
   });
+}
+
+/**
+ * One sandbox with the demo data for a test file: started before its tests, closed after them, its
+ * faults cleared and its data reset before each test. The object stands for the running sandbox.
+ */
+export function demoSandboxForFile(options: Omit<SandboxOptions, 'port' | 'seed'> = {}): RunningSandbox {
+  let current: RunningSandbox | null = null;
+  const live = (): RunningSandbox => {
+    if (!current) throw new Error('the sandbox starts in beforeAll; use it inside a test');
+    return current;
+  };
+  beforeAll(async () => {
+    current = await startSandbox({ ...options, port: 0, seed: 'demo' });
+  });
+  afterAll(async () => {
+    await current?.close();
+  });
+  beforeEach(() => {
+    live().setFaults({});
+    live().reset('demo');
+  });
+  return {
+    get url() {
+      return live().url;
+    },
+    get servicePath() {
+      return live().servicePath;
+    },
+    get namespace() {
+      return live().namespace;
+    },
+    get demo() {
+      return live().demo;
+    },
+    setFaults: (faults) => live().setFaults(faults),
+    reset: (seed) => live().reset(seed),
+    snapshot: () => live().snapshot(),
+    close: () => live().close(),
+  };
 }

@@ -4,8 +4,8 @@
 // envelope, namespaces, CRLF line ends). Then the failures each binding shows — missing and
 // miscased parameters, SOAPAction routing, auth, quota, validation — each leaving the state and
 // the quota exactly as they were.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../electron/sandbox/index';
+import { describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../electron/sandbox/index';
 import {
   call,
   callsLeft,
@@ -27,20 +27,10 @@ import {
   type Fields,
   type RawBinding,
   type RawResponse,
+  demoSandboxForFile,
 } from './raw';
 
-let sandbox: RunningSandbox;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, seed: 'demo' });
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-beforeEach(() => {
-  sandbox.setFaults({});
-  sandbox.reset('demo');
-});
+const sandbox = demoSandboxForFile();
 
 const TNS = 'http://tempuri.org/';
 const DECLARATION = '<?xml version="1.0" encoding="utf-8"?>';

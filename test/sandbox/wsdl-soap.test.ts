@@ -3,9 +3,9 @@
 // Rendering), then the `soap` npm package generating a client from it and calling every operation
 // over SOAP 1.1 and SOAP 1.2, with the effects checked in the sandbox's state.
 import { createClientAsync, type Client } from 'soap';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { OPERATION_PARAMS, startSandbox, type RunningSandbox } from '../../electron/sandbox/index';
-import { callsLeft, childElements, parseXml, send } from './raw';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { OPERATION_PARAMS } from '../../electron/sandbox/index';
+import { callsLeft, childElements, parseXml, send, demoSandboxForFile } from './raw';
 
 const WSDL = 'http://schemas.xmlsoap.org/wsdl/';
 const WSDL_SOAP = 'http://schemas.xmlsoap.org/wsdl/soap/';
@@ -16,18 +16,7 @@ const XS = 'http://www.w3.org/2001/XMLSchema';
 const TNS = 'http://tempuri.org/';
 const OPERATIONS = ['SitesAPI', 'GetRenderingQualityList', 'EusReprocessAPI'] as const;
 
-let sandbox: RunningSandbox;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, seed: 'demo' });
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-beforeEach(() => {
-  sandbox.setFaults({});
-  sandbox.reset('demo');
-});
+const sandbox = demoSandboxForFile();
 
 const wsdlUrl = (): string => `${sandbox.url}${sandbox.servicePath}?WSDL`;
 
