@@ -10,7 +10,7 @@ import type { PreviewRow } from '../../../../electron/core/bulk/preview';
 import { formatBytes, saveFile } from '../../lib/files';
 import { PIN_NAMES } from '../../map/sprites';
 import { Modal, useUi } from '../ui';
-import { BulkFrame, openBulkFile, Pager, runningRun, usePages } from './shared';
+import { BulkFrame, FileFindings, openBulkFile, Pager, runningRun, usePages } from './shared';
 
 const ACCEPT = '.csv,.tsv,.tab,.txt,.kml,.kmz,.geojson,.json';
 
@@ -146,18 +146,7 @@ function Review({ file, preview, options, onChange, onApply, busy }: {
           {s.unchanged.toLocaleString()} unchanged, <strong className={s.invalid > 0 ? 'bad' : ''}>{s.invalid.toLocaleString()} invalid</strong>, {s.skipped.toLocaleString()} skipped
           {s.duplicates > 0 ? ` (${s.duplicates.toLocaleString()} share a site ID)` : ''}.
         </p>
-        {preview.problems.map((problem) => (
-          <p key={problem} className="problem" role="alert">
-            {problem}
-          </p>
-        ))}
-        {preview.notes.length > 0 && (
-          <ul className="notes">
-            {preview.notes.map((note) => (
-              <li key={note}>{note}</li>
-            ))}
-          </ul>
-        )}
+        <FileFindings problems={preview.problems} notes={preview.notes} />
       </section>
 
       <details className="mapping" open={preview.columns.some((column) => column.source !== 'auto') || blocked}>

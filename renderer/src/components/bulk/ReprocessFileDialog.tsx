@@ -7,7 +7,7 @@ import { useId, useMemo, useRef, useState } from 'react';
 import type { EusPlan, ReprocessFileOptions } from '../../../../electron/api';
 import { parseEusReprocess } from '../../../../electron/core/validation';
 import { FieldError, Modal, useUi } from '../ui';
-import { BulkFrame, openBulkFile, Pager, runningRun, usePages } from './shared';
+import { BulkFrame, FileFindings, openBulkFile, Pager, runningRun, usePages } from './shared';
 
 /** Columns shown beside the process ID (the download has many; these say who and where). */
 const EXTRA_COLUMNS = 4;
@@ -141,18 +141,7 @@ function ReprocessFlow({ onClose }: { onClose: () => void }) {
               {rows.length.toLocaleString()} submission{rows.length === 1 ? '' : 's'} {filters.length > 0 ? `match the filters (${plan.excluded.toLocaleString()} left out)` : 'in the file'}; <strong>{picked.length.toLocaleString()} picked</strong>
               {picked.length !== ready.length ? `, ${ready.length.toLocaleString()} of them can be sent` : ''}. Process IDs are in the column “{plan.processIdColumn || '?'}”.
             </p>
-            {fileProblems.map((problem) => (
-              <p key={problem} className="problem" role="alert">
-                {problem}
-              </p>
-            ))}
-            {plan.notes.length > 0 && (
-              <ul className="notes">
-                {plan.notes.map((note) => (
-                  <li key={note}>{note}</li>
-                ))}
-              </ul>
-            )}
+            <FileFindings problems={fileProblems} notes={plan.notes} />
           </section>
           <FilterBar columns={plan.columns} filters={filters} onChange={changeFilters} />
           <section className="preview" aria-label="Submissions">

@@ -146,3 +146,23 @@ export function BulkFrame({ titleId, title, runId, verb, onClose, picker, busy, 
     </div>
   );
 }
+
+/** What stops a file (one alert each) and how it was read (notes), under the dialog's summary line. */
+export function FileFindings({ problems, notes }: { problems: readonly string[]; notes: readonly string[] }) {
+  return (
+    <>
+      {problems.map((problem) => (
+        <p key={problem} className="problem" role="alert">
+          {problem}
+        </p>
+      ))}
+      {notes.length > 0 && (
+        <ul className="notes">
+          {notes.map((note) => (
+            <li key={note}>{note}</li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
