@@ -5,7 +5,7 @@
 // logged: log lines (refusals, failures) carry the method and path only, never headers.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { BODY_LIMITS, type ApiEvent, type ApiMethod } from '../api';
+import { BODY_LIMITS, type ApiEvent, type ApiMethod } from '../shared/contract/index';
 import { CONTENT_SECURITY_POLICY, HostApiError, type HostApi } from '../core/host-api';
 import { tileForPath, tileHeaders, type TileCache } from '../core/tiles';
 import { checkRequestSource, createToken, hasToken } from './guards';

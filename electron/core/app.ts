@@ -9,14 +9,14 @@ import { resolve as resolvePath } from 'node:path';
 import { systemClock, type Clock, type Random } from './clock';
 import { TypedEvents } from './events';
 import { SyncEngine, type Blocked, type EngineStatus, type SettleResult } from './outbox/engine';
-import type { JournalProblem } from './outbox/journal';
-import { lockDataDir, type DataDirLock } from './outbox/lock';
+import type { JournalProblem } from './storage/journal';
+import { lockDataDir, type DataDirLock } from './storage/lock';
 import { DEFAULT_PROBE, DEFAULT_RETRY, problemOf, type RetryPolicy } from './outbox/policy';
 import { OutboxStore, type Draft, type OutboxChange, type SiteDraft } from './outbox/store';
 import { laneOf, summarize, type OutboxEntry, type OutboxState, type Problem, type SiteEntry } from './outbox/types';
 import { confStoreFactory, type KeyValueStore, type KvStoreFactory } from './profiles/kv';
 import { ProfileBook, SANDBOX_PROFILE_ID, sandboxProfile, type Profile } from './profiles/profiles';
-import { QualitiesCache } from './profiles/qualities-cache';
+import { QualitiesCache } from './qualities/cache';
 import { SandboxRunner, startBuiltInSandbox, type SandboxHandle, type SandboxStarter } from './profiles/sandbox';
 import { chooseSecretStore, LayeredSecretStore, type SecretStore, type SecretStoreKind } from './profiles/secrets';
 import { serviceUrl } from './service/codec';
@@ -24,16 +24,18 @@ import { createServiceClient } from './service/client';
 import { REAL_SERVICE, type Connection, type Credentials, type EusReprocess, type FetchLike, type InputIssue, type RenderingQuality, type ServiceClient, type SiteEdit } from './service/types';
 import { SiteRegister, type SiteFields, type SiteRecord } from './sites/register';
 import { overlay, siteView, type SiteView } from './sites/view';
-import { findXmlForbidden, parseEusReprocess, parseSiteEdit, type EusReprocessInput, type SiteEditInput } from './validation/index';
-import type { ProfileInput } from './validation/profile';
+import { findXmlForbidden, parseEusReprocess, parseSiteEdit, type EusReprocessInput, type SiteEditInput } from '../shared/validation/index';
+import type { ProfileInput } from '../shared/validation/profile';
+import type { OutboxEntryView as ContractEntryView, ProfileView, RenderingQualitiesView as ContractQualitiesView, SyncStatus } from '../shared/contract/views';
+import { refuse, type BatchIssue, type BatchResult, type Result } from '../shared/result';
 
 export type { SiteView, SyncState } from './sites/view';
 export type { Problem, OutboxState } from './outbox/types';
 export type { SecretStore, SecretStoreKind } from './profiles/secrets';
 export type { KeyValueStore, KvStoreFactory } from './profiles/kv';
 export type { Blocked } from './outbox/engine';
-export type { JournalProblem } from './outbox/journal';
-export type { ProfileInput } from './validation/profile';
+export type { JournalProblem } from './storage/journal';
+export type { ProfileInput } from '../shared/validation/profile';
 export { SANDBOX_PROFILE_ID } from './profiles/profiles';
 
 // ---------- options ----------
@@ -66,58 +68,13 @@ export interface CoreOptions {
 // ---------- views and results ----------
 
 /** Every mutating call answers with this: done, or the input's issues (nothing was queued or changed). */
-export type Outcome<T> = { ok: true; value: T } | { ok: false; issues: InputIssue[] };
+export type Outcome<T> = Result<T>;
 
-export interface ProfileView {
-  id: string;
-  name: string;
-  baseUrl: string;
-  servicePath: string;
-  namespace: string;
-  binding: Connection['binding'];
-  account: string;
-  /** The built-in Sandbox profile (not editable, not deletable). */
-  builtIn: boolean;
-  active: boolean;
-  hasKey: boolean;
-  /** Where this profile's key is kept; 'session-only' = forgotten when Sitewalk quits. */
-  keyStore: SecretStoreKind;
-}
+export type { ProfileView, SyncStatus };
 
-export interface OutboxEntryView {
-  id: string;
-  kind: 'site' | 'reprocess';
-  state: OutboxState;
-  profileId: string;
-  /** Site entries: the site's local ID, whether it is a create, and the service ID once known. */
-  localId?: string;
-  op?: 'create' | 'edit';
-  siteId?: string | null;
-  summary: string;
-  /** What will be (or was) sent, in domain names. */
-  payload: Record<string, unknown>;
-  attempts: number;
-  createdAt: string;
-  updatedAt: string;
-  nextAttemptAt: string | null;
-  /** The service's answer once done. */
-  result: string | null;
+/** The contract's entry view, with the core's typed problem. */
+export interface OutboxEntryView extends ContractEntryView {
   problem: Problem | null;
-}
-
-export interface SyncStatus {
-  online: boolean;
-  syncing: boolean;
-  paused: { reason: 'quota' | 'auth'; message: string; since: string } | null;
-  /** Why the active profile's queue cannot move now, or null. */
-  blocked: Blocked | null;
-  /** Entries pending, sending or paused. */
-  pendingCount: number;
-  sendingCount: number;
-  /** Entries failed or needing review: waiting for the user. */
-  attentionCount: number;
-  lastSyncAt: string | null;
-  activeProfileId: string;
 }
 
 export interface SettleSummary {
@@ -128,11 +85,7 @@ export interface SettleSummary {
   counts: Record<OutboxState, number>;
 }
 
-export interface RenderingQualitiesView {
-  items: RenderingQuality[];
-  fetchedAt: string | null;
-  /** True when the items come from the cache (offline, or not asked to refresh). */
-  fromCache: boolean;
+export interface RenderingQualitiesView extends ContractQualitiesView {
   problem: Problem | null;
 }
 
@@ -143,12 +96,8 @@ export interface SavedSite {
   coalesced: boolean;
 }
 
-/** An input issue of a batch, with the position of its input. */
-export interface BatchIssue extends InputIssue {
-  index: number;
-}
-
-export type BatchOutcome<T> = { ok: true; value: T[] } | { ok: false; issues: BatchIssue[] };
+export type { BatchIssue };
+export type BatchOutcome<T> = BatchResult<T>;
 
 export interface StorageStats {
   /** Bytes written to the outbox and register journals since open, compactions included. */
@@ -1209,10 +1158,6 @@ function toSyncStatus(status: EngineStatus, activeProfileId: string): SyncStatus
     lastSyncAt: status.lastSyncAt === null ? null : new Date(status.lastSyncAt).toISOString(),
     activeProfileId,
   };
-}
-
-function refuse<T>(field: string, message: string): Outcome<T> {
-  return { ok: false, issues: [{ field, message }] };
 }
 
 function isBlank(value: unknown): boolean {

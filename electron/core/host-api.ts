@@ -8,28 +8,20 @@ import {
   DEFAULT_SETTINGS,
   type ApiEvent,
   type ApiMethod,
-  type ApiResult,
-  type FieldIssue,
-  type OutboxEntryView,
-  type ProblemView,
-  type ProfileView,
+  type Result,
   type SettingsPatch,
   type SettingsView,
-  type SiteView,
   type SitewalkApi,
   type StatusView,
-} from '../api';
+} from '../shared/contract/index';
 import {
   openCore,
   type CoreOptions,
-  type OutboxEntryView as CoreEntryView,
-  type Problem,
-  type ProfileView as CoreProfileView,
-  type SiteView as CoreSiteView,
   type SitewalkCore,
   type SyncStatus,
 } from './app';
-import { findXmlForbidden } from './validation/index';
+import { refuse, type InputIssue } from '../shared/result';
+import { findXmlForbidden } from '../shared/validation/index';
 import { BulkSession, type BulkSessionOptions } from './bulk/session';
 
 export type HostKind = 'electron' | 'browser';
@@ -89,89 +81,14 @@ function describeIssues(error: z.ZodError): string {
     .join('; ');
 }
 
-// ---------- views: core objects as the renderer sees them (never a key) ----------
-
-function problemView(problem: Problem | null): ProblemView | null {
-  if (!problem) return null;
-  return {
-    message: problem.message,
-    detail: problem.detail,
-    kind: problem.kind,
-    quotaExhausted: problem.quotaExhausted,
-    authRejected: problem.authRejected,
-  };
-}
-
-function toProfileView(profile: CoreProfileView): ProfileView {
-  return {
-    id: profile.id,
-    name: profile.name,
-    baseUrl: profile.baseUrl,
-    servicePath: profile.servicePath,
-    namespace: profile.namespace,
-    binding: profile.binding,
-    account: profile.account,
-    builtIn: profile.builtIn,
-    active: profile.active,
-    hasKey: profile.hasKey,
-    keyStore: profile.keyStore,
-  };
-}
-
-function toSiteView(site: CoreSiteView): SiteView {
-  return {
-    localId: site.localId,
-    siteId: site.siteId,
-    name: site.name,
-    height: site.height,
-    latitude: site.latitude,
-    longitude: site.longitude,
-    description: site.description,
-    group: site.group,
-    pinStyle: site.pinStyle,
-    syncState: site.syncState,
-    lastError: problemView(site.lastError),
-    updatedAt: site.updatedAt,
-  };
-}
-
-function toEntryView(entry: CoreEntryView): OutboxEntryView {
-  return {
-    id: entry.id,
-    kind: entry.kind,
-    state: entry.state,
-    ...(entry.localId !== undefined ? { localId: entry.localId } : {}),
-    summary: entry.summary,
-    payload: entry.payload,
-    attempts: entry.attempts,
-    createdAt: entry.createdAt,
-    updatedAt: entry.updatedAt,
-    nextAttemptAt: entry.nextAttemptAt,
-    result: entry.result,
-    problem: problemView(entry.problem),
-  };
-}
+// ---------- views: the core's views are the contract's (never a key); the status adds the host ----------
 
 function toStatusView(status: SyncStatus, host: HostKind): StatusView {
-  return {
-    online: status.online,
-    syncing: status.syncing,
-    paused: status.paused ? { reason: status.paused.reason, message: status.paused.message } : null,
-    blocked: status.blocked ? { reason: status.blocked.reason, message: status.blocked.message } : null,
-    pendingCount: status.pendingCount,
-    attentionCount: status.attentionCount,
-    lastSyncAt: status.lastSyncAt,
-    activeProfileId: status.activeProfileId,
-    host,
-  };
+  return { ...status, host };
 }
 
-function mapResult<T, U>(outcome: { ok: true; value: T } | { ok: false; issues: FieldIssue[] }, map: (value: T) => U): ApiResult<U> {
+function mapResult<T, U>(outcome: Result<T>, map: (value: T) => U): Result<U> {
   return outcome.ok ? { ok: true, value: map(outcome.value) } : { ok: false, issues: outcome.issues };
-}
-
-function refused<T>(field: string, message: string): ApiResult<T> {
-  return { ok: false, issues: [{ field, message }] };
 }
 
 // ---------- settings (kept in the core's key-value store, beside the profiles) ----------
@@ -211,8 +128,8 @@ function attributionIssue(attribution: string): string | null {
   return null;
 }
 
-function settingsIssues(patch: SettingsPatch): FieldIssue[] {
-  const issues: FieldIssue[] = [];
+function settingsIssues(patch: SettingsPatch): InputIssue[] {
+  const issues: InputIssue[] = [];
   if (patch.tileUrl !== undefined) {
     const issue = tileUrlIssue(patch.tileUrl);
     if (issue) issues.push({ field: 'tileUrl', message: issue });
@@ -240,66 +157,59 @@ export function createHostApi(core: SitewalkCore, options: { host: HostKind; bul
       return toStatusView(core.sync.status(), host);
     },
     async listProfiles() {
-      return (await core.profiles.list()).map(toProfileView);
+      return core.profiles.list();
     },
     async saveProfile(input) {
       const { id, ...fields } = input;
-      const outcome = id ? await core.profiles.update(id, fields) : await core.profiles.add(fields);
-      return mapResult(outcome, toProfileView);
+      return id ? core.profiles.update(id, fields) : core.profiles.add(fields);
     },
     async deleteProfile(profileId) {
       return mapResult(await core.profiles.remove(profileId), () => null);
     },
     async useProfile(profileId) {
-      return mapResult(await core.profiles.use(profileId), toProfileView);
+      return core.profiles.use(profileId);
     },
     async setApiKey(profileId, key) {
-      return mapResult(await core.profiles.setKey(profileId, key), toProfileView);
+      return core.profiles.setKey(profileId, key);
     },
     async clearApiKey(profileId) {
-      return mapResult(await core.profiles.clearKey(profileId), toProfileView);
+      return core.profiles.clearKey(profileId);
     },
     async listSites() {
-      return core.sites.list().map(toSiteView);
+      return core.sites.list();
     },
     async saveSite(input) {
       const { localId, ...fields } = input;
       const outcome = await core.sites.save(localId ? { ...fields, localId } : fields);
-      return mapResult(outcome, (saved) => toSiteView(saved.site));
+      return mapResult(outcome, (saved) => saved.site);
     },
     async addExistingSite(input) {
       const { siteId, localId: _localId, ...fields } = input;
       if (siteId === undefined || siteId.trim() === '') {
-        return refused('siteId', 'Enter the ID of the site on the service (it ends the site\'s address in the account).');
+        return refuse('siteId', 'Enter the ID of the site on the service (it ends the site\'s address in the account).');
       }
-      return mapResult(await core.sites.addExisting(siteId, fields), toSiteView);
+      return core.sites.addExisting(siteId, fields);
     },
     async listOutbox() {
-      return core.outbox.list().map(toEntryView);
+      return core.outbox.list();
     },
     async retryEntry(entryId) {
-      return mapResult(await core.outbox.retry(entryId), toEntryView);
+      return core.outbox.retry(entryId);
     },
     async discardEntry(entryId) {
       return mapResult(await core.outbox.discard(entryId), () => null);
     },
     async resolveEntry(entryId, siteId) {
-      return mapResult(await core.outbox.resolve(entryId, siteId), toEntryView);
+      return core.outbox.resolve(entryId, siteId);
     },
     async syncNow() {
       return toStatusView(await core.sync.syncNow(), host);
     },
     async reprocessEus(input) {
-      return mapResult(await core.reprocess(input), toEntryView);
+      return core.reprocess(input);
     },
     async getRenderingQualities(qualityOptions) {
-      const view = await core.renderingQualities(qualityOptions.refresh ? { refresh: true } : {});
-      return {
-        items: view.items.map((item) => ({ id: item.id, name: item.name, error: item.error })),
-        fetchedAt: view.fetchedAt,
-        fromCache: view.fromCache,
-        problem: problemView(view.problem),
-      };
+      return core.renderingQualities(qualityOptions.refresh ? { refresh: true } : {});
     },
     async getSettings() {
       return readSettings(core);
@@ -353,11 +263,11 @@ export function createHostApi(core: SitewalkCore, options: { host: HostKind; bul
       hostListeners.add(listener);
       const unsubscribers = [
         core.on('status', (status) => listener({ type: 'status', status: toStatusView(status, host) })),
-        core.on('site', (site) => listener({ type: 'site', site: toSiteView(site) })),
+        core.on('site', (site) => listener({ type: 'site', site: site })),
         core.on('site-removed', ({ localId }) => listener({ type: 'site-removed', localId })),
-        core.on('outbox', (entry) => listener({ type: 'outbox', entry: toEntryView(entry) })),
+        core.on('outbox', (entry) => listener({ type: 'outbox', entry: entry })),
         core.on('outbox-removed', ({ entryId }) => listener({ type: 'outbox-removed', entryId })),
-        core.on('profiles', (profiles) => listener({ type: 'profiles', profiles: profiles.map(toProfileView) })),
+        core.on('profiles', (profiles) => listener({ type: 'profiles', profiles: profiles })),
         core.on('problem', ({ message, detail }) => listener({ type: 'problem', message, detail })),
       ];
       return () => {

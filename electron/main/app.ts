@@ -4,7 +4,7 @@
 // checks every use against the types the electron package ships.
 import { join } from 'node:path';
 import type { BrowserWindow, WebContents } from 'electron';
-import type { ApiEvent } from '../api';
+import type { ApiEvent } from '../shared/contract/index';
 import type { HostBackend } from '../core/host-api';
 import type { FetchLike } from '../core/service/types';
 import { createTileCache, followTileUrl, tileUserAgent, type TileCache } from '../core/tiles';

@@ -2,7 +2,7 @@
 // event objects (they carry `sender`), no Node: the page gets plain data and Errors with the
 // host's sentence. Kept apart from index.ts so it can be tested with a fake ipcRenderer.
 import type { IpcRenderer, IpcRendererEvent } from 'electron';
-import type { ApiEvent, SitewalkBridge } from '../api';
+import type { ApiEvent, SitewalkBridge } from '../shared/contract/index';
 import { EVENT_CHANNEL, INVOKE_CHANNEL, type InvokeReply } from './channels';
 
 export type IpcRendererLike = Pick<IpcRenderer, 'invoke' | 'on' | 'removeListener'>;

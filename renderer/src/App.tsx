@@ -3,7 +3,7 @@
 // It owns the cross-panel state (selection, add-site mode, the open form, a pending pin move) and
 // the UI context every panel uses for calls, toasts and confirmations.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { SiteView } from '../../electron/api';
+import type { SiteView } from '../../electron/shared/contract/index';
 import { type AppStore, describeError, useAppState } from './store';
 import { MapView, type MapHandle } from './map/MapView';
 import { SiteForm } from './components/SiteForm';

@@ -4,8 +4,8 @@
 // applied after it, so a stale snapshot never overwrites a newer event. React reads slices with
 // useSyncExternalStore; the map listens to site changes directly to avoid re-rendering 10,000 pins.
 import { useSyncExternalStore } from 'react';
-import type { ApiEvent, BulkRunView, OutboxEntryView, ProfileView, SettingsView, SiteView, SitewalkApi, StatusView } from '../../electron/api';
-import { DEFAULT_SETTINGS } from '../../electron/api';
+import type { ApiEvent, BulkRunView, OutboxEntryView, ProfileView, SettingsView, SiteView, SitewalkApi, StatusView } from '../../electron/shared/contract/index';
+import { DEFAULT_SETTINGS } from '../../electron/shared/contract/index';
 
 export interface AppState {
   loaded: boolean;

@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openCore } from '../../electron/core/app';
 import { coreOutboxPort } from '../../electron/core/bulk/core-port';
-import { exportGeoJson, exportKml, type ExportSite } from '../../electron/core/bulk/export';
+import { exportGeoJson, exportKml, type ExportSite } from '../../electron/shared/bulk/export';
 import { createSessionSecretStore } from '../../electron/core/profiles/session';
-import { readImportTable } from '../../electron/core/bulk/import';
-import { buildPreview } from '../../electron/core/bulk/preview';
+import { readImportTable } from '../../electron/shared/bulk/import';
+import { buildPreview } from '../../electron/shared/bulk/preview';
 import type { BenchFigure } from './figures';
 
 const ROWS = 10_000;

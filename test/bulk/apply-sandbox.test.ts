@@ -4,9 +4,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runImport, runReprocess, type BulkProgress } from '../../electron/core/bulk/apply';
 import { coreOutboxPort, exportSitesOf, knownSitesOf } from '../../electron/core/bulk/core-port';
-import { planReprocess, readEusCsv } from '../../electron/core/bulk/eus';
-import { exportCsv } from '../../electron/core/bulk/export';
-import { previewImport } from '../../electron/core/bulk/import';
+import { planReprocess, readEusCsv } from '../../electron/shared/bulk/eus';
+import { exportCsv } from '../../electron/shared/bulk/export';
+import { previewImport } from '../../electron/shared/bulk/import';
 import { auditCsv } from '../bench/bulk';
 import { closeAll, coreFor, sandbox, serviceMail, serviceMultiMaps, serviceSites, serviceSubmissions } from './sandbox-helpers';
 

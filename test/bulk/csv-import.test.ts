@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildPreview, applyBlockers } from '../../electron/core/bulk/preview';
-import { parseDelimited } from '../../electron/core/bulk/csv';
-import { previewImport } from '../../electron/core/bulk/import';
+import { buildPreview, applyBlockers } from '../../electron/shared/bulk/preview';
+import { parseDelimited } from '../../electron/shared/bulk/csv';
+import { previewImport } from '../../electron/shared/bulk/import';
 import { messages, previewFixture, rowAt } from './helpers';
 
 const csv = (text: string, options = {}) => previewImport(new TextEncoder().encode(text), { fileName: 'sites.csv', ...options });

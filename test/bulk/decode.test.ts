@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeText, decodeWindows1252, firstInvalidUtf8Offset } from '../../electron/core/bulk/decode';
+import { decodeText, decodeWindows1252, firstInvalidUtf8Offset } from '../../electron/shared/bulk/decode';
 
 const bytes = (...values: number[]) => new Uint8Array(values);
 const utf8 = (text: string) => new TextEncoder().encode(text);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planReprocess, readEusCsv, parseFilterSpec } from '../../electron/core/bulk/eus';
+import { planReprocess, readEusCsv, parseFilterSpec } from '../../electron/shared/bulk/eus';
 import { fixture } from './helpers';
 
 const encode = (text: string) => new TextEncoder().encode(text);

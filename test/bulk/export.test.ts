@@ -2,9 +2,9 @@ import { kml as kmlToGeoJson } from '@tmcw/togeojson';
 import { DOMParser } from '@xmldom/xmldom';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { exportCsv, exportGeoJson, exportKml, guardFormula, unguardFormula, KML_PIN_COLOURS, type ExportSite } from '../../electron/core/bulk/export';
-import { previewImport } from '../../electron/core/bulk/import';
-import type { KnownSite } from '../../electron/core/bulk/preview';
+import { exportCsv, exportGeoJson, exportKml, guardFormula, unguardFormula, KML_PIN_COLOURS, type ExportSite } from '../../electron/shared/bulk/export';
+import { previewImport } from '../../electron/shared/bulk/import';
+import type { KnownSite } from '../../electron/shared/bulk/preview';
 
 const SITES: ExportSite[] = [
   { siteId: '100001', name: 'Ridge', height: 30, latitude: 40.4461, longitude: -79.9822, description: 'Lattice, 3 legs\nshelter "A"', group: 'North', pinStyle: 1 },

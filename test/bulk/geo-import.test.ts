@@ -1,6 +1,6 @@
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
-import { previewImport } from '../../electron/core/bulk/import';
+import { previewImport } from '../../electron/shared/bulk/import';
 import { fixture, messages, previewFixture, rowAt } from './helpers';
 
 async function kmz(files: Record<string, string | Uint8Array>): Promise<Uint8Array> {

@@ -1,8 +1,8 @@
 // Shared by the bulk tests: fixture bytes exactly as on disk, and a preview of a fixture.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { previewImport, type ImportOptions } from '../../electron/core/bulk/import';
-import type { ImportPreview, PreviewRow } from '../../electron/core/bulk/preview';
+import { previewImport, type ImportOptions } from '../../electron/shared/bulk/import';
+import type { ImportPreview, PreviewRow } from '../../electron/shared/bulk/preview';
 
 export const FIXTURES = fileURLToPath(new URL('../fixtures/bulk/', import.meta.url));
 

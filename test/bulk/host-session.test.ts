@@ -3,7 +3,7 @@
 // with progress events and a report, cancel, an EUS download reprocessed with email, exports, and
 // the refusals a page can meet (a damaged upload, a file that is gone, a report asked too early).
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApiEvent, ApiResult, BulkRunView, EusPlan, ImportPreview, SitewalkApi } from '../../electron/api';
+import type { ApiEvent, Result, BulkRunView, EusPlan, ImportPreview, SitewalkApi } from '../../electron/shared/contract/index';
 import { createHostApi } from '../../electron/core/host-api';
 import { closeAll, coreFor, sandbox, serviceMail, serviceMultiMaps, serviceSites, serviceSubmissions } from './sandbox-helpers';
 
@@ -13,7 +13,7 @@ function base64(text: string): string {
   return Buffer.from(text, 'utf8').toString('base64');
 }
 
-function value<T>(result: ApiResult<T>): T {
+function value<T>(result: Result<T>): T {
   if (!result.ok) throw new Error(`refused: ${JSON.stringify(result.issues)}`);
   return result.value;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { feetToMeters, normalizeHeader, parseTarget, targetForHeader } from '../../electron/core/bulk/fields';
-import { parseMappingSpec, resolveMapping } from '../../electron/core/bulk/mapping';
+import { feetToMeters, normalizeHeader, parseTarget, targetForHeader } from '../../electron/shared/bulk/fields';
+import { parseMappingSpec, resolveMapping } from '../../electron/shared/bulk/mapping';
 
 describe('header aliases and manual mapping', () => {
   it.each([

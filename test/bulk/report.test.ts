@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Papa from 'papaparse';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readInputFile, writeTextFile } from '../../electron/core/bulk/files';
-import { countStatuses, dryRunReport, reportCsv, runSucceeded, type ReportRow } from '../../electron/core/bulk/report';
+import { countStatuses, dryRunReport, reportCsv, runSucceeded, type ReportRow } from '../../electron/shared/bulk/report';
 import { previewFixture } from './helpers';
 
 const temporary: string[] = [];

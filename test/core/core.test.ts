@@ -6,7 +6,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openCore, type CoreOptions, type SitewalkCore } from '../../electron/core/app';
-import { DataDirBusyError } from '../../electron/core/outbox/lock';
+import { DataDirBusyError } from '../../electron/core/storage/lock';
 import { createSessionSecretStore } from '../../electron/core/profiles/session';
 import { REGISTER_FILE } from '../../electron/core/sites/register';
 import { tempDir } from './helpers';

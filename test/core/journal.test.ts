@@ -3,7 +3,7 @@
 import { appendFile, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { encodeRecord, Journal, JournalFormatError } from '../../electron/core/outbox/journal';
+import { encodeRecord, Journal, JournalFormatError } from '../../electron/core/storage/journal';
 import { tempDir } from './helpers';
 
 let dir: { path: string; remove(): Promise<void> };

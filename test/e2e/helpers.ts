@@ -13,7 +13,7 @@ import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
 import type { TestContext } from 'vitest';
-import type { ProfileView } from '../../electron/api';
+import type { ProfileView } from '../../electron/shared/contract/index';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const ARTIFACTS = join(ROOT, 'test-results', 'e2e');

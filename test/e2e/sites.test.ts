@@ -4,7 +4,7 @@
 // checked where it matters: in the sandbox's own state and call log.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright';
-import type { OutboxEntryView } from '../../electron/api';
+import type { OutboxEntryView } from '../../electron/shared/contract/index';
 import type { CallLogEntry, SandboxSite } from '../../electron/sandbox/state';
 import { chooseSandbox, eventually, inspect, launchChromium, openSession, pinsDrawn, sandboxUrl, startApp, type App, type Session, endTest, E2E_SKIP_REASON } from './helpers';
 

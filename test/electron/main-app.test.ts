@@ -7,7 +7,7 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApiResult, ProfileView, StatusView } from '../../electron/api';
+import type { Result, ProfileView, StatusView } from '../../electron/shared/contract/index';
 import { openHostBackend, type HostBackend } from '../../electron/core/host-api';
 import { createSessionSecretStore } from '../../electron/core/profiles/session';
 import { createMainApp, type MainApp } from '../../electron/main/app';
@@ -216,7 +216,7 @@ describe('IPC', () => {
 
   it("forwards the core's events to the page", async () => {
     const app = await start();
-    const saved = await app.invoke<ApiResult<{ localId: string }>>('saveSite', { name: 'Evented', height: 12, latitude: 40, longitude: -80 });
+    const saved = await app.invoke<Result<{ localId: string }>>('saveSite', { name: 'Evented', height: 12, latitude: 40, longitude: -80 });
     expect(saved.ok).toBe(true);
     const sent = app.window().webContents.sent.filter((message) => message.channel === EVENT_CHANNEL).map((message) => message.payload as { type: string });
     expect(sent.map((event) => event.type)).toEqual(expect.arrayContaining(['site', 'outbox']));
@@ -262,11 +262,11 @@ describe('API keys', () => {
   it('go through safeStorage into the data dir, never as typed', async () => {
     const app = await start({ backend: 'gnome_libsecret' });
     expect(app.main.secretStoreKind()).toBe('safe-storage');
-    const added = await app.invoke<ApiResult<ProfileView>>('saveProfile', { name: 'Office', baseUrl: 'https://api.towercoverage.com', account: '12345' });
+    const added = await app.invoke<Result<ProfileView>>('saveProfile', { name: 'Office', baseUrl: 'https://api.towercoverage.com', account: '12345' });
     expect(added.ok).toBe(true);
     const profile = (added as { ok: true; value: ProfileView }).value;
     expect(profile.keyStore).toBe('safe-storage');
-    const withKey = await app.invoke<ApiResult<ProfileView>>('setApiKey', profile.id, 'tc-live-key-0123456789');
+    const withKey = await app.invoke<Result<ProfileView>>('setApiKey', profile.id, 'tc-live-key-0123456789');
     expect(withKey).toMatchObject({ ok: true, value: { hasKey: true, keyStore: 'safe-storage' } });
 
     const blobFile = await readFile(join(app.dataDir, SAFE_STORAGE_FILE), 'utf8');
@@ -283,7 +283,7 @@ describe('API keys', () => {
     expect(app.main.secretStoreKind()).toBe('session-only');
     expect(app.logs.join('\n')).toMatch(/basic_text/);
     expect(app.logs.join('\n')).toMatch(/session only/);
-    const added = await app.invoke<ApiResult<ProfileView>>('saveProfile', { name: 'Field', baseUrl: 'https://api.towercoverage.com', account: '777' });
+    const added = await app.invoke<Result<ProfileView>>('saveProfile', { name: 'Field', baseUrl: 'https://api.towercoverage.com', account: '777' });
     expect((added as { ok: true; value: ProfileView }).value.keyStore).toBe('session-only');
     await expect(readFile(join(app.dataDir, SAFE_STORAGE_FILE))).rejects.toThrow();
   });

@@ -3,7 +3,7 @@
 // the page as plain data (never the IPC event with its sender) and can be unsubscribed.
 import type { IpcRendererEvent } from 'electron';
 import { describe, expect, it } from 'vitest';
-import type { ApiEvent } from '../../electron/api';
+import type { ApiEvent } from '../../electron/shared/contract/index';
 import { createPreloadBridge, type IpcRendererLike } from '../../electron/preload/bridge';
 import { EVENT_CHANNEL, INVOKE_CHANNEL, type InvokeReply } from '../../electron/preload/channels';
 

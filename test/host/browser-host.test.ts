@@ -7,7 +7,7 @@ import { symlink, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiEvent, ApiResult, ProfileView, SiteView, StatusView } from '../../electron/api';
+import type { ApiEvent, Result, ProfileView, SiteView, StatusView } from '../../electron/shared/contract/index';
 import { startBrowserHost } from '../../electron/browser-host/server';
 import { ROOT } from '../../electron/main/build';
 import { createHttpBridge } from '../../renderer/src/api/http-bridge';
@@ -167,7 +167,7 @@ describe('headers', () => {
 
   it('keeps images to its own origin whatever the tile server (tiles come through the host)', async () => {
     const saved = await call(test, 'saveSettings', [{ tileUrl: 'https://{s}.tiles.example.net/{z}/{x}/{y}.png' }]);
-    expect(saved.json<{ value: ApiResult<unknown> }>().value.ok).toBe(true);
+    expect(saved.json<{ value: Result<unknown> }>().value.ok).toBe(true);
     try {
       const page = await raw(test.host.port, { path: '/' });
       expect(page.headers['content-security-policy']).toContain("img-src 'self' data:;");
@@ -270,7 +270,7 @@ describe('calls', () => {
     expect(body.length).toBeGreaterThan(3 * 1024 * 1024);
     const opened = await raw(test.host.port, { method: 'POST', path: '/api/openBulkFile', headers: auth(), body });
     expect(opened.status).toBe(200);
-    expect(opened.json<{ value: ApiResult<{ size: number }> }>().value).toMatchObject({ ok: true, value: { size: csv.length } });
+    expect(opened.json<{ value: Result<{ size: number }> }>().value).toMatchObject({ ok: true, value: { size: csv.length } });
     const tooBig = JSON.stringify([{ name: 'x'.repeat(100), base64: 'QUFB'.repeat(23 * 1024 * 1024) }]);
     expect((await raw(test.host.port, { method: 'POST', path: '/api/openBulkFile', headers: auth(), body: tooBig })).status).toBe(413);
   });
@@ -278,7 +278,7 @@ describe('calls', () => {
   it('runs a real call: a saved site is queued and listed', async () => {
     const saved = await call(test, 'saveSite', [{ name: 'North Ridge', height: 45, latitude: 40.44, longitude: -79.99, pinStyle: 2 }]);
     expect(saved.status).toBe(200);
-    const result = saved.json<{ value: ApiResult<SiteView> }>().value;
+    const result = saved.json<{ value: Result<SiteView> }>().value;
     expect(result.ok).toBe(true);
     const site = (result as { ok: true; value: SiteView }).value;
     expect(site).toMatchObject({ name: 'North Ridge', height: 45, pinStyle: 2 });
@@ -294,7 +294,7 @@ describe('calls', () => {
   it('returns input issues as a result, not an error', async () => {
     const response = await call(test, 'saveSite', [{ name: 'Bad', height: 'tall', latitude: 95, longitude: 0 }]);
     expect(response.status).toBe(200);
-    const result = response.json<{ value: ApiResult<SiteView> }>().value;
+    const result = response.json<{ value: Result<SiteView> }>().value;
     expect(result.ok).toBe(false);
     expect((result as { ok: false; issues: { field: string }[] }).issues.map((issue) => issue.field)).toEqual(expect.arrayContaining(['height', 'latitude']));
   });
@@ -330,7 +330,7 @@ describe('events', () => {
       expect(first).toMatchObject({ type: 'status', status: { host: 'browser' } });
 
       const api = { saveSite: (input: object) => bridge.invoke('saveSite', input) };
-      const saved = (await api.saveSite({ name: 'Event Tower', height: 30, latitude: 41, longitude: -80 })) as ApiResult<SiteView>;
+      const saved = (await api.saveSite({ name: 'Event Tower', height: 30, latitude: 41, longitude: -80 })) as Result<SiteView>;
       expect(saved.ok).toBe(true);
       const localId = (saved as { ok: true; value: SiteView }).value.localId;
       const siteEvent = await waitFor((event) => event.type === 'site' && event.site.localId === localId);
@@ -358,7 +358,7 @@ describe('through to the service', () => {
       notify();
     });
     try {
-      const saved = (await bridge.invoke('saveSite', { name: 'Synced Ridge', height: 52, latitude: 40.61, longitude: -79.93 })) as ApiResult<SiteView>;
+      const saved = (await bridge.invoke('saveSite', { name: 'Synced Ridge', height: 52, latitude: 40.61, longitude: -79.93 })) as Result<SiteView>;
       const localId = (saved as { ok: true; value: SiteView }).value.localId;
       const synced = await new Promise<SiteView>((resolve) => {
         notify = () => {

@@ -6,7 +6,7 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, type ApiEvent, type ApiResult, type ProfileView } from '../../electron/api';
+import { DEFAULT_SETTINGS, type ApiEvent, type Result, type ProfileView } from '../../electron/shared/contract/index';
 import { openHostBackend, type HostBackend } from '../../electron/core/host-api';
 import { createSessionSecretStore } from '../../electron/core/profiles/session';
 
@@ -94,7 +94,7 @@ describe('profiles and keys', () => {
     const added = (await hostApi.api.saveProfile({ name: 'Office', baseUrl: 'https://api.towercoverage.com', account: '1' })) as { ok: true; value: ProfileView };
     const renamed = await hostApi.api.saveProfile({ id: added.value.id, name: 'Head office', baseUrl: 'https://api.towercoverage.com', account: '1' });
     expect(renamed).toMatchObject({ ok: true, value: { id: added.value.id, name: 'Head office' } });
-    const clash = (await hostApi.api.saveProfile({ name: 'head office', baseUrl: 'https://api.towercoverage.com', account: '2' })) as ApiResult<ProfileView>;
+    const clash = (await hostApi.api.saveProfile({ name: 'head office', baseUrl: 'https://api.towercoverage.com', account: '2' })) as Result<ProfileView>;
     expect(clash.ok).toBe(false);
   });
 });

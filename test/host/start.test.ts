@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findElectronBinary, ROOT } from '../../electron/main/build';
-import { LOCK_FILE } from '../../electron/core/outbox/lock';
+import { LOCK_FILE } from '../../electron/core/storage/lock';
 
 const LINE = /^Sitewalk is running at (http:\/\/127\.0\.0\.1:(\d+))\/#token=([A-Za-z0-9_-]{43})$/;
 

@@ -3,14 +3,16 @@
 // event, are the two ways that could happen. Driven through a small in-memory API with the same
 // shapes the hosts deliver (this is the UI's own store, so the host is what is faked here).
 import { describe, expect, it } from 'vitest';
-import type { ApiEvent, SiteView, SitewalkApi, StatusView } from '../../electron/api';
-import { DEFAULT_SETTINGS } from '../../electron/api';
+import type { ApiEvent, SiteView, SitewalkApi, StatusView } from '../../electron/shared/contract/index';
+import { DEFAULT_SETTINGS } from '../../electron/shared/contract/index';
 import { AppStore } from '../../renderer/src/store';
 
 function site(localId: string, patch: Partial<SiteView> = {}): SiteView {
   return {
     localId,
     siteId: null,
+    profileId: 'p',
+    origin: 'created',
     name: localId,
     height: 30,
     latitude: 45,
@@ -20,12 +22,14 @@ function site(localId: string, patch: Partial<SiteView> = {}): SiteView {
     pinStyle: 1,
     syncState: 'pending',
     lastError: null,
+    queued: 1,
+    createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',
     ...patch,
   };
 }
 
-const status: StatusView = { online: true, syncing: false, paused: null, pendingCount: 0, attentionCount: 0, lastSyncAt: null, activeProfileId: 'p', host: 'browser' };
+const status: StatusView = { online: true, syncing: false, paused: null, blocked: null, pendingCount: 0, sendingCount: 0, attentionCount: 0, lastSyncAt: null, activeProfileId: 'p', host: 'browser' };
 
 function harness(initialSites: SiteView[]) {
   const listeners = new Set<(event: ApiEvent) => void>();

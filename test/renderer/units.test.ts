@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { feetToMeters, formatHeight, heightFieldText, metersToFeet, readHeight } from '../../renderer/src/lib/units';
-import { parseSiteEdit } from '../../electron/core/validation';
+import { parseSiteEdit } from '../../electron/shared/validation';
 
 describe('feet and meters', () => {
   it('converts feet to the nearest whole meter', () => {

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox, SandboxSite } from '../../electron/sandbox/index';
 import { BINDINGS } from '../../electron/core/service/types';
-import { isXmlSafe, parseSiteEdit } from '../../electron/core/validation';
+import { isXmlSafe, parseSiteEdit } from '../../electron/shared/validation';
 import { clientFor, inspect, startTestSandbox } from './helpers/sandbox';
 
 let sandbox: RunningSandbox;

@@ -1,6 +1,6 @@
 // The EUS reprocess rules: process ID, Multi Map ID, and an explicit choice about the email.
 import { describe, expect, it } from 'vitest';
-import { parseEusReprocess } from '../../electron/core/validation';
+import { parseEusReprocess } from '../../electron/shared/validation';
 
 describe('EUS reprocess', () => {
   it('normalises a valid request', () => {

@@ -1,6 +1,6 @@
 // The site create/edit rules, one by one, as the form, the CSV import and the CLI see them.
 import { describe, expect, it } from 'vitest';
-import { TEXT_LIMITS, formatCoordinate, parseSiteEdit, type SiteEditInput } from '../../electron/core/validation';
+import { TEXT_LIMITS, formatCoordinate, parseSiteEdit, type SiteEditInput } from '../../electron/shared/validation';
 
 const place = { latitude: '45.5', longitude: '-93.25' };
 

@@ -10,16 +10,16 @@
 import { Option, type Command } from 'commander';
 import { runImport, runReprocess, submissionLabel, type BulkProgress, type RunResult } from '../../core/bulk/apply';
 import { coreOutboxPort, exportSitesOf, knownSitesOf } from '../../core/bulk/core-port';
-import type { Delimiter } from '../../core/bulk/csv';
-import { parseFilterSpec, planReprocess, readEusCsv, type EusFilter, type EusPlan } from '../../core/bulk/eus';
-import { exportSites, type ExportFormat } from '../../core/bulk/export';
-import { parseTarget } from '../../core/bulk/fields';
+import type { Delimiter } from '../../shared/bulk/csv';
+import { parseFilterSpec, planReprocess, readEusCsv, type EusFilter, type EusPlan } from '../../shared/bulk/eus';
+import { exportSites, type ExportFormat } from '../../shared/bulk/export';
+import { parseTarget } from '../../shared/bulk/fields';
 import { readInputFile, writeTextFile } from '../../core/bulk/files';
-import { formatFromFileName, previewImport, type ImportOptions } from '../../core/bulk/import';
-import { parseMappingSpec, type ManualMapping } from '../../core/bulk/mapping';
-import { DEFAULT_FIELDS, type DefaultField, type ImportPreview } from '../../core/bulk/preview';
-import { dryRunReport, reportCsv, runSucceeded, type ReportRow, type RunCounts } from '../../core/bulk/report';
-import type { ImportFormat } from '../../core/bulk/table';
+import { formatFromFileName, previewImport, type ImportOptions } from '../../shared/bulk/import';
+import { parseMappingSpec, type ManualMapping } from '../../shared/bulk/mapping';
+import { DEFAULT_FIELDS, type DefaultField, type ImportPreview } from '../../shared/bulk/preview';
+import { dryRunReport, reportCsv, runSucceeded, type ReportRow, type RunCounts } from '../../shared/bulk/report';
+import type { ImportFormat } from '../../shared/bulk/table';
 import type { InputIssue } from '../../core/service/types';
 import { terminalProgress } from '../bulk/progress';
 // main.ts imports this module: use its exports inside functions only, never at load.

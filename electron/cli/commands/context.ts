@@ -7,7 +7,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { openCore, type CoreOptions, type SitewalkCore } from '../../core/app';
-import { DataDirBusyError } from '../../core/outbox/lock';
+import { DataDirBusyError } from '../../core/storage/lock';
 import type { InputIssue } from '../../core/service/types';
 // main.ts imports this module (through index.ts): only use its exports inside functions, never at load.
 import { CliExit, printJson, usageError, type CliIo } from '../main';

@@ -10,7 +10,7 @@
 // SiteView = { localId, siteId, profileId, origin, name, height, latitude, longitude, description,
 //              group, pinStyle, syncState, lastError, queued, createdAt, updatedAt }
 import type { Command } from 'commander';
-import type { SiteEditInput } from '../../core/validation/index';
+import type { SiteEditInput } from '../../shared/validation/index';
 import type { CliIo } from '../main';
 import { issuesExit, output, table, withCommonOptions, withCore, type CommonFlags, type CoreCommandOptions } from './context';
 

@@ -5,9 +5,11 @@
 // rows without skipInvalid, file problems); cancel discards only entries that were not sent and
 // reports the rest as they ended; a run never waits on a queue that cannot move (offline, paused).
 import type { EusReprocess, SiteEdit } from '../service/types';
-import type { EusPlan } from './eus';
-import { applyBlockers, type ImportPreview } from './preview';
-import { countStatuses, unqueuedReportRow, type ReportRow, type RowStatus, type RunCounts } from './report';
+import type { EusPlan } from '../../shared/bulk/eus';
+import { applyBlockers, type ImportPreview } from '../../shared/bulk/preview';
+import { countStatuses, unqueuedReportRow, type BulkProgress, type ReportRow, type RowStatus, type RunResult } from '../../shared/bulk/report';
+
+export type { BulkProgress, RunResult } from '../../shared/bulk/report';
 
 export type EntryState = 'pending' | 'sending' | 'done' | 'failed' | 'needs-review' | 'paused' | 'discarded';
 
@@ -50,22 +52,6 @@ export interface OutboxPort {
   blockedReason(): string | null;
 }
 
-export interface BulkProgress {
-  /** Entries in the batch. */
-  total: number;
-  done: number;
-  failed: number;
-  needsReview: number;
-  paused: number;
-  pending: number;
-  sending: number;
-  cancelled: number;
-  elapsedMs: number;
-  /** Estimated time until every entry has ended, from the pace so far; null until one has. */
-  etaMs: number | null;
-  cancelling: boolean;
-}
-
 export interface RunOptions {
   /** Follow the batch until it settles (default true). False: queue and return, rows reported 'queued'. */
   follow?: boolean;
@@ -84,19 +70,6 @@ export interface RunOptions {
 
 export interface ImportRunOptions extends RunOptions {
   skipInvalid?: boolean;
-}
-
-export interface RunResult {
-  /** refused: nothing was queued (see `blockers`). */
-  outcome: 'completed' | 'refused' | 'cancelled' | 'stopped' | 'queued';
-  blockers: string[];
-  /** Why the run stopped following a queue that cannot move. */
-  stoppedBecause?: string;
-  rows: ReportRow[];
-  counts: RunCounts;
-  /** Milliseconds spent on the durable enqueue of the batch. */
-  enqueueMs: number;
-  elapsedMs: number;
 }
 
 interface Tracked {

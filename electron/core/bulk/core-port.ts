@@ -4,8 +4,8 @@
 // CLI only; the renderer asks the host instead.
 import type { OutboxEntryView, SitewalkCore } from '../app';
 import type { EntrySnapshot, OutboxPort } from './apply';
-import type { ExportSite } from './export';
-import type { KnownSite } from './preview';
+import type { ExportSite } from '../../shared/bulk/export';
+import type { KnownSite } from '../../shared/bulk/preview';
 
 export function coreOutboxPort(core: SitewalkCore): OutboxPort {
   return {

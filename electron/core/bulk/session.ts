@@ -6,17 +6,17 @@
 // memory for this run of the app only, a few at a time; a run goes on when the page is closed, and a
 // closing host stops following without cancelling anything queued.
 import { randomUUID } from 'node:crypto';
-import type { BulkFileView as BulkFile, BulkRunView as BulkRun, ExportedFile as SavedFile, ImportOptionsInput as ImportChoices, ReprocessFileOptions as ReprocessChoices } from '../../api';
+import type { BulkFileView as BulkFile, BulkRunView as BulkRun, ExportedFile as SavedFile, ImportOptionsInput as ImportChoices, ReprocessFileOptions as ReprocessChoices } from '../../shared/contract/index';
 import type { SitewalkCore } from '../app';
 import type { InputIssue } from '../service/types';
 import { runImport, runReprocess, type BulkProgress, type RunResult } from './apply';
 import { coreOutboxPort, exportSitesOf, knownSitesOf } from './core-port';
-import type { Delimiter } from './csv';
-import { planReprocess, readEusCsv, type EusPlan } from './eus';
-import { exportSites, type ExportFormat } from './export';
-import { previewImport, type ImportOptions } from './import';
-import type { ImportPreview } from './preview';
-import { reportCsv } from './report';
+import type { Delimiter } from '../../shared/bulk/csv';
+import { planReprocess, readEusCsv, type EusPlan } from '../../shared/bulk/eus';
+import { exportSites, type ExportFormat } from '../../shared/bulk/export';
+import { previewImport, type ImportOptions } from '../../shared/bulk/import';
+import type { ImportPreview } from '../../shared/bulk/preview';
+import { reportCsv } from '../../shared/bulk/report';
 
 export interface BulkSessionOptions {
   /** Files kept at once; the oldest goes first (default 4). */

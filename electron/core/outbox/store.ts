@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import type { EusReprocess, SiteEdit } from '../service/types';
 import type { Clock } from '../clock';
-import { Journal, type JournalProblem } from './journal';
+import { Journal, type JournalProblem } from '../storage/journal';
 import { interruptedProblem } from './policy';
 import { isIdempotent, laneOf, OUTBOX_STATES, type OutboxEntry, type OutboxRecord, type OutboxState, type PauseInfo, type ReprocessEntry, type SiteEntry } from './types';
 

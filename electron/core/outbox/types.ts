@@ -1,13 +1,14 @@
 // The outbox's vocabulary: an entry is one request the user asked for (a site create or edit, or an
 // EUS reprocess), with its state and its history of problems. Entries are plain data so they can be
 // journaled, listed and shown as they are; they never hold the API key.
+import type { ProblemView } from '../../shared/contract/views';
+import type { OutboxState } from '../../shared/domain';
 import type { CallError, EusReprocess, SiteEdit } from '../service/types';
 
-export type OutboxState = 'pending' | 'sending' | 'done' | 'failed' | 'needs-review' | 'paused';
-export const OUTBOX_STATES: readonly OutboxState[] = ['pending', 'sending', 'done', 'failed', 'needs-review', 'paused'];
+export { OUTBOX_STATES, type OutboxState } from '../../shared/domain';
 
 /** What went wrong, in both faces (the CallError's), without anything secret. */
-export interface Problem {
+export interface Problem extends ProblemView {
   kind: CallError['kind'] | 'interrupted' | 'no-site-id' | 'gave-up' | 'blocked';
   /** A sentence a technician understands. */
   message: string;

@@ -5,7 +5,7 @@
 // here: they live in the SecretStore, by profile ID.
 import { randomBytes } from 'node:crypto';
 import { REAL_SERVICE, type Binding, type InputIssue } from '../service/types';
-import { parseProfile, SANDBOX_PROFILE_NAME, type ProfileInput, type ProfileSettings } from '../validation/profile';
+import { parseProfile, SANDBOX_PROFILE_NAME, type ProfileInput, type ProfileSettings } from '../../shared/validation/profile';
 import type { KeyValueStore } from './kv';
 
 export const SANDBOX_PROFILE_ID = 'sandbox';

@@ -37,9 +37,9 @@ import { soap12 } from './soap12';
 import { eusParams, rawParams, renderingListParams, requestParameters, siteParams, type WireParams } from './operations';
 import { cancelledError, describeThrown, invalidInput, networkError, protocolError, redactError, stripQuery, timeoutError } from './errors';
 import { interpretRenderingList, interpretReprocessResult, interpretSiteResult, resultError, resultText } from './interpret';
-import { findXmlForbidden } from '../validation/common';
-import { parseEusReprocess } from '../validation/eus';
-import { parseSiteEdit } from '../validation/site';
+import { findXmlForbidden } from '../../shared/validation/common';
+import { parseEusReprocess } from '../../shared/validation/eus';
+import { parseSiteEdit } from '../../shared/validation/site';
 import { nodeTransport } from './node-transport';
 
 export const CODECS: Readonly<Record<Binding, BindingCodec>> = {

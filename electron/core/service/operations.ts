@@ -2,7 +2,7 @@
 // This file and the request builders are the only places where Siteid, Pinstyle, emailsend… are
 // written. Every parameter is always sent (blank = empty string): ASMX's HTTP GET/POST bindings
 // answer a missing one with HTTP 500 "Missing parameter: <name>.".
-import { formatCoordinate } from '../validation/common';
+import { formatCoordinate } from '../../shared/validation/common';
 import type { Credentials, EusReprocess, Operation, SiteEdit } from './types';
 
 /** [name, value] pairs in the order they go on the wire. */

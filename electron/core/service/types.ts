@@ -4,61 +4,17 @@
 // Every call resolves to a CallResult: the client never throws for anything the network or the
 // service can do.
 
-export type Binding = 'http-post' | 'http-get' | 'soap11' | 'soap12';
-export const BINDINGS: readonly Binding[] = ['http-post', 'http-get', 'soap11', 'soap12'];
+import type { Connection, EusReprocess, InputIssue, RenderingQuality, SiteEdit } from '../../shared/domain';
+
+export { BINDINGS, REAL_SERVICE } from '../../shared/domain';
+export type { Binding, Connection, EusReprocess, InputIssue, PinStyle, RenderingQuality, SiteEdit } from '../../shared/domain';
 
 export type Operation = 'SitesAPI' | 'GetRenderingQualityList' | 'EusReprocessAPI';
 export const OPERATIONS: readonly Operation[] = ['SitesAPI', 'GetRenderingQualityList', 'EusReprocessAPI'];
 
-/** Where a profile's calls go. All of it is configurable per profile. */
-export interface Connection {
-  baseUrl: string;
-  servicePath: string;
-  namespace: string;
-  binding: Binding;
-}
-
-export const REAL_SERVICE: Readonly<Connection> = {
-  baseUrl: 'https://api.towercoverage.com',
-  servicePath: '/towercoverage.asmx',
-  namespace: 'http://tempuri.org/',
-  binding: 'http-post',
-};
-
 export interface Credentials {
   account: string;
   key: string;
-}
-
-export type PinStyle = 1 | 2 | 3 | 4;
-
-/** A create (no siteId) or an edit of an existing site. Blank optional text = leave unchanged. */
-export interface SiteEdit {
-  siteId?: string;
-  name?: string;
-  /** Whole meters, >= 0. */
-  height: number;
-  /** Decimal degrees; required for a create. */
-  latitude?: number;
-  longitude?: number;
-  description?: string;
-  group?: string;
-  /** Omitted = blank on the wire (the service's default, 1). */
-  pinStyle?: PinStyle;
-}
-
-export interface EusReprocess {
-  processId: string;
-  /** Digits only. */
-  multiMapId: string;
-  sendEmail: boolean;
-}
-
-export interface RenderingQuality {
-  id: number;
-  name: string;
-  /** null when the element was absent, '' when it was present and empty. */
-  error: string | null;
 }
 
 export interface SiteResult {
@@ -86,12 +42,6 @@ interface ErrorFaces {
   quotaExhausted: boolean;
   /** The service rejected the account ID or API key. */
   authRejected: boolean;
-}
-
-export interface InputIssue {
-  /** Domain field name (height, latitude, multiMapId…). */
-  field: string;
-  message: string;
 }
 
 export type CallError =

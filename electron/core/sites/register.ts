@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Clock } from '../clock';
 import type { PinStyle } from '../service/types';
-import { Journal, type JournalProblem } from '../outbox/journal';
+import { Journal, type JournalProblem } from '../storage/journal';
 
 export const REGISTER_FILE = 'sites.journal';
 const JOURNAL_NAME = 'sitewalk-sites';
@@ -25,13 +25,8 @@ export interface SiteFields {
 
 export const SITE_FIELD_NAMES: ReadonlyArray<keyof SiteFields> = ['name', 'height', 'latitude', 'longitude', 'description', 'group', 'pinStyle'];
 
-export type SiteOrigin =
-  /** Created in Sitewalk (starts with a temporary ID). */
-  | 'created'
-  /** Added by its service ID (nothing sent). */
-  | 'existing'
-  /** First seen in an edit from a file import or the CLI. */
-  | 'imported';
+import type { SiteOrigin } from '../../shared/contract/views';
+export type { SiteOrigin } from '../../shared/contract/views';
 
 export interface SiteRecord {
   localId: string;

@@ -2,32 +2,15 @@
 // the outbox (oldest first, later fields win), and a sync state derived from those entries, so the
 // register never has to be rewritten when an entry changes state.
 import type { OutboxEntry, Problem, SiteEntry } from '../outbox/types';
-import type { PinStyle } from '../service/types';
-import type { SiteFields, SiteOrigin, SiteRecord } from './register';
+import type { SiteView as ContractSiteView } from '../../shared/contract/views';
+import type { SyncState } from '../../shared/domain';
+import type { SiteFields, SiteRecord } from './register';
 
-export type SyncState = 'synced' | 'pending' | 'failed' | 'needs-review';
+export type { SyncState } from '../../shared/domain';
 
-export interface SiteView {
-  /** Stable local ID (temporary until the service gives a new site its ID; kept afterwards). */
-  localId: string;
-  /** The service's site ID, null until a create is confirmed. */
-  siteId: string | null;
-  profileId: string;
-  origin: SiteOrigin;
-  name: string;
-  height: number | null;
-  latitude: number | null;
-  longitude: number | null;
-  description: string;
-  group: string;
-  pinStyle: PinStyle;
-  syncState: SyncState;
-  /** The problem of the entry that needs the user (or of the last failed try of a pending one). */
+/** The contract's site view, with the core's typed problem. */
+export interface SiteView extends ContractSiteView {
   lastError: Problem | null;
-  /** Outbox entries of this site not yet done. */
-  queued: number;
-  createdAt: string;
-  updatedAt: string;
 }
 
 /** `record` overlaid with its unfinished outbox entries (`lane`, FIFO order). */

@@ -2,7 +2,7 @@
 // /api/<method> with the JSON argument array, events come from /api/events read with fetch
 // streaming. The per-run token travels in the Authorization header only, never in a URL that a
 // server or history would keep; it is taken from the address bar's fragment once and then removed.
-import type { ApiEvent, ApiMethod, SitewalkApi, SitewalkBridge } from '../../../electron/api';
+import type { ApiEvent, ApiMethod, SitewalkApi, SitewalkBridge } from '../../../electron/shared/contract/index';
 import { SseParser } from './sse';
 
 const TOKEN_KEY = 'sitewalk.token';

@@ -1,7 +1,7 @@
 // The renderer's single way to the main process, whichever host serves the page: in Electron the
 // preload's `window.sitewalk` bridge (IPC), in a browser the browser host's HTTP API. The UI calls
 // getApi() and onApiEvent() and never learns which one it has, nor ever sees the API key.
-import type { ApiEvent, SitewalkApi, SitewalkBridge } from '../../../electron/api';
+import type { ApiEvent, SitewalkApi, SitewalkBridge } from '../../../electron/shared/contract/index';
 import { apiFromBridge, createHttpBridge, takeToken } from './http-bridge';
 
 declare global {

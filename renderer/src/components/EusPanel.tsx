@@ -3,8 +3,8 @@
 // option says what it does. Validation is the shared schema (parseEusReprocess); the request is queued
 // like every other change, and its history (from the outbox) shows each result.
 import { useId, useMemo, useState } from 'react';
-import type { EusReprocessInput } from '../../../electron/core/validation';
-import { parseEusReprocess } from '../../../electron/core/validation';
+import type { EusReprocessInput } from '../../../electron/shared/validation';
+import { parseEusReprocess } from '../../../electron/shared/validation';
 import { useAppState } from '../store';
 import { FieldError, useUi } from './ui';
 import { OutboxEntry } from './OutboxPanel';

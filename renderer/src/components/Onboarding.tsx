@@ -2,7 +2,7 @@
 // the computer) or connecting a real account. Shown while only the built-in profile exists and the
 // welcome has not been answered on this computer; either answer ends it.
 import { useState } from 'react';
-import type { ProfileView } from '../../../electron/api';
+import type { ProfileView } from '../../../electron/shared/contract/index';
 import { useAppState } from '../store';
 import { Modal, useUi } from './ui';
 import { ProfileForm } from './SettingsPanel';

@@ -3,7 +3,7 @@
 // problem is a plain sentence with the technical detail one click away, and each entry offers only
 // the actions that make sense in its state (retry, edit, discard, or confirm a create by its site ID).
 import { useId, useMemo, useState } from 'react';
-import type { OutboxEntryView } from '../../../electron/api';
+import type { OutboxEntryView } from '../../../electron/shared/contract/index';
 import { useAppState } from '../store';
 import { relativeTime, untilTime } from '../lib/format';
 import { OutboxBadge, useNow, useUi } from './ui';

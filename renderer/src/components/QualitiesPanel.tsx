@@ -2,7 +2,7 @@
 // caches it on disk, so the panel works offline and says when it shows the saved copy; refresh asks
 // the service again, and each ID can be copied with one tap.
 import { useCallback, useEffect, useState } from 'react';
-import type { RenderingQualitiesView } from '../../../electron/api';
+import type { RenderingQualitiesView } from '../../../electron/shared/contract/index';
 import { relativeTime } from '../lib/format';
 import { useUi } from './ui';
 

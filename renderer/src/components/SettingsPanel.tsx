@@ -3,8 +3,8 @@
 // concurrency and height units. Input problems come back from the main process as field issues and
 // are shown beside the field; nothing is changed until a save succeeds.
 import { useId, useState } from 'react';
-import type { Binding, KeyStoreKind, ProfileInput, ProfileView, SettingsView } from '../../../electron/api';
-import { DEFAULT_SETTINGS } from '../../../electron/api';
+import type { Binding, KeyStoreKind, ProfileInput, ProfileView, SettingsView } from '../../../electron/shared/contract/index';
+import { DEFAULT_SETTINGS } from '../../../electron/shared/contract/index';
 import { useAppState } from '../store';
 import { FieldError, useUi } from './ui';
 

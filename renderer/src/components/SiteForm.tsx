@@ -3,9 +3,9 @@
 // form only translates feet and DMS first. Every keystroke is kept as a draft until the save is
 // queued, so closing the form, a reload or a crash never loses typed input.
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
-import type { SiteInput, SiteView } from '../../../electron/api';
+import type { SiteInput, SiteView } from '../../../electron/shared/contract/index';
 import type { SiteEdit } from '../../../electron/core/service/types';
-import { parseSiteEdit } from '../../../electron/core/validation';
+import { parseSiteEdit } from '../../../electron/shared/validation';
 import { coordinateFieldValue, formatDecimal, formatDms, readCoordinates } from '../lib/coords';
 import { deleteDraft, loadDraft, newDraftKey, saveDraft, type SiteDraft, type SiteDraftFields } from '../lib/drafts';
 import { formatHeight, heightFieldText, readHeight, type HeightUnit } from '../lib/units';

@@ -2,7 +2,7 @@
 // with 10,000 sites (only the rows in view exist in the DOM), the selected site's details, and the
 // unsaved drafts, so typed input that was never saved is always one click away.
 import { useEffect, useMemo, useRef, useState, type UIEvent } from 'react';
-import type { SiteView, SyncState } from '../../../electron/api';
+import type { SiteView, SyncState } from '../../../electron/shared/contract/index';
 import { useAppState } from '../store';
 import { SYNC_LABELS, siteTitle, relativeTime } from '../lib/format';
 import { deleteDraft, listDrafts } from '../lib/drafts';

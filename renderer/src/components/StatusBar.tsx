@@ -2,7 +2,7 @@
 // attention, when the last sync was, and "Sync now". Below it, banners for the problems that stop all
 // sending (quota used up, key rejected or missing, the main process unreachable). Each state is an
 // icon shape plus words, never colour alone.
-import type { StatusView } from '../../../electron/api';
+import type { StatusView } from '../../../electron/shared/contract/index';
 import { useAppState } from '../store';
 import { relativeTime } from '../lib/format';
 import { useNow, useUi } from './ui';

@@ -2,7 +2,7 @@
 // on <dialog> (focus trap and Escape come from the browser), the toast region (a polite live region,
 // so screen readers hear what happened) and state badges that pair an icon shape with a word.
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
-import type { OutboxState, SitewalkApi, SyncState } from '../../../electron/api';
+import type { OutboxState, SitewalkApi, SyncState } from '../../../electron/shared/contract/index';
 import type { AppStore } from '../store';
 import { BADGE_URLS, PIN_NAMES, PIN_URLS, type PinStyle } from '../map/sprites';
 import { OUTBOX_LABELS, SYNC_LABELS, SYNC_SHORT, markFor, outboxMark } from '../lib/format';

@@ -1,7 +1,7 @@
 // Files in and out of the page: a chosen file read as base64 for the host (FileReader works off the
 // main thread, so a large spreadsheet does not freeze the UI while it is read), and a file made by
 // the host saved through the browser's (or Electron's) own download, where the user picks the place.
-import type { ExportedFile } from '../../../electron/api';
+import type { ExportedFile } from '../../../electron/shared/contract/index';
 
 /** The file's bytes as base64, without the data: URL prefix. */
 export function readFileAsBase64(file: Blob): Promise<string> {

@@ -1,6 +1,6 @@
 // Words and small pictures the UI shows for states and times. Every state has a word and a badge
 // shape (never colour alone), and the same wording is used on the map legend, the list and the outbox.
-import type { OutboxState, SiteView, SyncState } from '../../../electron/api';
+import type { OutboxState, SiteView, SyncState } from '../../../electron/shared/contract/index';
 import type { PinMark } from '../map/sprites';
 
 export const SYNC_LABELS: Record<SyncState, string> = {

@@ -5,7 +5,7 @@
 // cannot be had (offline and never seen, blocked) a coordinate grid shows.
 import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
 import L from 'leaflet';
-import type { SettingsView, SiteView } from '../../../electron/api';
+import type { SettingsView, SiteView } from '../../../electron/shared/contract/index';
 import type { AppStore } from '../store';
 import { PinLayer, type Pin } from './pinLayer';
 import { coordinateGrid } from './gridLayer';

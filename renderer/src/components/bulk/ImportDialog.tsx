@@ -3,10 +3,10 @@
 // (the dry run), then queue the ready rows in one batch and follow them to the report. The host does
 // the reading and checking (off this page's thread) and checks again when the rows are applied.
 import { useId, useMemo, useRef, useState } from 'react';
-import type { ImportOptionsInput, ImportPreview } from '../../../../electron/api';
-import { IMPORT_TARGETS, targetLabel, type ImportTarget } from '../../../../electron/core/bulk/fields';
-import { dryRunReport, reportCsv } from '../../../../electron/core/bulk/report';
-import type { PreviewRow } from '../../../../electron/core/bulk/preview';
+import type { ImportOptionsInput, ImportPreview } from '../../../../electron/shared/contract/index';
+import { IMPORT_TARGETS, targetLabel, type ImportTarget } from '../../../../electron/shared/bulk/fields';
+import { dryRunReport, reportCsv } from '../../../../electron/shared/bulk/report';
+import type { PreviewRow } from '../../../../electron/shared/bulk/preview';
 import { formatBytes, saveFile } from '../../lib/files';
 import { PIN_NAMES } from '../../map/sprites';
 import { Modal, useUi } from '../ui';

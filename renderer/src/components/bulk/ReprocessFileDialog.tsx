@@ -4,8 +4,8 @@
 // choice, as in the single reprocess), and followed to the report. A process ID listed twice is
 // reprocessed once, so nobody gets the email twice.
 import { useId, useMemo, useRef, useState } from 'react';
-import type { EusPlan, ReprocessFileOptions } from '../../../../electron/api';
-import { parseEusReprocess } from '../../../../electron/core/validation';
+import type { EusPlan, ReprocessFileOptions } from '../../../../electron/shared/contract/index';
+import { parseEusReprocess } from '../../../../electron/shared/validation';
 import { FieldError, Modal, useUi } from '../ui';
 import { BulkFrame, FileFindings, openBulkFile, Pager, runningRun, usePages } from './shared';
 

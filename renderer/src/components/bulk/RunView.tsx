@@ -2,7 +2,7 @@
 // sent, Cancel (rows not yet sent leave the outbox), and once it has ended the outcome, the rows that
 // need a look, and the row-by-row report to download. Shared by the import and the EUS reprocess.
 import { useEffect, useMemo, useState } from 'react';
-import type { BulkRunView, ReportRow } from '../../../../electron/api';
+import type { BulkRunView, ReportRow } from '../../../../electron/shared/contract/index';
 import { useAppState } from '../../store';
 import { saveFile } from '../../lib/files';
 import { useUi } from '../ui';

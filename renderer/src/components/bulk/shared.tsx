@@ -2,7 +2,7 @@
 // a dropped file), paging through thousands of rows a hundred at a time, and finding a run that is
 // still going when a dialog is opened again.
 import { useId, useState, type ReactNode } from 'react';
-import type { BulkFileView, BulkRunView } from '../../../../electron/api';
+import type { BulkFileView, BulkRunView } from '../../../../electron/shared/contract/index';
 import { readFileAsBase64 } from '../../lib/files';
 import type { Ui } from '../ui';
 import { RunView } from './RunView';

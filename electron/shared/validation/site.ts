@@ -3,7 +3,7 @@
 // trimmed text, whole-meter height, coordinates rounded to 7 decimals, blanks as undefined.
 // Rule: a new site (no siteId) needs both coordinates; an edit takes both or neither.
 import { z } from 'zod';
-import type { PinStyle, SiteEdit } from '../service/types';
+import type { PinStyle, SiteEdit } from '../domain';
 import {
   MAX_HEIGHT_M,
   TEXT_LIMITS,

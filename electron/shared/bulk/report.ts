@@ -106,3 +106,34 @@ export function reportCsv(rows: readonly ReportRow[], options: { bom?: boolean }
   const data = sorted.map((row) => [String(row.row), guardFormula(row.siteId), guardFormula(row.name), row.action, row.status, guardFormula(row.message)]);
   return `${options.bom ? '\uFEFF' : ''}${Papa.unparse({ fields: [...REPORT_HEADERS], data }, { newline: '\r\n' })}\r\n`;
 }
+
+/** Counts and time left of a bulk run while its batch is sent. */
+export interface BulkProgress {
+  /** Entries in the batch. */
+  total: number;
+  done: number;
+  failed: number;
+  needsReview: number;
+  paused: number;
+  pending: number;
+  sending: number;
+  cancelled: number;
+  elapsedMs: number;
+  /** Estimated time until every entry has ended, from the pace so far; null until one has. */
+  etaMs: number | null;
+  cancelling: boolean;
+}
+
+/** How a bulk run ended. */
+export interface RunResult {
+  /** refused: nothing was queued (see `blockers`). */
+  outcome: 'completed' | 'refused' | 'cancelled' | 'stopped' | 'queued';
+  blockers: string[];
+  /** Why the run stopped following a queue that cannot move. */
+  stoppedBecause?: string;
+  rows: ReportRow[];
+  counts: RunCounts;
+  /** Milliseconds spent on the durable enqueue of the batch. */
+  enqueueMs: number;
+  elapsedMs: number;
+}

@@ -3,7 +3,7 @@
 // Every rejection is a sentence that names the field, so the UI, the CSV import and the CLI can show
 // it unchanged. Nothing here knows the wire names of the spec.
 import { z } from 'zod';
-import type { InputIssue } from '../service/types';
+import type { InputIssue } from '../domain';
 
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; issues: InputIssue[] };
 

@@ -4,7 +4,7 @@
 // Names are unique (case-insensitively) among the profiles given as context; "Sandbox" is taken by
 // the built-in profile. The API key is not part of a profile: it goes to the secret store.
 import { z } from 'zod';
-import { BINDINGS, REAL_SERVICE, type Binding } from '../service/types';
+import { BINDINGS, REAL_SERVICE, type Binding } from '../domain';
 import { addIssue, findXmlForbidden, requiredText, runSchema, type ValidationResult } from './common';
 
 export interface ProfileInput {

@@ -5,7 +5,7 @@
 // only: numbers such as a negative longitude stay numbers), and the import strips it again.
 import Papa from 'papaparse';
 import { XMLBuilder } from 'fast-xml-parser';
-import type { PinStyle } from '../service/types';
+import type { PinStyle } from '../domain';
 import { formatCoordinate } from '../validation';
 import { CANONICAL_HEADERS, PIN_STYLE_COLOURS, type SiteField } from './fields';
 

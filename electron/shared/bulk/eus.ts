@@ -4,7 +4,7 @@
 // Multi Map and email choice are validated once for the whole plan; a process ID listed twice is
 // queued once (the later rows say which row carries it), so nobody gets the email twice.
 // Browser-safe and plain data, like the site import.
-import type { EusReprocess, InputIssue } from '../service/types';
+import type { EusReprocess, InputIssue } from '../domain';
 import { parseEusReprocess } from '../validation';
 import { decodeText } from './decode';
 import { parseDelimited, type Delimiter } from './csv';

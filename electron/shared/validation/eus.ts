@@ -3,7 +3,7 @@
 // sendEmail has no default on purpose: resending email to the EUS recipients is a visible side
 // effect, so the caller must choose.
 import { z } from 'zod';
-import type { EusReprocess } from '../service/types';
+import type { EusReprocess } from '../domain';
 import { TEXT_LIMITS, addIssue, readBoolean, requiredText, runSchema, type ValidationResult } from './common';
 
 export interface EusReprocessInput {

@@ -1,0 +1,15 @@
+// What the renderer may hear: every change the core makes, as it is made.
+import type { BulkRunView, OutboxEntryView, ProfileView, SettingsView, SiteView, StatusView } from './views';
+
+export type ApiEvent =
+  | { type: 'status'; status: StatusView }
+  | { type: 'site'; site: SiteView }
+  | { type: 'site-removed'; localId: string }
+  | { type: 'outbox'; entry: OutboxEntryView }
+  | { type: 'outbox-removed'; entryId: string }
+  | { type: 'profiles'; profiles: ProfileView[] }
+  | { type: 'settings'; settings: SettingsView }
+  /** A bulk run started, moved on or ended (rows are left out: getBulkRun has them). */
+  | { type: 'bulk-run'; run: BulkRunView }
+  /** Something the user should know that is not tied to one entry (a damaged data file, a failed write). */
+  | { type: 'problem'; message: string; detail: string };

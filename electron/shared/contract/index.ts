@@ -1,0 +1,11 @@
+// The contract between the renderer and the main process, whichever host serves it (Electron IPC or
+// the browser host over loopback HTTP): inputs (schemas), views, methods and events.
+export * from './inputs';
+export * from './views';
+export * from './methods';
+export * from './events';
+export type { Result } from '../result';
+export type { Binding, InputIssue, KeyStoreKind, OutboxState, PinStyle, SyncState } from '../domain';
+export type { BulkProgress, ReportRow, RunResult } from '../bulk/report';
+export type { EusPlan } from '../bulk/eus';
+export type { ImportPreview } from '../bulk/preview';

@@ -1,0 +1,87 @@
+// What the renderer may send: one zod schema per input, so both hosts validate every call at the
+// boundary the same way before anything reaches the core. Limits here are the transport's (how much
+// text a field may carry at all); the domain's rules are in ../validation.
+import { z } from 'zod';
+import { BINDINGS, HEIGHT_UNITS } from '../domain';
+
+/** Largest file accepted for bulk work (base64 makes the request a third larger). */
+export const MAX_BULK_FILE_BYTES = 64 * 1024 * 1024;
+
+// ---------- inputs ----------
+
+const text = z.string().max(10_000);
+const optText = text.optional();
+const numberish = z.union([z.string().max(100), z.number()]);
+
+export const siteInputSchema = z.object({
+  localId: optText,
+  siteId: optText,
+  name: optText,
+  height: numberish.optional(),
+  latitude: numberish.optional(),
+  longitude: numberish.optional(),
+  description: optText,
+  group: optText,
+  pinStyle: z.union([z.string().max(10), z.number(), z.null()]).optional(),
+});
+export type SiteInput = z.infer<typeof siteInputSchema>;
+
+export const reprocessInputSchema = z.object({
+  processId: optText,
+  multiMapId: numberish.optional(),
+  sendEmail: z.union([z.boolean(), z.string().max(10)]).optional(),
+});
+export type ReprocessInput = z.infer<typeof reprocessInputSchema>;
+
+export const profileInputSchema = z.object({
+  id: optText,
+  name: text,
+  baseUrl: text,
+  servicePath: optText,
+  namespace: optText,
+  binding: z.enum(BINDINGS).optional(),
+  account: text,
+});
+export type ProfileInput = z.infer<typeof profileInputSchema>;
+
+export const settingsPatchSchema = z.object({
+  tileUrl: text.optional(),
+  tileAttribution: text.optional(),
+  syncConcurrency: z.number().int().min(1).max(16).optional(),
+  heightUnit: z.enum(HEIGHT_UNITS).optional(),
+});
+export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
+
+export const bulkFileSchema = z.object({
+  name: z.string().max(500),
+  /** The file's bytes, base64. */
+  base64: z.string().max(Math.ceil((MAX_BULK_FILE_BYTES * 4) / 3) + 4),
+});
+
+const cellText = z.string().max(1000);
+export const importOptionsSchema = z.object({
+  /** Column (header text, or "#3") → field name or "ignore". */
+  mapping: z.record(z.string().max(500), z.string().max(50)).optional(),
+  /** Values for blank cells. */
+  defaults: z
+    .object({ height: cellText, heightFeet: cellText, name: cellText, description: cellText, group: cellText, pinStyle: cellText })
+    .partial()
+    .optional(),
+  delimiter: z.enum(['comma', 'semicolon', 'tab', 'pipe']).optional(),
+  format: z.enum(['csv', 'kml', 'kmz', 'geojson']).optional(),
+  /** Queue the valid rows even when some are invalid (default: refuse the file). */
+  skipInvalid: z.boolean().optional(),
+});
+export type ImportOptionsInput = z.infer<typeof importOptionsSchema>;
+
+export const reprocessFileOptionsSchema = z.object({
+  multiMapId: z.string().max(100),
+  sendEmail: z.boolean(),
+  /** column=value filters, all must match (case-insensitive, * matches any text). */
+  filters: z.array(z.object({ column: z.string().max(500), value: z.string().max(500) })).max(20).optional(),
+  /** Only these rows (of the filtered ones): the user's selection. */
+  selectedRows: z.array(z.number().int().min(0)).max(1_000_000).optional(),
+  skipInvalid: z.boolean().optional(),
+});
+export type ReprocessFileOptions = z.infer<typeof reprocessFileOptionsSchema>;
+

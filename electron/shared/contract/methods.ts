@@ -1,0 +1,121 @@
+// Every method the renderer may call, with its argument schemas (the single source both hosts check
+// against) and its typed signature. The API key goes in (setApiKey) and never comes back out.
+import { z } from 'zod';
+import type { Result } from '../result';
+import type { EusPlan } from '../bulk/eus';
+import type { ImportPreview } from '../bulk/preview';
+import type { ApiEvent } from './events';
+import {
+  bulkFileSchema,
+  importOptionsSchema,
+  MAX_BULK_FILE_BYTES,
+  profileInputSchema,
+  reprocessFileOptionsSchema,
+  reprocessInputSchema,
+  settingsPatchSchema,
+  siteInputSchema,
+  type ImportOptionsInput,
+  type ProfileInput,
+  type ReprocessFileOptions,
+  type ReprocessInput,
+  type SettingsPatch,
+  type SiteInput,
+} from './inputs';
+import type {
+  BulkFileView,
+  BulkRunView,
+  ExportedFile,
+  OutboxEntryView,
+  ProfileView,
+  RenderingQualitiesView,
+  SettingsView,
+  SiteView,
+  StatusView,
+} from './views';
+
+const id = z.string().min(1).max(200);
+
+/** Argument schemas, one tuple per method: the single source both hosts validate against. */
+export const API_METHODS = {
+  getStatus: z.tuple([]),
+  listProfiles: z.tuple([]),
+  saveProfile: z.tuple([profileInputSchema]),
+  deleteProfile: z.tuple([id]),
+  useProfile: z.tuple([id]),
+  setApiKey: z.tuple([id, z.string().min(1).max(1000)]),
+  clearApiKey: z.tuple([id]),
+  listSites: z.tuple([]),
+  saveSite: z.tuple([siteInputSchema]),
+  addExistingSite: z.tuple([siteInputSchema]),
+  listOutbox: z.tuple([]),
+  retryEntry: z.tuple([id]),
+  discardEntry: z.tuple([id]),
+  resolveEntry: z.tuple([id, z.string().min(1).max(100)]),
+  syncNow: z.tuple([]),
+  reprocessEus: z.tuple([reprocessInputSchema]),
+  getRenderingQualities: z.tuple([z.object({ refresh: z.boolean().optional() })]),
+  getSettings: z.tuple([]),
+  saveSettings: z.tuple([settingsPatchSchema]),
+  openBulkFile: z.tuple([bulkFileSchema]),
+  previewImport: z.tuple([id, importOptionsSchema]),
+  startImport: z.tuple([id, importOptionsSchema]),
+  previewReprocessFile: z.tuple([id, reprocessFileOptionsSchema]),
+  startReprocessFile: z.tuple([id, reprocessFileOptionsSchema]),
+  getBulkRun: z.tuple([id]),
+  cancelBulkRun: z.tuple([id]),
+  getBulkReport: z.tuple([id]),
+  exportSites: z.tuple([z.enum(['csv', 'kml', 'geojson'])]),
+} as const;
+
+export type ApiMethod = keyof typeof API_METHODS;
+
+export interface SitewalkApi {
+  getStatus(): Promise<StatusView>;
+  listProfiles(): Promise<ProfileView[]>;
+  saveProfile(input: ProfileInput): Promise<Result<ProfileView>>;
+  deleteProfile(profileId: string): Promise<Result<null>>;
+  useProfile(profileId: string): Promise<Result<ProfileView>>;
+  /** Write-only: the key is stored by the main process and never returned. */
+  setApiKey(profileId: string, key: string): Promise<Result<ProfileView>>;
+  clearApiKey(profileId: string): Promise<Result<ProfileView>>;
+  listSites(): Promise<SiteView[]>;
+  /** Validates, queues durably, returns the site as now pending. */
+  saveSite(input: SiteInput): Promise<Result<SiteView>>;
+  /** Adds a site the service already has, by its ID, to the local register (nothing is sent). */
+  addExistingSite(input: SiteInput): Promise<Result<SiteView>>;
+  listOutbox(): Promise<OutboxEntryView[]>;
+  retryEntry(entryId: string): Promise<Result<OutboxEntryView>>;
+  discardEntry(entryId: string): Promise<Result<null>>;
+  /** A needs-review create confirmed by the user with the site ID the service gave. */
+  resolveEntry(entryId: string, siteId: string): Promise<Result<OutboxEntryView>>;
+  syncNow(): Promise<StatusView>;
+  reprocessEus(input: ReprocessInput): Promise<Result<OutboxEntryView>>;
+  getRenderingQualities(options: { refresh?: boolean }): Promise<RenderingQualitiesView>;
+  getSettings(): Promise<SettingsView>;
+  saveSettings(patch: SettingsPatch): Promise<Result<SettingsView>>;
+  /** Hands a file to the host for bulk work (kept in memory for this run only). */
+  openBulkFile(file: { name: string; base64: string }): Promise<Result<BulkFileView>>;
+  /** The dry run: every row of the file mapped and checked, nothing queued. */
+  previewImport(fileId: string, options: ImportOptionsInput): Promise<Result<ImportPreview>>;
+  /** Checks the file again and queues every ready row in one durable batch; the run is followed by the host. */
+  startImport(fileId: string, options: ImportOptionsInput): Promise<Result<BulkRunView>>;
+  /** Reads an EUS CSV download and plans the reprocess (filters, selection, Multi Map, email); nothing queued. */
+  previewReprocessFile(fileId: string, options: ReprocessFileOptions): Promise<Result<EusPlan>>;
+  startReprocessFile(fileId: string, options: ReprocessFileOptions): Promise<Result<BulkRunView>>;
+  getBulkRun(runId: string): Promise<BulkRunView | null>;
+  /** Takes the run's rows not yet sent out of the outbox; rows in flight finish. */
+  cancelBulkRun(runId: string): Promise<Result<BulkRunView>>;
+  /** The row-by-row report of an ended run, as CSV. */
+  getBulkReport(runId: string): Promise<Result<ExportedFile>>;
+  /** The register of the active profile as CSV (the import's columns), KML or GeoJSON. */
+  exportSites(format: 'csv' | 'kml' | 'geojson'): Promise<Result<ExportedFile>>;
+}
+
+/** Largest request body of the browser host per method, where the default is too small. */
+export const BODY_LIMITS: Partial<Record<ApiMethod, number>> = { openBulkFile: Math.ceil((MAX_BULK_FILE_BYTES * 4) / 3) + 64 * 1024 };
+
+/** What the preload exposes as `window.sitewalk`, and what the browser host's page client implements. */
+export interface SitewalkBridge {
+  invoke<M extends ApiMethod>(method: M, ...args: Parameters<SitewalkApi[M]>): ReturnType<SitewalkApi[M]>;
+  onEvent(listener: (event: ApiEvent) => void): () => void;
+}

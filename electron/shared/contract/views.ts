@@ -1,0 +1,175 @@
+// What the renderer (and the CLI's JSON) sees: the single definition of every view. The core builds
+// these and extends them only where it keeps more (a Problem is a ProblemView with its facts typed).
+// No view carries an API key: profiles say hasKey and keyStore.
+import type { Binding, HeightUnit, InputIssue, KeyStoreKind, OutboxState, PinStyle, RenderingQuality, SyncState } from '../domain';
+import type { BulkProgress, ReportRow, RunResult } from '../bulk/report';
+
+export interface ProfileView {
+  id: string;
+  name: string;
+  baseUrl: string;
+  servicePath: string;
+  namespace: string;
+  binding: Binding;
+  account: string;
+  /** The built-in Sandbox profile (starts the local sandbox; not editable, not deletable). */
+  builtIn: boolean;
+  active: boolean;
+  hasKey: boolean;
+  /** Where this profile's key is kept; 'session-only' means it is forgotten when the app quits. */
+  keyStore: KeyStoreKind;
+}
+
+/** What went wrong, in both faces. */
+export interface ProblemView {
+  kind: string;
+  /** A sentence a technician understands. */
+  message: string;
+  /** What support needs (status, codes, body excerpt). */
+  detail: string;
+  retryable?: boolean;
+  quotaExhausted?: boolean;
+  authRejected?: boolean;
+  /** Whether the service may have applied the request. */
+  mayHaveBeenApplied?: boolean;
+  /** Field issues, for invalid input and validation faults. */
+  issues?: InputIssue[];
+}
+
+export type SiteOrigin =
+  /** Created in Sitewalk (starts with a temporary ID). */
+  | 'created'
+  /** Added by its service ID (nothing sent). */
+  | 'existing'
+  /** Came from a bulk import or an edit queued for a site Sitewalk did not know. */
+  | 'imported';
+
+/** A site as the user sees it: what the service holds, overlaid with the edits still queued. */
+export interface SiteView {
+  /** Stable local ID (a temporary one until the service gives a new site its ID; kept afterwards). */
+  localId: string;
+  /** The service's site ID, null until a create is confirmed. */
+  siteId: string | null;
+  profileId: string;
+  origin: SiteOrigin;
+  name: string;
+  height: number | null;
+  latitude: number | null;
+  longitude: number | null;
+  description: string;
+  group: string;
+  pinStyle: PinStyle;
+  syncState: SyncState;
+  /** The problem of the entry that needs the user (or of the last failed try of a pending one). */
+  lastError: ProblemView | null;
+  /** Outbox entries of this site not yet done. */
+  queued: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface OutboxEntryView {
+  id: string;
+  kind: 'site' | 'reprocess';
+  state: OutboxState;
+  profileId: string;
+  /** Site entries: the site's local ID, whether it is a create, and the service ID once known. */
+  localId?: string;
+  op?: 'create' | 'edit';
+  siteId?: string | null;
+  /** A one-line summary, e.g. "Create site 'North Ridge' (45 m)". */
+  summary: string;
+  /** What will be (or was) sent, in domain names. */
+  payload: Record<string, unknown>;
+  attempts: number;
+  createdAt: string;
+  updatedAt: string;
+  nextAttemptAt: string | null;
+  /** The service's answer once done. */
+  result: string | null;
+  problem: ProblemView | null;
+}
+
+/** Why the active profile's queue cannot move now. */
+export interface BlockedView {
+  reason: 'offline' | 'paused' | 'no-key' | 'no-profile' | 'write-failed';
+  message: string;
+}
+
+/** The sync engine's state for the active profile. */
+export interface SyncStatus {
+  online: boolean;
+  syncing: boolean;
+  paused: { reason: 'quota' | 'auth'; message: string; since: string } | null;
+  /** Why the active profile's queue cannot move now, or null. */
+  blocked: BlockedView | null;
+  /** Entries pending, sending or paused. */
+  pendingCount: number;
+  sendingCount: number;
+  /** Entries failed or needing review: waiting for the user. */
+  attentionCount: number;
+  lastSyncAt: string | null;
+  activeProfileId: string;
+}
+
+/** The sync status as a host shows it, with which host serves the page. */
+export interface StatusView extends SyncStatus {
+  host: 'electron' | 'browser';
+}
+
+export type RenderingQualityView = RenderingQuality;
+
+export interface RenderingQualitiesView {
+  items: RenderingQualityView[];
+  fetchedAt: string | null;
+  /** True when the items come from the cache (offline, or not asked to refresh). */
+  fromCache: boolean;
+  problem: ProblemView | null;
+}
+
+export interface SettingsView {
+  tileUrl: string;
+  tileAttribution: string;
+  syncConcurrency: number;
+  heightUnit: HeightUnit;
+}
+
+export const DEFAULT_SETTINGS: SettingsView = {
+  tileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+  tileAttribution: '&copy; OpenStreetMap contributors',
+  syncConcurrency: 4,
+  heightUnit: 'm',
+};
+
+// ---------- bulk work: import, export, EUS reprocess from a file ----------
+
+/** A file handed to the host for bulk work; later calls name it by `fileId`. */
+export interface BulkFileView {
+  fileId: string;
+  name: string;
+  size: number;
+}
+
+/** A bulk run (an import or an EUS reprocess from a file), followed by the host. */
+export interface BulkRunView {
+  id: string;
+  kind: 'import' | 'reprocess';
+  fileName: string;
+  startedAt: string;
+  state: 'running' | 'ended';
+  /** Counts and time left while the batch is sent; null before it is queued. */
+  progress: BulkProgress | null;
+  /** How it ended (null while running). */
+  result: Omit<RunResult, 'rows'> | null;
+  /** Every row of the file, once the run has ended (events leave them out: ask getBulkRun). */
+  rows: ReportRow[] | null;
+}
+
+/** A file the host made for the user to save. */
+export interface ExportedFile {
+  fileName: string;
+  mimeType: string;
+  content: string;
+  /** What the user should know about the file (sites left out, sites without a service ID). */
+  notes: string[];
+}
