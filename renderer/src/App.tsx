@@ -1,7 +1,7 @@
 // The application shell: status bar and banners on top, a sidebar with the panels (sites, outbox,
 // EUS, rendering qualities, settings), the map filling the rest and the site form docked over it.
-// It owns the cross-panel state (selection, add-site mode, the open form, a pending pin move) and
-// the UI context every panel uses for calls, toasts and confirmations.
+// It owns the cross-panel state (selection, add-site mode, the open form; a pin being moved is
+// useMoveWithUndo's) and the UI context every panel uses for calls, toasts and confirmations.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { SiteView } from '../../electron/shared/contract/index';
 import { type AppStore, describeError, useAppState } from './store';
@@ -14,12 +14,12 @@ import { QualitiesPanel } from './components/QualitiesPanel';
 import { SettingsPanel } from './components/SettingsPanel';
 import { Onboarding } from './components/Onboarding';
 import { Banners, StatusBar } from './components/StatusBar';
-import { ConfirmDialog, ToastRegion, UiContext, useConfirmDialog, type BulkDialog, type Panel, type SiteFormRequest, type Toast, type Ui } from './components/ui';
+import { ConfirmDialog, ToastRegion, UiContext, useConfirmDialog, type BulkDialog, type Panel, type Toast, type Ui } from './components/ui';
 import { ImportDialog } from './components/bulk/ImportDialog';
 import { ExportDialog } from './components/bulk/ExportDialog';
 import { ReprocessFileDialog } from './components/bulk/ReprocessFileDialog';
-import { distanceMeters, formatDistance, siteTitle } from './lib/format';
-import { formatDecimal } from './lib/coords';
+import { useMoveWithUndo } from './hooks/useMoveWithUndo';
+import type { SiteFormRequest } from './lib/siteForm';
 
 const PANELS: { id: Panel; label: string; title: string }[] = [
   { id: 'sites', label: 'Sites', title: 'Sites' },
@@ -41,7 +41,6 @@ export function App({ store, onSessionProblem }: { store: AppStore; onSessionPro
   const [form, setForm] = useState<{ request: SiteFormRequest; seq: number } | null>(null);
   const [addMode, setAddMode] = useState<'new' | 'pick' | null>(null);
   const [picked, setPicked] = useState<{ lat: number; lng: number; seq: number } | null>(null);
-  const [movePreview, setMovePreview] = useState<{ id: string; lat: number; lng: number } | null>(null);
   const [toasts, setToasts] = useState<Toast[]>([]);
   const [draftsVersion, setDraftsVersion] = useState(0);
   const [sessionProblem, setSessionProblem] = useState<string | null>(null);
@@ -126,73 +125,7 @@ export function App({ store, onSessionProblem }: { store: AppStore; onSessionPro
     [addMode, openSiteForm],
   );
 
-  /** A pin dropped somewhere new: confirm, queue, and offer to undo. */
-  const onDrop = useCallback(
-    async (localId: string, lat: number, lng: number) => {
-      const site = store.getState().sites.get(localId);
-      if (!site || site.latitude === null || site.longitude === null || site.height === null) {
-        setMovePreview(null);
-        if (site && site.height === null) toast('This site has no height yet; open it and set one before moving it.', { tone: 'error' });
-        return;
-      }
-      const from = { lat: site.latitude, lng: site.longitude };
-      const to = { lat: Number(lat.toFixed(7)), lng: Number(lng.toFixed(7)) };
-      setMovePreview({ id: localId, ...to });
-      const ok = await confirm({
-        title: `Move ${siteTitle(site)}?`,
-        body: (
-          <>
-            <p>
-              From {formatDecimal(from.lat)}, {formatDecimal(from.lng)}
-              <br />
-              to {formatDecimal(to.lat)}, {formatDecimal(to.lng)}
-            </p>
-            <p>That is {formatDistance(distanceMeters(from.lat, from.lng, to.lat, to.lng))}. The move is queued and sent like any other change.</p>
-          </>
-        ),
-        confirmLabel: 'Move site',
-      });
-      if (!ok) {
-        setMovePreview(null);
-        return;
-      }
-      const move = (target: { lat: number; lng: number }) =>
-        call(() =>
-          api.saveSite({
-            localId,
-            ...(site.siteId ? { siteId: site.siteId } : {}),
-            height: site.height ?? undefined,
-            latitude: target.lat,
-            longitude: target.lng,
-          }),
-        );
-      const result = await move(to);
-      setMovePreview(null);
-      if (!result) return;
-      if (!result.ok) {
-        toast(`The site was not moved: ${result.issues.map((i) => i.message).join(' ')}`, { tone: 'error' });
-        return;
-      }
-      store.applySite(result.value);
-      toast(`Moved ${siteTitle(site)}.`, {
-        tone: 'success',
-        action: {
-          label: 'Undo',
-          run: () => {
-            void move(from).then((undo) => {
-              if (undo?.ok) {
-                store.applySite(undo.value);
-                toast(`${siteTitle(site)} is back where it was.`, { tone: 'info' });
-              } else if (undo) {
-                toast(`Could not undo: ${undo.issues.map((i) => i.message).join(' ')}`, { tone: 'error' });
-              }
-            });
-          },
-        },
-      });
-    },
-    [api, call, confirm, store, toast],
-  );
+  const { preview: movePreview, moveSite } = useMoveWithUndo(ui);
 
   const formOpen = form !== null;
   const editedId = form?.request.mode === 'edit' ? form.request.localId : null;
@@ -264,7 +197,7 @@ export function App({ store, onSessionProblem }: { store: AppStore; onSessionPro
               movePreview={movePreview}
               onPick={onPick}
               onSelect={(id) => selectSite(id)}
-              onDrop={(id, lat, lng) => void onDrop(id, lat, lng)}
+              onDrop={(id, lat, lng) => void moveSite(id, lat, lng)}
               onCancelAdd={() => setAddMode(null)}
               rightInset={formOpen ? FORM_WIDTH : 0}
               handle={mapHandle}

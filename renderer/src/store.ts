@@ -6,6 +6,9 @@
 import { useSyncExternalStore } from 'react';
 import type { ApiEvent, BulkRunView, OutboxEntryView, ProfileView, SettingsView, SiteView, SitewalkApi, StatusView } from '../../electron/shared/contract/index';
 import { DEFAULT_SETTINGS } from '../../electron/shared/contract/index';
+import { describeError } from '../../electron/shared/result';
+
+export { describeError };
 
 export interface AppState {
   loaded: boolean;
@@ -85,19 +88,7 @@ export class AppStore {
         this.api.listSites(),
         this.api.listOutbox(),
       ]);
-      const siteMap = new Map(sites.map((s) => [s.localId, s]));
-      this.set({
-        loaded: true,
-        connectionError: null,
-        status,
-        profiles,
-        settings,
-        sites: siteMap,
-        sitesVersion: this.state.sitesVersion + 1,
-        outbox: new Map(outbox.map((e) => [e.id, e])),
-        outboxVersion: this.state.outboxVersion + 1,
-      });
-      for (const l of this.siteListeners) l([...siteMap.values()], [], true);
+      this.replaceData(sites, outbox, { loaded: true, connectionError: null, status, profiles, settings });
       const held = this.held ?? [];
       this.held = null;
       for (const event of held) this.apply(event);
@@ -117,13 +108,18 @@ export class AppStore {
   /** Reloads sites and outbox (after a profile switch the register changes wholesale). */
   async reloadData(): Promise<void> {
     const [sites, outbox, status] = await Promise.all([this.api.listSites(), this.api.listOutbox(), this.api.getStatus()]);
+    this.replaceData(sites, outbox, { status });
+  }
+
+  /** Every site and outbox entry at once (with `patch`); the map hears it as a reset. */
+  private replaceData(sites: SiteView[], outbox: OutboxEntryView[], patch: Partial<AppState>): void {
     const siteMap = new Map(sites.map((s) => [s.localId, s]));
     this.set({
+      ...patch,
       sites: siteMap,
       sitesVersion: this.state.sitesVersion + 1,
       outbox: new Map(outbox.map((e) => [e.id, e])),
       outboxVersion: this.state.outboxVersion + 1,
-      status,
     });
     for (const l of this.siteListeners) l([...siteMap.values()], [], true);
   }
@@ -187,20 +183,16 @@ export class AppStore {
         this.applyBulkRun(event.run);
         break;
       case 'site':
-        this.pendingSites.set(event.site.localId, event.site);
-        this.scheduleFlush();
+        this.gather(this.pendingSites, event.site.localId, event.site);
         break;
       case 'site-removed':
-        this.pendingSites.set(event.localId, null);
-        this.scheduleFlush();
+        this.gather(this.pendingSites, event.localId, null);
         break;
       case 'outbox':
-        this.pendingOutbox.set(event.entry.id, event.entry);
-        this.scheduleFlush();
+        this.gather(this.pendingOutbox, event.entry.id, event.entry);
         break;
       case 'outbox-removed':
-        this.pendingOutbox.set(event.entryId, null);
-        this.scheduleFlush();
+        this.gather(this.pendingOutbox, event.entryId, null);
         break;
     }
   }
@@ -211,7 +203,9 @@ export class AppStore {
   private readonly pendingOutbox = new Map<string, OutboxEntryView | null>();
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
 
-  private scheduleFlush(): void {
+  /** Keeps a change (null: a removal) to apply with the others in a moment; the latest per ID wins. */
+  private gather<T>(pending: Map<string, T | null>, id: string, value: T | null): void {
+    pending.set(id, value);
     this.flushTimer ??= setTimeout(() => this.flush(), 25);
   }
 
@@ -223,34 +217,11 @@ export class AppStore {
     const changed: SiteView[] = [];
     const removed: string[] = [];
     if (this.pendingSites.size > 0) {
-      const sites = new Map(this.state.sites);
-      for (const [id, site] of this.pendingSites) {
-        if (site) {
-          // A call's answer can arrive after a newer event for the same site; never step back.
-          const known = sites.get(id);
-          if (known && known.updatedAt > site.updatedAt) continue;
-          sites.set(id, site);
-          changed.push(site);
-        } else if (sites.delete(id)) {
-          removed.push(id);
-        }
-      }
-      this.pendingSites.clear();
-      patch.sites = sites;
+      patch.sites = merged(this.state.sites, this.pendingSites, changed, removed);
       patch.sitesVersion = this.state.sitesVersion + 1;
     }
     if (this.pendingOutbox.size > 0) {
-      const outbox = new Map(this.state.outbox);
-      for (const [id, entry] of this.pendingOutbox) {
-        if (entry) {
-          const known = outbox.get(id);
-          if (!known || known.updatedAt <= entry.updatedAt) outbox.set(id, entry);
-        } else {
-          outbox.delete(id);
-        }
-      }
-      this.pendingOutbox.clear();
-      patch.outbox = outbox;
+      patch.outbox = merged(this.state.outbox, this.pendingOutbox, [], []);
       patch.outboxVersion = this.state.outboxVersion + 1;
     }
     if (Object.keys(patch).length === 0) return;
@@ -264,9 +235,25 @@ export class AppStore {
   }
 }
 
-export function describeError(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return String(error);
+/**
+ * A copy of `known` with the gathered changes applied (and `pending` emptied); what was applied goes
+ * to `changed` and `removed`. A call's answer can arrive after a newer event for the same object:
+ * a change older than what is known is dropped, so nothing ever steps back.
+ */
+function merged<T extends { updatedAt: string }>(known: ReadonlyMap<string, T>, pending: Map<string, T | null>, changed: T[], removed: string[]): Map<string, T> {
+  const next = new Map(known);
+  for (const [id, value] of pending) {
+    if (value) {
+      const current = next.get(id);
+      if (current && current.updatedAt > value.updatedAt) continue;
+      next.set(id, value);
+      changed.push(value);
+    } else if (next.delete(id)) {
+      removed.push(id);
+    }
+  }
+  pending.clear();
+  return next;
 }
 
 /** Reads one slice of the store; re-renders only when that slice changes (by identity). */

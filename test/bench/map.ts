@@ -21,7 +21,7 @@ export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--
 // The page side: builds a map, then draws the sites with one of the two renderers and pans it.
 const PAGE_ENTRY = `
 import L from 'leaflet';
-import { PinLayer } from './renderer/src/map/pinLayer';
+import { PinLayer } from './renderer/src/map/pins';
 import { loadSprites, PIN_URLS } from './renderer/src/map/sprites';
 
 function sites(n) {

@@ -29,7 +29,7 @@ function site(localId: string, patch: Partial<SiteView> = {}): SiteView {
   };
 }
 
-const status: StatusView = { online: true, syncing: false, paused: null, blocked: null, pendingCount: 0, sendingCount: 0, attentionCount: 0, lastSyncAt: null, activeProfileId: 'p', host: 'browser' };
+const status: StatusView = { online: true, syncing: false, paused: null, blocked: null, pendingCount: 0, sendingCount: 0, attentionCount: 0, lastSyncAt: null, activeProfileId: 'p', dataProblems: [], host: 'browser' };
 
 function harness(initialSites: SiteView[]) {
   const listeners = new Set<(event: ApiEvent) => void>();

@@ -6,10 +6,12 @@ import { useId, useMemo, useState } from 'react';
 import type { EusReprocessInput } from '../../../electron/shared/validation';
 import { parseEusReprocess } from '../../../electron/shared/validation';
 import { useAppState } from '../store';
-import { FieldError, useUi } from './ui';
+import { issuesByField } from '../lib/issues';
+import { Field, FieldError } from './forms';
+import { useUi } from './ui';
 import { OutboxEntry } from './OutboxPanel';
 
-type Field = 'processId' | 'multiMapId' | 'sendEmail';
+type FieldName = 'processId' | 'multiMapId' | 'sendEmail';
 
 export function EusPanel() {
   const ui = useUi();
@@ -18,18 +20,37 @@ export function EusPanel() {
   const [processId, setProcessId] = useState('');
   const [multiMapId, setMultiMapId] = useState('');
   const [sendEmail, setSendEmail] = useState<'yes' | 'no' | ''>('');
-  const [touched, setTouched] = useState<Set<Field>>(new Set());
+  const [touched, setTouched] = useState<Set<FieldName>>(new Set());
   const [submitted, setSubmitted] = useState(false);
   const [serverIssues, setServerIssues] = useState<Partial<Record<string, string>>>({});
   const [busy, setBusy] = useState(false);
 
   const input: EusReprocessInput = { processId, multiMapId, sendEmail: sendEmail === '' ? undefined : sendEmail === 'yes' };
   const validation = parseEusReprocess(input);
-  const issues: Partial<Record<Field, string>> = {};
-  if (!validation.ok) for (const issue of validation.issues) issues[issue.field as Field] ??= issue.message;
-  for (const [field, message] of Object.entries(serverIssues)) if (message) issues[field as Field] = message;
-  const shown = (field: Field) => (submitted || touched.has(field) ? issues[field] : undefined);
-  const touch = (field: Field) => setTouched((t) => new Set(t).add(field));
+  // The host's answer to the last request speaks over the schema until the input changes.
+  const issues = { ...(validation.ok ? {} : issuesByField(validation.issues)), ...serverIssues };
+  const shown = (field: FieldName) => (submitted || touched.has(field) ? issues[field] : undefined);
+  const touch = (field: FieldName) => setTouched((t) => new Set(t).add(field));
+
+  const textField = (name: 'processId' | 'multiMapId', label: string, value: string, set: (value: string) => void, hint: string, inputMode?: 'numeric') => (
+    <Field label={label} id={`${id}-${name}`} error={shown(name)} hint={hint}>
+      {(describedBy) => (
+        <input
+          id={`${id}-${name}`}
+          value={value}
+          inputMode={inputMode}
+          autoComplete="off"
+          aria-invalid={!!shown(name)}
+          aria-describedby={describedBy}
+          onChange={(e) => {
+            set(e.target.value);
+            setServerIssues({});
+          }}
+          onBlur={() => touch(name)}
+        />
+      )}
+    </Field>
+  );
 
   const history = useMemo(
     () => [...outbox.values()].filter((e) => e.kind === 'reprocess').sort((a, b) => b.createdAt.localeCompare(a.createdAt)),
@@ -39,7 +60,7 @@ export function EusPanel() {
   async function submit() {
     setSubmitted(true);
     if (!validation.ok) {
-      const first = (['processId', 'multiMapId', 'sendEmail'] as Field[]).find((f) => issues[f]);
+      const first = (['processId', 'multiMapId', 'sendEmail'] as FieldName[]).find((f) => issues[f]);
       document.getElementById(first === 'sendEmail' ? `${id}-email-yes` : `${id}-${first}`)?.focus();
       return;
     }
@@ -48,9 +69,7 @@ export function EusPanel() {
     setBusy(false);
     if (!result) return;
     if (!result.ok) {
-      const byField: Record<string, string> = {};
-      for (const issue of result.issues) byField[issue.field] ??= issue.message;
-      setServerIssues(byField);
+      setServerIssues(issuesByField(result.issues));
       return;
     }
     ui.store.applyOutboxEntry(result.value);
@@ -81,24 +100,8 @@ export function EusPanel() {
       >
         <h3 id={`${id}-title`}>Reprocess an EUS submission</h3>
         <p className="form-help">The submission is processed again without creating a new entry, and assigned to the Multi Map you give.</p>
-        <div className={`field ${shown('processId') ? 'has-error' : ''}`}>
-          <label htmlFor={`${id}-processId`}>Process ID</label>
-          <input id={`${id}-processId`} value={processId} autoComplete="off" aria-invalid={!!shown('processId')} aria-describedby={shown('processId') ? `${id}-processId-error` : `${id}-processId-hint`} onChange={(e) => {
-            setProcessId(e.target.value);
-            setServerIssues({});
-          }} onBlur={() => touch('processId')} />
-          {!shown('processId') && <p id={`${id}-processId-hint`} className="hint">Open the submission, or find it in the CSV download of the data.</p>}
-          <FieldError id={`${id}-processId-error`} message={shown('processId')} />
-        </div>
-        <div className={`field ${shown('multiMapId') ? 'has-error' : ''}`}>
-          <label htmlFor={`${id}-multiMapId`}>Multi Map ID</label>
-          <input id={`${id}-multiMapId`} value={multiMapId} inputMode="numeric" autoComplete="off" aria-invalid={!!shown('multiMapId')} aria-describedby={shown('multiMapId') ? `${id}-multiMapId-error` : `${id}-multiMapId-hint`} onChange={(e) => {
-            setMultiMapId(e.target.value);
-            setServerIssues({});
-          }} onBlur={() => touch('multiMapId')} />
-          {!shown('multiMapId') && <p id={`${id}-multiMapId-hint`} className="hint">Digits only; it is in the Multi Map's address or its embed code.</p>}
-          <FieldError id={`${id}-multiMapId-error`} message={shown('multiMapId')} />
-        </div>
+        {textField('processId', 'Process ID', processId, setProcessId, 'Open the submission, or find it in the CSV download of the data.')}
+        {textField('multiMapId', 'Multi Map ID', multiMapId, setMultiMapId, "Digits only; it is in the Multi Map's address or its embed code.", 'numeric')}
         <fieldset className={`email-choice ${shown('sendEmail') ? 'has-error' : ''}`} aria-describedby={shown('sendEmail') ? `${id}-email-error` : undefined}>
           <legend>Send the email again?</legend>
           <label className={sendEmail === 'yes' ? 'checked' : ''}>

@@ -4,6 +4,7 @@
 import { useState } from 'react';
 import type { ProfileView } from '../../../electron/shared/contract/index';
 import { useAppState } from '../store';
+import { issueText } from '../lib/issues';
 import { Modal, useUi } from './ui';
 import { ProfileForm } from './SettingsPanel';
 
@@ -48,7 +49,7 @@ export function Onboarding() {
       const result = await ui.call(() => ui.api.useProfile(sandbox.id));
       if (!result?.ok) {
         setBusy(false);
-        if (result) ui.toast(result.issues.map((i) => i.message).join(' '), { tone: 'error' });
+        if (result) ui.toast(issueText(result.issues), { tone: 'error' });
         return;
       }
     }

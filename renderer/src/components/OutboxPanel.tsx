@@ -2,11 +2,13 @@
 // (rejected, check needed, paused), "waiting" (pending, sending) and the history of done work. Each
 // problem is a plain sentence with the technical detail one click away, and each entry offers only
 // the actions that make sense in its state (retry, edit, discard, or confirm a create by its site ID).
-import { useId, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { OutboxEntryView } from '../../../electron/shared/contract/index';
 import { useAppState } from '../store';
 import { relativeTime, untilTime } from '../lib/format';
-import { OutboxBadge, useNow, useUi } from './ui';
+import { OutboxBadge, Problem, syncNow, useNow, useUi } from './ui';
+import { ValueForm } from './forms';
+import { issueText } from '../lib/issues';
 
 const HISTORY_SHOWN = 100;
 
@@ -32,10 +34,7 @@ export function OutboxPanel() {
           type="button"
           className="primary"
           disabled={status?.syncing}
-          onClick={async () => {
-            const next = await ui.call(() => ui.api.syncNow());
-            if (next) ui.store.applyStatus(next);
-          }}
+          onClick={() => void syncNow(ui)}
         >
           {status?.syncing ? 'Syncing…' : 'Sync now'}
         </button>
@@ -96,7 +95,7 @@ export function OutboxEntry({ entry }: { entry: OutboxEntryView }) {
     }
     const result = await ui.call(() => ui.api.retryEntry(entry.id));
     if (result?.ok) ui.store.applyOutboxEntry(result.value);
-    else if (result) ui.toast(result.issues.map((i) => i.message).join(' '), { tone: 'error' });
+    else if (result) ui.toast(issueText(result.issues), { tone: 'error' });
   }
 
   async function discard() {
@@ -114,7 +113,7 @@ export function OutboxEntry({ entry }: { entry: OutboxEntryView }) {
     if (!ok) return;
     const result = await ui.call(() => ui.api.discardEntry(entry.id));
     if (result?.ok) ui.toast('Discarded.', { tone: 'info' });
-    else if (result) ui.toast(result.issues.map((i) => i.message).join(' '), { tone: 'error' });
+    else if (result) ui.toast(issueText(result.issues), { tone: 'error' });
   }
 
   return (
@@ -132,8 +131,7 @@ export function OutboxEntry({ entry }: { entry: OutboxEntryView }) {
       </p>
       {entry.state === 'done' && entry.result && <p className="entry-result">Service answered: {entry.result}</p>}
       {entry.problem && (
-        <div className="problem">
-          <p>{entry.problem.message}</p>
+        <Problem problem={entry.problem}>
           {entry.state === 'needs-review' && (
             <p>
               {entry.kind === 'reprocess'
@@ -143,11 +141,7 @@ export function OutboxEntry({ entry }: { entry: OutboxEntryView }) {
                   : 'The request may have reached the service, but no answer came back.'}
             </p>
           )}
-          <details>
-            <summary>Details for support</summary>
-            <pre>{entry.problem.detail}</pre>
-          </details>
-        </div>
+        </Problem>
       )}
       <div className="actions">
         {(entry.state === 'failed' || entry.state === 'paused' || entry.state === 'needs-review') && (
@@ -178,45 +172,20 @@ export function OutboxEntry({ entry }: { entry: OutboxEntryView }) {
 
 function ResolveForm({ entry, onDone }: { entry: OutboxEntryView; onDone: () => void }) {
   const ui = useUi();
-  const id = useId();
-  const [siteId, setSiteId] = useState('');
-  const [error, setError] = useState<string | null>(null);
   return (
-    <form
+    <ValueForm
       className="resolve-form"
-      noValidate
-      onSubmit={async (e) => {
-        e.preventDefault();
-        if (siteId.trim() === '') {
-          setError('Enter the site ID the service gave this site (the number at the end of its address).');
-          return;
-        }
-        const result = await ui.call(() => ui.api.resolveEntry(entry.id, siteId.trim()));
-        if (!result) return;
-        if (!result.ok) {
-          setError(result.issues.map((i) => i.message).join(' '));
-          return;
-        }
-        ui.store.applyOutboxEntry(result.value);
-        ui.toast(`Marked as created with site ID ${siteId.trim()}.`, { tone: 'success' });
+      label="Site ID given by the service"
+      input={{ inputMode: 'numeric', autoComplete: 'off', autoFocus: true }}
+      blankMessage="Enter the site ID the service gave this site (the number at the end of its address)."
+      submitLabel="Confirm site ID"
+      onCancel={onDone}
+      send={(siteId) => ui.call(() => ui.api.resolveEntry(entry.id, siteId))}
+      onSent={(resolved, siteId) => {
+        ui.store.applyOutboxEntry(resolved);
+        ui.toast(`Marked as created with site ID ${siteId}.`, { tone: 'success' });
         onDone();
       }}
-    >
-      <label htmlFor={`${id}-site`}>Site ID given by the service</label>
-      <input id={`${id}-site`} value={siteId} inputMode="numeric" autoComplete="off" aria-invalid={!!error} aria-describedby={error ? `${id}-err` : undefined} onChange={(e) => setSiteId(e.target.value)} autoFocus />
-      {error && (
-        <p id={`${id}-err`} className="field-error">
-          {error}
-        </p>
-      )}
-      <div className="actions">
-        <button type="submit" className="primary">
-          Confirm site ID
-        </button>
-        <button type="button" onClick={onDone}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    />
   );
 }

@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { RenderingQualitiesView } from '../../../electron/shared/contract/index';
 import { relativeTime } from '../lib/format';
-import { useUi } from './ui';
+import { Problem, useUi } from './ui';
 
 export function QualitiesPanel() {
   const ui = useUi();
@@ -48,15 +48,7 @@ export function QualitiesPanel() {
           {view.fromCache && view.fetchedAt && ' Shown from this computer’s copy.'}
         </p>
       )}
-      {view?.problem && (
-        <div className="problem" role="alert">
-          <p>{view.problem.message}</p>
-          <details>
-            <summary>Details for support</summary>
-            <pre>{view.problem.detail}</pre>
-          </details>
-        </div>
-      )}
+      {view?.problem && <Problem problem={view.problem} alert />}
       {view && view.items.length > 0 && (
         <table className="qualities">
           <caption className="visually-hidden">Rendering qualities</caption>

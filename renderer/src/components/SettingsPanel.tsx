@@ -3,17 +3,20 @@
 // concurrency and height units. Input problems come back from the main process as field issues and
 // are shown beside the field; nothing is changed until a save succeeds.
 import { useId, useState } from 'react';
-import type { Binding, KeyStoreKind, ProfileInput, ProfileView, SettingsView } from '../../../electron/shared/contract/index';
+import type { ProfileInput, ProfileView, SettingsView } from '../../../electron/shared/contract/index';
 import { DEFAULT_SETTINGS } from '../../../electron/shared/contract/index';
+import { BINDINGS, HEIGHT_UNITS, REAL_SERVICE, type Binding, type KeyStoreKind } from '../../../electron/shared/domain';
 import { useAppState } from '../store';
-import { FieldError, useUi } from './ui';
+import { issueText, issuesByField } from '../lib/issues';
+import { Field, ValueForm } from './forms';
+import { useUi } from './ui';
 
-const BINDINGS: { value: Binding; label: string }[] = [
-  { value: 'http-post', label: 'HTTP POST (recommended)' },
-  { value: 'http-get', label: 'HTTP GET' },
-  { value: 'soap11', label: 'SOAP 1.1' },
-  { value: 'soap12', label: 'SOAP 1.2' },
-];
+const BINDING_LABELS: Record<Binding, string> = {
+  'http-post': 'HTTP POST (recommended)',
+  'http-get': 'HTTP GET',
+  soap11: 'SOAP 1.1',
+  soap12: 'SOAP 1.2',
+};
 
 export const KEY_STORE_WORDS: Record<KeyStoreKind, string> = {
   'safe-storage': 'kept encrypted on this computer (system keychain)',
@@ -67,7 +70,7 @@ function ProfileCard({ profile, onEdit, highlight }: { profile: ProfileView; onE
         <dt>Service</dt>
         <dd className="wrap">{profile.baseUrl + profile.servicePath}</dd>
         <dt>Binding</dt>
-        <dd>{BINDINGS.find((b) => b.value === profile.binding)?.label ?? profile.binding}</dd>
+        <dd>{BINDING_LABELS[profile.binding]}</dd>
         <dt>Account ID</dt>
         <dd>{profile.account || '—'}</dd>
         <dt>API key</dt>
@@ -83,7 +86,7 @@ function ProfileCard({ profile, onEdit, highlight }: { profile: ProfileView; onE
               if (result?.ok) {
                 ui.toast(`Now using ${profile.name}.`, { tone: 'success' });
                 await ui.call(() => ui.store.reloadData());
-              } else if (result) ui.toast(result.issues.map((i) => i.message).join(' '), { tone: 'error' });
+              } else if (result) ui.toast(issueText(result.issues), { tone: 'error' });
             }}
           >
             Use this profile
@@ -113,7 +116,7 @@ function ProfileCard({ profile, onEdit, highlight }: { profile: ProfileView; onE
               if (!ok) return;
               const result = await ui.call(() => ui.api.deleteProfile(profile.id));
               if (result?.ok) ui.toast(`Deleted ${profile.name}.`, { tone: 'info' });
-              else if (result) ui.toast(result.issues.map((i) => i.message).join(' '), { tone: 'error' });
+              else if (result) ui.toast(issueText(result.issues), { tone: 'error' });
             }}
           >
             Delete
@@ -127,65 +130,39 @@ function ProfileCard({ profile, onEdit, highlight }: { profile: ProfileView; onE
 
 function KeyForm({ profile, onDone }: { profile: ProfileView; onDone: () => void }) {
   const ui = useUi();
-  const id = useId();
-  const [key, setKey] = useState('');
-  const [error, setError] = useState<string | null>(null);
   return (
-    <form
+    <ValueForm
       className="key-form"
-      noValidate
-      autoComplete="off"
-      onSubmit={async (e) => {
-        e.preventDefault();
-        if (key.trim() === '') {
-          setError('Enter the API key from the API section of your account settings.');
-          return;
-        }
-        const result = await ui.call(() => ui.api.setApiKey(profile.id, key.trim()));
-        if (!result) return;
-        if (!result.ok) {
-          setError(result.issues.map((i) => i.message).join(' '));
-          return;
-        }
-        setKey('');
-        ui.toast(`API key saved, ${KEY_STORE_WORDS[result.value.keyStore]}.`, { tone: 'success' });
+      label={`New API key for ${profile.name}`}
+      input={{ type: 'password', autoComplete: 'new-password', spellCheck: false }}
+      hint={`It is never shown again once saved. It will be ${KEY_STORE_WORDS[profile.keyStore]}.`}
+      blankMessage="Enter the API key from the API section of your account settings."
+      submitLabel="Save key"
+      onCancel={onDone}
+      send={(key) => ui.call(() => ui.api.setApiKey(profile.id, key))}
+      onSent={(saved) => {
+        ui.toast(`API key saved, ${KEY_STORE_WORDS[saved.keyStore]}.`, { tone: 'success' });
         onDone();
       }}
     >
-      <label htmlFor={`${id}-key`}>New API key for {profile.name}</label>
-      <input id={`${id}-key`} type="password" value={key} autoComplete="new-password" spellCheck={false} aria-invalid={!!error} aria-describedby={error ? `${id}-err` : `${id}-hint`} onChange={(e) => setKey(e.target.value)} />
-      {!error && (
-        <p id={`${id}-hint`} className="hint">
-          It is never shown again once saved. It will be {KEY_STORE_WORDS[profile.keyStore]}.
-        </p>
+      {profile.hasKey && (
+        <button
+          type="button"
+          className="danger-outline"
+          onClick={async () => {
+            const ok = await ui.confirm({ title: 'Remove the API key?', body: `Nothing can be sent with ${profile.name} until a key is entered again.`, confirmLabel: 'Remove key', danger: true });
+            if (!ok) return;
+            const result = await ui.call(() => ui.api.clearApiKey(profile.id));
+            if (result?.ok) {
+              ui.toast('API key removed.', { tone: 'info' });
+              onDone();
+            }
+          }}
+        >
+          Remove key
+        </button>
       )}
-      <FieldError id={`${id}-err`} message={error ?? undefined} />
-      <div className="actions">
-        <button type="submit" className="primary">
-          Save key
-        </button>
-        {profile.hasKey && (
-          <button
-            type="button"
-            className="danger-outline"
-            onClick={async () => {
-              const ok = await ui.confirm({ title: 'Remove the API key?', body: `Nothing can be sent with ${profile.name} until a key is entered again.`, confirmLabel: 'Remove key', danger: true });
-              if (!ok) return;
-              const result = await ui.call(() => ui.api.clearApiKey(profile.id));
-              if (result?.ok) {
-                ui.toast('API key removed.', { tone: 'info' });
-                onDone();
-              }
-            }}
-          >
-            Remove key
-          </button>
-        )}
-        <button type="button" onClick={onDone}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </ValueForm>
   );
 }
 
@@ -196,10 +173,10 @@ export function ProfileForm({ profile, onDone }: { profile: ProfileView | null; 
   const id = useId();
   const [values, setValues] = useState({
     name: profile?.name ?? '',
-    baseUrl: profile?.baseUrl ?? 'https://api.towercoverage.com',
-    servicePath: profile?.servicePath ?? '/towercoverage.asmx',
-    namespace: profile?.namespace ?? 'http://tempuri.org/',
-    binding: profile?.binding ?? ('http-post' as Binding),
+    baseUrl: profile?.baseUrl ?? REAL_SERVICE.baseUrl,
+    servicePath: profile?.servicePath ?? REAL_SERVICE.servicePath,
+    namespace: profile?.namespace ?? REAL_SERVICE.namespace,
+    binding: profile?.binding ?? REAL_SERVICE.binding,
     account: profile?.account ?? '',
   });
   const [key, setKey] = useState('');
@@ -207,27 +184,22 @@ export function ProfileForm({ profile, onDone }: { profile: ProfileView | null; 
   const [busy, setBusy] = useState(false);
 
   const field = (name: ProfileField, label: string, hint?: string) => (
-    <div className={`field ${issues[name] ? 'has-error' : ''}`}>
-      <label htmlFor={`${id}-${name}`}>{label}</label>
-      <input
-        id={`${id}-${name}`}
-        value={values[name]}
-        autoComplete="off"
-        spellCheck={false}
-        aria-invalid={!!issues[name]}
-        aria-describedby={issues[name] ? `${id}-${name}-error` : hint ? `${id}-${name}-hint` : undefined}
-        onChange={(e) => {
-          setValues({ ...values, [name]: e.target.value });
-          setIssues({ ...issues, [name]: undefined });
-        }}
-      />
-      {hint && !issues[name] && (
-        <p id={`${id}-${name}-hint`} className="hint">
-          {hint}
-        </p>
+    <Field label={label} id={`${id}-${name}`} error={issues[name]} hint={hint}>
+      {(describedBy) => (
+        <input
+          id={`${id}-${name}`}
+          value={values[name]}
+          autoComplete="off"
+          spellCheck={false}
+          aria-invalid={!!issues[name]}
+          aria-describedby={describedBy}
+          onChange={(e) => {
+            setValues({ ...values, [name]: e.target.value });
+            setIssues({ ...issues, [name]: undefined });
+          }}
+        />
       )}
-      <FieldError id={`${id}-${name}-error`} message={issues[name]} />
-    </div>
+    </Field>
   );
 
   return (
@@ -248,16 +220,14 @@ export function ProfileForm({ profile, onDone }: { profile: ProfileView | null; 
         }
         if (!result.ok) {
           setBusy(false);
-          const next: typeof issues = {};
-          for (const issue of result.issues) next[issue.field as ProfileField] ??= issue.message;
-          setIssues(next);
+          setIssues(issuesByField(result.issues));
           return;
         }
         if (key.trim() !== '') {
           const keyResult = await ui.call(() => ui.api.setApiKey(result.value.id, key.trim()));
           if (keyResult && !keyResult.ok) {
             setBusy(false);
-            setIssues({ key: keyResult.issues.map((i) => i.message).join(' ') });
+            setIssues({ key: issueText(keyResult.issues) });
             return;
           }
         }
@@ -274,33 +244,31 @@ export function ProfileForm({ profile, onDone }: { profile: ProfileView | null; 
         profile?.hasKey ? 'For example https://api.towercoverage.com. Pointing the profile at another server forgets its saved API key.' : 'For example https://api.towercoverage.com',
       )}
       {field('account', 'Account ID', 'In the API section of your account settings.')}
-      <div className={`field ${issues.binding ? 'has-error' : ''}`}>
-        <label htmlFor={`${id}-binding`}>Protocol</label>
-        <select id={`${id}-binding`} value={values.binding} onChange={(e) => setValues({ ...values, binding: e.target.value as Binding })}>
-          {BINDINGS.map((b) => (
-            <option key={b.value} value={b.value}>
-              {b.label}
-            </option>
-          ))}
-        </select>
-        <FieldError id={`${id}-binding-error`} message={issues.binding} />
-      </div>
+      <Field label="Protocol" id={`${id}-binding`} error={issues.binding}>
+        {(describedBy) => (
+          <select id={`${id}-binding`} value={values.binding} aria-describedby={describedBy} onChange={(e) => setValues({ ...values, binding: e.target.value as Binding })}>
+            {BINDINGS.map((binding) => (
+              <option key={binding} value={binding}>
+                {BINDING_LABELS[binding]}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
       <details>
         <summary>Advanced: service path and namespace</summary>
         {field('servicePath', 'Service path')}
         {field('namespace', 'SOAP namespace')}
       </details>
       {!profile && (
-        <div className={`field ${issues.key ? 'has-error' : ''}`}>
-          <label htmlFor={`${id}-key`}>API key (optional now)</label>
-          <input id={`${id}-key`} type="password" value={key} autoComplete="new-password" spellCheck={false} aria-describedby={issues.key ? `${id}-key-error` : `${id}-key-hint`} onChange={(e) => setKey(e.target.value)} />
-          {!issues.key && (
-            <p id={`${id}-key-hint`} className="hint">
-              Write-only: Sitewalk never shows it again. It is kept in the OS keychain when one is available, otherwise for this session only.
-            </p>
-          )}
-          <FieldError id={`${id}-key-error`} message={issues.key} />
-        </div>
+        <Field
+          label="API key (optional now)"
+          id={`${id}-key`}
+          error={issues.key}
+          hint="Write-only: Sitewalk never shows it again. It is kept in the OS keychain when one is available, otherwise for this session only."
+        >
+          {(describedBy) => <input id={`${id}-key`} type="password" value={key} autoComplete="new-password" spellCheck={false} aria-describedby={describedBy} onChange={(e) => setKey(e.target.value)} />}
+        </Field>
       )}
       {issues[''] && <p className="field-error">{issues['']}</p>}
       <div className="actions">
@@ -346,9 +314,7 @@ function AppSettingsForm() {
         );
         if (!result) return;
         if (!result.ok) {
-          const next: typeof issues = {};
-          for (const issue of result.issues) next[issue.field as SettingsField] ??= issue.message;
-          setIssues(next);
+          setIssues(issuesByField(result.issues));
           return;
         }
         setIssues({});
@@ -357,16 +323,16 @@ function AppSettingsForm() {
       }}
     >
       <h3 id={`${id}-title`}>Map and sync</h3>
-      <div className={`field ${issues.tileUrl ? 'has-error' : ''}`}>
-        <label htmlFor={`${id}-tileUrl`}>Map tile address</label>
-        <input id={`${id}-tileUrl`} value={values.tileUrl} spellCheck={false} autoComplete="off" aria-invalid={!!issues.tileUrl} aria-describedby={issues.tileUrl ? `${id}-tileUrl-error` : `${id}-tileUrl-hint`} onChange={(e) => setValues({ ...values, tileUrl: e.target.value })} />
-        {!issues.tileUrl && (
-          <p id={`${id}-tileUrl-hint`} className="hint">
-            A tile server template with {'{z}'}, {'{x}'} and {'{y}'}. Tiles seen while online stay on this computer for offline use; where there are none, the map shows a coordinate grid.
-          </p>
+      <Field
+        label="Map tile address"
+        id={`${id}-tileUrl`}
+        error={issues.tileUrl}
+        hint={<>A tile server template with {'{z}'}, {'{x}'} and {'{y}'}. Tiles seen while online stay on this computer for offline use; where there are none, the map shows a coordinate grid.</>}
+      >
+        {(describedBy) => (
+          <input id={`${id}-tileUrl`} value={values.tileUrl} spellCheck={false} autoComplete="off" aria-invalid={!!issues.tileUrl} aria-describedby={describedBy} onChange={(e) => setValues({ ...values, tileUrl: e.target.value })} />
         )}
-        <FieldError id={`${id}-tileUrl-error`} message={issues.tileUrl} />
-      </div>
+      </Field>
       <div className="field">
         <label htmlFor={`${id}-attr`}>Map attribution</label>
         <input id={`${id}-attr`} value={values.tileAttribution} autoComplete="off" onChange={(e) => setValues({ ...values, tileAttribution: e.target.value })} />
@@ -374,19 +340,14 @@ function AppSettingsForm() {
       <button type="button" className="link-button" onClick={() => setValues({ ...values, tileUrl: DEFAULT_SETTINGS.tileUrl, tileAttribution: DEFAULT_SETTINGS.tileAttribution })}>
         Use OpenStreetMap (default)
       </button>
-      <div className={`field ${issues.syncConcurrency ? 'has-error' : ''}`}>
-        <label htmlFor={`${id}-conc`}>Sites sent at the same time</label>
-        <input id={`${id}-conc`} value={concurrencyText} inputMode="numeric" aria-invalid={!!issues.syncConcurrency} aria-describedby={issues.syncConcurrency ? `${id}-conc-error` : `${id}-conc-hint`} onChange={(e) => setConcurrencyText(e.target.value)} />
-        {!issues.syncConcurrency && (
-          <p id={`${id}-conc-hint`} className="hint">
-            1 to 16. Changes to one site are always sent in order.
-          </p>
+      <Field label="Sites sent at the same time" id={`${id}-conc`} error={issues.syncConcurrency} hint="1 to 16. Changes to one site are always sent in order.">
+        {(describedBy) => (
+          <input id={`${id}-conc`} value={concurrencyText} inputMode="numeric" aria-invalid={!!issues.syncConcurrency} aria-describedby={describedBy} onChange={(e) => setConcurrencyText(e.target.value)} />
         )}
-        <FieldError id={`${id}-conc-error`} message={issues.syncConcurrency} />
-      </div>
+      </Field>
       <fieldset className="unit-choice">
         <legend>Height unit in forms</legend>
-        {(['m', 'ft'] as const).map((unit) => (
+        {HEIGHT_UNITS.map((unit) => (
           <label key={unit} className={values.heightUnit === unit ? 'checked' : ''}>
             <input type="radio" name={`${id}-unit`} value={unit} checked={values.heightUnit === unit} onChange={() => setValues({ ...values, heightUnit: unit })} />
             {unit === 'm' ? 'Meters' : 'Feet (converted to whole meters when saved)'}

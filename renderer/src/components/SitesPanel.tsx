@@ -3,12 +3,13 @@
 // unsaved drafts, so typed input that was never saved is always one click away.
 import { useEffect, useMemo, useRef, useState, type UIEvent } from 'react';
 import type { SiteView, SyncState } from '../../../electron/shared/contract/index';
+import type { HeightUnit } from '../../../electron/shared/domain';
 import { useAppState } from '../store';
 import { SYNC_LABELS, siteTitle, relativeTime } from '../lib/format';
 import { deleteDraft, listDrafts } from '../lib/drafts';
 import { formatHeight } from '../lib/units';
 import { formatDecimal, formatDms } from '../lib/coords';
-import { PinIcon, SyncBadge, useNow, useUi } from './ui';
+import { PinIcon, Problem, SyncBadge, useNow, useUi } from './ui';
 import { PIN_NAMES } from '../map/sprites';
 
 const ROW_HEIGHT = 64;
@@ -160,7 +161,7 @@ export function SitesPanel({ selectedId, onAddSite, draftsVersion, onDraftsChang
   );
 }
 
-function SiteRows({ sites, selectedId, unit }: { sites: SiteView[]; selectedId: string | null; unit: 'm' | 'ft' }) {
+function SiteRows({ sites, selectedId, unit }: { sites: SiteView[]; selectedId: string | null; unit: HeightUnit }) {
   const ui = useUi();
   const ref = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
@@ -225,7 +226,7 @@ function SiteRows({ sites, selectedId, unit }: { sites: SiteView[]; selectedId: 
   );
 }
 
-function SiteDetails({ site, unit }: { site: SiteView; unit: 'm' | 'ft' }) {
+function SiteDetails({ site, unit }: { site: SiteView; unit: HeightUnit }) {
   const ui = useUi();
   return (
     <section className="site-details panel-card" aria-labelledby="site-details-title">
@@ -274,15 +275,7 @@ function SiteDetails({ site, unit }: { site: SiteView; unit: 'm' | 'ft' }) {
         <dt>Changed</dt>
         <dd>{relativeTime(site.updatedAt)}</dd>
       </dl>
-      {site.lastError && (
-        <div className="problem">
-          <p>{site.lastError.message}</p>
-          <details>
-            <summary>Details for support</summary>
-            <pre>{site.lastError.detail}</pre>
-          </details>
-        </div>
-      )}
+      {site.lastError && <Problem problem={site.lastError} />}
       <div className="actions">
         <button type="button" className="primary" onClick={() => ui.openSiteForm({ mode: 'edit', localId: site.localId })}>
           Edit site

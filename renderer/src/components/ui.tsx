@@ -1,19 +1,17 @@
 // Small shared pieces: the UI context (store, API, toasts, confirmations, navigation), a modal built
 // on <dialog> (focus trap and Escape come from the browser), the toast region (a polite live region,
-// so screen readers hear what happened) and state badges that pair an icon shape with a word.
+// so screen readers hear what happened), problems with their detail for support, and state badges
+// that pair an icon shape with a word.
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { OutboxState, SitewalkApi, SyncState } from '../../../electron/shared/contract/index';
 import type { AppStore } from '../store';
-import { BADGE_URLS, PIN_NAMES, PIN_URLS, type PinStyle } from '../map/sprites';
+import type { SiteFormRequest } from '../lib/siteForm';
+import type { PinStyle } from '../../../electron/shared/domain';
+import { BADGE_URLS, PIN_NAMES, PIN_URLS } from '../map/sprites';
 import { OUTBOX_LABELS, SYNC_LABELS, SYNC_SHORT, markFor, outboxMark } from '../lib/format';
 
 export type Panel = 'sites' | 'outbox' | 'eus' | 'qualities' | 'settings';
 export type BulkDialog = 'import' | 'export' | 'reprocess';
-
-export type SiteFormRequest =
-  | { mode: 'new'; lat: number | null; lng: number | null; draftKey?: string }
-  | { mode: 'edit'; localId: string; draftKey?: string }
-  | { mode: 'existing'; draftKey?: string };
 
 export interface Toast {
   id: number;
@@ -175,6 +173,34 @@ export function ToastRegion({ toasts, dismiss }: { toasts: Toast[]; dismiss: (id
   );
 }
 
+/** "Sync now": also lifts a pause and sends what is due (the core's rule), so it is the retry too. */
+export async function syncNow(ui: Ui): Promise<void> {
+  const next = await ui.call(() => ui.api.syncNow());
+  if (next) ui.store.applyStatus(next);
+}
+
+// ---------- problems ----------
+
+/** A problem in words, with the technical detail one click away; `children` go between the two. */
+export function Problem({ problem, alert = false, children }: { problem: { message: string; detail: string }; alert?: boolean; children?: ReactNode }) {
+  return (
+    <div className="problem" role={alert ? 'alert' : undefined}>
+      <p>{problem.message}</p>
+      {children}
+      <SupportDetails detail={problem.detail} />
+    </div>
+  );
+}
+
+export function SupportDetails({ detail }: { detail: string }) {
+  return (
+    <details>
+      <summary>Details for support</summary>
+      <pre>{detail}</pre>
+    </details>
+  );
+}
+
 // ---------- badges ----------
 
 export function SyncBadge({ state, short = false }: { state: SyncState; short?: boolean }) {
@@ -215,15 +241,5 @@ export function CheckIcon() {
       <circle cx="10" cy="10" r="8.5" fill="#fff" stroke="#111" strokeWidth="2" />
       <path d="M5.5 10.5l3 3 6-7" fill="none" stroke="#111" strokeWidth="2.2" strokeLinecap="round" strokeLinejoin="round" />
     </svg>
-  );
-}
-
-/** A field's error line, tied to its input by id (aria-describedby). */
-export function FieldError({ id, message }: { id: string; message: string | undefined }) {
-  if (!message) return null;
-  return (
-    <p id={id} className="field-error">
-      <img src={BADGE_URLS.failed} alt="" width={16} height={16} /> {message}
-    </p>
   );
 }

@@ -1,11 +1,12 @@
 // Unsaved form input, kept in localStorage on every keystroke so a crash, a reload, a closed form or
 // a flat battery never loses what a technician typed. A draft lives until its form is saved or the
 // user discards it. Keys are per site (existing sites) or per new-site form (each gets its own id).
+import { HEIGHT_UNITS, type HeightUnit } from '../../../electron/shared/domain';
 
 export interface SiteDraftFields {
   name: string;
   height: string;
-  heightUnit: 'm' | 'ft';
+  heightUnit: HeightUnit;
   latitude: string;
   longitude: string;
   description: string;
@@ -81,7 +82,7 @@ function parseDraft(raw: string): SiteDraft | null {
       fields: {
         name: str(f.name),
         height: str(f.height),
-        heightUnit: f.heightUnit === 'ft' ? 'ft' : 'm',
+        heightUnit: HEIGHT_UNITS.find((unit) => unit === f.heightUnit) ?? 'm',
         latitude: str(f.latitude),
         longitude: str(f.longitude),
         description: str(f.description),

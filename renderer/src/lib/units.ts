@@ -1,8 +1,7 @@
 // Tower heights: the service takes whole meters, but many crews measure in feet. The form accepts
 // either ("98 ft", "30 m", or a bare number in the chosen unit) and converts feet to whole meters
 // before the shared schema sees it, so the schema stays the one judge of what is valid.
-
-export type HeightUnit = 'm' | 'ft';
+import type { HeightUnit } from '../../../electron/shared/domain';
 
 export const METERS_PER_FOOT = 0.3048;
 

@@ -6,11 +6,12 @@
 import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
 import L from 'leaflet';
 import type { SettingsView, SiteView } from '../../../electron/shared/contract/index';
+import { PIN_STYLES } from '../../../electron/shared/domain';
 import type { AppStore } from '../store';
-import { PinLayer, type Pin } from './pinLayer';
+import { PinLayer, type MovePreview, type Pin } from './pins';
 import { coordinateGrid } from './gridLayer';
 import { hostTileUrl } from './tileUrl';
-import { BADGE_URLS, PIN_NAMES, PIN_URLS, type PinStyle } from './sprites';
+import { BADGE_URLS, PIN_NAMES, PIN_URLS } from './sprites';
 import { SYNC_LABELS, markFor, safeAttribution, siteTitle } from '../lib/format';
 import { formatDecimal } from '../lib/coords';
 
@@ -28,7 +29,7 @@ export interface MapViewProps {
   settings: SettingsView;
   selectedId: string | null;
   addMode: boolean;
-  movePreview: { id: string; lat: number; lng: number } | null;
+  movePreview: MovePreview | null;
   onPick: (lat: number, lng: number) => void;
   onSelect: (localId: string) => void;
   onDrop: (localId: string, lat: number, lng: number) => void;
@@ -102,7 +103,8 @@ export function MapView(props: MapViewProps) {
     container.querySelector('.leaflet-control-zoom-out')?.setAttribute('aria-label', 'Zoom out');
 
     const layer = new PinLayer({
-      canDrag: () => !callbacks.current.addMode,
+      // The add-mode effect below switches dragging off and on from here.
+      draggable: !callbacks.current.addMode,
       onPinClick: (id) => callbacks.current.onSelect(id),
       onPinDrop: (id, latlng) => callbacks.current.onDrop(id, latlng.lat, L.Util.wrapNum(latlng.lng, [-180, 180], true)),
       onHover: (pin, point) => setHover(pin && point ? { pin, x: point.x, y: point.y } : null),
@@ -231,6 +233,10 @@ export function MapView(props: MapViewProps) {
     const container = containerRef.current;
     if (!container) return;
     container.classList.toggle('adding', addMode);
+    // While adding a site a press on a pin selects it and never moves it.
+    const dragging = layerRef.current?.dragging;
+    if (addMode) dragging?.disable();
+    else dragging?.enable();
     if (!addMode) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') callbacks.current.onCancelAdd();
@@ -337,7 +343,7 @@ export function MapView(props: MapViewProps) {
         {legendOpen && (
           <ul>
             <li className="legend-pins">
-              {([1, 2, 3, 4] as PinStyle[]).map((style) => (
+              {PIN_STYLES.map((style) => (
                 <span key={style}>
                   <img src={PIN_URLS[style]} alt="" width={16} height={22} /> {PIN_NAMES[style]}
                 </span>

@@ -9,8 +9,8 @@ import pin4 from '../../../assets/pins/pin-4.svg';
 import badgePending from '../../../assets/pins/badge-pending.svg';
 import badgeFailed from '../../../assets/pins/badge-failed.svg';
 import badgeReview from '../../../assets/pins/badge-review.svg';
+import { PIN_STYLES, type PinStyle } from '../../../electron/shared/domain';
 
-export type PinStyle = 1 | 2 | 3 | 4;
 export type PinMark = 'none' | 'pending' | 'failed' | 'review';
 
 export const PIN_URLS: Record<PinStyle, string> = { 1: pin1, 2: pin2, 3: pin3, 4: pin4 };
@@ -33,7 +33,6 @@ export interface SpriteSet {
 }
 
 const MARKS: PinMark[] = ['none', 'pending', 'failed', 'review'];
-const STYLES: PinStyle[] = [1, 2, 3, 4];
 
 async function loadImage(url: string): Promise<HTMLImageElement> {
   const img = new Image();
@@ -103,7 +102,7 @@ export function loadSprites(ratio: number = globalThis.devicePixelRatio || 1): P
   if (!set) {
     set = loadImages().then((images) => {
       const table = new Map<string, Sprite>();
-      for (const style of STYLES) {
+      for (const style of PIN_STYLES) {
         for (const mark of MARKS) {
           table.set(`${style}${mark}0`, drawFull(images, style, mark, ratio));
           table.set(`${style}${mark}1`, drawCompact(images, style, mark, ratio));

@@ -2,15 +2,17 @@
 // its columns were understood and change that by hand, see every row checked by the shared schema
 // (the dry run), then queue the ready rows in one batch and follow them to the report. The host does
 // the reading and checking (off this page's thread) and checks again when the rows are applied.
-import { useId, useMemo, useRef, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import type { ImportOptionsInput, ImportPreview } from '../../../../electron/shared/contract/index';
 import { IMPORT_TARGETS, targetLabel, type ImportTarget } from '../../../../electron/shared/bulk/fields';
 import { dryRunReport, reportCsv } from '../../../../electron/shared/bulk/report';
+import { PIN_STYLES } from '../../../../electron/shared/domain';
 import type { PreviewRow } from '../../../../electron/shared/bulk/preview';
 import { formatBytes, saveFile } from '../../lib/files';
 import { PIN_NAMES } from '../../map/sprites';
-import { Modal, useUi } from '../ui';
-import { BulkFrame, FileFindings, openBulkFile, Pager, runningRun, usePages } from './shared';
+import { useUi } from '../ui';
+import { BulkFrame, BulkModal, FileFindings, useBulkFlow, type BulkDialogProps } from './shared';
+import { DataTable, Pager, usePages } from './table';
 
 const ACCEPT = '.csv,.tsv,.tab,.txt,.kml,.kmz,.geojson,.json';
 
@@ -31,52 +33,29 @@ interface Opened {
   size: number;
 }
 
-export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  return (
-    <Modal open={open} onClose={onClose} labelledBy="import-title" className="bulk-dialog">
-      <ImportFlow onClose={onClose} />
-    </Modal>
-  );
+export function ImportDialog({ open, onClose }: BulkDialogProps) {
+  return <BulkModal open={open} onClose={onClose} titleId="import-title" flow={ImportFlow} />;
 }
 
 function ImportFlow({ onClose }: { onClose: () => void }) {
   const ui = useUi();
+  const flow = useBulkFlow('import');
   const [file, setFile] = useState<Opened | null>(null);
   const [preview, setPreview] = useState<ImportPreview | null>(null);
   const [options, setOptions] = useState<ImportOptionsInput>({});
-  const [busy, setBusy] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  // A run still going when the dialog was closed is shown again, not forgotten.
-  const [runId, setRunId] = useState<string | null>(() => runningRun(ui.store.getState().bulkRuns, 'import'));
-  const requestSeq = useRef(0);
 
-  async function choose(chosen: File) {
-    setError(null);
-    setBusy(`Reading ${chosen.name}…`);
-    const opened = await openBulkFile(ui, chosen);
-    if (opened && !opened.ok) setError(opened.message);
-    if (opened?.ok) {
-      setFile(opened.file);
+  function choose(chosen: File) {
+    void flow.open(chosen, async (opened) => {
+      setFile(opened);
       setOptions({});
-      await refresh(opened.file.fileId, {});
-    }
-    setBusy(null);
+      await refresh(opened.fileId, {});
+    });
   }
 
-  /** Asks the host for the dry run with these choices; an older answer never replaces a newer one. */
+  /** Asks the host for the dry run with these choices. */
   async function refresh(fileId: string, next: ImportOptionsInput) {
-    const seq = ++requestSeq.current;
-    setBusy('Checking every row…');
-    const result = await ui.call(() => ui.api.previewImport(fileId, next));
-    if (seq !== requestSeq.current) return;
-    setBusy(null);
-    if (!result) return;
-    if (!result.ok) {
-      setError(result.issues.map((issue) => issue.message).join(' '));
-      return;
-    }
-    setError(null);
-    setPreview(result.value);
+    const checked = await flow.ask(() => ui.api.previewImport(fileId, next), 'Checking every row…');
+    if (checked) setPreview(checked);
   }
 
   function change(next: ImportOptionsInput) {
@@ -86,23 +65,14 @@ function ImportFlow({ onClose }: { onClose: () => void }) {
 
   async function apply() {
     if (!file || !preview) return;
-    setBusy('Queueing the rows…');
-    const result = await ui.call(() => ui.api.startImport(file.fileId, options));
-    setBusy(null);
-    if (!result) return;
-    if (!result.ok) {
-      setError(result.issues.map((issue) => issue.message).join(' '));
-      return;
-    }
-    ui.store.applyBulkRun(result.value);
-    setRunId(result.value.id);
+    await flow.start('Queueing the rows…', () => ui.api.startImport(file.fileId, options));
   }
 
   return (
     <BulkFrame
       titleId="import-title"
       title={`Import sites${file ? `: ${file.name}` : ''}`}
-      runId={runId}
+      state={flow.state}
       verb="Sent"
       onClose={onClose}
       picker={{
@@ -110,12 +80,10 @@ function ImportFlow({ onClose }: { onClose: () => void }) {
         accept: ACCEPT,
         help: 'CSV or TSV (from Excel, LibreOffice or Google Sheets), KML or KMZ (Google Earth), or GeoJSON.',
         compact: file !== null,
-        onFile: (f) => void choose(f),
+        onFile: choose,
       }}
-      busy={busy}
-      error={error}
     >
-      {file && preview && <Review file={file} preview={preview} options={options} onChange={change} onApply={() => void apply()} busy={busy !== null} />}
+      {file && preview && <Review file={file} preview={preview} options={options} onChange={change} onApply={() => void apply()} busy={flow.state.busy !== null} />}
     </BulkFrame>
   );
 }
@@ -252,7 +220,7 @@ function Mapping({ preview, options, onChange, disabled }: { preview: ImportPrev
           <label htmlFor={`${id}-pin`}>Pin colour for rows without one</label>
           <select id={`${id}-pin`} value={defaults.pinStyle ?? ''} disabled={disabled} onChange={(e) => setDefault('pinStyle', e.target.value)}>
             <option value="">Red (the service's default)</option>
-            {([1, 2, 3, 4] as const).map((style) => (
+            {PIN_STYLES.map((style) => (
               <option key={style} value={String(style)}>
                 {PIN_NAMES[style]}
               </option>
@@ -294,6 +262,8 @@ function matches(row: PreviewRow, filter: RowFilter): boolean {
   }
 }
 
+const PREVIEW_HEAD = ['Row', 'Will', 'Site ID', 'Name', 'Height', 'Latitude', 'Longitude', 'Group', 'Pin', 'Notes'];
+
 function PreviewTable({ rows }: { rows: PreviewRow[] }) {
   const id = useId();
   const [filter, setFilter] = useState<RowFilter>(() => (rows.some((row) => row.issues.length > 0) ? 'invalid' : 'all'));
@@ -321,36 +291,18 @@ function PreviewTable({ rows }: { rows: PreviewRow[] }) {
         </select>
         <Pager page={page} pages={pages} total={shown.length} onPage={setPage} />
       </div>
-      <div className="table-wrap">
-        <table className="data-table preview-table">
-          <thead>
-            <tr>
-              <th scope="col">Row</th>
-              <th scope="col">Will</th>
-              <th scope="col">Site ID</th>
-              <th scope="col">Name</th>
-              <th scope="col">Height</th>
-              <th scope="col">Latitude</th>
-              <th scope="col">Longitude</th>
-              <th scope="col">Group</th>
-              <th scope="col">Pin</th>
-              <th scope="col">Notes</th>
-            </tr>
-          </thead>
-          <tbody>
-            {slice.map((row) => (
-              <PreviewLine key={row.row} row={row} />
-            ))}
-            {slice.length === 0 && (
-              <tr>
-                <td colSpan={10} className="empty">
-                  No rows here.
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
-      </div>
+      <DataTable className="preview-table" head={PREVIEW_HEAD}>
+        {slice.map((row) => (
+          <PreviewLine key={row.row} row={row} />
+        ))}
+        {slice.length === 0 && (
+          <tr>
+            <td colSpan={PREVIEW_HEAD.length} className="empty">
+              No rows here.
+            </td>
+          </tr>
+        )}
+      </DataTable>
     </section>
   );
 }

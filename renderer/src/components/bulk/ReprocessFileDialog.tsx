@@ -3,11 +3,14 @@
 // submission is queued in one batch into the chosen Multi Map, with or without the email (an explicit
 // choice, as in the single reprocess), and followed to the report. A process ID listed twice is
 // reprocessed once, so nobody gets the email twice.
-import { useId, useMemo, useRef, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import type { EusPlan, ReprocessFileOptions } from '../../../../electron/shared/contract/index';
 import { parseEusReprocess } from '../../../../electron/shared/validation';
-import { FieldError, Modal, useUi } from '../ui';
-import { BulkFrame, FileFindings, openBulkFile, Pager, runningRun, usePages } from './shared';
+import { issueText, issuesByField } from '../../lib/issues';
+import { FieldError } from '../forms';
+import { useUi } from '../ui';
+import { BulkFrame, BulkModal, FileFindings, useBulkFlow, type BulkDialogProps } from './shared';
+import { DataTable, Pager, usePages } from './table';
 
 /** Columns shown beside the process ID (the download has many; these say who and where). */
 const EXTRA_COLUMNS = 4;
@@ -19,17 +22,14 @@ interface Opened {
 
 type Filter = { column: string; value: string };
 
-export function ReprocessFileDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  return (
-    <Modal open={open} onClose={onClose} labelledBy="reprocess-file-title" className="bulk-dialog">
-      <ReprocessFlow onClose={onClose} />
-    </Modal>
-  );
+export function ReprocessFileDialog({ open, onClose }: BulkDialogProps) {
+  return <BulkModal open={open} onClose={onClose} titleId="reprocess-file-title" flow={ReprocessFlow} />;
 }
 
 function ReprocessFlow({ onClose }: { onClose: () => void }) {
   const ui = useUi();
   const id = useId();
+  const flow = useBulkFlow('reprocess');
   const [file, setFile] = useState<Opened | null>(null);
   const [plan, setPlan] = useState<EusPlan | null>(null);
   const [filters, setFilters] = useState<Filter[]>([]);
@@ -37,43 +37,27 @@ function ReprocessFlow({ onClose }: { onClose: () => void }) {
   const [multiMapId, setMultiMapId] = useState('');
   const [sendEmail, setSendEmail] = useState<'yes' | 'no' | ''>('');
   const [submitted, setSubmitted] = useState(false);
-  const [busy, setBusy] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [runId, setRunId] = useState<string | null>(() => runningRun(ui.store.getState().bulkRuns, 'reprocess'));
-  const requestSeq = useRef(0);
 
   const shared = parseEusReprocess({ processId: 'x', multiMapId, sendEmail: sendEmail === '' ? undefined : sendEmail === 'yes' });
-  const issues: Record<string, string> = {};
-  if (!shared.ok) for (const issue of shared.issues) issues[issue.field] ??= issue.message;
+  const issues: Partial<Record<string, string>> = shared.ok ? {} : issuesByField(shared.issues);
   const sharedMessages = new Set(shared.ok ? [] : shared.issues.map((issue) => issue.message));
 
-  async function choose(chosen: File) {
-    setError(null);
-    setBusy(`Reading ${chosen.name}…`);
-    const opened = await openBulkFile(ui, chosen);
-    if (opened && !opened.ok) setError(opened.message);
-    if (opened?.ok) {
-      setFile(opened.file);
+  function choose(chosen: File) {
+    void flow.open(chosen, async (opened) => {
+      setFile(opened);
       setFilters([]);
-      const first = await load(opened.file.fileId, []);
+      const first = await load(opened.fileId, []);
       if (first) setSelected(new Set(first.rows.map((row) => row.row)));
-    }
-    setBusy(null);
+    });
   }
 
   /** The plan for every row the filters keep (the selection is applied on queueing). */
   async function load(fileId: string, nextFilters: Filter[]): Promise<EusPlan | null> {
-    const seq = ++requestSeq.current;
-    const result = await ui.call(() => ui.api.previewReprocessFile(fileId, { multiMapId: '0', sendEmail: false, filters: nextFilters }));
-    if (seq !== requestSeq.current || !result) return null;
-    if (!result.ok) {
-      setError(result.issues.map((issue) => issue.message).join(' '));
-      return null;
-    }
-    setError(null);
-    setPlan(result.value);
+    const loaded = await flow.ask(() => ui.api.previewReprocessFile(fileId, { multiMapId: '0', sendEmail: false, filters: nextFilters }));
+    if (!loaded) return null;
+    setPlan(loaded);
     setPage(0);
-    return result.value;
+    return loaded;
   }
 
   function changeFilters(next: Filter[]) {
@@ -101,16 +85,7 @@ function ReprocessFlow({ onClose }: { onClose: () => void }) {
       confirmLabel: 'Queue the reprocesses',
     });
     if (!ok) return;
-    setBusy('Queueing…');
-    const result = await ui.call(() => ui.api.startReprocessFile(file.fileId, options));
-    setBusy(null);
-    if (!result) return;
-    if (!result.ok) {
-      setError(result.issues.map((issue) => issue.message).join(' '));
-      return;
-    }
-    ui.store.applyBulkRun(result.value);
-    setRunId(result.value.id);
+    await flow.start('Queueing…', () => ui.api.startReprocessFile(file.fileId, options));
   }
 
   const columns = plan ? plan.columns.filter((column) => column !== plan.processIdColumn).slice(0, EXTRA_COLUMNS) : [];
@@ -121,7 +96,7 @@ function ReprocessFlow({ onClose }: { onClose: () => void }) {
     <BulkFrame
       titleId="reprocess-file-title"
       title={`Reprocess EUS submissions from a file${file ? `: ${file.name}` : ''}`}
-      runId={runId}
+      state={flow.state}
       verb="Reprocessed"
       onClose={onClose}
       picker={{
@@ -129,10 +104,8 @@ function ReprocessFlow({ onClose }: { onClose: () => void }) {
         accept: '.csv,.tsv,.txt',
         help: 'The CSV download of the EUS data, with its process ID column.',
         compact: file !== null,
-        onFile: (f) => void choose(f),
+        onFile: choose,
       }}
-      busy={busy}
-      error={error}
     >
       {plan && (
         <>
@@ -156,53 +129,36 @@ function ReprocessFlow({ onClose }: { onClose: () => void }) {
               </label>
               <Pager page={page} pages={pages} total={rows.length} onPage={setPage} />
             </div>
-            <div className="table-wrap">
-              <table className="data-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Pick</th>
-                    <th scope="col">Row</th>
-                    <th scope="col">Process ID</th>
-                    {columns.map((column) => (
-                      <th key={column} scope="col">
-                        {column}
-                      </th>
-                    ))}
-                    <th scope="col">Notes</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {slice.map((row) => (
-                    <tr key={row.row} className={row.issues.length > 0 ? 'row-invalid' : row.sameAsRow !== undefined ? 'row-warning' : ''}>
-                      <td>
-                        <input
-                          type="checkbox"
-                          aria-label={`Pick row ${row.row}, process ID ${row.processId || 'missing'}`}
-                          checked={selected.has(row.row)}
-                          onChange={(e) =>
-                            setSelected((previous) => {
-                              const next = new Set(previous);
-                              if (e.target.checked) next.add(row.row);
-                              else next.delete(row.row);
-                              return next;
-                            })
-                          }
-                        />
-                      </td>
-                      <td>{row.row}</td>
-                      <td>{row.processId}</td>
-                      {columns.map((column) => (
-                        <td key={column}>{row.values[column]}</td>
-                      ))}
-                      <td>
-                        {row.issues.map((issue) => issue.message).join(' ')}
-                        {row.sameAsRow !== undefined ? `Same process ID as row ${row.sameAsRow}: reprocessed once.` : ''}
-                      </td>
-                    </tr>
+            <DataTable head={['Pick', 'Row', 'Process ID', ...columns, 'Notes']}>
+              {slice.map((row) => (
+                <tr key={row.row} className={row.issues.length > 0 ? 'row-invalid' : row.sameAsRow !== undefined ? 'row-warning' : ''}>
+                  <td>
+                    <input
+                      type="checkbox"
+                      aria-label={`Pick row ${row.row}, process ID ${row.processId || 'missing'}`}
+                      checked={selected.has(row.row)}
+                      onChange={(e) =>
+                        setSelected((previous) => {
+                          const next = new Set(previous);
+                          if (e.target.checked) next.add(row.row);
+                          else next.delete(row.row);
+                          return next;
+                        })
+                      }
+                    />
+                  </td>
+                  <td>{row.row}</td>
+                  <td>{row.processId}</td>
+                  {columns.map((column) => (
+                    <td key={column}>{row.values[column]}</td>
                   ))}
-                </tbody>
-              </table>
-            </div>
+                  <td>
+                    {issueText(row.issues)}
+                    {row.sameAsRow !== undefined ? `Same process ID as row ${row.sameAsRow}: reprocessed once.` : ''}
+                  </td>
+                </tr>
+              ))}
+            </DataTable>
           </section>
           <form
             className="bulk-footer reprocess-choice"
@@ -237,7 +193,7 @@ function ReprocessFlow({ onClose }: { onClose: () => void }) {
               <FieldError id={`${id}-email-error`} message={submitted ? issues['sendEmail'] : undefined} />
             </fieldset>
             <div className="actions">
-              <button type="submit" className="primary" disabled={busy !== null || ready.length === 0}>
+              <button type="submit" className="primary" disabled={flow.state.busy !== null || ready.length === 0}>
                 Queue {ready.length.toLocaleString()} reprocess{ready.length === 1 ? '' : 'es'}
               </button>
             </div>

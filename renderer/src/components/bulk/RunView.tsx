@@ -5,7 +5,9 @@ import { useEffect, useMemo, useState } from 'react';
 import type { BulkRunView, ReportRow } from '../../../../electron/shared/contract/index';
 import { useAppState } from '../../store';
 import { saveFile } from '../../lib/files';
+import { issueText } from '../../lib/issues';
 import { useUi } from '../ui';
+import { DataTable } from './table';
 
 const STATUS_LABELS: Record<ReportRow['status'], string> = {
   created: 'Created',
@@ -137,7 +139,7 @@ function Ended({ run, onClose }: { run: BulkRunView; onClose: () => void }) {
     const report = await ui.call(() => ui.api.getBulkReport(run.id));
     if (!report) return;
     if (!report.ok) {
-      ui.toast(report.issues.map((issue) => issue.message).join(' '), { tone: 'error' });
+      ui.toast(issueText(report.issues), { tone: 'error' });
       return;
     }
     saveFile(report.value);
@@ -160,28 +162,16 @@ function Ended({ run, onClose }: { run: BulkRunView; onClose: () => void }) {
       ) : attention.length > 0 ? (
         <>
           <h3>Rows that need a look ({attention.length.toLocaleString()})</h3>
-          <div className="table-wrap">
-            <table className="data-table">
-              <thead>
-                <tr>
-                  <th scope="col">Row</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">{run.kind === 'import' ? 'Site' : 'Submission'}</th>
-                  <th scope="col">Message</th>
-                </tr>
-              </thead>
-              <tbody>
-                {attention.slice(0, SHOWN_ROWS).map((row) => (
-                  <tr key={`${row.row}-${row.entryId ?? ''}`}>
-                    <td>{row.row}</td>
-                    <td>{STATUS_LABELS[row.status]}</td>
-                    <td>{[row.siteId, row.name].filter(Boolean).join(' · ')}</td>
-                    <td>{row.message}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable head={['Row', 'Status', run.kind === 'import' ? 'Site' : 'Submission', 'Message']}>
+            {attention.slice(0, SHOWN_ROWS).map((row) => (
+              <tr key={`${row.row}-${row.entryId ?? ''}`}>
+                <td>{row.row}</td>
+                <td>{STATUS_LABELS[row.status]}</td>
+                <td>{[row.siteId, row.name].filter(Boolean).join(' · ')}</td>
+                <td>{row.message}</td>
+              </tr>
+            ))}
+          </DataTable>
           {attention.length > SHOWN_ROWS && <p className="form-help">The first {SHOWN_ROWS} are shown; the report has every row.</p>}
         </>
       ) : (

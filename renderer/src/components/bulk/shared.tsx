@@ -1,13 +1,12 @@
-// Pieces both bulk dialogs use: handing a chosen file to the host, the file picker (which also takes
-// a dropped file), paging through thousands of rows a hundred at a time, and finding a run that is
-// still going when a dialog is opened again.
-import { useId, useState, type ReactNode } from 'react';
-import type { BulkFileView, BulkRunView } from '../../../../electron/shared/contract/index';
+// Pieces both bulk dialogs use: their modal and frame, the flow from a chosen file to the run it
+// starts (busy and error lines, newest answer wins, a run still going is found again when a dialog
+// reopens), and the file picker (which also takes a dropped file). Their tables are in table.tsx.
+import { useId, useRef, useState, type ReactNode } from 'react';
+import type { BulkFileView, BulkRunView, Result } from '../../../../electron/shared/contract/index';
 import { readFileAsBase64 } from '../../lib/files';
-import type { Ui } from '../ui';
+import { issueText } from '../../lib/issues';
+import { Modal, useUi, type Ui } from '../ui';
 import { RunView } from './RunView';
-
-export const PAGE_SIZE = 100;
 
 /** Reads the chosen file and hands it to the host; a refusal or a read failure comes back as a sentence. */
 export async function openBulkFile(ui: Ui, chosen: File): Promise<{ ok: true; file: BulkFileView } | { ok: false; message: string } | null> {
@@ -15,10 +14,89 @@ export async function openBulkFile(ui: Ui, chosen: File): Promise<{ ok: true; fi
     const base64 = await readFileAsBase64(chosen);
     const opened = await ui.call(() => ui.api.openBulkFile({ name: chosen.name, base64 }));
     if (!opened) return null;
-    return opened.ok ? { ok: true, file: opened.value } : { ok: false, message: opened.issues.map((issue) => issue.message).join(' ') };
+    return opened.ok ? { ok: true, file: opened.value } : { ok: false, message: issueText(opened.issues) };
   } catch (caught) {
     return { ok: false, message: `${chosen.name} could not be read: ${caught instanceof Error ? caught.message : String(caught)}` };
   }
+}
+
+export interface BulkDialogProps {
+  open: boolean;
+  onClose: () => void;
+}
+
+/** A bulk dialog's modal; its flow is mounted only while it is open, so each opening starts afresh. */
+export function BulkModal({ open, onClose, titleId, flow: Flow }: BulkDialogProps & { titleId: string; flow: (props: { onClose: () => void }) => ReactNode }) {
+  return (
+    <Modal open={open} onClose={onClose} labelledBy={titleId} className="bulk-dialog">
+      <Flow onClose={onClose} />
+    </Modal>
+  );
+}
+
+/** What a bulk dialog shows around its own content: a busy line, an error line, or the run it started. */
+export interface BulkFlowState {
+  busy: string | null;
+  error: string | null;
+  /** The run this dialog started (or found still running): shown instead of everything else. */
+  runId: string | null;
+}
+
+/**
+ * The flow of a bulk dialog from a chosen file to its run. A refusal from the host becomes the error
+ * line; of several questions about the file only the newest one's answer counts.
+ */
+export function useBulkFlow(kind: BulkRunView['kind']) {
+  const ui = useUi();
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  // A run still going when the dialog was closed is shown again, not forgotten.
+  const [runId, setRunId] = useState<string | null>(() => runningRun(ui.store.getState().bulkRuns, kind));
+  const questionSeq = useRef(0);
+
+  function answer<T>(result: Result<T> | undefined): T | null {
+    if (!result) return null;
+    if (!result.ok) {
+      setError(issueText(result.issues));
+      return null;
+    }
+    setError(null);
+    return result.value;
+  }
+
+  /** Reads the chosen file and hands it to the host, then goes on with `opened` (still busy meanwhile). */
+  async function open(chosen: File, opened: (file: BulkFileView) => Promise<void>): Promise<void> {
+    setError(null);
+    setBusy(`Reading ${chosen.name}…`);
+    const result = await openBulkFile(ui, chosen);
+    if (result && !result.ok) setError(result.message);
+    if (result?.ok) await opened(result.file);
+    setBusy(null);
+  }
+
+  /** Asks the host about the file; null when it refused, the call failed, or a newer question was asked meanwhile. */
+  async function ask<T>(call: () => Promise<Result<T>>, busyText?: string): Promise<T | null> {
+    const seq = ++questionSeq.current;
+    if (busyText) setBusy(busyText);
+    const result = await ui.call(call);
+    if (seq !== questionSeq.current) return null;
+    if (busyText) setBusy(null);
+    return answer(result);
+  }
+
+  /** Starts the run; from then on the dialog follows it. */
+  async function start(busyText: string, call: () => Promise<Result<BulkRunView>>): Promise<void> {
+    setBusy(busyText);
+    const result = await ui.call(call);
+    setBusy(null);
+    const run = answer(result);
+    if (!run) return;
+    ui.store.applyBulkRun(run);
+    setRunId(run.id);
+  }
+
+  const state: BulkFlowState = { busy, error, runId };
+  return { state, open, ask, start };
 }
 
 /** The newest run of this kind that has not ended, if any. */
@@ -74,49 +152,21 @@ export function FilePicker({ label, accept, help, onFile, disabled, compact = fa
   );
 }
 
-/** Paging state for a list: the page in view (kept in range as the list shrinks) and its slice. */
-export function usePages<T>(items: readonly T[]): { page: number; pages: number; slice: readonly T[]; setPage: (page: number) => void } {
-  const [wanted, setPage] = useState(0);
-  const pages = Math.max(1, Math.ceil(items.length / PAGE_SIZE));
-  const page = Math.min(wanted, pages - 1);
-  return { page, pages, slice: items.slice(page * PAGE_SIZE, page * PAGE_SIZE + PAGE_SIZE), setPage };
-}
-
-/** "101–200 of 10,000" between previous and next buttons; nothing when everything fits on one page. */
-export function Pager({ page, pages, total, onPage }: { page: number; pages: number; total: number; onPage: (page: number) => void }) {
-  if (pages <= 1) return null;
-  return (
-    <span className="pager">
-      <button type="button" onClick={() => onPage(page - 1)} disabled={page === 0} aria-label="Previous rows">
-        ‹
-      </button>
-      <span>
-        {(page * PAGE_SIZE + 1).toLocaleString()}–{Math.min(total, page * PAGE_SIZE + PAGE_SIZE).toLocaleString()} of {total.toLocaleString()}
-      </span>
-      <button type="button" onClick={() => onPage(page + 1)} disabled={page >= pages - 1} aria-label="Next rows">
-        ›
-      </button>
-    </span>
-  );
-}
-
 /**
  * The frame of a bulk dialog: its title and close button, then either the run it started, or the
  * file picker with what is going on (busy, an error) above the dialog's own content.
  */
-export function BulkFrame({ titleId, title, runId, verb, onClose, picker, busy, error, children }: {
+export function BulkFrame({ titleId, title, state, verb, onClose, picker, children }: {
   titleId: string;
   title: string;
-  /** The run this dialog started (or found still running): shown instead of everything else. */
-  runId: string | null;
+  state: BulkFlowState;
   /** How RunView words progress ("Sent", "Reprocessed"). */
   verb: string;
   onClose: () => void;
   picker: { label: string; accept: string; help: string; compact: boolean; onFile: (file: File) => void };
-  busy: string | null;
-  error: string | null;
   children: ReactNode;
 }) {
+  const { runId, busy, error } = state;
   return (
     <div className="bulk-flow">
       <header className="bulk-header">

@@ -1,0 +1,6 @@
+// The canvas pin layer, split as Leaflet splits its renderers: layer.ts is the plumbing (lifecycle,
+// bounds and zoom transforms, events to React), painter.ts draws, hitGrid.ts answers "which pin is
+// here", drag.ts is the dragging handler, pinSet.ts holds the pins in drawing order.
+export { PinLayer, type PinLayerOptions } from './layer';
+export { PinDrag } from './drag';
+export type { DrawInfo, MovePreview, Pin } from './types';

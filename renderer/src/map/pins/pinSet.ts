@@ -1,0 +1,85 @@
+// The pins the layer knows, by ID, and what a redraw needs of them: the drawing order (north first,
+// so a pin further south overlaps the one above it, as on paper) and every pin's projected position
+// at one zoom. Both are cached: they are rebuilt only after the pins or the zoom change.
+import L from 'leaflet';
+import type { Pin } from './types';
+
+/** The pins in drawing order and, for `pins[i]`, its position `x[i]`, `y[i]` in world pixels of one zoom. */
+export interface Projected {
+  readonly pins: readonly Pin[];
+  readonly x: Float64Array;
+  readonly y: Float64Array;
+}
+
+export class PinSet {
+  private readonly byId = new Map<string, Pin>();
+  private order: Pin[] = [];
+  private orderDirty = true;
+  private x = new Float64Array(0);
+  private y = new Float64Array(0);
+  private projectedZoom = NaN;
+
+  /** Replaces every pin. */
+  replace(pins: Iterable<Pin>): void {
+    this.byId.clear();
+    for (const pin of pins) this.byId.set(pin.id, pin);
+    this.changed();
+  }
+
+  /** Adds or replaces some pins and removes others. */
+  update(changed: Iterable<Pin>, removedIds: Iterable<string>): void {
+    for (const pin of changed) this.byId.set(pin.id, pin);
+    for (const id of removedIds) this.byId.delete(id);
+    this.changed();
+  }
+
+  get(id: string): Pin | undefined {
+    return this.byId.get(id);
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  /** The box around every pin, or null when there is none. */
+  bounds(): L.LatLngBounds | null {
+    if (this.byId.size === 0) return null;
+    let s = 90, w = 180, n = -90, e = -180;
+    for (const pin of this.byId.values()) {
+      if (pin.lat < s) s = pin.lat;
+      if (pin.lat > n) n = pin.lat;
+      if (pin.lng < w) w = pin.lng;
+      if (pin.lng > e) e = pin.lng;
+    }
+    return L.latLngBounds([s, w], [n, e]);
+  }
+
+  /** Every pin in drawing order, projected at `zoom` (computed again only when something changed). */
+  project(crs: L.CRS, zoom: number): Projected {
+    if (this.orderDirty) {
+      this.order = [...this.byId.values()].sort((a, b) => b.lat - a.lat);
+      this.orderDirty = false;
+      this.projectedZoom = NaN;
+    }
+    const n = this.order.length;
+    if (this.projectedZoom !== zoom || this.x.length !== n) {
+      if (this.x.length !== n) {
+        this.x = new Float64Array(n);
+        this.y = new Float64Array(n);
+      }
+      for (let i = 0; i < n; i++) {
+        const pin = this.order[i]!;
+        const point = crs.latLngToPoint(L.latLng(pin.lat, pin.lng), zoom);
+        this.x[i] = point.x;
+        this.y[i] = point.y;
+      }
+      this.projectedZoom = zoom;
+    }
+    return { pins: this.order, x: this.x, y: this.y };
+  }
+
+  private changed(): void {
+    this.orderDirty = true;
+    this.projectedZoom = NaN;
+  }
+}

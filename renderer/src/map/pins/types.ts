@@ -1,0 +1,31 @@
+// What the pin layer draws and what it says after drawing. A pin is a site reduced to what the
+// canvas needs; its `id` is the site's local ID, so every callback speaks of sites, not pins.
+import type { PinStyle } from '../../../../electron/shared/domain';
+import type { PinMark } from '../sprites';
+
+export interface Pin {
+  id: string;
+  lat: number;
+  lng: number;
+  style: PinStyle;
+  mark: PinMark;
+  /** Shown in the hover tooltip. */
+  title: string;
+}
+
+export interface DrawInfo {
+  /** Pins on the canvas now (view plus padding). */
+  drawn: number;
+  /** Of those, how many carry each state badge. */
+  marks: Record<PinMark, number>;
+  compact: boolean;
+  /** False when only the strips uncovered by a pan were drawn. */
+  full: boolean;
+}
+
+/** A pin's proposed new place, shown until the move is confirmed or cancelled. */
+export interface MovePreview {
+  id: string;
+  lat: number;
+  lng: number;
+}
