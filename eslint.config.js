@@ -1,8 +1,76 @@
-// Lint: typescript-eslint's recommended rules, plus the one architectural rule that a reviewer
-// would otherwise have to remember: nothing under electron/core or electron/sandbox imports electron.
+// Lint: typescript-eslint's recommended rules, the layer rule (below), and a formatter's rules
+// (@stylistic) so `npm run lint` also checks the layout; `npx eslint --fix .` applies it.
+//
+// The layer rule is the architecture a reviewer would otherwise have to remember, read from folder
+// names as VS Code does: every import's source and target folders are compared with LAYERS.
+import { builtinModules } from 'node:module';
+import { dirname, posix, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+
+const ROOT = dirname(fileURLToPath(import.meta.url));
+
+/** Each layer: the folders (or files) it is made of, the layers it may import, and whether Node's builtins are allowed. */
+const LAYERS = {
+  shared: { paths: ['electron/shared/'], may: ['shared'], node: false },
+  node: { paths: ['electron/node/'], may: ['node'], node: true },
+  core: { paths: ['electron/core/'], may: ['core', 'shared', 'node'], node: true },
+  sandbox: { paths: ['electron/sandbox/'], may: ['sandbox', 'shared', 'node'], node: true },
+  cli: { paths: ['electron/cli/'], may: ['cli', 'core', 'shared', 'node', 'sandbox'], node: true },
+  hosts: {
+    paths: ['electron/main/', 'electron/preload/', 'electron/browser-host/', 'electron/start.ts', 'electron/build/'],
+    may: ['hosts', 'core', 'shared', 'node', 'sandbox'],
+    node: true,
+  },
+  renderer: { paths: ['renderer/src/'], may: ['renderer', 'shared'], node: false },
+};
+/** Only these may import the `electron` package: everything else runs where Electron is absent. */
+const ELECTRON_ALLOWED = ['electron/main/', 'electron/preload/'];
+const NODE_BUILTINS = new Set(builtinModules);
+
+function layerOf(path) {
+  for (const [name, layer] of Object.entries(LAYERS)) {
+    if (layer.paths.some((prefix) => path === prefix || path.startsWith(prefix))) return name;
+  }
+  return null;
+}
+
+const layersRule = {
+  meta: { type: 'problem', docs: { description: 'imports follow the layers in ARCHITECTURE.md' }, schema: [] },
+  create(context) {
+    const file = relative(ROOT, context.filename).split('\\').join('/');
+    const from = layerOf(file);
+    if (!from) return {};
+    const layer = LAYERS[from];
+    function check(node, specifier) {
+      if (typeof specifier !== 'string') return;
+      if (specifier === 'electron' && !ELECTRON_ALLOWED.some((prefix) => file.startsWith(prefix))) {
+        context.report({ node, message: `${from}: only electron/main and electron/preload may import electron.` });
+        return;
+      }
+      if (specifier.startsWith('.')) {
+        const target = posix.normalize(relative(ROOT, resolve(dirname(context.filename), specifier)).split('\\').join('/'));
+        const to = layerOf(target) ?? layerOf(`${target}/`);
+        if (to && !layer.may.includes(to)) {
+          context.report({ node, message: `${from} may not import ${to} ("${specifier}"); it may import ${layer.may.join(', ')}.` });
+        }
+        return;
+      }
+      const bare = specifier.startsWith('node:') ? specifier.slice(5) : specifier.split('/')[0];
+      if (!layer.node && (specifier.startsWith('node:') || NODE_BUILTINS.has(bare))) {
+        context.report({ node, message: `${from} runs without Node: "${specifier}" is not available there.` });
+      }
+    }
+    return {
+      ImportDeclaration: (node) => check(node, node.source.value),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
+      ExportAllDeclaration: (node) => check(node, node.source.value),
+      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
+    };
+  },
+};
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'out/', 'release/', 'test-results/', 'artifacts/'] },
@@ -10,14 +78,10 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    plugins: { sitewalk: { rules: { layers: layersRule } } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-    },
-  },
-  {
-    files: ['electron/core/**', 'electron/sandbox/**', 'electron/cli/**', 'electron/browser-host/**', 'renderer/**'],
-    rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'Only electron/main and electron/preload may import electron.' }] }],
+      'sitewalk/layers': 'error',
     },
   },
 );

@@ -19,7 +19,7 @@ import {
   type CoreOptions,
   type SitewalkCore,
   type SyncStatus,
-} from './app';
+} from './open-core';
 import { refuse, type InputIssue } from '../shared/result';
 import { findXmlForbidden } from '../shared/validation/index';
 import { BulkSession, type BulkSessionOptions } from './bulk/session';

@@ -2,10 +2,11 @@
 // libsecret/kwallet) and the encrypted blobs kept in one file in the data dir, rewritten atomically.
 // Linux's 'basic_text' backend (a hard-coded password) counts as no encryption at all: the store
 // then reports itself unavailable and the host falls back, visibly, to os-keyring or session-only.
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { SafeStorage } from 'electron';
+import { z } from 'zod';
+import { writeFileAtomic } from '../node/atomic-file';
 import type { SecretStore } from '../core/profiles/secrets';
 
 export type SafeStorageLike = Pick<SafeStorage, 'isEncryptionAvailable' | 'encryptString' | 'decryptString'> &
@@ -30,10 +31,19 @@ export function safeStorageAvailability(safeStorage: SafeStorageLike, platform: 
 
 export const SAFE_STORAGE_FILE = 'secrets.safe-storage.json';
 
-interface BlobFile {
-  version: 1;
+const blobFileSchema = z.object({
+  version: z.literal(1),
   /** profile id → base64 of safeStorage.encryptString(key) */
-  entries: Record<string, string>;
+  entries: z.record(z.string(), z.string()),
+});
+type BlobFile = z.infer<typeof blobFileSchema>;
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 export function createSafeStorageSecretStore(safeStorage: SafeStorageLike, dataDir: string): SecretStore {
@@ -51,33 +61,27 @@ export function createSafeStorageSecretStore(safeStorage: SafeStorageLike, dataD
 
   async function load(): Promise<Map<string, string>> {
     if (cache) return cache;
-    let parsed: BlobFile | null = null;
+    let text: string | null = null;
     try {
-      parsed = JSON.parse(await readFile(file, 'utf8')) as BlobFile;
+      text = await readFile(file, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`The encrypted key file ${file} cannot be read.`);
     }
-    cache = new Map(Object.entries(parsed?.entries ?? {}).filter(([, blob]) => typeof blob === 'string'));
+    let entries: Record<string, string> = {};
+    if (text !== null) {
+      const parsed = blobFileSchema.safeParse(parseJson(text));
+      // A damaged file is named, never read as "no keys" (which would lose them on the next write).
+      if (!parsed.success) throw new Error(`The encrypted key file ${file} cannot be read: it is damaged. Move it aside and enter the keys again.`);
+      entries = parsed.data.entries;
+    }
+    cache = new Map(Object.entries(entries));
     return cache;
   }
 
   async function write(entries: Map<string, string>): Promise<void> {
     const body: BlobFile = { version: 1, entries: Object.fromEntries(entries) };
     await mkdir(dirname(file), { recursive: true });
-    const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-    const handle = await open(temporary, 'w', 0o600);
-    try {
-      await handle.writeFile(JSON.stringify(body));
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    try {
-      await rename(temporary, file);
-    } catch (error) {
-      await rm(temporary, { force: true });
-      throw error;
-    }
+    await writeFileAtomic(file, JSON.stringify(body));
     cache = entries;
   }
 

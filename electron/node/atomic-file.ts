@@ -12,6 +12,11 @@ import { basename, dirname, join } from 'node:path';
 export interface AtomicWriteOptions {
   /** Permissions of the new file (default 0600: Sitewalk's files are the user's alone). */
   mode?: number;
+  /**
+   * fsync the file and the folder (default true). A cache that can be fetched again (map tiles)
+   * passes false: still never half a file, but a power cut may lose the newest ones.
+   */
+  durable?: boolean;
 }
 
 function temporaryFor(path: string): string {
@@ -25,7 +30,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
     const handle = await open(temporary, 'wx', options.mode ?? 0o600);
     try {
       await handle.writeFile(data);
-      await handle.sync();
+      if (options.durable !== false) await handle.sync();
     } finally {
       await handle.close();
     }
@@ -34,7 +39,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
     await rm(temporary, { force: true }).catch(() => undefined);
     throw error;
   }
-  await syncFolder(dirname(path));
+  if (options.durable !== false) await syncFolder(dirname(path));
 }
 
 /** The same, synchronously (for code that must finish before the event loop turns, like the sandbox's state). */
@@ -46,7 +51,7 @@ export function writeFileAtomicSync(path: string, data: string | Uint8Array, opt
       const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
       let written = 0;
       while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
-      fsyncSync(fd);
+      if (options.durable !== false) fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
@@ -55,7 +60,7 @@ export function writeFileAtomicSync(path: string, data: string | Uint8Array, opt
     rmSync(temporary, { force: true });
     throw error;
   }
-  syncFolderSync(dirname(path));
+  if (options.durable !== false) syncFolderSync(dirname(path));
 }
 
 /** Makes a rename or a new file in `folder` durable. Windows cannot open a folder for this: skipped there. */

@@ -115,7 +115,9 @@ describe('sites and the outbox', () => {
     expect(saved).toMatchObject({ ok: true, value: { name: 'Ridge', height: 45, syncState: 'pending', lastError: null } });
     const [entry] = await hostApi.api.listOutbox();
     expect(entry).toMatchObject({ kind: 'site', state: 'pending', summary: expect.stringContaining('Ridge'), payload: { name: 'Ridge', height: 45 } });
-    expect(Object.keys(entry!)).not.toContain('profileId');
+    // The contract's entry view is the core's (one definition): it names its profile, and nothing secret.
+    expect(entry!.profileId).toBe((await hostApi.api.getStatus()).activeProfileId);
+    expect(JSON.stringify(entry)).not.toMatch(/"key"/);
     expect(await hostApi.api.discardEntry(entry!.id)).toEqual({ ok: true, value: null });
     expect(await hostApi.api.listOutbox()).toEqual([]);
     expect(events.map((event) => event.type)).toEqual(expect.arrayContaining(['site', 'outbox', 'outbox-removed', 'site-removed']));

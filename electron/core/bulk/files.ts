@@ -1,9 +1,9 @@
 // Node-only file I/O for bulk work (the CLI and the main process): read an import file whole, write
 // an export or a report atomically. Kept apart from the parsing modules so those stay browser-safe.
 // Every failure is a sentence naming the path and what to do; nothing here throws for a user's mistake.
-import { randomBytes } from 'node:crypto';
-import { open, rename, rm, stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { open, stat } from 'node:fs/promises';
+import { writeFileAtomic } from '../../node/atomic-file';
+import { basename } from 'node:path';
 
 /** Larger files are refused: a site list of a million rows is still far below this. */
 export const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
@@ -34,19 +34,11 @@ export async function readInputFile(path: string): Promise<ReadFileResult> {
  * reader never sees half a file and a crash leaves the old file intact.
  */
 export async function writeTextFile(path: string, text: string): Promise<{ ok: true } | { ok: false; message: string }> {
-  const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
-    const handle = await open(temporary, 'wx');
-    try {
-      await handle.writeFile(text, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temporary, path);
+    // The user's own file, not Sitewalk's data: it takes the usual permissions.
+    await writeFileAtomic(path, text, { mode: 0o644 });
     return { ok: true };
   } catch (error) {
-    await rm(temporary, { force: true }).catch(() => undefined);
     return { ok: false, message: fileErrorSentence(path, error, 'write') };
   }
 }

@@ -6,9 +6,10 @@
 // memory for this run of the app only, a few at a time; a run goes on when the page is closed, and a
 // closing host stops following without cancelling anything queued.
 import { randomUUID } from 'node:crypto';
+import { MAX_BULK_FILE_BYTES } from '../../shared/contract/inputs';
 import type { BulkFileView as BulkFile, BulkRunView as BulkRun, ExportedFile as SavedFile, ImportOptionsInput as ImportChoices, ReprocessFileOptions as ReprocessChoices } from '../../shared/contract/index';
-import type { SitewalkCore } from '../app';
-import type { InputIssue } from '../service/types';
+import type { SitewalkCore } from '../sitewalk-core';
+import { refuse, type Result } from '../../shared/result';
 import { runImport, runReprocess, type BulkProgress, type RunResult } from './apply';
 import { coreOutboxPort, exportSitesOf, knownSitesOf } from './core-port';
 import type { Delimiter } from '../../shared/bulk/csv';
@@ -30,9 +31,8 @@ export interface BulkSessionOptions {
   now?: () => number;
 }
 
-const DEFAULTS = { maxFiles: 4, maxFileBytes: 64 * 1024 * 1024, maxEndedRuns: 10, progressIntervalMs: 250 } as const;
+const DEFAULTS = { maxFiles: 4, maxFileBytes: MAX_BULK_FILE_BYTES, maxEndedRuns: 10, progressIntervalMs: 250 } as const;
 
-export type BulkOutcome<T> = { ok: true; value: T } | { ok: false; issues: InputIssue[] };
 
 const DELIMITERS: Record<NonNullable<ImportChoices['delimiter']>, Delimiter> = { comma: ',', semicolon: ';', tab: '\t', pipe: '|' };
 
@@ -54,9 +54,6 @@ interface Tracked {
   timer: ReturnType<typeof setTimeout> | null;
 }
 
-function refuse<T>(field: string, message: string): BulkOutcome<T> {
-  return { ok: false, issues: [{ field, message }] };
-}
 
 /** Strips the rows: events carry counts, getBulkRun carries the rows. */
 export function withoutRows(run: BulkRun): BulkRun {
@@ -77,7 +74,7 @@ export class BulkSession {
     this.options = { ...DEFAULTS, now: Date.now, ...options };
   }
 
-  openFile(name: string, base64: string): BulkOutcome<BulkFile> {
+  openFile(name: string, base64: string): Result<BulkFile> {
     const bytes = Buffer.from(base64, 'base64');
     // Buffer.from ignores what is not base64; a length that does not add up means a damaged upload.
     if (bytes.length !== Math.floor((base64.replace(/=+$/, '').length * 3) / 4)) return refuse('file', 'The file did not arrive whole; choose it again.');
@@ -95,11 +92,11 @@ export class BulkSession {
     return this.files.get(fileId) ?? null;
   }
 
-  private static missingFile<T>(): BulkOutcome<T> {
+  private static missingFile<T>(): Result<T> {
     return refuse('file', 'That file is no longer open here (Sitewalk was restarted, or other files were opened since); choose it again.');
   }
 
-  async previewImport(fileId: string, choices: ImportChoices): Promise<BulkOutcome<ImportPreview>> {
+  async previewImport(fileId: string, choices: ImportChoices): Promise<Result<ImportPreview>> {
     const held = this.file(fileId);
     if (!held) return BulkSession.missingFile();
     return { ok: true, value: await previewImport(held.bytes, this.importOptions(held, choices)) };
@@ -114,14 +111,14 @@ export class BulkSession {
     return options;
   }
 
-  async startImport(fileId: string, choices: ImportChoices): Promise<BulkOutcome<BulkRun>> {
+  async startImport(fileId: string, choices: ImportChoices): Promise<Result<BulkRun>> {
     const held = this.file(fileId);
     if (!held) return BulkSession.missingFile();
     const preview = await previewImport(held.bytes, this.importOptions(held, choices));
     return this.start('import', held.name, (options) => runImport(coreOutboxPort(this.core), preview, { ...options, skipInvalid: choices.skipInvalid === true }));
   }
 
-  planReprocess(fileId: string, choices: ReprocessChoices): BulkOutcome<EusPlan> {
+  planReprocess(fileId: string, choices: ReprocessChoices): Result<EusPlan> {
     const held = this.file(fileId);
     if (!held) return BulkSession.missingFile();
     return { ok: true, value: this.plan(held, choices) };
@@ -137,7 +134,7 @@ export class BulkSession {
     });
   }
 
-  startReprocess(fileId: string, choices: ReprocessChoices): Promise<BulkOutcome<BulkRun>> {
+  startReprocess(fileId: string, choices: ReprocessChoices): Promise<Result<BulkRun>> {
     const held = this.file(fileId);
     if (!held) return Promise.resolve(BulkSession.missingFile());
     const plan = this.plan(held, choices);
@@ -152,7 +149,7 @@ export class BulkSession {
     kind: BulkRun['kind'],
     fileName: string,
     execute: (options: { signal: AbortSignal; detach: AbortSignal; onProgress: (progress: BulkProgress) => void }) => Promise<RunResult>,
-  ): Promise<BulkOutcome<BulkRun>> {
+  ): Promise<Result<BulkRun>> {
     const run: BulkRun = { id: randomUUID(), kind, fileName, startedAt: new Date(this.options.now()).toISOString(), state: 'running', progress: null, result: null, rows: null };
     const tracked: Tracked = { run, controller: new AbortController(), lastEmit: 0, timer: null };
     this.runs.set(run.id, tracked);
@@ -216,14 +213,14 @@ export class BulkSession {
     return tracked ? { ...tracked.run } : null;
   }
 
-  cancel(runId: string): BulkOutcome<BulkRun> {
+  cancel(runId: string): Result<BulkRun> {
     const tracked = this.runs.get(runId);
     if (!tracked) return refuse('run', 'There is no such run (it ended long ago, or Sitewalk was restarted).');
     if (tracked.run.state === 'running') tracked.controller.abort();
     return { ok: true, value: withoutRows(tracked.run) };
   }
 
-  report(runId: string): BulkOutcome<SavedFile> {
+  report(runId: string): Result<SavedFile> {
     const run = this.runs.get(runId)?.run;
     if (!run) return refuse('run', 'There is no such run (it ended long ago, or Sitewalk was restarted).');
     if (run.state !== 'ended' || !run.rows) return refuse('run', 'The report is ready once the run has ended.');

@@ -4,17 +4,16 @@
 // ambiguous on the next start. After a call, policy.ts decides the next state. When the service is
 // unreachable the engine goes offline and probes with backoff (the host may hint at connectivity
 // too); when the probe answers, sending resumes by itself.
+import type { BlockedView } from '../../shared/contract/views';
 import type { Clock, Random, TimerHandle } from '../clock';
 import type { CallResult, ReprocessResult, ServiceClient, SiteResult } from '../service/types';
 import { backoffDelay, decide, DEFAULT_PROBE, DEFAULT_RETRY, type RetryPolicy } from './policy';
 import type { OutboxStore } from './store';
-import { isIdempotent, laneOf, type OutboxEntry, type PauseInfo, type Problem, type SiteEntry } from './types';
+import * as transitions from './transitions';
+import { isIdempotent, laneOf, type OutboxEntry, type PauseInfo, type Problem } from './types';
 
-/** Why the active profile's queue cannot move now. */
-export interface Blocked {
-  reason: 'offline' | 'paused' | 'no-key' | 'no-profile' | 'write-failed';
-  message: string;
-}
+/** Why the active profile's queue cannot move now (the contract's view of it, defined once). */
+export type Blocked = BlockedView;
 
 export interface EngineStatus {
   online: boolean;
@@ -37,6 +36,18 @@ export interface SettleResult {
   status: EngineStatus;
 }
 
+/** What the engine needs of the service, per profile (core/access implements it). */
+export interface ServiceAccessPort {
+  /** The client for a profile (reads the key per call); may start the built-in sandbox first. */
+  clientFor(profileId: string): ServiceClient | Promise<ServiceClient>;
+  /** A reason the profile cannot send at all right now (no key…), checked before each pass. */
+  precheck?(profileId: string): Blocked | null;
+  /** Whether the profile's service answers at all (any HTTP answer counts); must not cost an API call. */
+  reachable(profileId: string): Promise<boolean>;
+  /** Last chance to strip anything secret from a problem before it is stored. */
+  scrub?(problem: Problem, profileId: string): Problem;
+}
+
 export interface EngineOptions {
   store: OutboxStore;
   clock: Clock;
@@ -47,14 +58,8 @@ export interface EngineOptions {
   probe?: Pick<RetryPolicy, 'baseMs' | 'capMs'>;
   /** The profile whose entries are sent, or null. */
   activeProfile(): string | null;
-  /** The client for a profile (reads the key per call); may start the built-in sandbox first. */
-  clientFor(profileId: string): ServiceClient | Promise<ServiceClient>;
-  /** A reason the profile cannot send at all right now (no key…), checked before each pass. */
-  precheck?(profileId: string): Blocked | null;
-  /** Whether the profile's service answers at all (any HTTP answer counts); must not cost an API call. */
-  reachable(profileId: string): Promise<boolean>;
-  /** Last chance to strip anything secret from a problem before it is stored. */
-  scrub?(problem: Problem, profileId: string): Problem;
+  /** The one way to the service: clients, keys and reachability per profile. */
+  access: ServiceAccessPort;
   onStatus?(status: EngineStatus): void;
   log?(line: string): void;
   /** When the service last accepted a request, from the journal (ms). */
@@ -187,11 +192,7 @@ export class SyncEngine {
   /** Lifts the profile's pause: paused entries go back to pending and sending resumes. */
   async resume(profileId: string): Promise<void> {
     const now = this.clock.now();
-    const patches = this.store
-      .list()
-      .filter((entry) => entry.profileId === profileId && entry.state === 'paused')
-      .map((entry) => ({ id: entry.id, patch: { state: 'pending' as const, nextAttemptAt: null, updatedAt: now } }));
-    await this.store.update(patches);
+    await this.store.update(transitions.resume(this.store.list().filter((entry) => entry.profileId === profileId), now));
     await this.store.setPause(profileId, null);
     this.probeAttempt = 0;
     this.kick();
@@ -223,7 +224,7 @@ export class SyncEngine {
     const profileId = this.options.activeProfile();
     this.blocked = null;
     if (profileId && this.online && !this.store.pauseOf(profileId) && !this.store.writeFailure) {
-      this.blocked = this.options.precheck?.(profileId) ?? null;
+      this.blocked = this.options.access.precheck?.(profileId) ?? null;
       if (!this.blocked) this.sendDue(profileId);
     }
     this.emitStatus();
@@ -265,7 +266,7 @@ export class SyncEngine {
   private async send(entry: OutboxEntry): Promise<void> {
     let client: ServiceClient;
     try {
-      client = await this.options.clientFor(entry.profileId);
+      client = await this.options.access.clientFor(entry.profileId);
     } catch (error) {
       // No way to the service at all (the built-in sandbox did not start…): nothing left, so this
       // is "offline"; the probe finds out when it is back.
@@ -278,7 +279,7 @@ export class SyncEngine {
       // before it leaves: a crash from then on is seen as ambiguous. One that may go twice (an edit
       // of an existing site, a reprocess without email) leaves while its mark is being written: if a
       // crash loses the mark, it is simply sent again. The store applies the change in memory at once.
-      const marked = this.store.update([{ id: entry.id, patch: { state: 'sending', attempts: entry.attempts + 1, updatedAt: this.clock.now() } }]);
+      const marked = this.store.update([transitions.markSending(entry, this.clock.now())]);
       if (!isIdempotent(entry)) await marked;
       const current = this.store.get(entry.id);
       if (!current || current.state !== 'sending') return void (await marked);
@@ -318,47 +319,28 @@ export class SyncEngine {
       if (entry.kind === 'site' && entry.op === 'create') {
         const siteId = (result.value as SiteResult).siteId;
         if (siteId === null) {
-          await this.store.update([{ id: entry.id, patch: { state: 'needs-review', updatedAt: now, result: result.value.message, problem: noSiteIdProblem(result.value.raw) } }]);
+          await this.store.update([transitions.recordWithoutSiteId(entry, result.value.message, noSiteIdProblem(result.value.raw), now)]);
           return;
         }
         // The create and the rewrite of the edits queued behind it land in one durable write.
-        const followers = this.store
-          .lane(laneOf(entry))
-          .filter((other): other is SiteEntry => other.id !== entry.id && other.kind === 'site' && other.payload.siteId === undefined)
-          .map((other) => ({ id: other.id, patch: { payload: { ...other.payload, siteId }, op: 'edit' as const, updatedAt: now } }));
-        await this.store.update([
-          { id: entry.id, patch: { state: 'done', updatedAt: now, nextAttemptAt: null, result: result.value.message, problem: null, resultSiteId: siteId } },
-          ...followers,
-        ]);
+        await this.store.update(transitions.recordSuccess(entry, result.value.message, now, { siteId, lane: this.store.lane(laneOf(entry)) }));
         return;
       }
-      await this.store.update([{ id: entry.id, patch: { state: 'done', updatedAt: now, nextAttemptAt: null, result: result.value.message, problem: null } }]);
+      await this.store.update(transitions.recordSuccess(entry, result.value.message, now));
       return;
     }
 
     const error = result.error;
     const decision = decide(entry, error, this.retry);
-    const problem = this.options.scrub ? this.options.scrub(decision.problem, entry.profileId) : decision.problem;
+    const problem = this.options.access.scrub?.(decision.problem, entry.profileId) ?? decision.problem;
     const notSent = error.kind === 'invalid-input' || (error.kind === 'network' && error.sent === 'no');
     if (!notSent) this.reached();
     // A request that never left does not count as an attempt.
     const attempts = notSent ? Math.max(0, entry.attempts - 1) : entry.attempts;
-    switch (decision.state) {
-      case 'paused':
-        await this.store.update([{ id: entry.id, patch: { state: 'paused', attempts, updatedAt: now, nextAttemptAt: null, problem } }]);
-        await this.store.setPause(entry.profileId, { ...decision.pause, since: now });
-        return;
-      case 'needs-review':
-      case 'failed':
-        await this.store.update([{ id: entry.id, patch: { state: decision.state, attempts, updatedAt: now, nextAttemptAt: null, problem } }]);
-        return;
-      case 'pending': {
-        const nextAttemptAt = decision.offline ? null : now + backoffDelay(Math.max(1, attempts), this.retry, this.random);
-        await this.store.update([{ id: entry.id, patch: { state: 'pending', attempts, updatedAt: now, nextAttemptAt, problem } }]);
-        if (decision.offline) this.goOffline();
-        return;
-      }
-    }
+    const nextAttemptAt = decision.state === 'pending' && !decision.offline ? now + backoffDelay(Math.max(1, attempts), this.retry, this.random) : null;
+    await this.store.update([transitions.applyDecision(entry, decision, problem, attempts, now, nextAttemptAt)]);
+    if (decision.state === 'paused') await this.store.setPause(entry.profileId, { ...decision.pause, since: now });
+    if (decision.state === 'pending' && decision.offline) this.goOffline();
   }
 
   // ---- connectivity ----
@@ -400,7 +382,7 @@ export class SyncEngine {
     this.probing = true;
     let ok = false;
     try {
-      ok = await this.options.reachable(profileId);
+      ok = await this.options.access.reachable(profileId);
     } catch {
       ok = false;
     } finally {

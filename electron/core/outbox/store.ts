@@ -6,9 +6,11 @@
 import { join } from 'node:path';
 import type { EusReprocess, SiteEdit } from '../service/types';
 import type { Clock } from '../clock';
-import { Journal, type JournalProblem } from '../storage/journal';
-import { interruptedProblem } from './policy';
-import { isIdempotent, laneOf, OUTBOX_STATES, type OutboxEntry, type OutboxRecord, type OutboxState, type PauseInfo, type ReprocessEntry, type SiteEntry } from './types';
+import { entryKey, Revisions, siteKey } from '../revisions';
+import { Journal } from '../storage/journal';
+import { parseRecords, type StoredProblem } from '../storage/records';
+import { canCoalesce, canMove, coalesce, recoverInterrupted, TransitionError, type Transition } from './transitions';
+import { laneOf, OUTBOX_STATES, outboxRecordSchema, type OutboxEntry, type OutboxRecord, type OutboxState, type PauseInfo, type ReprocessEntry, type SiteEntry } from './types';
 
 export const OUTBOX_FILE = 'outbox.journal';
 const JOURNAL_NAME = 'sitewalk-outbox';
@@ -30,17 +32,19 @@ export interface OutboxStoreOptions {
   historyMs?: number;
   /** Compact when the journal holds more than this many records and 4× the live ones (default 4096). */
   compactAfterRecords?: number;
+  /** Where changes get their revisions (the core shares one counter with the site register). */
+  revisions?: Revisions;
 }
 
 export interface OutboxChange {
   entry: OutboxEntry;
   /** null when the entry was just added. */
   previous: OutboxEntry | null;
+  /** The entry's revision as of this change (stamped when the change is applied in memory). */
+  revision: number;
 }
 
 type ChangeListener = (changes: OutboxChange[], removed: OutboxEntry[]) => void;
-
-const ENTRY_STATES = new Set(['pending', 'sending', 'done', 'failed', 'needs-review', 'paused']);
 
 export class OutboxStore {
   private readonly entries = new Map<string, OutboxEntry>();
@@ -59,16 +63,20 @@ export class OutboxStore {
     private readonly clock: Clock,
     private readonly historyMs: number,
     private readonly compactAfter: number,
+    private readonly revisions: Revisions,
   ) {}
 
   /** Opens the outbox of a data folder and replays its journal. */
-  static async open(options: OutboxStoreOptions): Promise<{ store: OutboxStore; problems: JournalProblem[] }> {
-    const { journal, records, problems } = await Journal.open(join(options.dataDir, OUTBOX_FILE), JOURNAL_NAME);
-    const store = new OutboxStore(journal, options.clock, options.historyMs ?? 7 * 24 * 3600_000, options.compactAfterRecords ?? 4096);
-    for (const record of records) store.replay(record as OutboxRecord);
+  static async open(options: OutboxStoreOptions): Promise<{ store: OutboxStore; problems: StoredProblem[] }> {
+    const file = join(options.dataDir, OUTBOX_FILE);
+    const { journal, records, problems: damaged } = await Journal.open(file, JOURNAL_NAME);
+    const store = new OutboxStore(journal, options.clock, options.historyMs ?? 7 * 24 * 3600_000, options.compactAfterRecords ?? 4096, options.revisions ?? new Revisions());
+    const { valid, problems: invalid } = await parseRecords(records, outboxRecordSchema, file, 'outbox');
+    for (const record of valid) store.replay(record);
     store.rebuildLanes();
-    // A damaged record is set aside (journal.corrupt); rewriting now stops it being reported again.
-    if (problems.some((problem) => problem.kind === 'corrupt-record')) await store.compact();
+    const problems = [...damaged, ...invalid];
+    // A damaged record is set aside (.corrupt); rewriting now stops it being reported again.
+    if (problems.some((problem) => problem.kind !== 'torn-tail')) await store.compact();
     return { store, problems };
   }
 
@@ -112,6 +120,11 @@ export class OutboxStore {
     return this.counts.get(profileId) ?? emptyCounts();
   }
 
+  /** The sequence number the next entry gets: every entry ever queued here has a lower one. */
+  get nextSequence(): number {
+    return this.nextSeq;
+  }
+
   /** Why the outbox refuses changes (a failed write), or null. */
   get writeFailure(): Error | null {
     return this.failure;
@@ -141,12 +154,11 @@ export class OutboxStore {
         const lane = this.lanes.get(`site:${draft.localId}`) ?? [];
         const last = lane[lane.length - 1] as SiteEntry | undefined;
         const sending = lane.some((entry) => entry.state === 'sending');
-        if (last && !sending && (last.state === 'pending' || last.state === 'failed' || last.state === 'paused') && last.profileId === draft.profileId) {
-          const payload = mergeEdit(last.payload, draft.payload);
-          const patch: Partial<SiteEntry> = { payload, state: 'pending', updatedAt: now, nextAttemptAt: null, problem: null };
+        if (last && !sending && canCoalesce(last) && last.profileId === draft.profileId) {
+          const { patch } = coalesce(last, draft.payload, now);
           const updated = this.applyPatch(last.id, patch)!;
           records.push({ t: 'set', id: last.id, patch });
-          changes.push({ entry: updated, previous: last });
+          changes.push({ entry: updated, previous: last, revision: 0 });
           results.push({ entry: updated, coalesced: true });
           continue;
         }
@@ -154,7 +166,7 @@ export class OutboxStore {
       const entry = this.newEntry(draft, now);
       this.insert(entry);
       records.push({ t: 'add', entry });
-      changes.push({ entry, previous: null });
+      changes.push({ entry, previous: null, revision: 0 });
       results.push({ entry, coalesced: false });
     }
     this.applied(changes, []);
@@ -164,17 +176,25 @@ export class OutboxStore {
     return results;
   }
 
-  /** Applies patches (absolute values) durably; unknown IDs are skipped. Returns the updated entries. */
-  async update(patches: ReadonlyArray<{ id: string; patch: Partial<OutboxEntry> }>): Promise<OutboxEntry[]> {
+  /**
+   * Applies transitions (transitions.ts, absolute values) durably; unknown IDs are skipped. Every
+   * state change is checked against the allowed table first: one refused transition refuses the
+   * whole batch, before anything changes. Returns the updated entries.
+   */
+  async update(transitions: readonly Transition[]): Promise<OutboxEntry[]> {
     this.assertWritable();
+    for (const { id, patch } of transitions) {
+      const previous = this.entries.get(id);
+      if (previous && patch.state !== undefined && !canMove(previous.state, patch.state)) throw new TransitionError(id, previous.state, patch.state);
+    }
     const records: OutboxRecord[] = [];
     const changes: OutboxChange[] = [];
-    for (const { id, patch } of patches) {
+    for (const { id, patch } of transitions) {
       const previous = this.entries.get(id);
       if (!previous) continue;
       const entry = this.applyPatch(id, patch)!;
       records.push({ t: 'set', id, patch });
-      changes.push({ entry, previous });
+      changes.push({ entry, previous, revision: 0 });
     }
     this.applied(changes, []);
     await this.write(records);
@@ -213,16 +233,7 @@ export class OutboxStore {
    * or an emailing reprocess goes to review, because the service may already have applied it.
    */
   async recoverInterrupted(): Promise<OutboxEntry[]> {
-    const now = this.clock.now();
-    const patches: Array<{ id: string; patch: Partial<OutboxEntry> }> = [];
-    for (const entry of this.entries.values()) {
-      if (entry.state !== 'sending') continue;
-      patches.push({
-        id: entry.id,
-        patch: { state: isIdempotent(entry) ? 'pending' : 'needs-review', problem: interruptedProblem(entry), nextAttemptAt: null, updatedAt: now },
-      });
-    }
-    return this.update(patches);
+    return this.update(recoverInterrupted(this.entries.values(), this.clock.now()));
   }
 
   /** Rewrites the journal as a snapshot of the live state now (done entries past history dropped). */
@@ -236,7 +247,10 @@ export class OutboxStore {
           if (entry.state === 'done' && entry.updatedAt < cutoff) expired.push(entry);
         }
         for (const entry of expired) this.drop(entry);
-        if (expired.length > 0) queueMicrotask(() => this.notify([], expired));
+        if (expired.length > 0) {
+          this.applied([], expired);
+          queueMicrotask(() => this.notify([], expired));
+        }
         const records: OutboxRecord[] = [];
         records.push({ t: 'seq', next: this.nextSeq });
         for (const [profileId, pause] of this.pauses) records.push({ t: 'pause', profileId, pause });
@@ -353,7 +367,7 @@ export class OutboxStore {
   }
 
   /** Replaces the entry with its patched copy, in the map and in its lane. */
-  private applyPatch(id: string, patch: Partial<OutboxEntry>): OutboxEntry | undefined {
+  private applyPatch(id: string, patch: Readonly<Partial<OutboxEntry>>): OutboxEntry | undefined {
     const previous = this.entries.get(id);
     if (!previous) return undefined;
     // id, seq, kind and lane never change through a patch.
@@ -375,19 +389,17 @@ export class OutboxStore {
   }
 
   private replay(record: OutboxRecord): void {
-    if (typeof record !== 'object' || record === null) return;
     switch (record.t) {
-      case 'add':
-        if (isEntry(record.entry)) {
-          const existing = this.entries.get(record.entry.id);
-          if (existing) this.entries.delete(existing.id);
-          this.entries.set(record.entry.id, record.entry);
-          if (record.entry.seq >= this.nextSeq) this.nextSeq = record.entry.seq + 1;
-        }
+      case 'add': {
+        const existing = this.entries.get(record.entry.id);
+        if (existing) this.entries.delete(existing.id);
+        this.entries.set(record.entry.id, record.entry);
+        if (record.entry.seq >= this.nextSeq) this.nextSeq = record.entry.seq + 1;
         break;
+      }
       case 'set': {
         const previous = this.entries.get(record.id);
-        if (previous && typeof record.patch === 'object' && record.patch !== null) {
+        if (previous) {
           this.entries.set(record.id, { ...previous, ...record.patch, id: previous.id, seq: previous.seq, kind: previous.kind } as OutboxEntry);
         }
         break;
@@ -417,7 +429,20 @@ export class OutboxStore {
     }
   }
 
+  /** The entry's newest revision (its removal's, once removed). */
+  revisionOf(id: string): number {
+    return this.revisions.of(entryKey(id));
+  }
+
   private applied(changes: OutboxChange[], removed: OutboxEntry[]): void {
+    for (const change of changes) {
+      change.revision = this.revisions.stamp(entryKey(change.entry.id));
+      if (change.entry.kind === 'site') this.revisions.stamp(siteKey(change.entry.localId));
+    }
+    for (const entry of removed) {
+      this.revisions.stamp(entryKey(entry.id));
+      if (entry.kind === 'site') this.revisions.stamp(siteKey(entry.localId));
+    }
     for (const listener of [...this.appliedListeners]) listener(changes, removed);
   }
 
@@ -426,30 +451,6 @@ export class OutboxStore {
   }
 }
 
-/** Later fields win; a field the later edit leaves blank keeps the earlier value. */
-export function mergeEdit(earlier: SiteEdit, later: SiteEdit): SiteEdit {
-  const merged: SiteEdit = { ...earlier };
-  for (const [key, value] of Object.entries(later) as Array<[keyof SiteEdit, unknown]>) {
-    if (value !== undefined) (merged as unknown as Record<string, unknown>)[key] = value;
-  }
-  return merged;
-}
-
 function emptyCounts(): Record<OutboxState, number> {
   return Object.fromEntries(OUTBOX_STATES.map((state) => [state, 0])) as Record<OutboxState, number>;
-}
-
-function isEntry(value: unknown): value is OutboxEntry {
-  if (typeof value !== 'object' || value === null) return false;
-  const entry = value as Partial<OutboxEntry>;
-  return (
-    typeof entry.id === 'string' &&
-    typeof entry.seq === 'number' &&
-    typeof entry.profileId === 'string' &&
-    (entry.kind === 'site' || entry.kind === 'reprocess') &&
-    typeof entry.state === 'string' &&
-    ENTRY_STATES.has(entry.state) &&
-    typeof entry.payload === 'object' &&
-    entry.payload !== null
-  );
 }

@@ -1,15 +1,16 @@
 // The outbox's vocabulary: an entry is one request the user asked for (a site create or edit, or an
 // EUS reprocess), with its state and its history of problems. Entries are plain data so they can be
 // journaled, listed and shown as they are; they never hold the API key.
+import { z } from 'zod';
 import type { ProblemView } from '../../shared/contract/views';
-import type { OutboxState } from '../../shared/domain';
+import { OUTBOX_STATES, PIN_STYLES, type OutboxState } from '../../shared/domain';
 import type { CallError, EusReprocess, SiteEdit } from '../service/types';
 
-export { OUTBOX_STATES, type OutboxState } from '../../shared/domain';
+export { OUTBOX_STATES, type OutboxState };
 
 /** What went wrong, in both faces (the CallError's), without anything secret. */
 export interface Problem extends ProblemView {
-  kind: CallError['kind'] | 'interrupted' | 'no-site-id' | 'gave-up' | 'blocked';
+  kind: CallError['kind'] | 'interrupted' | 'no-site-id' | 'gave-up' | 'blocked' | 'lost';
   /** A sentence a technician understands. */
   message: string;
   /** What support needs. */
@@ -105,3 +106,64 @@ export function summarize(entry: OutboxEntry): string {
   const id = edit.siteId ? ` [${edit.siteId}]` : ' [awaiting its create]';
   return `Edit ${edit.name ? `site ${label}` : label}${id}: ${edit.height} m${moved}`;
 }
+
+// ---------- the journal's records, as read back (parsed, never trusted) ----------
+
+const problemSchema = z.object({
+  kind: z.string(),
+  message: z.string(),
+  detail: z.string(),
+  retryable: z.boolean(),
+  quotaExhausted: z.boolean(),
+  authRejected: z.boolean(),
+  mayHaveBeenApplied: z.boolean(),
+  issues: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+});
+
+const siteEditSchema = z.object({
+  siteId: z.string().optional(),
+  name: z.string().optional(),
+  height: z.number(),
+  latitude: z.number().optional(),
+  longitude: z.number().optional(),
+  description: z.string().optional(),
+  group: z.string().optional(),
+  pinStyle: z.literal(PIN_STYLES).optional(),
+});
+
+const reprocessSchema = z.object({ processId: z.string(), multiMapId: z.string(), sendEmail: z.boolean() });
+
+const baseFields = {
+  id: z.string().min(1),
+  seq: z.number().int().nonnegative(),
+  profileId: z.string(),
+  state: z.enum(OUTBOX_STATES),
+  attempts: z.number().int().nonnegative(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  nextAttemptAt: z.number().nullable(),
+  result: z.string().nullable(),
+  problem: problemSchema.nullable(),
+};
+const siteFields = { localId: z.string().min(1), op: z.enum(['create', 'edit']), payload: siteEditSchema, resultSiteId: z.string().nullable() };
+
+const entrySchema = z.discriminatedUnion('kind', [
+  z.object({ ...baseFields, kind: z.literal('site'), ...siteFields }),
+  z.object({ ...baseFields, kind: z.literal('reprocess'), payload: reprocessSchema }),
+]);
+
+/** A patch names only what it sets; id, seq and kind never change through one. */
+const patchSchema = z
+  .object({ ...baseFields, ...siteFields, payload: z.union([siteEditSchema, reprocessSchema]) })
+  .omit({ id: true, seq: true })
+  .partial();
+
+const pauseSchema = z.object({ reason: z.enum(['quota', 'auth']), message: z.string(), since: z.number() });
+
+export const outboxRecordSchema = z.discriminatedUnion('t', [
+  z.object({ t: z.literal('add'), entry: entrySchema }),
+  z.object({ t: z.literal('set'), id: z.string(), patch: patchSchema }),
+  z.object({ t: z.literal('del'), id: z.string() }),
+  z.object({ t: z.literal('pause'), profileId: z.string(), pause: pauseSchema.nullable() }),
+  z.object({ t: z.literal('seq'), next: z.number().int().nonnegative() }),
+]) as unknown as z.ZodType<OutboxRecord>;

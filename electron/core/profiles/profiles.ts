@@ -4,7 +4,8 @@
 // fresh on every call so another process's change (the CLI beside the app) is seen. Keys are not
 // here: they live in the SecretStore, by profile ID.
 import { randomBytes } from 'node:crypto';
-import { REAL_SERVICE, type Binding, type InputIssue } from '../service/types';
+import { REAL_SERVICE, type Binding } from '../../shared/domain';
+import { refuse, type Result } from '../../shared/result';
 import { parseProfile, SANDBOX_PROFILE_NAME, type ProfileInput, type ProfileSettings } from '../../shared/validation/profile';
 import type { KeyValueStore } from './kv';
 
@@ -16,8 +17,6 @@ export interface Profile extends ProfileSettings {
   builtIn: boolean;
   createdAt: string;
 }
-
-export type ProfileOutcome<T> = { ok: true; value: T } | { ok: false; issues: InputIssue[] };
 
 const STORE_VERSION = 1;
 
@@ -75,7 +74,7 @@ export class ProfileBook {
     return this.sandbox();
   }
 
-  add(input: ProfileInput): ProfileOutcome<Profile> {
+  add(input: ProfileInput): Result<Profile> {
     const document = this.read();
     const parsed = parseProfile(input, { otherNames: document.profiles.map((profile) => profile.name) });
     if (!parsed.ok) return parsed;
@@ -85,7 +84,7 @@ export class ProfileBook {
   }
 
   /** Changes the given fields; blank or absent ones keep their value. */
-  update(id: string, input: ProfileInput): ProfileOutcome<Profile> {
+  update(id: string, input: ProfileInput): Result<Profile> {
     if (id === SANDBOX_PROFILE_ID) return refuse('id', 'The built-in Sandbox profile cannot be changed; add a profile of your own instead.');
     const document = this.read();
     const current = document.profiles.find((profile) => profile.id === id);
@@ -101,7 +100,7 @@ export class ProfileBook {
     return { ok: true, value: updated };
   }
 
-  remove(id: string): ProfileOutcome<Profile> {
+  remove(id: string): Result<Profile> {
     if (id === SANDBOX_PROFILE_ID) return refuse('id', 'The built-in Sandbox profile cannot be removed.');
     const document = this.read();
     const current = document.profiles.find((profile) => profile.id === id);
@@ -114,7 +113,7 @@ export class ProfileBook {
     return { ok: true, value: current };
   }
 
-  use(id: string): ProfileOutcome<Profile> {
+  use(id: string): Result<Profile> {
     const profile = this.get(id);
     if (!profile) return refuse('id', `There is no profile "${id}".`);
     this.write({ ...this.read(), activeProfileId: profile.id });
@@ -135,9 +134,6 @@ export class ProfileBook {
   }
 }
 
-function refuse<T>(field: string, message: string): ProfileOutcome<T> {
-  return { ok: false, issues: [{ field, message }] };
-}
 
 function pickSettings(profile: Profile): ProfileInput {
   return {

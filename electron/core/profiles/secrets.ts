@@ -13,7 +13,8 @@
 import { createOsKeyringStore, probeOsKeyring } from './keyring';
 import { createSessionSecretStore } from './session';
 
-export type SecretStoreKind = 'safe-storage' | 'os-keyring' | 'session-only';
+export type { KeyStoreKind as SecretStoreKind } from '../../shared/domain';
+import type { KeyStoreKind as SecretStoreKind } from '../../shared/domain';
 
 export interface SecretStore {
   readonly kind: SecretStoreKind;

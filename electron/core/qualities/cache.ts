@@ -1,10 +1,16 @@
 // The last rendering-quality list each profile received, kept on disk so the list can be shown
-// offline. One small JSON file, replaced atomically (temp file, fsync, rename): a crash leaves the
-// old list or the new one. A damaged file reads as "no cache", never as an error.
-import { randomBytes } from 'node:crypto';
-import { open, readFile, rename, rm } from 'node:fs/promises';
+// offline. One small JSON file, replaced atomically: a crash leaves the old list or the new one. A
+// damaged file, or a profile's part of it that does not parse, reads as "no cache", never as an error.
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { z } from 'zod';
+import { writeFileAtomic } from '../../node/atomic-file';
 import type { RenderingQuality } from '../service/types';
+
+const cachedSchema = z.object({
+  items: z.array(z.object({ id: z.number(), name: z.string(), error: z.string().nullable() })),
+  fetchedAt: z.string(),
+});
 
 export const QUALITIES_FILE = 'rendering-qualities.json';
 
@@ -24,8 +30,8 @@ export class QualitiesCache {
   }
 
   async get(profileId: string): Promise<CachedQualities | null> {
-    const cached = (await this.readAll())[profileId];
-    return cached && Array.isArray(cached.items) && typeof cached.fetchedAt === 'string' ? cached : null;
+    const parsed = cachedSchema.safeParse((await this.readAll())[profileId]);
+    return parsed.success ? parsed.data : null;
   }
 
   async put(profileId: string, value: CachedQualities): Promise<void> {
@@ -42,20 +48,7 @@ export class QualitiesCache {
   }
 
   private async writeAll(all: CacheFile): Promise<void> {
-    const temporary = `${this.path}.${randomBytes(6).toString('hex')}.tmp`;
-    const handle = await open(temporary, 'w', 0o600);
-    try {
-      await handle.writeFile(JSON.stringify(all, null, 2));
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    try {
-      await rename(temporary, this.path);
-    } catch (error) {
-      await rm(temporary, { force: true });
-      throw error;
-    }
+    await writeFileAtomic(this.path, JSON.stringify(all, null, 2));
   }
 
   private async readAll(): Promise<CacheFile> {

@@ -6,8 +6,11 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Clock } from '../clock';
-import type { PinStyle } from '../service/types';
-import { Journal, type JournalProblem } from '../storage/journal';
+import { z } from 'zod';
+import { PIN_STYLES, type PinStyle } from '../../shared/domain';
+import type { SiteOrigin } from '../../shared/contract/views';
+import { Journal } from '../storage/journal';
+import { parseRecords, type StoredProblem } from '../storage/records';
 
 export const REGISTER_FILE = 'sites.journal';
 const JOURNAL_NAME = 'sitewalk-sites';
@@ -25,7 +28,6 @@ export interface SiteFields {
 
 export const SITE_FIELD_NAMES: ReadonlyArray<keyof SiteFields> = ['name', 'height', 'latitude', 'longitude', 'description', 'group', 'pinStyle'];
 
-import type { SiteOrigin } from '../../shared/contract/views';
 export type { SiteOrigin } from '../../shared/contract/views';
 
 export interface SiteRecord {
@@ -40,9 +42,47 @@ export interface SiteRecord {
   appliedSeq: number;
   createdAt: number;
   updatedAt: number;
+  /**
+   * Set when the outbox lost the request this site was waiting for (its file was deleted, emptied
+   * or cut short): the site needs the user's review, never shows as synced. Cleared by a new save.
+   */
+  lost?: string;
+  /**
+   * For a site created or first seen here: the fields of its first queued request, kept so a
+   * request the outbox lost still shows what the user typed. Dropped once the service confirms it.
+   */
+  draft?: SiteFields;
 }
 
 type RegisterRecord = { t: 'put'; site: SiteRecord } | { t: 'del'; localId: string };
+
+const siteFieldsSchema = z.object({
+  name: z.string().optional(),
+  height: z.number().optional(),
+  latitude: z.number().optional(),
+  longitude: z.number().optional(),
+  description: z.string().optional(),
+  group: z.string().optional(),
+  pinStyle: z.literal(PIN_STYLES).optional(),
+});
+
+const siteRecordSchema = z.object({
+  localId: z.string().min(1),
+  profileId: z.string(),
+  siteId: z.string().nullable(),
+  origin: z.enum(['created', 'existing', 'imported']),
+  known: siteFieldsSchema,
+  appliedSeq: z.number().int().nonnegative(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  lost: z.string().optional(),
+  draft: siteFieldsSchema.optional(),
+});
+
+const registerRecordSchema: z.ZodType<RegisterRecord> = z.discriminatedUnion('t', [
+  z.object({ t: z.literal('put'), site: siteRecordSchema }),
+  z.object({ t: z.literal('del'), localId: z.string() }),
+]);
 
 export interface RegisterOptions {
   dataDir: string;
@@ -63,11 +103,14 @@ export class SiteRegister {
     private readonly compactAfter: number,
   ) {}
 
-  static async open(options: RegisterOptions): Promise<{ register: SiteRegister; problems: JournalProblem[] }> {
-    const { journal, records, problems } = await Journal.open(join(options.dataDir, REGISTER_FILE), JOURNAL_NAME);
+  static async open(options: RegisterOptions): Promise<{ register: SiteRegister; problems: StoredProblem[] }> {
+    const file = join(options.dataDir, REGISTER_FILE);
+    const { journal, records, problems: damaged } = await Journal.open(file, JOURNAL_NAME);
     const register = new SiteRegister(journal, options.clock, options.compactAfterRecords ?? 2048);
-    for (const record of records) register.replay(record as RegisterRecord);
-    if (problems.some((problem) => problem.kind === 'corrupt-record')) await register.compact();
+    const { valid, problems: invalid } = await parseRecords(records, registerRecordSchema, file, 'site list');
+    for (const record of valid) register.replay(record);
+    const problems = [...damaged, ...invalid];
+    if (problems.some((problem) => problem.kind !== 'torn-tail')) await register.compact();
     return { register, problems };
   }
 
@@ -167,9 +210,8 @@ export class SiteRegister {
   }
 
   private replay(record: RegisterRecord): void {
-    if (typeof record !== 'object' || record === null) return;
-    if (record.t === 'put' && isSiteRecord(record.site)) this.set(record.site);
-    else if (record.t === 'del' && typeof record.localId === 'string') this.unset(record.localId);
+    if (record.t === 'put') this.set(record.site);
+    else this.unset(record.localId);
   }
 }
 
@@ -177,18 +219,6 @@ function indexKey(profileId: string, siteId: string): string {
   return `${profileId}\u0000${siteId}`;
 }
 
-function isSiteRecord(value: unknown): value is SiteRecord {
-  if (typeof value !== 'object' || value === null) return false;
-  const site = value as Partial<SiteRecord>;
-  return (
-    typeof site.localId === 'string' &&
-    typeof site.profileId === 'string' &&
-    (site.siteId === null || typeof site.siteId === 'string') &&
-    typeof site.known === 'object' &&
-    site.known !== null &&
-    typeof site.appliedSeq === 'number'
-  );
-}
 
 let pool = Buffer.alloc(0);
 let poolOffset = 0;

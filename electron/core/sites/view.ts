@@ -13,11 +13,17 @@ export interface SiteView extends ContractSiteView {
   lastError: Problem | null;
 }
 
+/** What the service holds; for a site whose request was lost, what the user typed under it. */
+export function baseFields(record: SiteRecord): SiteFields {
+  return record.lost ? { ...record.draft, ...record.known } : { ...record.known };
+}
+
 /** `record` overlaid with its unfinished outbox entries (`lane`, FIFO order). */
 export function siteView(record: SiteRecord, lane: readonly OutboxEntry[]): SiteView {
-  const fields: SiteFields = { ...record.known };
-  let state: SyncState = 'synced';
-  let lastError: Problem | null = null;
+  const fields = baseFields(record);
+  // A site whose request the outbox lost is never shown as synced (see reconcile.ts).
+  let state: SyncState = record.lost ? 'needs-review' : 'synced';
+  let lastError: Problem | null = record.lost ? lostProblem(record.lost) : null;
   let updatedAt = record.updatedAt;
   for (const entry of lane) {
     if (entry.kind !== 'site') continue;
@@ -53,6 +59,18 @@ export function siteView(record: SiteRecord, lane: readonly OutboxEntry[]): Site
     queued: lane.length,
     createdAt: new Date(record.createdAt).toISOString(),
     updatedAt: new Date(updatedAt).toISOString(),
+  };
+}
+
+function lostProblem(message: string): Problem {
+  return {
+    kind: 'lost',
+    message,
+    detail: 'The site list records a site created here with no service ID, and the outbox holds no request for it.',
+    retryable: false,
+    quotaExhausted: false,
+    authRejected: false,
+    mayHaveBeenApplied: true,
   };
 }
 

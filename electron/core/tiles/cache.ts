@@ -5,9 +5,10 @@
 // asking the server; a stale one is asked for again and served as it is when the server fails; one
 // tile is fetched once however many ask at the same time; the folder stays under maxBytes, the
 // least recently used tiles going first. `get` never throws: every outcome is a TileAnswer.
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, rm, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { writeFileAtomic } from '../../node/atomic-file';
 import type { Clock } from '../clock';
 import type { FetchLike } from '../service/types';
 import { fillTemplate, parseTilePath, validCoords, type TileCoords } from './coords';
@@ -220,21 +221,19 @@ export function createTileCache(options: TileCacheOptions): TileCache {
   async function store(file: string, folder: string, template: string, entry: TileEntry): Promise<void> {
     if (closed) return;
     const data = encodeEntry(entry);
-    const temp = `${file}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`;
     try {
       await mkdir(dirname(file), { recursive: true });
       await nameFolder(folder, template);
-      await writeFile(temp, data);
       const previous = await stat(file).then(
         (found) => found.size,
         () => 0,
       );
-      await rename(temp, file);
+      // A tile can be fetched again: never half a file, but no fsync per tile.
+      await writeFileAtomic(file, data, { durable: false });
       const seconds = clock.now() / 1000;
       await utimes(file, seconds, seconds);
       counted(data.length - previous);
     } catch (error) {
-      await rm(temp, { force: true }).catch(() => undefined);
       logWriteProblem(error);
     }
   }

@@ -110,6 +110,8 @@ export interface SyncStatus {
   attentionCount: number;
   lastSyncAt: string | null;
   activeProfileId: string;
+  /** What was found damaged in the data folder at start, one sentence each (kept until restart). */
+  dataProblems: string[];
 }
 
 /** The sync status as a host shows it, with which host serves the page. */

@@ -4,8 +4,10 @@
 // it unchanged. Nothing here knows the wire names of the spec.
 import { z } from 'zod';
 import type { InputIssue } from '../domain';
+import type { Result } from '../result';
 
-export type ValidationResult<T> = { ok: true; value: T } | { ok: false; issues: InputIssue[] };
+/** The one result shape (../result.ts), under the name the schemas use. */
+export type ValidationResult<T> = Result<T>;
 
 /** Longest accepted text per field, in characters (code points). Generous: the service publishes none. */
 export const TEXT_LIMITS = {

@@ -1,0 +1,156 @@
+// Service access: how a profile's calls reach its service. Resolves the connection (the built-in
+// sandbox's is known once it runs), reads the key once per session and hands it to the client per
+// call, caches one client per profile and connection, probes reachability without spending an API
+// call, and scrubs the key out of anything stored. The sync engine, the qualities and the profile
+// service all go through this one object; nothing else reads a key.
+import { REAL_SERVICE } from '../../shared/domain';
+import { describeError } from '../../shared/result';
+import type { Blocked, ServiceAccessPort } from '../outbox/engine';
+import type { Problem } from '../outbox/types';
+import type { ProfileBook } from '../profiles/profiles';
+import type { SandboxRunner } from '../profiles/sandbox';
+import type { LayeredSecretStore } from '../profiles/secrets';
+import { serviceUrl } from '../service/codec';
+import { createServiceClient } from '../service/client';
+import type { Connection, Credentials, FetchLike, ServiceClient } from '../service/types';
+
+const PROBE_TIMEOUT_MS = 10_000;
+
+export interface ServiceAccessOptions {
+  book: ProfileBook;
+  secrets: LayeredSecretStore;
+  sandbox: SandboxRunner | null;
+  /** Transport for calls and probes (Electron passes net.fetch). Default: undici. */
+  fetch?: FetchLike;
+  /** Per call (default 30 s). */
+  timeoutMs?: number;
+  log: (line: string) => void;
+}
+
+export class ServiceAccess implements ServiceAccessPort {
+  private readonly clients = new Map<string, { key: string; client: ServiceClient }>();
+  /** Keys read from the store this session, so a sync of 10,000 entries asks the keyring once. */
+  private readonly keyCache = new Map<string, string>();
+  /** Whether each profile has a key, as last seen (precheck must answer without waiting on the keyring). */
+  private readonly keyKnown = new Map<string, boolean>();
+
+  constructor(private readonly options: ServiceAccessOptions) {}
+
+  /** A key was stored or held for the session. */
+  keySet(profileId: string, key: string): void {
+    this.keyCache.set(profileId, key);
+    this.keyKnown.set(profileId, true);
+  }
+
+  /** The key is gone (removed, or the profile now points elsewhere); `removed` forgets the profile entirely. */
+  keyGone(profileId: string, removed = false): void {
+    this.keyCache.delete(profileId);
+    if (removed) this.keyKnown.delete(profileId);
+    else this.keyKnown.set(profileId, false);
+  }
+
+  /** The profile's connection changed or the profile is gone: its client is built anew on next use. */
+  forgetClient(profileId: string): void {
+    this.clients.delete(profileId);
+  }
+
+  /** What a view learned about the key store, so precheck agrees with what the UI shows. */
+  noteHasKey(profileId: string, hasKey: boolean): void {
+    this.keyKnown.set(profileId, hasKey);
+  }
+
+  async refreshKeyKnown(profileId: string): Promise<void> {
+    const profile = this.options.book.get(profileId);
+    if (!profile || profile.builtIn) return;
+    try {
+      this.keyKnown.set(profileId, await this.options.secrets.has(profileId));
+    } catch (error) {
+      this.keyKnown.set(profileId, false);
+      this.options.log(`the key store could not be read: ${describeError(error)}`);
+    }
+  }
+
+  /** Forgets every key read this session (at close). */
+  clear(): void {
+    this.keyCache.clear();
+  }
+
+  async connectionFor(profileId: string): Promise<Connection> {
+    const profile = this.options.book.get(profileId);
+    if (!profile) throw new Error(`There is no profile "${profileId}".`);
+    if (profile.builtIn) {
+      if (!this.options.sandbox) throw new Error('The built-in sandbox is not available in this run.');
+      const handle = await this.options.sandbox.ensure();
+      return { baseUrl: handle.url, servicePath: handle.servicePath, namespace: handle.namespace, binding: REAL_SERVICE.binding };
+    }
+    return { baseUrl: profile.baseUrl, servicePath: profile.servicePath, namespace: profile.namespace, binding: profile.binding };
+  }
+
+  private async credentialsFor(profileId: string): Promise<Credentials> {
+    const profile = this.options.book.get(profileId);
+    if (!profile) return { account: '', key: '' };
+    if (profile.builtIn && this.options.sandbox) {
+      const handle = await this.options.sandbox.ensure();
+      return { account: handle.demo.account, key: handle.demo.key };
+    }
+    let key = this.keyCache.get(profileId);
+    if (key === undefined) {
+      key = (await this.options.secrets.get(profileId)) ?? '';
+      if (key !== '') this.keyCache.set(profileId, key);
+    }
+    return { account: profile.account, key };
+  }
+
+  async clientFor(profileId: string): Promise<ServiceClient> {
+    const connection = await this.connectionFor(profileId);
+    const cacheKey = JSON.stringify(connection);
+    const cached = this.clients.get(profileId);
+    if (cached && cached.key === cacheKey) return cached.client;
+    const client = createServiceClient({
+      connection,
+      credentials: () => this.credentialsFor(profileId),
+      ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+      ...(this.options.timeoutMs ? { timeoutMs: this.options.timeoutMs } : {}),
+    });
+    this.clients.set(profileId, { key: cacheKey, client });
+    return client;
+  }
+
+  precheck(profileId: string): Blocked | null {
+    const profile = this.options.book.get(profileId);
+    if (!profile) return { reason: 'no-profile', message: `The active profile "${profileId}" no longer exists.` };
+    if (profile.builtIn) {
+      return this.options.sandbox ? null : { reason: 'no-key', message: 'The built-in sandbox is not available in this run.' };
+    }
+    if (this.keyKnown.get(profileId) === false) {
+      return { reason: 'no-key', message: `The profile "${profile.name}" has no API key. Add it in the profile (it is in the API section of the account settings).` };
+    }
+    return null;
+  }
+
+  /** Any HTTP answer from the service address counts; the WSDL page costs no API call. */
+  async reachable(profileId: string): Promise<boolean> {
+    let url: string;
+    try {
+      url = `${serviceUrl(await this.connectionFor(profileId))}?WSDL`;
+    } catch (error) {
+      this.options.log(`probe: ${describeError(error)}`);
+      return false;
+    }
+    const transport: FetchLike = this.options.fetch ?? ((target, init) => fetch(target, init));
+    try {
+      const response = await transport(url, { method: 'GET', redirect: 'manual', signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+      await response.body?.cancel().catch(() => undefined);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  scrub(problem: Problem, profileId: string): Problem {
+    const key = this.keyCache.get(profileId);
+    if (!key || key.length < 4) return problem;
+    const clean = (text: string) => text.split(key).join('[key]');
+    return { ...problem, message: clean(problem.message), detail: clean(problem.detail) };
+  }
+}

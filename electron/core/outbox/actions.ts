@@ -1,0 +1,190 @@
+// What the user does to the queue: list it, send an entry again, discard it, confirm one that needs
+// review, correct one not yet sent, and queue EUS reprocesses. Every state change goes through
+// transitions.ts; an action the entry's state does not allow is refused with a sentence.
+import { ok, refuse, type BatchIssue, type BatchResult, type Result } from '../../shared/result';
+import { parseEusReprocess, parseSiteEdit, type EusReprocessInput, type SiteEditInput } from '../../shared/validation/index';
+import type { Clock } from '../clock';
+import type { TypedEvents } from '../events';
+import type { SiteEdit } from '../service/types';
+import type { CoreEvents, OutboxEntryView, SitewalkCore } from '../sitewalk-core';
+import type { SiteRegister } from '../sites/register';
+import type { SyncEngine } from './engine';
+import type { Draft, OutboxStore } from './store';
+import * as transitions from './transitions';
+import { laneOf, type OutboxEntry } from './types';
+import { entryView } from './views';
+
+/** Validates an edit of a site whose service ID is not known yet (its create is still queued). */
+const PENDING_ID = '0';
+
+export interface OutboxActionsDeps {
+  store: OutboxStore;
+  register: SiteRegister;
+  engine: SyncEngine;
+  events: TypedEvents<CoreEvents>;
+  clock: Clock;
+  activeId: () => string;
+}
+
+export class OutboxActions {
+  readonly outbox: SitewalkCore['outbox'];
+
+  constructor(private readonly deps: OutboxActionsDeps) {
+    this.outbox = {
+      list: (options) =>
+        this.deps.store
+          .list()
+          .filter((entry) => options?.allProfiles || entry.profileId === this.deps.activeId())
+          .map(entryView),
+      get: (id) => {
+        const entry = this.deps.store.get(id);
+        return entry ? entryView(entry) : null;
+      },
+      retry: (id) => this.retry(id),
+      discard: (id) => this.discard(id),
+      resolve: (id, siteId) => this.resolve(id, siteId),
+      edit: (id, input) => this.edit(id, input),
+    };
+  }
+
+  async reprocess(input: EusReprocessInput): Promise<Result<OutboxEntryView>> {
+    const outcome = await this.reprocessMany([input]);
+    return outcome.ok ? ok(outcome.value[0]!) : { ok: false, issues: outcome.issues.map(({ index: _index, ...issue }) => issue) };
+  }
+
+  async reprocessMany(inputs: readonly EusReprocessInput[]): Promise<BatchResult<OutboxEntryView>> {
+    const issues: BatchIssue[] = [];
+    const drafts: Draft[] = [];
+    inputs.forEach((input, index) => {
+      const checked = parseEusReprocess(input);
+      if (!checked.ok) for (const issue of checked.issues) issues.push({ index, ...issue });
+      else drafts.push({ kind: 'reprocess', profileId: this.deps.activeId(), payload: checked.value });
+    });
+    if (issues.length > 0) return { ok: false, issues };
+    const enqueued = await this.deps.store.enqueue(drafts);
+    this.deps.engine.kick();
+    return { ok: true, value: enqueued.map(({ entry }) => entryView(entry)) };
+  }
+
+  private find(id: string): OutboxEntry | Result<never> {
+    const entry = this.deps.store.get(typeof id === 'string' ? id.trim() : '');
+    if (!entry) return refuse('id', `There is no outbox entry "${id}". Run "sitewalk outbox" to see them.`);
+    return entry;
+  }
+
+  /** The entry as it is now, after an action. */
+  private current(id: string): Result<OutboxEntryView> {
+    return ok(entryView(this.deps.store.get(id)!));
+  }
+
+  private async retry(id: string): Promise<Result<OutboxEntryView>> {
+    const entry = this.find(id);
+    if ('ok' in entry) return entry;
+    const { store, engine } = this.deps;
+    switch (entry.state) {
+      case 'done':
+        return refuse('id', `Entry ${entry.id} is already done.`);
+      case 'sending':
+        return refuse('id', `Entry ${entry.id} is being sent right now.`);
+      case 'paused':
+        await engine.resume(entry.profileId);
+        break;
+      case 'failed':
+      case 'needs-review':
+      case 'pending':
+        // A retry starts the attempt count over, so a "gave up" entry gets its full set of tries.
+        await store.update([transitions.userRetry(entry, this.deps.clock.now())]);
+        break;
+    }
+    if (entry.profileId === this.deps.activeId()) {
+      engine.start();
+      engine.syncNow();
+    }
+    return this.current(entry.id);
+  }
+
+  private async discard(id: string): Promise<Result<{ removed: string[] }>> {
+    const entry = this.find(id);
+    if ('ok' in entry) return entry;
+    const { store, register } = this.deps;
+    const refusal = transitions.discardRefusal(entry);
+    if (refusal) return refuse('id', refusal);
+    const ids = [entry.id];
+    let dropSite: string | null = null;
+    if (entry.kind === 'site' && entry.op === 'create') {
+      const record = register.get(entry.localId);
+      const followers = store.lane(laneOf(entry)).filter((other) => other.id !== entry.id);
+      if (followers.some((other) => other.state === 'sending')) return refuse('id', `An edit of this site is being sent; wait for its answer.`);
+      // Edits behind a discarded create could never be sent: they go with it, and so does the site.
+      ids.push(...followers.map((other) => other.id));
+      if (record && record.siteId === null) dropSite = record.localId;
+    }
+    const removed = await store.remove(ids);
+    if (dropSite) {
+      await register.remove([dropSite]);
+      this.deps.events.emit('site-removed', { localId: dropSite });
+    }
+    this.deps.engine.kick();
+    return ok({ removed: removed.map((item) => item.id) });
+  }
+
+  private async resolve(id: string, siteIdInput?: string): Promise<Result<OutboxEntryView>> {
+    const entry = this.find(id);
+    if ('ok' in entry) return entry;
+    if (entry.state !== 'needs-review') {
+      return refuse('id', `Entry ${entry.id} is ${entry.state}; only an entry that needs review can be confirmed.`);
+    }
+    const now = this.deps.clock.now();
+    if (entry.kind === 'site' && entry.op === 'create') {
+      const siteId = typeof siteIdInput === 'string' ? siteIdInput.trim() : '';
+      if (siteId === '') {
+        return refuse('siteId', 'Enter the ID the service gave the new site (find the site in the account; the ID ends its address).');
+      }
+      // The service gives new sites numeric IDs (patterns.ts reads them so from its answers).
+      if (!/^\d{1,18}$/.test(siteId)) {
+        return refuse('siteId', `"${siteId.slice(0, 40)}" is not a site ID: it is a number, like 100123, at the end of the site's address in the account.`);
+      }
+      const checked = parseSiteEdit({ ...entry.payload, siteId });
+      if (!checked.ok) return { ok: false, issues: checked.issues.filter((issue) => issue.field === 'siteId') };
+      const owner = this.deps.register.findBySiteId(entry.profileId, siteId);
+      if (owner && owner.localId !== entry.localId) {
+        return refuse('siteId', `Site ID ${siteId} already belongs to another site in the list (${owner.localId}).`);
+      }
+      await this.deps.store.update(transitions.userConfirm(entry, now, { siteId, lane: this.deps.store.lane(laneOf(entry)) }));
+    } else {
+      await this.deps.store.update(transitions.userConfirm(entry, now));
+    }
+    this.deps.engine.kick();
+    return this.current(entry.id);
+  }
+
+  private async edit(id: string, input: SiteEditInput | EusReprocessInput): Promise<Result<OutboxEntryView>> {
+    const entry = this.find(id);
+    if ('ok' in entry) return entry;
+    if (entry.state === 'sending' || entry.state === 'done' || entry.state === 'needs-review') {
+      const why =
+        entry.state === 'needs-review'
+          ? 'it may already have been applied: confirm it or send it again first'
+          : entry.state === 'sending'
+            ? 'it is being sent right now'
+            : 'it is already done';
+      return refuse('id', `Entry ${entry.id} cannot be edited: ${why}.`);
+    }
+    const now = this.deps.clock.now();
+    if (entry.kind === 'site') {
+      const siteId = entry.payload.siteId;
+      const checked = parseSiteEdit({ ...(input as SiteEditInput), siteId: entry.op === 'create' ? undefined : (siteId ?? PENDING_ID) });
+      if (!checked.ok) return { ok: false, issues: checked.issues };
+      const payload: SiteEdit = { ...checked.value };
+      if (siteId === undefined) delete payload.siteId;
+      await this.deps.store.update([transitions.userEdit(entry, payload, now)]);
+    } else {
+      const checked = parseEusReprocess(input as EusReprocessInput);
+      if (!checked.ok) return { ok: false, issues: checked.issues };
+      await this.deps.store.update([transitions.userEdit(entry, checked.value, now)]);
+    }
+    if (entry.state === 'paused' && this.deps.store.pauseOf(entry.profileId)) await this.deps.engine.resume(entry.profileId);
+    this.deps.engine.kick();
+    return this.current(entry.id);
+  }
+}

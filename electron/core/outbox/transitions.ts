@@ -1,0 +1,193 @@
+// Every change of an outbox entry's state, and the table of the changes allowed. The store applies
+// only Transitions, and only this module makes them, so no other file can write `state`; the store
+// checks each one against ALLOWED before anything changes in memory or on disk.
+//
+//                  enqueue
+//                     │
+//                     ▼        resume / user retry / edit
+//   ┌──────────► ┌─────────┐ ◄───────────────────────────────┐
+//   │ backoff    │ pending │ ─── coalesce (later fields win) ┐│
+//   │ (retry)    └─────────┘ ◄───────────────────────────────┘│
+//   │                 │ markSending                           │
+//   │                 ▼                                       │
+//   │            ┌─────────┐  success   ┌──────┐             │
+//   └─────────── │ sending │ ─────────► │ done │ (history)   │
+//                └─────────┘            └──────┘             │
+//                 │  │  │                   ▲ user confirms  │
+//   rejected ─────┘  │  └── quota/auth ─┐   │                │
+//      ▼             │ ambiguous, not   ▼   │                │
+//  ┌────────┐        │ safe to resend  ┌────────┐            │
+//  │ failed │        ▼                 │ paused │ ───────────┤
+//  └────────┘   ┌──────────────┐       └────────┘            │
+//      │        │ needs-review │ ─── user resends ───────────┤
+//      │        └──────────────┘                             │
+//      └─────────────── user retries / edits ────────────────┘
+//
+// A crash leaves 'sending' behind: recoverInterrupted turns it into pending (safe to resend) or
+// needs-review (a create, an emailing reprocess). A damaged journal can lose a 'done' record: when
+// the site register proves the request was done, recoverDone makes it done again from any unfinished
+// state (never resent). Discard removes an unsent entry (store.remove).
+import type { Decision } from './policy';
+import { interruptedProblem } from './policy';
+import { isIdempotent, type OutboxEntry, type OutboxState, type Problem, type SiteEntry } from './types';
+import type { EusReprocess, SiteEdit } from '../service/types';
+
+/** Which states an entry may move to from each state (staying in a state is always allowed). */
+export const ALLOWED: Readonly<Record<OutboxState, readonly OutboxState[]>> = {
+  // pending → done only through recoverDone: the register proves a request was done before the
+  // outbox lost its record of it.
+  pending: ['sending', 'done'],
+  sending: ['done', 'failed', 'needs-review', 'paused', 'pending'],
+  failed: ['pending', 'done'],
+  'needs-review': ['pending', 'done'],
+  paused: ['pending', 'done'],
+  done: [],
+};
+
+export function canMove(from: OutboxState, to: OutboxState): boolean {
+  return from === to || ALLOWED[from].includes(to);
+}
+
+declare const made: unique symbol;
+
+/** A change of one entry, made by this module only (the brand keeps anyone else from writing one). */
+export type Transition = { readonly id: string; readonly patch: Readonly<Partial<OutboxEntry>>; readonly [made]: true };
+
+function transition(entry: OutboxEntry, patch: Partial<OutboxEntry>): Transition {
+  return { id: entry.id, patch } as Transition;
+}
+
+/** Refused by the store: a transition the table does not allow (a bug, or a race a caller must re-check). */
+export class TransitionError extends Error {
+  constructor(
+    readonly entryId: string,
+    readonly from: OutboxState,
+    readonly to: OutboxState,
+  ) {
+    super(`Outbox entry ${entryId} cannot go from ${from} to ${to}.`);
+    this.name = 'TransitionError';
+  }
+}
+
+// ---------- the sync engine's ----------
+
+/** A request is about to leave: one more attempt. */
+export function markSending(entry: OutboxEntry, now: number): Transition {
+  return transition(entry, { state: 'sending', attempts: entry.attempts + 1, updatedAt: now });
+}
+
+/**
+ * The service accepted the request. For a create this also gives the edits queued behind it (in
+ * `lane`, still without a service ID) the new ID, in the same durable write.
+ */
+export function recordSuccess(entry: OutboxEntry, result: string, now: number, created?: { siteId: string; lane: readonly OutboxEntry[] }): Transition[] {
+  const done: Partial<OutboxEntry> = { state: 'done', updatedAt: now, nextAttemptAt: null, result, problem: null };
+  if (!created) return [transition(entry, done)];
+  return [transition(entry, { ...done, resultSiteId: created.siteId }), ...giveFollowersSiteId(entry, created.lane, created.siteId, now)];
+}
+
+/** A create the service accepted without saying which ID it gave: the user must look it up. */
+export function recordWithoutSiteId(entry: OutboxEntry, result: string, problem: Problem, now: number): Transition {
+  return transition(entry, { state: 'needs-review', updatedAt: now, result, problem });
+}
+
+/**
+ * A failed call, as policy.decide judged it. `attempts` is the entry's count after the call (a
+ * request that never left does not count); `nextAttemptAt` is the backoff for a retry.
+ */
+export function applyDecision(entry: OutboxEntry, decision: Decision, problem: Problem, attempts: number, now: number, nextAttemptAt: number | null = null): Transition {
+  return transition(entry, { state: decision.state, attempts, updatedAt: now, nextAttemptAt: decision.state === 'pending' ? nextAttemptAt : null, problem });
+}
+
+/** A pause is lifted (the user fixed the key, or retried): paused entries go back to pending. */
+export function resume(entries: readonly OutboxEntry[], now: number): Transition[] {
+  return entries.filter((entry) => entry.state === 'paused').map((entry) => transition(entry, { state: 'pending', nextAttemptAt: null, updatedAt: now }));
+}
+
+/**
+ * The register folded this entry as done, but the outbox lost that record (a damaged journal): it is
+ * done — never sent again — and for a create the edits behind it get its ID.
+ */
+export function recoverDone(entry: OutboxEntry, now: number, created?: { siteId: string; lane: readonly OutboxEntry[] }): Transition[] {
+  const done = transition(entry, {
+    state: 'done',
+    updatedAt: now,
+    nextAttemptAt: null,
+    result: 'Done before the outbox file was damaged (the site list had already recorded it); not sent again.',
+    ...(created ? { resultSiteId: created.siteId } : {}),
+  });
+  return created ? [done, ...giveFollowersSiteId(entry, created.lane, created.siteId, now)] : [done];
+}
+
+/** Entries a dead process left 'sending': safe ones are sent again, the rest wait for review. */
+export function recoverInterrupted(entries: Iterable<OutboxEntry>, now: number): Transition[] {
+  const changes: Transition[] = [];
+  for (const entry of entries) {
+    if (entry.state !== 'sending') continue;
+    changes.push(transition(entry, { state: isIdempotent(entry) ? 'pending' : 'needs-review', problem: interruptedProblem(entry), nextAttemptAt: null, updatedAt: now }));
+  }
+  return changes;
+}
+
+// ---------- the store's ----------
+
+/** States a site edit may be merged into (nothing of its site is being sent). */
+export function canCoalesce(entry: OutboxEntry): boolean {
+  return entry.state === 'pending' || entry.state === 'failed' || entry.state === 'paused';
+}
+
+/** A later edit of the same site merged into a queued one: later fields win, it is pending again. */
+export function coalesce(entry: SiteEntry, later: SiteEdit, now: number): Transition {
+  return transition(entry, { payload: mergeEdit(entry.payload, later), state: 'pending', updatedAt: now, nextAttemptAt: null, problem: null });
+}
+
+/** Later fields win; a field the later edit leaves blank keeps the earlier value. */
+export function mergeEdit(earlier: SiteEdit, later: SiteEdit): SiteEdit {
+  const merged: SiteEdit = { ...earlier };
+  for (const [key, value] of Object.entries(later) as Array<[keyof SiteEdit, unknown]>) {
+    if (value !== undefined) (merged as unknown as Record<string, unknown>)[key] = value;
+  }
+  return merged;
+}
+
+// ---------- the user's ----------
+
+/** Send again, with a full set of tries: from failed, needs-review (a deliberate resend) or a pending backoff. */
+export function userRetry(entry: OutboxEntry, now: number): Transition {
+  return transition(entry, { state: 'pending', attempts: 0, nextAttemptAt: null, updatedAt: now });
+}
+
+/** The queued request replaced by a corrected one (not yet sent): pending, tries start over. */
+export function userEdit(entry: OutboxEntry, payload: SiteEdit | EusReprocess, now: number): Transition {
+  return transition(entry, { payload, state: 'pending', attempts: 0, nextAttemptAt: null, problem: null, updatedAt: now } as Partial<OutboxEntry>);
+}
+
+/**
+ * The user says a needs-review entry did happen. A create needs the ID the service gave; the edits
+ * queued behind it get that ID in the same write.
+ */
+export function userConfirm(entry: OutboxEntry, now: number, created?: { siteId: string; lane: readonly OutboxEntry[] }): Transition[] {
+  if (!created) return [transition(entry, { state: 'done', result: 'Confirmed by the user: the service applied it.', updatedAt: now, nextAttemptAt: null })];
+  const confirmed = transition(entry, {
+    state: 'done',
+    resultSiteId: created.siteId,
+    result: `Confirmed by the user: the service created site ${created.siteId}.`,
+    updatedAt: now,
+    nextAttemptAt: null,
+  });
+  return [confirmed, ...giveFollowersSiteId(entry, created.lane, created.siteId, now)];
+}
+
+/** Why the user cannot discard the entry now, or null when it may go. */
+export function discardRefusal(entry: OutboxEntry): string | null {
+  if (entry.state === 'sending') return `Entry ${entry.id} is being sent right now; wait for its answer.`;
+  if (entry.state === 'done') return `Entry ${entry.id} is already done; there is nothing to discard.`;
+  return null;
+}
+
+/** The edits behind a create (same lane, no service ID yet) become edits of the new site. */
+function giveFollowersSiteId(create: OutboxEntry, lane: readonly OutboxEntry[], siteId: string, now: number): Transition[] {
+  return lane
+    .filter((other): other is SiteEntry => other.id !== create.id && other.kind === 'site' && other.payload.siteId === undefined)
+    .map((other) => transition(other, { payload: { ...other.payload, siteId }, op: 'edit', updatedAt: now }));
+}

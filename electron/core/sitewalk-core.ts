@@ -1,0 +1,171 @@
+// The core's public face: the one object the hosts (Electron, browser host) and the CLI use, its
+// options and its events. open-core.ts builds it from the services in profiles/, access/, sites/,
+// outbox/ and qualities/. Invariants every service keeps: input is validated with the shared schemas
+// before anything is queued (bad input → issues, nothing queued); an accepted edit is on disk before
+// the call returns; the API key never leaves the core (views say hasKey and keyStore); every change
+// of state is emitted as a typed event.
+import type { Clock, Random } from './clock';
+import type { Blocked } from './outbox/engine';
+import type { RetryPolicy } from './outbox/policy';
+import type { OutboxState, Problem } from './outbox/types';
+import type { KeyValueStore, KvStoreFactory } from './profiles/kv';
+import type { SandboxStarter } from './profiles/sandbox';
+import type { SecretStore, SecretStoreKind } from './profiles/secrets';
+import type { FetchLike } from './service/types';
+import type { SiteView } from './sites/view';
+import type { StoredProblem } from './storage/records';
+import type { EusReprocessInput, SiteEditInput } from '../shared/validation/index';
+import type { ProfileInput } from '../shared/validation/profile';
+import type { OutboxEntryView as ContractEntryView, ProfileView, RenderingQualitiesView as ContractQualitiesView, SyncStatus } from '../shared/contract/views';
+import type { BatchResult, Result } from '../shared/result';
+
+export type { ProfileView, SyncStatus };
+
+// ---------- options ----------
+
+export interface CoreOptions {
+  /** Where everything is kept: journals, profiles, settings, caches, sandbox state. */
+  dataDir: string;
+  /** Where keys are kept (the Electron host passes safe-storage). Default: the OS keyring, else session-only. */
+  secretStore?: SecretStore;
+  /** Transport for service calls and probes (Electron passes net.fetch). Default: Node's fetch. */
+  fetch?: FetchLike;
+  clock?: Clock;
+  random?: Random;
+  /** How profiles and settings are stored (Electron passes electron-store). Default: conf in dataDir. */
+  kvStoreFactory?: KvStoreFactory;
+  /** Requests in flight at once across sites (default 4). */
+  concurrency?: number;
+  retry?: Partial<RetryPolicy>;
+  probe?: Partial<Pick<RetryPolicy, 'baseMs' | 'capMs'>>;
+  /** Per service call (default 30 s). */
+  timeoutMs?: number;
+  /** Start sending as soon as the core opens and after every enqueue (default true; the CLI sends only on `sync`). */
+  autoSync?: boolean;
+  /** How the built-in sandbox starts; false = no built-in sandbox (its profile cannot sync). */
+  sandbox?: SandboxStarter | false;
+  /** One line per notable event; never receives a key. */
+  log?: (line: string) => void;
+}
+
+// ---------- views and results ----------
+
+/** The contract's entry view, with the core's typed problem. */
+export interface OutboxEntryView extends ContractEntryView {
+  problem: Problem | null;
+}
+
+export interface SettleSummary {
+  /** null = everything that could be sent was sent; otherwise why the rest is stuck. */
+  blocked: Blocked | null;
+  status: SyncStatus;
+  /** Entries of the active profile by state, after settling. */
+  counts: Record<OutboxState, number>;
+}
+
+export interface RenderingQualitiesView extends ContractQualitiesView {
+  problem: Problem | null;
+}
+
+export interface SavedSite {
+  site: SiteView;
+  entry: OutboxEntryView;
+  /** The edit was merged into a queued one of the same site. */
+  coalesced: boolean;
+}
+
+
+export interface StorageStats {
+  /** Bytes written to the outbox and register journals since open, compactions included. */
+  bytesWritten: number;
+  /** fdatasync/fsync calls of the outbox journal since open. */
+  outboxSyncs: number;
+  outboxFileBytes: number;
+  registerFileBytes: number;
+}
+
+export interface CoreEvents {
+  status: SyncStatus;
+  site: SiteView;
+  'site-removed': { localId: string };
+  outbox: OutboxEntryView;
+  'outbox-removed': { entryId: string };
+  profiles: ProfileView[];
+  /** Something the user should know that is not tied to one entry (damaged journal record, failed write, sandbox start). */
+  problem: { message: string; detail: string };
+}
+
+export interface SitewalkCore {
+  readonly dataDir: string;
+  /** The kind of store keys go to for profiles of your own (the UI shows it). */
+  readonly keyStoreKind: SecretStoreKind;
+  /** Why a safer key store was not used, or null. */
+  readonly keyStoreNotice: string | null;
+  /** Damaged journal records found at open (torn tails are tolerated; corrupt records were set aside). */
+  readonly journalProblems: readonly StoredProblem[];
+  /** A key-value store for host settings (same backend as profiles). */
+  readonly settings: KeyValueStore;
+
+  profiles: {
+    list(): Promise<ProfileView[]>;
+    active(): Promise<ProfileView>;
+    /** By ID or name. */
+    get(idOrName: string): Promise<ProfileView | null>;
+    add(input: ProfileInput): Promise<Result<ProfileView>>;
+    update(id: string, input: ProfileInput): Promise<Result<ProfileView>>;
+    /** Refused while the profile has unsent entries. */
+    remove(id: string): Promise<Result<null>>;
+    use(idOrName: string): Promise<Result<ProfileView>>;
+    /** Write-only. `sessionOnly`: kept in memory for this run, never stored (SITEWALK_KEY). */
+    setKey(id: string, key: string, options?: { sessionOnly?: boolean }): Promise<Result<ProfileView>>;
+    clearKey(id: string): Promise<Result<ProfileView>>;
+  };
+  sites: {
+    /** Sites of the active profile. */
+    list(): SiteView[];
+    /** By local ID or service site ID (active profile). */
+    get(id: string): SiteView | null;
+    /** Create (no localId/siteId) or edit; validated, queued durably, returned as now pending. */
+    save(input: SiteEditInput & { localId?: string }): Promise<Result<SavedSite>>;
+    /** Many saves in one durable write (CSV import): all or nothing. */
+    saveMany(inputs: ReadonlyArray<SiteEditInput & { localId?: string }>): Promise<BatchResult<SavedSite>>;
+    /** Registers a site the service already has, by its ID; nothing is sent. */
+    addExisting(siteId: string, fields?: Omit<SiteEditInput, 'siteId'>): Promise<Result<SiteView>>;
+  };
+  outbox: {
+    /** Entries of the active profile (or every profile), oldest first. */
+    list(options?: { allProfiles?: boolean }): OutboxEntryView[];
+    get(id: string): OutboxEntryView | null;
+    /** Sends again: failed, needs-review (a deliberate resend), paused (lifts the pause), or pending in backoff. */
+    retry(id: string): Promise<Result<OutboxEntryView>>;
+    /** Removes an unsent entry; a create takes the edits queued behind it (and the unsent site) with it. */
+    discard(id: string): Promise<Result<{ removed: string[] }>>;
+    /** Confirms a needs-review entry happened; a create needs the site ID the service gave. */
+    resolve(id: string, siteId?: string): Promise<Result<OutboxEntryView>>;
+    /** Replaces the payload of an entry not yet sent (pending, failed, paused); it becomes pending. */
+    edit(id: string, input: SiteEditInput | EusReprocessInput): Promise<Result<OutboxEntryView>>;
+  };
+  reprocess(input: EusReprocessInput): Promise<Result<OutboxEntryView>>;
+  reprocessMany(inputs: readonly EusReprocessInput[]): Promise<BatchResult<OutboxEntryView>>;
+  sync: {
+    /** Starts automatic sending (already on unless autoSync was false). */
+    start(): void;
+    /** Sends what is due now: skips backoff waits, probes at once when offline, lifts a pause. */
+    syncNow(): Promise<SyncStatus>;
+    untilSettled(): Promise<SettleSummary>;
+    /** One pass: resolves once nothing due now is left (entries waiting out a backoff stay queued). */
+    untilIdle(): Promise<SettleSummary>;
+    status(): SyncStatus;
+    /** The host's connectivity hint; the core still probes for itself. */
+    setConnectivity(online: boolean): void;
+    setConcurrency(limit: number): void;
+  };
+  /** Cached per profile for offline use; `refresh` asks the service (falling back to the cache). */
+  renderingQualities(options?: { refresh?: boolean }): Promise<RenderingQualitiesView>;
+  on<K extends keyof CoreEvents>(event: K, listener: (payload: CoreEvents[K]) => void): () => void;
+  /** What the journals have cost on disk since open (support and benchmarks). */
+  storage(): StorageStats;
+  /** Waits for requests in flight, flushes the journals, stops the sandbox, unlocks the folder. */
+  close(): Promise<void>;
+}
+
