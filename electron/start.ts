@@ -9,8 +9,8 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startBrowserHost, type RunningBrowserHost } from './browser-host/server';
-import { defaultDataDir, resolveDataDir } from './cli/commands/context';
 import { openHostBackend, type HostBackend } from './core/host-api';
+import { defaultDataDir, resolveDataDir } from './core/storage/data-dir';
 import { createTileCache, followTileUrl, tileUserAgent, type TileCache } from './core/tiles';
 import { bundleElectron, ensureRenderer, findElectronBinary, paths, ROOT } from './main/build';
 
@@ -61,9 +61,9 @@ export function parseStartArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     port = Number(values.port);
   }
   if (values['data-dir'] !== undefined && values['data-dir'].trim() === '') return { error: '--data-dir must name a folder.' };
-  // The same folder the `sitewalk` CLI uses, so both see one set of profiles and one outbox.
-  const dataDir = resolveDataDir(values['data-dir'], env);
-  return { browser: values.browser === true, port, dataDir: resolve(dataDir), open: values['no-open'] !== true };
+  // The same rule as the Electron host and the `sitewalk` CLI: one set of profiles, one outbox.
+  const dataDir = resolveDataDir({ flag: values['data-dir'], env });
+  return { browser: values.browser === true, port, dataDir, open: values['no-open'] !== true };
 }
 
 function say(line: string): void {

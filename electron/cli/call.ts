@@ -7,7 +7,7 @@ import { createServiceClient } from '../core/service/client';
 import { extractSiteId } from '../core/service/interpret';
 import { CREDENTIAL_PARAMETERS, requestParameters } from '../core/service/operations';
 import { BINDINGS, OPERATIONS, REAL_SERVICE, type Binding, type InputIssue, type Operation, type RenderingQuality } from '../core/service/types';
-import { CliExit, EXIT_CALL_FAILED, errorDocument, printJson, usageError, type CliIo } from './main';
+import { CliExit, EXIT, errorDocument, printJson, usageError, type CliIo } from './io';
 
 interface CallFlags {
   baseUrl: string;
@@ -103,7 +103,7 @@ async function runCall(operation: Operation, flags: CallFlags, io: CliIo): Promi
     if (outcome.error.kind === 'invalid-input') usageError(io, outcome.error.issues, context);
     io.stderr(`sitewalk call: ${outcome.error.message}\n`);
     printJson(io, { ok: false, ...context, error: errorDocument(outcome.error) });
-    throw new CliExit(EXIT_CALL_FAILED);
+    throw new CliExit(EXIT.failed);
   }
 
   const value = outcome.value.result;

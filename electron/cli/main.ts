@@ -4,56 +4,12 @@
 // sent). Usage errors are also printed as JSON with kind 'invalid-input', so a script reading
 // stdout always gets a document and never has to scrape stderr.
 import { Command, CommanderError } from 'commander';
-import { invalidInput } from '../core/service/errors';
-import { mayHaveBeenApplied, type CallError, type FetchLike, type InputIssue } from '../core/service/types';
 import { registerCallCommand } from './call';
-import { registerCoreCommands } from './commands/index';
 import { registerBulkCommands } from './commands/bulk';
+import { registerCoreCommands } from './commands/index';
+import { CliExit, defaultIo, EXIT, printJson, usageError, type CliIo } from './io';
 
-export interface CliIo {
-  stdout(text: string): void;
-  stderr(text: string): void;
-  env: Record<string, string | undefined>;
-  /** Transport for service calls (default: the global fetch). */
-  fetch?: FetchLike;
-}
-
-/** What a command action throws to end the run with an exit code, its output already written. */
-export class CliExit extends Error {
-  constructor(readonly exitCode: number) {
-    super(`exit ${exitCode}`);
-  }
-}
-
-export const EXIT_OK = 0;
-export const EXIT_CALL_FAILED = 1;
-export const EXIT_USAGE = 2;
-
-export function defaultIo(): CliIo {
-  return {
-    stdout: (text) => void process.stdout.write(text),
-    stderr: (text) => void process.stderr.write(text),
-    env: process.env,
-  };
-}
-
-/** Writes the one JSON document of a run. */
-export function printJson(io: CliIo, document: unknown): void {
-  io.stdout(`${JSON.stringify(document, null, 2)}\n`);
-}
-
-/** A CallError as the CLI prints it: every field, plus whether the service may have applied it. */
-export function errorDocument(error: CallError): Record<string, unknown> {
-  return { ...error, mayHaveBeenApplied: mayHaveBeenApplied(error) };
-}
-
-/** Prints a usage error on both channels and ends the run with exit code 2. */
-export function usageError(io: CliIo, issues: InputIssue[], extra: Record<string, unknown> = {}): never {
-  const error = invalidInput(issues);
-  for (const issue of issues) io.stderr(`sitewalk: ${issue.message}\n`);
-  printJson(io, { ok: false, ...extra, error: errorDocument(error) });
-  throw new CliExit(EXIT_USAGE);
-}
+export type { CliIo } from './io';
 
 export function buildProgram(io: CliIo = defaultIo()): Command {
   const program = new Command('sitewalk')
@@ -79,10 +35,8 @@ export function buildProgram(io: CliIo = defaultIo()): Command {
 
   registerCallCommand(program, io);
 
-  // ---- Offline-core commands ----
-  // The offline-core CLI registers its commands here, next to `call`, with the same io and the
-  // same conventions (one JSON document on stdout, CliExit for the exit code):
-  // profile, site, outbox, sync, reprocess, rendering-qualities.
+  // The offline-core commands (profile, site, outbox, sync, reprocess, rendering-qualities) and the
+  // bulk ones, with the same io and conventions (io.ts).
   registerCoreCommands(program, io);
   registerBulkCommands(program, io);
 
@@ -102,11 +56,11 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
   }
   try {
     await program.parseAsync(argv, { from: 'user' });
-    return EXIT_OK;
+    return EXIT.ok;
   } catch (error) {
     if (error instanceof CliExit) return error.exitCode;
     if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT_OK;
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
       try {
         usageError(io, [{ field: commanderField(error), message: commanderSentence(error.message) }]);
       } catch (exit) {
@@ -117,7 +71,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     const message = error instanceof Error ? error.message : String(error);
     io.stderr(`sitewalk: internal error: ${message}\n`);
     printJson(io, { ok: false, error: { kind: 'internal', message: `Sitewalk failed unexpectedly: ${message}` } });
-    return EXIT_CALL_FAILED;
+    return EXIT.failed;
   }
 }
 

@@ -6,19 +6,11 @@ import * as electron from 'electron';
 import ElectronStore from 'electron-store';
 import { openHostBackend } from '../core/host-api';
 import { chooseSecretStore } from '../core/profiles/secrets';
+import { dataDirArgument, resolveDataDir } from '../core/storage/data-dir';
 import { createMainApp } from './app';
 
-/** `--data-dir DIR` / `--data-dir=DIR`, else SITEWALK_DATA_DIR, else the OS's app data folder. */
-export function dataDirFrom(argv: string[], env: NodeJS.ProcessEnv, appData: string): string {
-  for (let index = 0; index < argv.length; index++) {
-    const arg = argv[index]!;
-    if (arg === '--data-dir' && argv[index + 1]) return argv[index + 1]!;
-    if (arg.startsWith('--data-dir=')) return arg.slice('--data-dir='.length);
-  }
-  return env.SITEWALK_DATA_DIR || join(appData, 'Sitewalk');
-}
-
-const dataDir = dataDirFrom(process.argv, process.env, electron.app.getPath('appData'));
+// The rule every host and the CLI share, with Electron's own app data folder as the default's base.
+const dataDir = resolveDataDir({ flag: dataDirArgument(process.argv), env: process.env, appData: electron.app.getPath('appData') });
 // The same files conf writes for the CLI and the browser host: one format, whichever host ran last.
 const storeFor = (name: string) =>
   new ElectronStore<Record<string, unknown>>({ cwd: dataDir, name, accessPropertiesByDotNotation: false, configFileMode: 0o600 });

@@ -4,9 +4,12 @@
 // and keeps in <dataDir>/sandbox.json between runs. The key goes in through SITEWALK_KEY only and
 // must never come out.
 import { spawn } from 'node:child_process';
+import { createServer as createHttpServer, request } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { openHostBackend } from '../../electron/core/host-api';
+import { createSessionSecretStore } from '../../electron/core/profiles/session';
 import { startSandbox } from '../../electron/sandbox/index';
 import { tempDir } from '../core/helpers';
 import { sandboxSites } from '../core/sandbox-state';
@@ -100,10 +103,10 @@ async function dataDir(): Promise<string> {
   return dir.path;
 }
 
-/** A data folder with a profile "Field" on the test's sandbox, active. */
-async function fieldProfile(): Promise<string> {
+/** A data folder with a profile "Field" on the test's sandbox (or `baseUrl`), active. */
+async function fieldProfile(baseUrl = sandbox.url): Promise<string> {
   const dir = await dataDir();
-  const added = await sitewalk(['profile', 'add', 'Field', '--base-url', sandbox.url, '--account', '10001', '--binding', 'soap11', '--data-dir', dir]);
+  const added = await sitewalk(['profile', 'add', 'Field', '--base-url', baseUrl, '--account', '10001', '--binding', 'soap11', '--data-dir', dir]);
   expect(added.code, added.stderr).toBe(0);
   const used = await sitewalk(['profile', 'use', 'Field', '--data-dir', dir]);
   expect(used.code, used.stderr).toBe(0);
@@ -333,5 +336,98 @@ describe('sitewalk CLI: the built-in Sandbox profile', { timeout: 120_000 }, () 
     const again = await sitewalk(['sync', '--until-settled', '--json', '--data-dir', dir]);
     expect(again.code, again.stdout).toBe(0);
     expect((JSON.parse(again.stdout) as { counts: { done: number } }).counts.done).toBe(2);
+  });
+});
+
+/** A loopback proxy to the sandbox that counts the site calls (SitesAPI) in flight at the same time. */
+async function countingProxy(): Promise<{ url: string; most(): number; reset(): void; close(): Promise<void> }> {
+  let open = 0;
+  let most = 0;
+  const target = new URL(sandbox.url);
+  const server = createHttpServer((req, res) => {
+    const counted = `${req.url ?? ''} ${String(req.headers.soapaction ?? '')}`.includes('SitesAPI');
+    if (counted) most = Math.max(most, ++open);
+    res.on('close', () => void (counted && open--));
+    const upstream = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    most: () => most,
+    reset: () => void (most = 0),
+    close: () => new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+describe('sitewalk sync --concurrency', { timeout: 180_000 }, () => {
+  /** Queues a height edit of each of `count` sandbox sites, from the `first`-th on. */
+  async function queueEdits(dir: string, first: number, count: number): Promise<void> {
+    const sites = (await sandboxSites(sandbox.url)).slice(first, first + count);
+    expect(sites).toHaveLength(count);
+    for (const [index, site] of sites.entries()) {
+      const edit = await sitewalk(['site', 'edit', site.id, `--height=${50 + index}`, '--data-dir', dir]);
+      expect(edit.code, edit.stderr).toBe(0);
+    }
+  }
+
+  it("sends at most N entries at once: --concurrency, else the app's setting for the data folder, else 4", async () => {
+    const proxy = await countingProxy();
+    try {
+      const dir = await fieldProfile(proxy.url);
+      const idle = await sitewalk(['sync', '--json', '--data-dir', dir], { SITEWALK_KEY: KEY });
+      expect(idle.code, idle.stderr).toBe(0);
+      expect(JSON.parse(idle.stdout)).toMatchObject({ ok: true, concurrency: 4 });
+
+      // The app keeps its setting in the data folder; the CLI follows it unless told otherwise.
+      const backend = await openHostBackend({ host: 'browser', dataDir: dir, secretStore: createSessionSecretStore(), autoSync: false, sandbox: false });
+      try {
+        expect(await backend.hostApi.api.saveSettings({ syncConcurrency: 3 })).toMatchObject({ ok: true });
+      } finally {
+        await backend.close();
+      }
+      // Slow answers, so that every entry the engine may send at once is in flight together.
+      sandbox.setFaults({ latencyMs: 400, operations: ['SitesAPI'] });
+
+      await queueEdits(dir, 2, 5);
+      const given = await sitewalk(['sync', '--concurrency', '2', '--json', '--data-dir', dir], { SITEWALK_KEY: KEY });
+      expect(given.code, given.stderr).toBe(0);
+      expect(JSON.parse(given.stdout)).toMatchObject({ ok: true, concurrency: 2, counts: { done: 5, pending: 0 } });
+      expect(given.stderr).toMatch(/up to 2 at a time/);
+      expect(proxy.most()).toBe(2);
+
+      proxy.reset();
+      await queueEdits(dir, 2, 5);
+      const setting = await sitewalk(['sync', '--json', '--data-dir', dir], { SITEWALK_KEY: KEY });
+      expect(setting.code, setting.stderr).toBe(0);
+      expect(JSON.parse(setting.stdout)).toMatchObject({ ok: true, concurrency: 3, counts: { pending: 0 } });
+      expect(proxy.most()).toBe(3);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('refuses a concurrency outside 1 to 16 with exit 2 and a sentence, before anything is sent', async () => {
+    const dir = await fieldProfile();
+    await queueEdits(dir, 2, 1);
+    const before = (await sandboxCalls()).length;
+    for (const value of ['0', '17', 'two', '2.5', '-1']) {
+      const refused = await sitewalk(['sync', `--concurrency=${value}`, '--json', '--data-dir', dir], { SITEWALK_KEY: KEY });
+      expect(refused.code, value).toBe(2);
+      expect(refused.stderr).toContain(`--concurrency must be a whole number from 1 to 16 (how many entries are sent at once), not "${value}".`);
+      expect(JSON.parse(refused.stdout)).toMatchObject({ ok: false, error: { kind: 'invalid-input', issues: [{ field: 'concurrency' }] } });
+    }
+    expect((await sandboxCalls()).length).toBe(before);
+    const outbox = await sitewalk(['outbox', '--json', '--data-dir', dir]);
+    expect((JSON.parse(outbox.stdout) as { entries: Array<{ state: string }> }).entries.map((entry) => entry.state)).toEqual(['pending']);
   });
 });

@@ -22,9 +22,8 @@ import { dryRunReport, reportCsv, runSucceeded, type ReportRow, type RunCounts }
 import type { ImportFormat } from '../../shared/bulk/table';
 import type { InputIssue } from '../../core/service/types';
 import { terminalProgress } from '../bulk/progress';
-// main.ts imports this module: use its exports inside functions only, never at load.
-import { CliExit, type CliIo } from '../main';
-import { fail, issuesExit, output, table, withCommonOptions, withCore, type CommonFlags, type CoreCommandOptions } from './context';
+import { CliExit, fail, issuesExit, output, table, type CliIo, type CommonFlags } from '../io';
+import { withCommonOptions, withCore, type CoreCommandOptions } from './context';
 
 export const BULK_EXIT = { ok: 0, rows: 1, usage: 2, file: 3 } as const;
 
@@ -201,21 +200,31 @@ async function writeReport(io: CliIo, command: string, path: string | undefined,
   return written.ok;
 }
 
-function followRun(io: CliIo, tty: boolean, interrupt: NonNullable<BulkCommandOptions['interrupt']>, verb: string) {
+/** Runs a send with the progress line drawn (on a terminal) and the first Ctrl-C armed to cancel it. */
+async function sendWithProgress(
+  io: CliIo,
+  tty: boolean,
+  interrupt: NonNullable<BulkCommandOptions['interrupt']>,
+  verb: string,
+  send: (signal: AbortSignal, onProgress: (progress: BulkProgress) => void) => Promise<RunResult>,
+): Promise<RunResult> {
   const printer = terminalProgress(io.stderr, tty, verb);
   const controller = new AbortController();
-  let release: (() => void) | null = null;
-  return {
-    signal: controller.signal,
-    onProgress: (progress: BulkProgress) => printer.update(progress),
-    start() {
-      release = interrupt(() => controller.abort());
-    },
-    end() {
-      release?.();
-      printer.done();
-    },
-  };
+  const release = interrupt(() => controller.abort());
+  try {
+    return await send(controller.signal, (progress) => printer.update(progress));
+  } finally {
+    release();
+    printer.done();
+  }
+}
+
+/** Ends a dry run: the report file, the summary sentence, the document; exit 1 when some rows are invalid. */
+async function finishDryRun(io: CliIo, flags: ImportFlags | ReprocessFlags, command: string, base: Record<string, unknown>, rows: ReportRow[], sentence: string, ok: boolean): Promise<void> {
+  await writeReport(io, command, flags.report, rows);
+  io.stderr(`sitewalk ${command}: ${sentence}\n`);
+  output(io, flags, { ok, ...base, dryRun: true, rows, ...(flags.report ? { report: flags.report } : {}) }, () => attentionTable(rows.filter((row) => row.status !== 'queued')));
+  if (!ok) throw new CliExit(BULK_EXIT.rows);
 }
 
 async function runImportCommand(
@@ -256,23 +265,13 @@ async function runImportCommand(
     }
 
     if (flags.dryRun) {
-      const rows = dryRunReport(preview);
-      await writeReport(io, 'import', flags.report, rows);
-      io.stderr(`sitewalk import: ${describeSummary(preview)}\n`);
-      const ok = preview.summary.invalid === 0;
-      output(io, flags, { ok, ...base, dryRun: true, rows, ...(flags.report ? { report: flags.report } : {}) }, () => attentionTable(rows.filter((row) => row.status !== 'queued')));
-      if (!ok) throw new CliExit(BULK_EXIT.rows);
+      await finishDryRun(io, flags, 'import', base, dryRunReport(preview), describeSummary(preview), preview.summary.invalid === 0);
       return;
     }
 
-    const run = followRun(io, tty, interrupt, 'Sent');
-    let result: RunResult;
-    run.start();
-    try {
-      result = await runImport(coreOutboxPort(core), preview, { skipInvalid: flags.skipInvalid === true, follow: flags.wait, signal: run.signal, onProgress: run.onProgress });
-    } finally {
-      run.end();
-    }
+    const result = await sendWithProgress(io, tty, interrupt, 'Sent', (signal, onProgress) =>
+      runImport(coreOutboxPort(core), preview, { skipInvalid: flags.skipInvalid === true, follow: flags.wait, signal, onProgress }),
+    );
     await finishRun(io, flags, 'import', base, result);
   });
 }
@@ -386,26 +385,17 @@ async function runReprocessCommand(
   };
 
   if (flags.dryRun) {
-    const rows = planReport(plan);
-    await writeReport(io, 'reprocess-bulk', flags.report, rows);
-    io.stderr(
-      `sitewalk reprocess-bulk: ${plan.summary.ready} submission${plan.summary.ready === 1 ? '' : 's'} would be reprocessed into Multi Map ${plan.multiMapId}${plan.sendEmail ? ' with the email sent again' : ' without email'}${plan.summary.excluded ? ` (${plan.summary.excluded} rows left out by the filters)` : ''}.\n`,
-    );
-    const ok = plan.summary.invalid === 0;
-    output(io, flags, { ok, ...base, dryRun: true, rows, ...(flags.report ? { report: flags.report } : {}) }, () => attentionTable(rows.filter((row) => row.status !== 'queued')));
-    if (!ok) throw new CliExit(BULK_EXIT.rows);
+    const sentence =
+      `${plan.summary.ready} submission${plan.summary.ready === 1 ? '' : 's'} would be reprocessed into Multi Map ${plan.multiMapId}` +
+      `${plan.sendEmail ? ' with the email sent again' : ' without email'}${plan.summary.excluded ? ` (${plan.summary.excluded} rows left out by the filters)` : ''}.`;
+    await finishDryRun(io, flags, 'reprocess-bulk', base, planReport(plan), sentence, plan.summary.invalid === 0);
     return;
   }
 
   await withCore(io, flags, options, async (core) => {
-    const run = followRun(io, tty, interrupt, 'Reprocessed');
-    let result: RunResult;
-    run.start();
-    try {
-      result = await runReprocess(coreOutboxPort(core), plan, { skipInvalid: flags.skipInvalid === true, follow: flags.wait, signal: run.signal, onProgress: run.onProgress });
-    } finally {
-      run.end();
-    }
+    const result = await sendWithProgress(io, tty, interrupt, 'Reprocessed', (signal, onProgress) =>
+      runReprocess(coreOutboxPort(core), plan, { skipInvalid: flags.skipInvalid === true, follow: flags.wait, signal, onProgress }),
+    );
     await finishRun(io, flags, 'reprocess-bulk', base, result);
   });
 }

@@ -1,8 +1,8 @@
 // The offline-core commands of `sitewalk`, registered on the shared program by main.ts: profile,
 // site, reprocess, outbox, sync, rendering-qualities. Every one takes --data-dir and --json; see each
-// file's header for its output shapes and context.ts for the exit codes.
+// file's header for its output shapes, context.ts for opening the core and ../io.ts for the exit codes.
 import type { Command } from 'commander';
-import type { CliIo } from '../main';
+import type { CliIo } from '../io';
 import type { CoreCommandOptions } from './context';
 import { registerOutboxCommands } from './outbox';
 import { registerProfileCommands } from './profile';
@@ -11,7 +11,7 @@ import { registerReprocessCommand } from './reprocess';
 import { registerSiteCommands } from './site';
 import { registerSyncCommand } from './sync';
 
-export { EXIT, resolveDataDir, defaultDataDir, withCore, DATA_DIR_HELP, type CoreCommandOptions } from './context';
+export type { CoreCommandOptions } from './context';
 
 export function registerCoreCommands(program: Command, io: CliIo, options: CoreCommandOptions = {}): void {
   registerProfileCommands(program, io, options);

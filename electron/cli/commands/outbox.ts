@@ -11,9 +11,9 @@
 // OutboxEntryView = { id, kind, state, profileId, localId?, op?, siteId?, summary, payload, attempts,
 //                     createdAt, updatedAt, nextAttemptAt, result, problem }
 import type { Command } from 'commander';
-import type { OutboxEntryView } from '../../core/app';
-import type { CliIo } from '../main';
-import { issuesExit, output, table, withCommonOptions, withCore, type CommonFlags, type CoreCommandOptions } from './context';
+import type { OutboxEntryView, SitewalkCore } from '../../core/open-core';
+import { issuesExit, output, table, type CliIo, type CommonFlags } from '../io';
+import { withCommonOptions, withCore, type CoreCommandOptions } from './context';
 
 interface ResolveFlags extends CommonFlags {
   siteId?: string;
@@ -56,44 +56,44 @@ export function registerOutboxCommands(program: Command, io: CliIo, options: Cor
     });
   });
 
-  withCommonOptions(
-    outbox.command('retry').description('Send an entry again (failed, needs review, paused, or waiting to retry).').argument('<id>', 'outbox entry ID'),
-  ).action(async (id: string, _flags: CommonFlags, command: Command) => {
-    // The parent `outbox` has --data-dir and --json too and may have taken them: read both levels.
-    const flags = command.optsWithGlobals<CommonFlags>();
-    await withCore(io, flags, options, async (core) => {
+  onEntry(
+    outbox.command('retry').description('Send an entry again (failed, needs review, paused, or waiting to retry).'),
+    async (core, id, flags) => {
       const retried = await core.outbox.retry(id);
       if (!retried.ok) issuesExit(io, flags, retried.issues);
       io.stderr(`${retried.value.id} will be sent at the next "sitewalk sync".\n`);
       output(io, flags, { ok: true, entry: retried.value }, () => describeEntry(retried.value));
-    });
-  });
+    },
+  );
 
-  withCommonOptions(
-    outbox.command('discard').description('Remove an entry that was not sent (a create takes its queued edits along).').argument('<id>', 'outbox entry ID'),
-  ).action(async (id: string, _flags: CommonFlags, command: Command) => {
-    const flags = command.optsWithGlobals<CommonFlags>();
-    await withCore(io, flags, options, async (core) => {
+  onEntry(
+    outbox.command('discard').description('Remove an entry that was not sent (a create takes its queued edits along).'),
+    async (core, id, flags) => {
       const discarded = await core.outbox.discard(id);
       if (!discarded.ok) issuesExit(io, flags, discarded.issues);
       io.stderr(`Discarded ${discarded.value.removed.join(', ')}.\n`);
       output(io, flags, { ok: true, removed: discarded.value.removed }, () => discarded.value.removed.join('\n'));
-    });
-  });
+    },
+  );
 
-  withCommonOptions(
+  onEntry<ResolveFlags>(
     outbox
       .command('resolve')
       .description('Confirm an entry that needs review did happen; a create needs the site ID the service gave it.')
-      .argument('<id>', 'outbox entry ID')
       .option('--site-id <id>', 'the ID the service gave the new site'),
-  ).action(async (id: string, _flags: ResolveFlags, command: Command) => {
-    const flags = command.optsWithGlobals<ResolveFlags>();
-    await withCore(io, flags, options, async (core) => {
+    async (core, id, flags) => {
       const resolved = await core.outbox.resolve(id, flags.siteId);
       if (!resolved.ok) issuesExit(io, flags, resolved.issues);
       io.stderr(`${resolved.value.id} confirmed${resolved.value.siteId ? ` as site ${resolved.value.siteId}` : ''}.\n`);
       output(io, flags, { ok: true, entry: resolved.value }, () => describeEntry(resolved.value));
+    },
+  );
+
+  /** `outbox <action> <id>`: the core opened for the run, the flags of both levels (the parent `outbox` has --data-dir and --json too, and may have taken them). */
+  function onEntry<F extends CommonFlags = CommonFlags>(command: Command, act: (core: SitewalkCore, id: string, flags: F) => Promise<void>): void {
+    withCommonOptions(command.argument('<id>', 'outbox entry ID')).action(async (id: string, _flags: F, self: Command) => {
+      const flags = self.optsWithGlobals<F>();
+      await withCore(io, flags, options, (core) => act(core, id, flags));
     });
-  });
+  }
 }

@@ -10,8 +10,8 @@
 // ProfileView = { id, name, baseUrl, servicePath, namespace, binding, account, builtIn, active, hasKey, keyStore }
 import { Command, Option } from 'commander';
 import { BINDINGS } from '../../core/service/types';
-import type { CliIo } from '../main';
-import { issuesExit, output, readAllStdin, table, withCommonOptions, withCore, type CommonFlags, type CoreCommandOptions } from './context';
+import { issuesExit, output, readAllStdin, table, type CliIo, type CommonFlags } from '../io';
+import { withCommonOptions, withCore, type CoreCommandOptions } from './context';
 
 interface AddFlags extends CommonFlags {
   baseUrl: string;

@@ -4,8 +4,8 @@
 //
 // JSON (--json): { items: [{ id, name, error }], fetchedAt, fromCache, problem }
 import type { Command } from 'commander';
-import type { CliIo } from '../main';
-import { EXIT, fail, output, table, withCommonOptions, withCore, type CommonFlags, type CoreCommandOptions } from './context';
+import { EXIT, fail, output, table, type CliIo, type CommonFlags } from '../io';
+import { withCommonOptions, withCore, type CoreCommandOptions } from './context';
 
 interface QualityFlags extends CommonFlags {
   cached?: boolean;

@@ -4,8 +4,8 @@
 //
 // Human output: the outbox entry ID. JSON (--json): { ok: true, entry: OutboxEntryView }.
 import type { Command } from 'commander';
-import type { CliIo } from '../main';
-import { issuesExit, output, withCommonOptions, withCore, type CommonFlags, type CoreCommandOptions } from './context';
+import { issuesExit, output, type CliIo, type CommonFlags } from '../io';
+import { withCommonOptions, withCore, type CoreCommandOptions } from './context';
 
 interface ReprocessFlags extends CommonFlags {
   processId: string;

@@ -11,8 +11,8 @@
 //              group, pinStyle, syncState, lastError, queued, createdAt, updatedAt }
 import type { Command } from 'commander';
 import type { SiteEditInput } from '../../shared/validation/index';
-import type { CliIo } from '../main';
-import { issuesExit, output, table, withCommonOptions, withCore, type CommonFlags, type CoreCommandOptions } from './context';
+import { issuesExit, output, table, type CliIo, type CommonFlags } from '../io';
+import { withCommonOptions, withCore, type CoreCommandOptions } from './context';
 
 interface SiteFlags extends CommonFlags {
   lat?: string;
@@ -37,15 +37,24 @@ function siteOptions(command: Command): Command {
   );
 }
 
+/** Which field of the form each flag fills (`--lat` is the latitude…). */
+const FIELD_OF_FLAG = {
+  lat: 'latitude',
+  lon: 'longitude',
+  height: 'height',
+  name: 'name',
+  group: 'group',
+  description: 'description',
+  pinStyle: 'pinStyle',
+} as const satisfies Record<keyof Omit<SiteFlags, keyof CommonFlags>, keyof SiteEditInput>;
+
+/** The form's input from the flags given; a flag left out leaves its field unchanged. */
 function inputFrom(flags: SiteFlags): SiteEditInput {
   const input: SiteEditInput = {};
-  if (flags.lat !== undefined) input.latitude = flags.lat;
-  if (flags.lon !== undefined) input.longitude = flags.lon;
-  if (flags.height !== undefined) input.height = flags.height;
-  if (flags.name !== undefined) input.name = flags.name;
-  if (flags.group !== undefined) input.group = flags.group;
-  if (flags.description !== undefined) input.description = flags.description;
-  if (flags.pinStyle !== undefined) input.pinStyle = flags.pinStyle;
+  for (const [flag, field] of Object.entries(FIELD_OF_FLAG) as Array<[keyof typeof FIELD_OF_FLAG, keyof SiteEditInput]>) {
+    const value = flags[flag];
+    if (value !== undefined) input[field] = value;
+  }
   return input;
 }
 

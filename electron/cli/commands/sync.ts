@@ -1,24 +1,45 @@
-// `sitewalk sync [--until-settled]`: sends the active profile's queue. Plain `sync` makes one pass
-// over what is due now (entries waiting out a retry backoff stay queued); `--until-settled` keeps
-// going through the retries until nothing is pending or sending, or until the queue cannot move
-// (offline, paused). Progress goes to stderr, one line per finished entry.
+// `sitewalk sync [--until-settled] [--concurrency N]`: sends the active profile's queue. Plain `sync`
+// makes one pass over what is due now (entries waiting out a retry backoff stay queued);
+// `--until-settled` keeps going through the retries until nothing is pending or sending, or until the
+// queue cannot move (offline, paused). Up to N entries (of different sites) are sent at once: 1 to 16,
+// by default the app's "sync concurrency" setting (the same data folder's), else 4. Progress goes to
+// stderr, one line per finished entry.
 //
 // Exit codes: 0 everything sent (nothing failed, needs review or is paused); 3 some entries failed
 // or need review (see "sitewalk outbox"); 4 the profile is paused (API calls used up, key refused)
 // or has no key; 5 the service could not be reached (entries stay queued); 6 some entries wait to be
 // sent again after a failure that may pass (plain sync; --until-settled waits for them); 1 the data
 // folder could not be used.
-// JSON (--json): { ok, blocked: { reason, message } | null, status: SyncStatus,
+// JSON (--json): { ok, blocked: { reason, message } | null, status: SyncStatus, concurrency,
 //                  counts: { pending, sending, done, failed, needs-review, paused },
 //                  attention: OutboxEntryView[] }   (entries that failed, need review or are paused)
 import type { Command } from 'commander';
-import type { OutboxEntryView, SettleSummary } from '../../core/app';
-import { CliExit, type CliIo } from '../main';
-import { EXIT, output, withCommonOptions, withCore, type CommonFlags, type CoreCommandOptions } from './context';
+import type { OutboxEntryView, SettleSummary, SitewalkCore } from '../../core/open-core';
+import { DEFAULT_SETTINGS, settingsPatchSchema } from '../../shared/contract/index';
+import { CliExit, EXIT, issuesExit, output, type CliIo, type CommonFlags } from '../io';
+import { withCommonOptions, withCore, type CoreCommandOptions } from './context';
 import { describeEntry } from './outbox';
 
 interface SyncFlags extends CommonFlags {
   untilSettled?: boolean;
+  concurrency?: string;
+}
+
+/** The app's own rule for the setting (Settings → sync concurrency): a whole number, 1 to 16. */
+const CONCURRENCY = settingsPatchSchema.shape.syncConcurrency.unwrap();
+const CONCURRENCY_RANGE = `${CONCURRENCY.minValue ?? 1} to ${CONCURRENCY.maxValue ?? 16}`;
+
+/** --concurrency as a number, or null when it is not a whole number in range. */
+function parseConcurrency(text: string): number | null {
+  const trimmed = text.trim();
+  if (!/^\d+$/.test(trimmed)) return null;
+  return CONCURRENCY.safeParse(Number(trimmed)).success ? Number(trimmed) : null;
+}
+
+/** The app's setting in this data folder, as the app reads it: missing or invalid reads as the default. */
+function storedConcurrency(core: SitewalkCore): number {
+  const stored = CONCURRENCY.safeParse(core.settings.get('syncConcurrency'));
+  return stored.success ? stored.data : DEFAULT_SETTINGS.syncConcurrency;
 }
 
 /** Per-entry progress lines up to this many; after that, failures still print and done entries are counted. */
@@ -42,14 +63,23 @@ export function registerSyncCommand(program: Command, io: CliIo, options: CoreCo
       .command('sync')
       .description('Send the outbox of the active profile.')
       .option('--until-settled', 'keep going (through retries) until nothing is pending or sending')
+      .option('--concurrency <n>', `how many entries (of different sites) to send at once, ${CONCURRENCY_RANGE} (default: the app's setting, else ${DEFAULT_SETTINGS.syncConcurrency})`)
       .addHelpText(
         'after',
         '\nExit codes: 0 all sent; 3 some entries failed or need review; 4 paused (API calls used up, key refused or missing);\n5 the service could not be reached (entries stay queued); 6 some entries wait to be sent again after a passing failure\n(run sync again later, or use --until-settled); 1 the data folder could not be used.',
       ),
   ).action(async (flags: SyncFlags) => {
+    const given = flags.concurrency === undefined ? null : parseConcurrency(flags.concurrency);
+    if (flags.concurrency !== undefined && given === null) {
+      issuesExit(io, flags, [
+        { field: 'concurrency', message: `--concurrency must be a whole number from ${CONCURRENCY_RANGE} (how many entries are sent at once), not "${flags.concurrency}".` },
+      ]);
+    }
     await withCore(io, flags, options, async (core) => {
+      const concurrency = given ?? storedConcurrency(core);
+      core.sync.setConcurrency(concurrency);
       const active = await core.profiles.active();
-      io.stderr(`Syncing profile "${active.name}" (${core.sync.status().pendingCount} queued)…\n`);
+      io.stderr(`Syncing profile "${active.name}" (${core.sync.status().pendingCount} queued, up to ${concurrency} at a time)…\n`);
       let lines = 0;
       let done = 0;
       const unsubscribe = core.on('outbox', (entry) => {
@@ -79,7 +109,7 @@ export function registerSyncCommand(program: Command, io: CliIo, options: CoreCo
           (summary.blocked ? ` ${summary.blocked.message}` : '') +
           '\n',
       );
-      output(io, flags, { ok: code === EXIT.ok, blocked: summary.blocked, status: summary.status, counts, attention }, () => attention.map(describeEntry).join('\n'));
+      output(io, flags, { ok: code === EXIT.ok, blocked: summary.blocked, status: summary.status, concurrency, counts, attention }, () => attention.map(describeEntry).join('\n'));
       if (code !== EXIT.ok) throw new CliExit(code);
     });
   });
