@@ -2,29 +2,16 @@
 // a technician uses — welcome, map and list, the site form showing errors, outbox, EUS, rendering
 // qualities and settings. No serious or critical violation anywhere; the report names each one.
 import { createRequire } from 'node:module';
-import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright';
-import { chooseSandbox, eventually, launchChromium, openSession, pinsDrawn, startApp, type App, type Session, endTest, E2E_SKIP_REASON } from './helpers';
+import { readFile } from 'node:fs/promises';
+import type { Page } from 'playwright';
+import { describe, expect, test as e2e } from './fixtures';
+import { chooseSandbox, pinsDrawn } from './helpers';
 
-let browser: Browser;
-let app: App | null = null;
-let session: Session | null = null;
-let axeSource = '';
-
-beforeAll(async () => {
-  browser = await launchChromium();
-  axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-});
-afterEach(async (ctx) => {
-  await endTest(ctx, session, app);
-  session = null;
-  app = null;
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const test = e2e
+  /** axe-core's own script, read once for the file. */
+  .extend('axeSource', { scope: 'file' }, () => readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'))
+  /** Serious and critical violations on the test's page as it is now, one line each. */
+  .extend('scan', ({ page, axeSource }) => (screen: string) => seriousViolations(page, axeSource, screen));
 
 interface AxeViolation {
   id: string;
@@ -33,8 +20,7 @@ interface AxeViolation {
   nodes: { target: unknown[]; failureSummary?: string }[];
 }
 
-/** Serious and critical violations on the page as it is now, one line each. */
-async function scan(page: Page, screen: string): Promise<string[]> {
+async function seriousViolations(page: Page, axeSource: string, screen: string): Promise<string[]> {
   // Evaluated through the DevTools protocol, so the page's CSP (script-src 'self') is not loosened.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
@@ -48,18 +34,15 @@ async function scan(page: Page, screen: string): Promise<string[]> {
     .map((v) => `${screen}: ${v.impact} ${v.id} (${v.help}) at ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
 }
 
-describe.skipIf(E2E_SKIP_REASON !== null)('accessibility', () => {
-  it('has no serious or critical axe violation on any screen', async () => {
-    app = await startApp();
-    session = await openSession(browser, app);
-    const { page } = session;
+describe('accessibility', () => {
+  test('has no serious or critical axe violation on any screen', async ({ page, session, inputFile, scan }) => {
     const found: string[] = [];
 
     await page.getByRole('dialog', { name: 'Welcome to Sitewalk' }).waitFor();
-    found.push(...(await scan(page, 'welcome')));
+    found.push(...(await scan('welcome')));
     await chooseSandbox(page);
-    await eventually('sites drawn', async () => (await pinsDrawn(page)) > 0);
-    found.push(...(await scan(page, 'map and sites')));
+    await expect.poll(() => pinsDrawn(page), { message: 'sites drawn' }).toBeGreaterThan(0);
+    found.push(...(await scan('map and sites')));
 
     await page.getByRole('button', { name: '+ Add site' }).click();
     await page.getByRole('button', { name: 'Use map centre' }).click();
@@ -67,7 +50,7 @@ describe.skipIf(E2E_SKIP_REASON !== null)('accessibility', () => {
     await form.getByLabel('Height (meters)').fill('tall');
     await form.getByRole('button', { name: 'Save site' }).click();
     await form.getByText(/Height must be a whole number/).waitFor();
-    found.push(...(await scan(page, 'site form with errors')));
+    found.push(...(await scan('site form with errors')));
     await session.screenshot('a11y-site-form-errors');
     await form.getByRole('button', { name: 'Discard' }).click();
     await page.getByRole('dialog', { name: 'Discard your changes?' }).getByRole('button', { name: 'Discard changes' }).click();
@@ -81,29 +64,27 @@ describe.skipIf(E2E_SKIP_REASON !== null)('accessibility', () => {
       await page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: new RegExp(`^${tab}`) }).click();
       await page.getByRole('heading', { name: heading, level: 2 }).waitFor();
       if (tab === 'Qualities') await page.getByRole('table').waitFor();
-      found.push(...(await scan(page, tab)));
+      found.push(...(await scan(tab)));
       await session.screenshot(`a11y-${tab.toLowerCase()}`);
     }
 
     // The bulk import with a checked file in it, and the EUS reprocess from a file.
     await page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: /^Sites/ }).click();
-    const csv = join(app.dataDir, 'a11y-import.csv');
-    await writeFile(csv, 'name,height,lat,lon\nA11y Ridge,30,45.1,-111.1\nBroken,tall,45.2,-111.2\n');
+    const csv = await inputFile('a11y-import.csv', 'name,height,lat,lon\nA11y Ridge,30,45.1,-111.1\nBroken,tall,45.2,-111.2\n');
     await page.getByRole('button', { name: 'Import file…' }).click();
     const importDialog = page.getByRole('dialog', { name: /Import sites/ });
     await importDialog.getByLabel('Sites file').setInputFiles(csv);
     await importDialog.getByText('2 rows:').waitFor();
     await importDialog.getByText('Columns and defaults').click();
-    found.push(...(await scan(page, 'import preview')));
+    found.push(...(await scan('import preview')));
     await importDialog.getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: /^EUS/ }).click();
     await page.getByRole('button', { name: 'Reprocess many from a file…' }).click();
-    const eusCsv = join(app.dataDir, 'a11y-eus.csv');
-    await writeFile(eusCsv, 'Process ID,Name\n880101,A. Alvarez\n880104,B. Fraser\n');
+    const eusCsv = await inputFile('a11y-eus.csv', 'Process ID,Name\n880101,A. Alvarez\n880104,B. Fraser\n');
     const eusDialog = page.getByRole('dialog', { name: /Reprocess EUS submissions/ });
     await eusDialog.getByLabel('EUS CSV download').setInputFiles(eusCsv);
     await eusDialog.getByText(/2 submissions in the file/).waitFor();
-    found.push(...(await scan(page, 'reprocess from a file')));
+    found.push(...(await scan('reprocess from a file')));
     await eusDialog.getByRole('button', { name: 'Cancel' }).click();
 
     expect(found).toEqual([]);

@@ -2,45 +2,17 @@
 // (preview, the invalid row shown and left out, the report downloaded and read row by row), 10,000
 // rows imported while the page stays usable, the register exported in three formats, and EUS
 // submissions from a CSV download reprocessed into a Multi Map with the email sent once each.
-import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Download, Page } from 'playwright';
+import { readFile } from 'node:fs/promises';
+import type { Download, Page } from 'playwright';
 import type { MailMessage, SandboxState } from '../../electron/sandbox/state';
 import type { SandboxSite } from '../../electron/sandbox/state';
-import { chooseSandbox, E2E_SKIP_REASON, endTest, eventually, inspect, launchChromium, openSession, sandboxUrl, startApp, type App, type Session } from './helpers';
+import { describe, expect, test as e2e } from './fixtures';
+import { inspect } from './helpers';
 
-let browser: Browser;
-let app: App | null = null;
-let session: Session | null = null;
-
-beforeAll(async () => {
-  browser = await launchChromium();
+/** Every test here starts on the built-in Sandbox (naming `sandboxUrl` chooses it) with its sites listed. */
+const test = e2e.extend('onSandbox', { auto: true }, async ({ page, sandboxUrl: _chosen }) => {
+  await page.getByText(/^\d+ sites$/).waitFor();
 });
-afterEach(async (ctx) => {
-  await endTest(ctx, session, app);
-  session = null;
-  app = null;
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-async function onSandbox(): Promise<{ page: Page; base: string }> {
-  app = await startApp();
-  session = await openSession(browser, app);
-  await chooseSandbox(session.page);
-  const base = await sandboxUrl(app);
-  await session.page.getByText(/^\d+ sites$/).waitFor();
-  return { page: session.page, base };
-}
-
-/** Writes a file into the app's (temporary) data folder, where the test can hand it to the page. */
-async function fixture(name: string, text: string): Promise<string> {
-  const path = join(app!.dataDir, name);
-  await writeFile(path, text);
-  return path;
-}
 
 async function downloaded(page: Page, click: () => Promise<void>): Promise<{ name: string; text: string }> {
   const [download] = await Promise.all([page.waitForEvent('download'), click()]) as [Download, void];
@@ -56,10 +28,9 @@ function parseCsv(text: string): string[][] {
     .map((line) => line.split(','));
 }
 
-describe.skipIf(E2E_SKIP_REASON !== null)('bulk work', () => {
-  it('imports a spreadsheet: shows every row checked, leaves out the invalid one, and reports each row as the service took it', async () => {
-    const { page, base } = await onSandbox();
-    const path = await fixture(
+describe('bulk work', () => {
+  test('imports a spreadsheet: shows every row checked, leaves out the invalid one, and reports each row as the service took it', async ({ page, session, sandboxUrl: base, inputFile }) => {
+    const path = await inputFile(
       'tower-audit.csv',
       ['Tower name;Height (ft);Lat;Lon;Group;Colour', 'Audit North;100;45,61;-111,02;Audit;blue', 'Audit South;164;45,51;-111,12;Audit;green', 'Audit Broken;tall;45,55;-111,05;Audit;red', 'Audit East;98;45,58;-110,95;Audit;orange', ''].join('\r\n'),
     );
@@ -71,9 +42,9 @@ describe.skipIf(E2E_SKIP_REASON !== null)('bulk work', () => {
     await expect.poll(() => dialog.getByRole('status').filter({ hasText: '4 rows:' }).textContent()).toMatch(/3 new sites, 0 changes, 0 unchanged, 1 invalid/);
     // The invalid row is what the table shows first, with the reason.
     await dialog.getByRole('cell', { name: /Height \(ft\) must be a number of feet/ }).waitFor();
-    await session!.screenshot('bulk-import-preview');
+    await session.screenshot('bulk-import-preview');
     await dialog.getByText('Columns and defaults').click();
-    await session!.screenshot('bulk-import-mapping');
+    await session.screenshot('bulk-import-mapping');
 
     // Nothing goes half-way: queueing is refused until the invalid row is left out.
     const queue = dialog.getByRole('button', { name: 'Queue 3 rows' });
@@ -82,7 +53,7 @@ describe.skipIf(E2E_SKIP_REASON !== null)('bulk work', () => {
     await queue.click();
     await dialog.getByText(/^Done\./).waitFor({ timeout: 60_000 });
     await dialog.getByRole('cell', { name: 'Audit Broken' }).waitFor();
-    await session!.screenshot('bulk-import-report');
+    await session.screenshot('bulk-import-report');
 
     const report = await downloaded(page, () => dialog.getByRole('button', { name: 'Download report (CSV)' }).click());
     expect(report.name).toBe('tower-audit-report.csv');
@@ -100,16 +71,15 @@ describe.skipIf(E2E_SKIP_REASON !== null)('bulk work', () => {
     }
     expect(onService.find((site) => site.name === 'Audit South')).toMatchObject({ height: 50, latitude: 45.51, longitude: -111.12, pinStyle: 4, group: 'Audit' });
     expect(onService.some((site) => site.name === 'Audit Broken')).toBe(false);
-    expect(session!.errors).toEqual([]);
-    expect(await session!.cspViolations()).toEqual([]);
+    expect(session.errors).toEqual([]);
+    expect(await session.cspViolations()).toEqual([]);
   });
 
-  it('imports 10,000 rows while the app stays usable: the dialog can close and reopen, the other panels answer, and every row lands', async () => {
-    const { page, base } = await onSandbox();
+  test('imports 10,000 rows while the app stays usable: the dialog can close and reopen, the other panels answer, and every row lands', async ({ page, session, sandboxUrl: base, inputFile }) => {
     const before = (await inspect<SandboxSite[]>(base, 'sites')).length;
     const lines = ['name,height,latitude,longitude,group'];
     for (let i = 0; i < 10_000; i++) lines.push(`Bulk ${i},${20 + (i % 40)},${(44 + (i % 200) / 100).toFixed(4)},${(-112 + Math.floor(i / 200) / 100).toFixed(4)},Bulk`);
-    const path = await fixture('ten-thousand.csv', `${lines.join('\n')}\n`);
+    const path = await inputFile('ten-thousand.csv', `${lines.join('\n')}\n`);
     // The page's long tasks, to print beside the run (speed targets are the benchmarks' business).
     await page.evaluate(() => {
       const w = window as unknown as { __longTasks: number[] };
@@ -135,25 +105,25 @@ describe.skipIf(E2E_SKIP_REASON !== null)('bulk work', () => {
     // Back to the run: its progress, then its end.
     await page.getByRole('button', { name: 'Import file…' }).click();
     const seen = new Set<string>();
-    await eventually(
-      'the run to end',
-      async () => {
-        const bar = dialog.getByRole('progressbar');
-        if (await bar.count()) seen.add((await bar.getAttribute('value')) ?? '');
-        return (await dialog.getByText(/^Done\./).count()) > 0 ? true : undefined;
-      },
-      360_000,
-    );
+    await expect
+      .poll(
+        async () => {
+          const bar = dialog.getByRole('progressbar');
+          if (await bar.count()) seen.add((await bar.getAttribute('value')) ?? '');
+          return dialog.getByText(/^Done\./).count();
+        },
+        { message: 'the run to end', timeout: 360_000 },
+      )
+      .toBeGreaterThan(0);
     expect(seen.size).toBeGreaterThan(1);
     await dialog.getByText(/10,000 created/).waitFor();
     expect((await inspect<SandboxSite[]>(base, 'sites')).length).toBe(before + 10_000);
     const longTasks = await page.evaluate(() => (window as unknown as { __longTasks: number[] }).__longTasks);
     console.log(`10,000-row import: ${longTasks.length} long tasks on the page, longest ${Math.round(Math.max(0, ...longTasks))} ms`);
-    expect(session!.errors).toEqual([]);
+    expect(session.errors).toEqual([]);
   }, 420_000);
 
-  it('exports the sites as CSV that imports back unchanged, as KML for Google Earth and as GeoJSON', async () => {
-    const { page } = await onSandbox();
+  test('exports the sites as CSV that imports back unchanged, as KML for Google Earth and as GeoJSON', async ({ page, session, inputFile }) => {
     const count = Number(/^(\d+) sites$/.exec((await page.getByText(/^\d+ sites$/).textContent())!)![1]);
 
     const exportAs = async (label: RegExp) => {
@@ -162,7 +132,7 @@ describe.skipIf(E2E_SKIP_REASON !== null)('bulk work', () => {
       await dialog.getByLabel(label).check();
       const file = await downloaded(page, () => dialog.getByRole('button', { name: 'Export' }).click());
       await dialog.getByText(`${count} sites written.`).waitFor();
-      await session!.screenshot(`bulk-export-${file.name.split('.').pop()}`);
+      await session.screenshot(`bulk-export-${file.name.split('.').pop()}`);
       await dialog.getByRole('button', { name: 'Close' }).click();
       return file;
     };
@@ -177,7 +147,7 @@ describe.skipIf(E2E_SKIP_REASON !== null)('bulk work', () => {
     expect((JSON.parse(geojson.text) as { features: unknown[] }).features).toHaveLength(count);
 
     // The CSV goes back in and changes nothing.
-    const path = await fixture(csv.name, csv.text);
+    const path = await inputFile(csv.name, csv.text);
     await page.getByRole('button', { name: 'Import file…' }).click();
     const dialog = page.getByRole('dialog', { name: /Import sites/ });
     await dialog.getByLabel('Sites file').setInputFiles(path);
@@ -186,13 +156,12 @@ describe.skipIf(E2E_SKIP_REASON !== null)('bulk work', () => {
     expect(await dialog.getByRole('button', { name: 'Nothing to queue' }).isDisabled()).toBe(true);
   });
 
-  it('reprocesses the picked EUS submissions of a CSV download into a Multi Map, emailing each once', async () => {
-    const { page, base } = await onSandbox();
+  test('reprocesses the picked EUS submissions of a CSV download into a Multi Map, emailing each once', async ({ page, session, sandboxUrl: base, inputFile }) => {
     const state = await inspect<SandboxState>(base, 'state');
     const submissions = state.submissions.slice(0, 6);
     const target = state.multiMaps.find((map) => map.id !== submissions[0]!.multiMapId)!;
     const csv = ['ProcessID,Date,Name,Address,City', ...submissions.map((s, i) => `${s.processId},2026-11-0${i + 1},${s.name},"${s.address}",${i < 4 ? 'Millbrook' : 'Elsewhere'}`)].join('\r\n');
-    const path = await fixture('eus-download.csv', `${csv}\r\n`);
+    const path = await inputFile('eus-download.csv', `${csv}\r\n`);
     const mailBefore = (await inspect<MailMessage[]>(base, 'mail')).length;
 
     await page.getByRole('button', { name: 'EUS' }).click();
@@ -209,13 +178,13 @@ describe.skipIf(E2E_SKIP_REASON !== null)('bulk work', () => {
     await dialog.getByLabel(`Pick row 5, process ID ${submissions[3]!.processId}`).uncheck();
     await dialog.getByLabel('Multi Map ID').fill(target.id);
     await dialog.getByLabel(/^Yes: email/).check();
-    await session!.screenshot('bulk-reprocess-plan');
+    await session.screenshot('bulk-reprocess-plan');
     await dialog.getByRole('button', { name: 'Queue 3 reprocesses' }).click();
     const confirm = page.getByRole('dialog', { name: 'Reprocess 3 submissions?' });
     await confirm.getByText('and the EUS email is sent again for each one').waitFor();
     await confirm.getByRole('button', { name: 'Queue the reprocesses' }).click();
     await dialog.getByText(/^Done\. 3 reprocessed/).waitFor({ timeout: 60_000 });
-    await session!.screenshot('bulk-reprocess-report');
+    await session.screenshot('bulk-reprocess-report');
 
     const after = await inspect<SandboxState>(base, 'state');
     for (const submission of submissions.slice(0, 3)) expect(after.submissions.find((s) => s.processId === submission.processId)!.multiMapId).toBe(target.id);
@@ -224,6 +193,6 @@ describe.skipIf(E2E_SKIP_REASON !== null)('bulk work', () => {
     const recipients = state.accounts[0]!.recipients.length;
     expect(mail).toHaveLength(3 * recipients);
     expect(new Set(mail.map((m) => m.processId))).toEqual(new Set(submissions.slice(0, 3).map((s) => s.processId)));
-    expect(session!.errors).toEqual([]);
+    expect(session.errors).toEqual([]);
   });
 });

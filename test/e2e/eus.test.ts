@@ -1,34 +1,12 @@
 // EUS reprocess from the panel: the email choice has no default (the form says so until one is
 // picked), the request is queued, its history shows the service's answer, and the sandbox's mail
 // outbox has the email to the account's EUS recipients.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright';
 import type { MailMessage, SandboxState } from '../../electron/sandbox/state';
-import { chooseSandbox, inspect, launchChromium, openSession, sandboxUrl, startApp, type App, type Session, endTest, E2E_SKIP_REASON } from './helpers';
+import { describe, expect, test } from './fixtures';
+import { inspect } from './helpers';
 
-let browser: Browser;
-let app: App | null = null;
-let session: Session | null = null;
-
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterEach(async (ctx) => {
-  await endTest(ctx, session, app);
-  session = null;
-  app = null;
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-describe.skipIf(E2E_SKIP_REASON !== null)('EUS reprocess', () => {
-  it('asks for the email choice, queues the reprocess, and the email reaches the sandbox mail outbox', async () => {
-    app = await startApp();
-    session = await openSession(browser, app);
-    const { page } = session;
-    await chooseSandbox(page);
-    const base = await sandboxUrl(app!);
+describe('EUS reprocess', () => {
+  test('asks for the email choice, queues the reprocess, and the email reaches the sandbox mail outbox', async ({ app, page, session, sandboxUrl: base }) => {
     const state = await inspect<SandboxState>(base, 'state');
     const submission = state.submissions[0]!;
     const target = state.multiMaps.find((m) => m.id !== submission.multiMapId) ?? state.multiMaps[0]!;

@@ -1,18 +1,18 @@
-// What every end-to-end test needs: the real app started the way a user starts it (`npm start --
-// --browser`, here as node --import tsx electron/start.ts in its own process group, with a fresh data folder),
-// Debian's Chromium through Playwright with every non-loopback request refused (no tile server
-// here, and nothing may leave the machine), the page's CSP violations and errors collected, direct
-// API calls with the run's token for setting up and checking, and the sandbox's inspection JSON.
+// How the end-to-end tests reach the app: the real app started the way a user starts it (`npm start --
+// --browser`, here as node --import tsx electron/start.ts in its own process group, on a data folder
+// it is given), Debian's Chromium through Playwright with every non-loopback request refused (no tile
+// server here, and nothing may leave the machine), the page's CSP violations and errors collected,
+// direct API calls with the run's token for setting up and checking, and the sandbox's inspection
+// JSON. Tests do not call the starters themselves: fixtures.ts hands them out and takes them down.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
-import type { TestContext } from 'vitest';
+import { vi } from 'vitest';
 import type { ProfileView } from '../../electron/shared/contract/index';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -35,8 +35,8 @@ export interface App {
   stop(): Promise<void>;
 }
 
-export async function startApp(): Promise<App> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'sitewalk-e2e-'));
+/** Starts the app on `dataDir` (which the caller made and removes); `stop()` ends it and what it started. */
+export async function startApp(dataDir: string): Promise<App> {
   const child: ChildProcessByStdio<null, Readable, Readable> = spawn(
     process.execPath,
     ['--import', 'tsx', join(ROOT, 'electron', 'start.ts'), '--browser', '--no-open', '--port', '0', '--data-dir', dataDir],
@@ -60,7 +60,6 @@ export async function startApp(): Promise<App> {
     }
     // Anything the app started and left behind in its group goes too.
     killGroup(child.pid);
-    await rm(dataDir, { recursive: true, force: true });
   };
 
   try {
@@ -119,8 +118,8 @@ export const CHROMIUM_PATH = process.env.SITEWALK_CHROMIUM ?? '/usr/bin/chromium
  */
 export const E2E_SKIP_REASON: string | null = existsSync(CHROMIUM_PATH) ? null : `no Chromium at ${CHROMIUM_PATH} (apt-get install chromium, or set SITEWALK_CHROMIUM)`;
 
-export async function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+export async function launchChromium(executablePath: string): Promise<Browser> {
+  return chromium.launch({ executablePath, args: CHROMIUM_ARGS });
 }
 
 export interface Session {
@@ -133,6 +132,7 @@ export interface Session {
   /** CSP violations the page reported. */
   cspViolations(): Promise<string[]>;
   screenshot(name: string): Promise<string>;
+  /** Closes the browser context; a second call does nothing. */
   close(): Promise<void>;
 }
 
@@ -165,6 +165,7 @@ export async function openSession(browser: Browser, app: App): Promise<Session> 
     errors.push(`console: ${text}`);
   });
   await page.goto(app.url);
+  let closed: Promise<void> | null = null;
   return {
     context,
     page,
@@ -177,7 +178,7 @@ export async function openSession(browser: Browser, app: App): Promise<Session> 
       await page.screenshot({ path });
       return path;
     },
-    close: () => context.close(),
+    close: () => (closed ??= context.close()),
   };
 }
 
@@ -185,16 +186,19 @@ export async function openSession(browser: Browser, app: App): Promise<Session> 
  * The built-in Sandbox's address, as the API's profile view reports it. The app starts its sandbox
  * on first need, so this asks for the rendering qualities (one service call) until it runs.
  */
-export async function sandboxUrl(app: App): Promise<string> {
-  return eventually('the built-in sandbox to run', async () => {
-    const profiles = await app.call<ProfileView[]>('listProfiles');
-    const sandbox = profiles.find((p) => p.builtIn);
-    if (!sandbox) throw new Error('no built-in Sandbox profile');
-    const url = sandbox.baseUrl.replace(/\/+$/, '');
-    if (/^http:\/\/127\.0\.0\.1:\d+$/.test(url)) return url;
-    await app.call('getRenderingQualities', { refresh: true });
-    return undefined;
-  });
+export async function findSandboxUrl(app: App): Promise<string> {
+  return vi.waitFor(
+    async () => {
+      const profiles = await app.call<ProfileView[]>('listProfiles');
+      const sandbox = profiles.find((p) => p.builtIn);
+      if (!sandbox) throw new Error('no built-in Sandbox profile');
+      const url = sandbox.baseUrl.replace(/\/+$/, '');
+      if (/^http:\/\/127\.0\.0\.1:\d+$/.test(url)) return url;
+      await app.call('getRenderingQualities', { refresh: true });
+      throw new Error(`the built-in sandbox is not running yet (its address: ${url || 'none'})`);
+    },
+    { timeout: 60_000, interval: 250 },
+  );
 }
 
 /** GET {sandbox}/_sandbox/<path> as JSON. */
@@ -202,22 +206,6 @@ export async function inspect<T>(baseUrl: string, path: string): Promise<T> {
   const response = await fetch(`${baseUrl}/_sandbox/${path}`);
   if (!response.ok) throw new Error(`sandbox ${path}: HTTP ${response.status} ${await response.text()}`);
   return (await response.json()) as T;
-}
-
-/** Polls `check` until it returns a value that is not undefined/false, or fails with `what`. */
-export async function eventually<T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value !== undefined && value !== false) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
 }
 
 /** Answers the first-run welcome with the Sandbox and waits for the app to settle on it. */
@@ -229,13 +217,4 @@ export async function chooseSandbox(page: Page): Promise<void> {
 /** How many pins the map's canvas drew last (the pin layer records it on the map element). */
 export async function pinsDrawn(page: Page): Promise<number> {
   return Number((await page.getByTestId('map').getAttribute('data-pins-drawn')) ?? '0');
-}
-
-/** afterEach: a picture of the page when the test failed, then the browser context and the app go. */
-export async function endTest(ctx: TestContext, session: Session | null, app: App | null): Promise<void> {
-  if (session && ctx.task.result?.state === 'fail') {
-    await session.screenshot(`FAILED-${ctx.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 80)}`).catch(() => undefined);
-  }
-  await session?.close().catch(() => undefined);
-  await app?.stop();
 }

@@ -3,43 +3,44 @@
 // the list, nothing is lost, and when the service is back "Sync now" applies each change exactly once.
 // The account is connected the way a user does it: the welcome's "Connect my account", then sites
 // brought in by their service IDs.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright';
+import type { Page } from 'playwright';
 import { DEMO_ACCOUNT, startSandbox, type RunningSandbox } from '../../electron/sandbox/index';
 import type { CallLogEntry, SandboxSite } from '../../electron/sandbox/state';
-import type { ProfileView } from '../../electron/shared/contract/index';
-import { eventually, inspect, launchChromium, openSession, startApp, type App, type Session, endTest, E2E_SKIP_REASON } from './helpers';
+import { describe, expect, test as e2e } from './fixtures';
+import { inspect } from './helpers';
 
-let browser: Browser;
-let app: App | null = null;
-let session: Session | null = null;
-let sandbox: RunningSandbox | null = null;
-let sandboxDir: string | null = null;
+interface AccountService {
+  /** Its address, the same each time it runs. */
+  url: string;
+  /** Its sites when the test began. */
+  sites: SandboxSite[];
+  /** Goes away: connections are refused. */
+  stop(): Promise<void>;
+  /** Comes back on the same address with the same data. */
+  restart(): Promise<void>;
+}
 
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterEach(async (ctx) => {
-  // The profile (and its key, wherever it was kept) goes with the test.
-  if (app) {
-    const profiles = await app.call<ProfileView[]>('listProfiles').catch(() => []);
-    const builtIn = profiles.find((p) => p.builtIn);
-    if (builtIn) await app.call('useProfile', builtIn.id).catch(() => undefined);
-    for (const p of profiles.filter((p) => !p.builtIn)) await app.call('deleteProfile', p.id).catch(() => undefined);
-  }
-  await endTest(ctx, session, app);
-  await sandbox?.close();
-  if (sandboxDir) await rm(sandboxDir, { recursive: true, force: true });
-  session = null;
-  app = null;
-  sandbox = null;
-  sandboxDir = null;
-});
-afterAll(async () => {
-  await browser?.close();
+/** The account's own service: a sandbox of the test's, its state kept in the test's folder. */
+const test = e2e.extend('service', async ({ tempDir }, { onCleanup }): Promise<AccountService> => {
+  const dataFile = join(tempDir, 'service-state.json');
+  let running: RunningSandbox | null = await startSandbox({ port: 0, dataFile });
+  const { url } = running;
+  const port = Number(new URL(url).port);
+  onCleanup(async () => {
+    await running?.close();
+  });
+  return {
+    url,
+    sites: running.snapshot().sites,
+    async stop() {
+      await running?.close();
+      running = null;
+    },
+    async restart() {
+      running = await startSandbox({ port, dataFile });
+    },
+  };
 });
 
 function row(page: Page, name: string, state?: string) {
@@ -67,24 +68,16 @@ async function editHeight(page: Page, site: SandboxSite, height: number): Promis
   await form.waitFor({ state: 'detached' });
 }
 
-describe.skipIf(E2E_SKIP_REASON !== null)('offline', () => {
-  it('keeps two edits and a new site made offline, marks them waiting, and applies each exactly once back online', async () => {
-    sandboxDir = await mkdtemp(join(tmpdir(), 'sitewalk-e2e-sandbox-'));
-    const dataFile = join(sandboxDir, 'state.json');
-    sandbox = await startSandbox({ port: 0, dataFile });
-    const port = Number(new URL(sandbox.url).port);
-    const [a, b] = sandbox.snapshot().sites;
+describe('offline', () => {
+  test('keeps two edits and a new site made offline, marks them waiting, and applies each exactly once back online', async ({ page, session, service }) => {
+    const [a, b] = service.sites;
     expect(a && b).toBeTruthy();
-
-    app = await startApp();
-    session = await openSession(browser, app);
-    const { page } = session;
 
     // Connect "my account" (the test's sandbox) from the welcome.
     await page.getByRole('button', { name: /Connect my account/ }).click();
     const welcome = page.getByRole('dialog', { name: 'Connect your account' });
     await welcome.getByLabel('Profile name').fill('Field account');
-    await welcome.getByLabel('Service address').fill(sandbox.url);
+    await welcome.getByLabel('Service address').fill(service.url);
     await welcome.getByLabel('Account ID').fill(DEMO_ACCOUNT.account);
     await welcome.getByLabel(/API key/).fill(DEMO_ACCOUNT.key);
     await welcome.getByRole('button', { name: 'Save profile' }).click();
@@ -95,8 +88,7 @@ describe.skipIf(E2E_SKIP_REASON !== null)('offline', () => {
     await addById(page, b!);
 
     // The service goes away.
-    await sandbox.close();
-    sandbox = null;
+    await service.stop();
 
     await editHeight(page, a!, a!.height + 3);
     await editHeight(page, b!, b!.height + 4);
@@ -112,22 +104,22 @@ describe.skipIf(E2E_SKIP_REASON !== null)('offline', () => {
     await page.getByTestId('connection').getByText(/Offline/).waitFor({ timeout: 60_000 });
     for (const name of [a!.name, b!.name, 'Offline Knob']) await row(page, name, 'Waiting to send').waitFor();
     await page.getByTestId('pending-count').getByText('3 waiting').waitFor();
-    await eventually('three pending pins on the map', async () => Number(await page.getByTestId('map').getAttribute('data-pins-pending')) === 3);
+    await expect.poll(async () => Number(await page.getByTestId('map').getAttribute('data-pins-pending')), { message: 'three pending pins on the map' }).toBe(3);
     await session.screenshot('offline-pending');
 
     // The service is back, on the same address with the same data.
-    sandbox = await startSandbox({ port, dataFile });
+    await service.restart();
     await page.getByRole('button', { name: 'Sync now' }).first().click();
     for (const name of [a!.name, b!.name, 'Offline Knob']) await row(page, name, 'On the service').waitFor({ timeout: 90_000 });
     await page.getByTestId('pending-count').getByText('0 waiting').waitFor();
     await session.screenshot('offline-synced');
 
-    const sites = await inspect<SandboxSite[]>(sandbox.url, 'sites');
+    const sites = await inspect<SandboxSite[]>(service.url, 'sites');
     expect(sites.find((s) => s.id === a!.id)!.height).toBe(a!.height + 3);
     expect(sites.find((s) => s.id === b!.id)!.height).toBe(b!.height + 4);
     expect(sites.filter((s) => s.name === 'Offline Knob')).toHaveLength(1);
     // Exactly once: the restarted sandbox logged one accepted call per change, and nothing else.
-    const calls = (await inspect<CallLogEntry[]>(sandbox.url, 'calls')).filter((c) => c.operation === 'SitesAPI');
+    const calls = (await inspect<CallLogEntry[]>(service.url, 'calls')).filter((c) => c.operation === 'SitesAPI');
     expect(calls.filter((c) => c.params['Siteid'] === a!.id).map((c) => c.outcome)).toEqual(['ok']);
     expect(calls.filter((c) => c.params['Siteid'] === b!.id).map((c) => c.outcome)).toEqual(['ok']);
     expect(calls.filter((c) => c.params['Sitename'] === 'Offline Knob').map((c) => c.outcome)).toEqual(['ok']);

@@ -2,42 +2,21 @@
 // height, moving a pin by dragging it (confirm, then undo), and input the shared schema refuses —
 // shown inline, nothing queued, and the typed text still there after a reload. Each outcome is
 // checked where it matters: in the sandbox's own state and call log.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright';
+import type { Page } from 'playwright';
 import type { OutboxEntryView } from '../../electron/shared/contract/index';
 import type { CallLogEntry, SandboxSite } from '../../electron/sandbox/state';
-import { chooseSandbox, eventually, inspect, launchChromium, openSession, pinsDrawn, sandboxUrl, startApp, type App, type Session, endTest, E2E_SKIP_REASON } from './helpers';
+import { describe, expect, test as e2e, vi } from './fixtures';
+import { inspect, pinsDrawn } from './helpers';
 
-let browser: Browser;
-let app: App | null = null;
-let session: Session | null = null;
-
-beforeAll(async () => {
-  browser = await launchChromium();
+/** Every test here starts on the built-in Sandbox with all its demo sites drawn; `demo` is those sites as the service has them. */
+const test = e2e.extend('demo', { auto: true }, async ({ page, sandboxUrl }) => {
+  const demo = await inspect<SandboxSite[]>(sandboxUrl, 'sites');
+  await expect.poll(() => pinsDrawn(page), { message: 'the demo sites drawn' }).toBe(demo.length);
+  return demo;
 });
-afterEach(async (ctx) => {
-  await endTest(ctx, session, app);
-  session = null;
-  app = null;
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-/** A started app on the Sandbox with its demo sites drawn; returns the sandbox address. */
-async function onSandbox(): Promise<{ page: Page; base: string; demo: SandboxSite[] }> {
-  app = await startApp();
-  session = await openSession(browser, app);
-  const { page } = session;
-  await chooseSandbox(page);
-  const base = await sandboxUrl(app!);
-  const demo = await inspect<SandboxSite[]>(base, 'sites');
-  await eventually('the demo sites drawn', async () => (await pinsDrawn(page)) === demo.length);
-  return { page, base, demo };
-}
 
 async function mapSettled(page: Page): Promise<void> {
-  await eventually('the map to stop moving', async () => (await page.getByTestId('map').getAttribute('data-moving')) !== '1', 10_000);
+  await expect.poll(() => page.getByTestId('map').getAttribute('data-moving'), { message: 'the map to stop moving', timeout: 10_000 }).not.toBe('1');
 }
 
 function rowButton(page: Page, name: string) {
@@ -52,14 +31,18 @@ async function findRow(page: Page, name: string) {
   return row;
 }
 
+async function siteOnService(base: string, id: string): Promise<SandboxSite> {
+  const site = (await inspect<SandboxSite[]>(base, 'sites')).find((s) => s.id === id);
+  if (!site) throw new Error(`no site ${id} on the service`);
+  return site;
+}
+
 async function sitesApiCalls(base: string): Promise<CallLogEntry[]> {
   return (await inspect<CallLogEntry[]>(base, 'calls')).filter((call) => call.operation === 'SitesAPI');
 }
 
-describe.skipIf(E2E_SKIP_REASON !== null)('sites', () => {
-  it('adds a site by clicking the map: saved, sent once, and on the service with the typed fields', async () => {
-    const { page, base } = await onSandbox();
-
+describe('sites', () => {
+  test('adds a site by clicking the map: saved, sent once, and on the service with the typed fields', async ({ page, session, sandboxUrl: base }) => {
     // Zoom out so the demo sites gather in the middle, then click an empty spot near the top left
     // corner, under the toolbar (toasts use the bottom of the map).
     await page.getByRole('button', { name: 'Zoom out' }).click();
@@ -81,7 +64,7 @@ describe.skipIf(E2E_SKIP_REASON !== null)('sites', () => {
     await form.getByLabel('Description').fill('Added by the end-to-end test');
     await form.getByLabel('Group', { exact: true }).fill('E2E');
     await form.getByLabel('Green').check();
-    await session!.screenshot('add-site-form');
+    await session.screenshot('add-site-form');
     await form.getByRole('button', { name: 'Save site' }).click();
 
     // Waiting first (clock badge), then on the service.
@@ -102,13 +85,12 @@ describe.skipIf(E2E_SKIP_REASON !== null)('sites', () => {
     expect(creates.map((c) => c.outcome)).toEqual(['ok']);
     // The details say which ID the service gave it.
     await page.getByRole('region', { name: 'Sites' }).getByText(created[0]!.id, { exact: true }).waitFor();
-    await session!.screenshot('add-site-synced');
-    expect(session!.errors).toEqual([]);
-    expect(await session!.cspViolations()).toEqual([]);
+    await session.screenshot('add-site-synced');
+    expect(session.errors).toEqual([]);
+    expect(await session.cspViolations()).toEqual([]);
   });
 
-  it('changes the height of an existing site and leaves its other fields to the service', async () => {
-    const { page, base, demo } = await onSandbox();
+  test('changes the height of an existing site and leaves its other fields to the service', async ({ page, session, sandboxUrl: base, demo }) => {
     const target = demo[0]!;
     const newHeight = target.height === 61 ? 62 : 61;
 
@@ -119,22 +101,18 @@ describe.skipIf(E2E_SKIP_REASON !== null)('sites', () => {
     await form.getByRole('button', { name: 'Save site' }).click();
     await page.getByRole('button', { name: new RegExp(`^${target.name}\\b.*On the service`) }).first().waitFor({ timeout: 60_000 });
 
-    await eventually('the new height on the service', async () => {
-      const site = (await inspect<SandboxSite[]>(base, 'sites')).find((s) => s.id === target.id)!;
-      return site.height === newHeight ? site : undefined;
-    });
+    await expect.poll(async () => (await siteOnService(base, target.id)).height, { message: 'the new height on the service' }).toBe(newHeight);
     const after = (await inspect<SandboxSite[]>(base, 'sites')).find((s) => s.id === target.id)!;
     expect(after).toMatchObject({ name: target.name, latitude: target.latitude, longitude: target.longitude, group: target.group, pinStyle: target.pinStyle });
     // Only the height travelled: blank fields mean "keep" on the wire.
     const edit = (await sitesApiCalls(base)).filter((c) => c.params['Siteid'] === target.id);
     expect(edit).toHaveLength(1);
     expect(edit[0]!.params).toMatchObject({ height: String(newHeight), Sitename: '', Latitude: '', Longitude: '', Description: '', Group: '', Pinstyle: '' });
-    await session!.screenshot('edit-height-synced');
-    expect(session!.errors).toEqual([]);
+    await session.screenshot('edit-height-synced');
+    expect(session.errors).toEqual([]);
   });
 
-  it('moves a site by dragging its pin after a confirmation, and undoes the move', async () => {
-    const { page, base, demo } = await onSandbox();
+  test('moves a site by dragging its pin after a confirmation, and undoes the move', async ({ page, session, sandboxUrl: base, demo }) => {
     const target = demo[1]!;
 
     await (await findRow(page, target.name)).click();
@@ -151,29 +129,29 @@ describe.skipIf(E2E_SKIP_REASON !== null)('sites', () => {
 
     const dialog = page.getByRole('dialog', { name: `Move ${target.name}?` });
     await dialog.waitFor();
-    await session!.screenshot('move-confirm');
+    await session.screenshot('move-confirm');
     await dialog.getByRole('button', { name: 'Move site' }).click();
 
-    const moved = await eventually('the move on the service', async () => {
-      const site = (await inspect<SandboxSite[]>(base, 'sites')).find((s) => s.id === target.id)!;
-      return site.latitude !== target.latitude && site.longitude !== target.longitude ? site : undefined;
-    });
+    const moved = await vi.waitFor(
+      async () => {
+        const site = await siteOnService(base, target.id);
+        if (site.latitude === target.latitude || site.longitude === target.longitude) throw new Error(`${target.name} is still at ${site.latitude}, ${site.longitude} on the service`);
+        return site;
+      },
+      { timeout: 60_000, interval: 250 },
+    );
     // Dragged down and right: south and east of where it was.
     expect(moved.latitude).toBeLessThan(target.latitude);
     expect(moved.longitude).toBeGreaterThan(target.longitude);
     expect(moved.height).toBe(target.height);
 
     await page.getByRole('button', { name: 'Undo' }).click();
-    await eventually('the site back in place', async () => {
-      const site = (await inspect<SandboxSite[]>(base, 'sites')).find((s) => s.id === target.id)!;
-      return site.latitude === target.latitude && site.longitude === target.longitude ? site : undefined;
-    });
-    expect(session!.errors).toEqual([]);
+    await expect.poll(() => siteOnService(base, target.id), { message: 'the site back in place' }).toMatchObject({ latitude: target.latitude, longitude: target.longitude });
+    expect(session.errors).toEqual([]);
   });
 
-  it('shows a bad height and a bad latitude inline, queues nothing, and keeps the typing after a reload', async () => {
-    const { page, base } = await onSandbox();
-    const outboxBefore = await app!.call<OutboxEntryView[]>('listOutbox');
+  test('shows a bad height and a bad latitude inline, queues nothing, and keeps the typing after a reload', async ({ app, page, session, sandboxUrl: base }) => {
+    const outboxBefore = await app.call<OutboxEntryView[]>('listOutbox');
     const callsBefore = (await sitesApiCalls(base)).length;
 
     await page.getByRole('button', { name: '+ Add site' }).click();
@@ -189,9 +167,9 @@ describe.skipIf(E2E_SKIP_REASON !== null)('sites', () => {
     expect(await form.getByLabel('Height (meters)').getAttribute('aria-invalid')).toBe('true');
     expect(await form.getByLabel('Latitude').getAttribute('aria-invalid')).toBe('true');
     await form.getByText(/2 fields need fixing before the site can be saved. Nothing was queued./).waitFor();
-    await session!.screenshot('bad-input-inline-errors');
+    await session.screenshot('bad-input-inline-errors');
 
-    expect(await app!.call<OutboxEntryView[]>('listOutbox')).toEqual(outboxBefore);
+    expect(await app.call<OutboxEntryView[]>('listOutbox')).toEqual(outboxBefore);
     expect((await sitesApiCalls(base)).length).toBe(callsBefore);
 
     // A reload (or a crash) loses nothing typed: the draft is offered back.
@@ -202,6 +180,6 @@ describe.skipIf(E2E_SKIP_REASON !== null)('sites', () => {
     expect(await resumed.getByLabel('Name', { exact: true }).inputValue()).toBe('Half Meter Hill');
     expect(await resumed.getByLabel('Height (meters)').inputValue()).toBe('30.5');
     expect(await resumed.getByLabel('Latitude').inputValue()).toBe('95');
-    expect(session!.errors).toEqual([]);
+    expect(session.errors).toEqual([]);
   });
 });

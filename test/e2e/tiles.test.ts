@@ -4,38 +4,23 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { deflateSync, crc32 } from 'node:zlib';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright';
-import { chooseSandbox, E2E_SKIP_REASON, endTest, eventually, launchChromium, openSession, pinsDrawn, startApp, type App, type Session } from './helpers';
+import type { Page } from 'playwright';
+import { describe, expect, test as e2e, vi } from './fixtures';
+import { chooseSandbox, pinsDrawn } from './helpers';
 
-let browser: Browser;
-let app: App | null = null;
-let session: Session | null = null;
-let tileServer: PngTileServer | null = null;
-
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterEach(async (ctx) => {
-  await endTest(ctx, session, app);
-  await tileServer?.close();
-  session = null;
-  app = null;
-  tileServer = null;
-});
-afterAll(async () => {
-  await browser?.close();
+/** A tile server on loopback, and the app set to fetch its map tiles there. */
+const test = e2e.extend('tileServer', async ({ app }, { onCleanup }) => {
+  const server = await startPngTileServer();
+  onCleanup(() => server.close());
+  await app.call('saveSettings', { tileUrl: server.template });
+  return server;
 });
 
-describe.skipIf(E2E_SKIP_REASON !== null)('map tiles', () => {
-  it('shows the tiles seen online again, from disk, once the tile server is out of reach', async () => {
-    tileServer = await startPngTileServer();
-    app = await startApp();
-    await app.call('saveSettings', { tileUrl: tileServer.template });
-
-    session = await openSession(browser, app);
+describe('map tiles', () => {
+  test('shows the tiles seen online again, from disk, once the tile server is out of reach', async ({ app, tileServer, newSession }) => {
+    let session = await newSession();
     await chooseSandbox(session.page);
-    await eventually('the demo sites drawn', async () => (await pinsDrawn(session!.page)) > 5);
+    await expect.poll(() => pinsDrawn(session.page), { message: 'the demo sites drawn' }).toBeGreaterThan(5);
     const online = await settledTiles(session.page);
     expect(online.length).toBeGreaterThan(0);
     expect(await session.page.getByTestId('map').getAttribute('data-tiles')).toBe('tiles');
@@ -46,16 +31,13 @@ describe.skipIf(E2E_SKIP_REASON !== null)('map tiles', () => {
 
     await tileServer.close();
     // A new browser context: nothing in the browser's own cache, so every tile comes from the host.
-    session = await openSession(browser, app);
+    session = await newSession();
     const { page } = session;
     // This browser has not seen the welcome yet.
     await chooseSandbox(page);
-    await eventually('the demo sites drawn', async () => (await pinsDrawn(page)) > 5);
-    await eventually('the tiles seen online', async () => {
-      const shown = await loadedTiles(page);
-      return online.every((src) => shown.includes(src));
-    });
-    await eventually('no grid', async () => (await page.getByTestId('map').getAttribute('data-tiles')) === 'tiles');
+    await expect.poll(() => pinsDrawn(page), { message: 'the demo sites drawn' }).toBeGreaterThan(5);
+    await expect.poll(() => loadedTiles(page), { message: 'the tiles seen online' }).toEqual(expect.arrayContaining(online));
+    await expect.poll(() => page.getByTestId('map').getAttribute('data-tiles'), { message: 'no grid' }).toBe('tiles');
     expect(await page.getByText(/Map tiles cannot load here/).count()).toBe(0);
     await session.screenshot('tiles-offline-from-disk');
 
@@ -73,23 +55,22 @@ async function loadedTiles(page: Page): Promise<string[]> {
   return page.locator('.leaflet-tile-pane img.leaflet-tile-loaded').evaluateAll((images) => images.map((image) => image.getAttribute('src') ?? '').filter((src) => src.startsWith('tiles/')));
 }
 
-/** The loaded tiles of the deepest zoom shown, once the map has stopped moving and loading. */
+/** The loaded tiles of the deepest zoom shown, once the map has stopped moving and loading (the same in two looks a second apart). */
 async function settledTiles(page: Page): Promise<string[]> {
   let last = '';
-  return eventually(
-    'the map to settle on its tiles',
+  return vi.waitFor(
     async () => {
-      if ((await page.getByTestId('map').getAttribute('data-moving')) === '1') return undefined;
+      if ((await page.getByTestId('map').getAttribute('data-moving')) === '1') throw new Error('the map is still moving');
       const tiles = await loadedTiles(page);
       const zooms = tiles.map((src) => Number(/^tiles\/(\d+)\//.exec(src)?.[1]));
       const deepest = tiles.filter((_src, index) => zooms[index] === Math.max(...zooms)).sort();
       const key = deepest.join(' ');
       const settled = deepest.length > 0 && key === last;
       last = key;
-      if (!settled) await new Promise((resolve) => setTimeout(resolve, 750));
-      return settled ? deepest : undefined;
+      if (!settled) throw new Error(`the map is still loading its tiles (${deepest.length} at its deepest zoom)`);
+      return deepest;
     },
-    60_000,
+    { timeout: 60_000, interval: 1_000 },
   );
 }
 

@@ -1,0 +1,92 @@
+// The end-to-end test API: import `test` from here and name what the test needs — `page`, `session`,
+// `app`, `sandboxUrl`, `tempDir`, `inputFile`, `browser`, `newSession` — as its parameters. Each is
+// set up when a test names it and taken down after, in reverse order: a failed test first leaves a
+// picture of its page in test-results/e2e/FAILED-<test name>.png, then its browser context, the
+// profiles it added (their keys may sit in the OS keyring, outside any folder), the app and its
+// temporary folder go. Chromium is launched once a file (the slow part); everything else is fresh
+// for each test, so no test sees another's data. Without Chromium every test reports itself
+// skipped, with the reason (global-setup.ts makes that a failure under CI). A file with a need of
+// its own extends this `test` (offline.test.ts: its own service; sites.test.ts: the demo drawn).
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test as base } from 'vitest';
+import type { ProfileView } from '../../electron/shared/contract/index';
+import { CHROMIUM_PATH, chooseSandbox, E2E_SKIP_REASON, findSandboxUrl, launchChromium, openSession, startApp, type App, type Session } from './helpers';
+
+export { describe, expect, vi } from 'vitest';
+
+export const test = base
+  /** Debian's Chromium, or the one SITEWALK_CHROMIUM names. */
+  .extend('chromiumPath', { scope: 'worker' }, CHROMIUM_PATH)
+  .extend('skipWithoutChromium', { auto: true }, ({ skip }) => {
+    if (E2E_SKIP_REASON !== null) skip(E2E_SKIP_REASON);
+  })
+  /** One Chromium for the whole file; each test gets its own context in it. */
+  .extend('browser', { scope: 'file' }, async ({ chromiumPath }, { onCleanup }) => {
+    const browser = await launchChromium(chromiumPath);
+    onCleanup(() => browser.close());
+    return browser;
+  })
+  /** A fresh folder for this test: the app's data (in data/) and the files the test writes. */
+  .extend('tempDir', async ({ task }, { onCleanup }) => {
+    const dir = await mkdtemp(join(tmpdir(), `sitewalk-e2e-${slug(task.name).slice(0, 40)}-`));
+    onCleanup(() => rm(dir, { recursive: true, force: true }));
+    return dir;
+  })
+  /** Writes a file into the test's folder and returns its path, to hand to the page's file pickers. */
+  .extend('inputFile', ({ tempDir }) => async (name: string, text: string): Promise<string> => {
+    const path = join(tempDir, name);
+    await writeFile(path, text);
+    return path;
+  })
+  /** The app as `npm start -- --browser` runs it (with its built-in sandbox), on a fresh data folder. */
+  .extend('app', async ({ tempDir }, { onCleanup }) => {
+    const dataDir = join(tempDir, 'data');
+    await mkdir(dataDir);
+    const app = await startApp(dataDir);
+    onCleanup(async () => {
+      await forgetAddedProfiles(app);
+      await app.stop();
+    });
+    return app;
+  })
+  /**
+   * Opens another browser context on the app (a browser with nothing cached). All are closed after
+   * the test; if it failed, the last one still open is photographed first.
+   */
+  .extend('newSession', ({ browser, app, task }, { onCleanup }) => {
+    const opened: Session[] = [];
+    onCleanup(async () => {
+      const last = opened.filter((session) => !session.page.isClosed()).at(-1);
+      if (last && task.result?.state === 'fail') await last.screenshot(`FAILED-${slug(task.name).slice(0, 80)}`).catch(() => undefined);
+      for (const session of opened) await session.close().catch(() => undefined);
+    });
+    return async (): Promise<Session> => {
+      const session = await openSession(browser, app);
+      opened.push(session);
+      return session;
+    };
+  })
+  /** The page on the app, with what it reported (errors, refused requests, CSP violations). */
+  .extend('session', ({ newSession }) => newSession())
+  .extend('page', ({ session }) => session.page)
+  /** The welcome answered with "Try it with the Sandbox"; the built-in sandbox's address. */
+  .extend('sandboxUrl', async ({ app, page }) => {
+    await chooseSandbox(page);
+    return findSandboxUrl(app);
+  });
+
+/** A profile a test added goes with it, and its key too, wherever the app kept it. */
+async function forgetAddedProfiles(app: App): Promise<void> {
+  const profiles = await app.call<ProfileView[]>('listProfiles').catch((): ProfileView[] => []);
+  const added = profiles.filter((p) => !p.builtIn);
+  if (added.length === 0) return;
+  const builtIn = profiles.find((p) => p.builtIn);
+  if (builtIn) await app.call('useProfile', builtIn.id).catch(() => undefined);
+  for (const p of added) await app.call('deleteProfile', p.id).catch(() => undefined);
+}
+
+function slug(text: string): string {
+  return text.replace(/[^a-z0-9]+/gi, '-');
+}
