@@ -8,6 +8,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { BODY_LIMITS, type ApiEvent, type ApiMethod } from '../shared/contract/index';
 import { CONTENT_SECURITY_POLICY, HostApiError, type HostApi } from '../core/host-api';
 import { tileForPath, tileHeaders, type TileCache } from '../core/tiles';
+import { readBody } from '../node/http-body';
 import { checkRequestSource, createToken, hasToken } from './guards';
 import { lookupStatic, openStatic } from './static-files';
 
@@ -112,19 +113,6 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
     const stream = openStatic(found.path);
     stream.on('error', () => response.destroy());
     stream.pipe(response);
-  }
-
-  async function readBody(request: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
-    const declared = Number(request.headers['content-length']);
-    if (Number.isFinite(declared) && declared > limit) return 'too-large';
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of request as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > limit) return 'too-large';
-      chunks.push(chunk);
-    }
-    return Buffer.concat(chunks);
   }
 
   async function serveCall(request: IncomingMessage, response: ServerResponse, method: string): Promise<void> {

@@ -40,6 +40,7 @@ export function buildProgram(): Command {
     .option('--hang-rate <r>', 'share of calls never answered', rate('--hang-rate'))
     .option('--proxy-503-rate <r>', "share of calls answered with a proxy's HTML 503 page, not applied", rate('--proxy-503-rate'))
     .option('--fault-operations <names>', 'comma-separated operations the faults apply to (default: all)')
+    .option('--no-request-validation', "accept markup-like values and query strings over 2,048 characters on HTTP GET/POST, like a service with ASP.NET's request validation turned off")
     .option('--quiet', 'do not print a line per service call')
     .showHelpAfterError('(run with --help for the flags)')
     .exitOverride()
@@ -60,6 +61,8 @@ interface Flags {
   hangRate?: number;
   proxy503Rate?: number;
   faultOperations?: string;
+  /** false with --no-request-validation. */
+  requestValidation: boolean;
   quiet?: boolean;
 }
 
@@ -79,6 +82,7 @@ export function optionsFromFlags(flags: Flags): SandboxOptions {
     servicePath: flags.servicePath,
     namespace: flags.namespace,
     bodyLimitBytes: flags.bodyLimit,
+    requestValidation: flags.requestValidation,
     faults,
     log: flags.quiet ? undefined : (line) => process.stdout.write(`${line}\n`),
   };
@@ -131,6 +135,7 @@ async function main(argv: string[]): Promise<number> {
       `  Demo account: ${sandbox.demo.account}   API key: ${sandbox.demo.key}`,
       `  Inspect:      ${sandbox.url}/_sandbox/state`,
       `  Data:         ${options.dataFile ?? `in memory (seed '${options.seed}')`}`,
+      `  Validation:   ${options.requestValidation === false ? 'off (--no-request-validation)' : "ASP.NET request validation on HTTP GET/POST (--no-request-validation turns it off)"}`,
       'Press Ctrl-C to stop.',
       '',
     ].join('\n'),

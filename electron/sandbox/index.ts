@@ -1,13 +1,12 @@
 // The sandbox's public API: startSandbox() gives a running local service that speaks the real
-// service's four bindings (see README.md beside this file), with its state inspectable and its
+// service's four bindings (see "The sandbox" in the root README.md), with its state inspectable and its
 // faults settable. Options are checked here, before anything listens, so a bad option never leaves
 // a half-started server behind.
 import { parseFaults, type FaultConfig } from './faults';
 import { DEMO_ACCOUNT as DEMO, seedState, type Seed } from './seed';
-import { SandboxServer } from './server';
+import { loadFromDisk } from './persistence';
+import { SandboxServer } from './routing';
 import { cloneState, type SandboxState } from './state';
-import { loadStateFile } from './store';
-import { operationLogPath, replayOperationLog } from './operation-log';
 
 export type { FaultConfig } from './faults';
 export type { SandboxState, SandboxAccount, SandboxSite, SandboxSubmission, SandboxMultiMap, MailMessage, PushAttempt, CallLogEntry, RenderingQualityEntry } from './state';
@@ -24,6 +23,12 @@ export interface SandboxOptions {
   seed?: Seed;
   faults?: FaultConfig;
   bodyLimitBytes?: number;
+  /**
+   * ASP.NET's request validation on HTTP GET/POST (markup-like values refused with a 500) and its
+   * 2,048-character query-string limit (400). On by default, as in ASP.NET 4.x; false behaves like a
+   * service that turned both off. SOAP is never affected.
+   */
+  requestValidation?: boolean;
   random?: () => number;
   log?: (line: string) => void;
 }
@@ -63,6 +68,7 @@ function checkOptions(options: SandboxOptions): { port: number; servicePath: str
   if (namespace === '' || /[\s<>"&]/.test(namespace)) throw new SandboxOptionError(`namespace must be a URI like http://tempuri.org/ (no spaces, <, >, " or &), not '${namespace}'.`);
   const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULTS.bodyLimitBytes;
   if (!Number.isInteger(bodyLimitBytes) || bodyLimitBytes < 1024) throw new SandboxOptionError(`bodyLimitBytes must be a whole number of at least 1024, not ${String(options.bodyLimitBytes)}.`);
+  if (options.requestValidation !== undefined && typeof options.requestValidation !== 'boolean') throw new SandboxOptionError(`requestValidation must be true or false, not ${String(options.requestValidation)}.`);
   if (options.seed !== undefined && options.seed !== 'demo' && options.seed !== 'empty') throw new SandboxOptionError(`seed must be 'demo' or 'empty', not '${String(options.seed)}'.`);
   return { port, servicePath, namespace, bodyLimitBytes };
 }
@@ -75,9 +81,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const { port, servicePath, namespace, bodyLimitBytes } = checkOptions(options);
   const faults = parseFaults(options.faults ?? {});
   const dataFile = options.dataFile ?? null;
-  const loaded = dataFile ? loadStateFile(dataFile) : null;
-  // Calls answered after the data file was last rewritten.
-  if (loaded && dataFile) replayOperationLog(operationLogPath(dataFile), loaded);
+  // With the calls answered after the data file was last rewritten.
+  const loaded = dataFile ? loadFromDisk(dataFile) : null;
   const host = options.host ?? DEFAULTS.host;
   const server = new SandboxServer(
     {
@@ -86,6 +91,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       namespace,
       dataFile,
       bodyLimitBytes,
+      requestValidation: options.requestValidation ?? true,
       random: options.random ?? Math.random,
       log: options.log ?? (() => undefined),
     },

@@ -1,6 +1,7 @@
 // The inspection and control endpoint under /_sandbox/: JSON views of the state, the call log, the
 // mail outbox and the pushes, plus reset/load/faults/accounts changes for tests and trainers. Only
-// loopback peers with a loopback Host get in (and no foreign Origin), so a web page cannot drive it.
+// loopback peers with a loopback Host get in, and no browser request from another page or site
+// (see refusal()), so a web page cannot drive it.
 import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
 import { FaultConfigError, parseFaults, type FaultConfig } from './faults';
@@ -41,19 +42,36 @@ function isLoopbackHost(host: string | undefined): boolean {
   return name === 'localhost' || name === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
 }
 
-/** Why a request may not use /_sandbox/, or null when it may. */
+/** Whether a URL (an Origin or a Referer) names this very host; 'null' and anything unreadable do not. */
+function isSameHost(url: string, host: string | undefined): boolean {
+  try {
+    return new URL(url).host === host;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Why a request may not use /_sandbox/, or null when it may. Beyond loopback peers and a loopback
+ * Host (which stops DNS rebinding), a browser must say the request is its own page's or the user's:
+ * no Origin of another page and no opaque one (a sandboxed iframe sends Origin: null), and a
+ * Sec-Fetch-Site, when sent, of same-origin or none. Browsers without Fetch Metadata give a
+ * cross-site request without an Origin away by its Referer. Non-browser clients send none of these.
+ */
 export function refusal(req: IncomingMessage): Reply | null {
+  const host = req.headers.host;
   if (!isLoopbackAddress(req.socket.remoteAddress)) return problem(403, 'The /_sandbox/ endpoint answers only requests from this machine (loopback).');
-  if (!isLoopbackHost(req.headers.host)) return problem(403, 'The /_sandbox/ endpoint answers only requests addressed to a loopback host (127.0.0.1, localhost, [::1]).');
+  if (!isLoopbackHost(host)) return problem(403, 'The /_sandbox/ endpoint answers only requests addressed to a loopback host (127.0.0.1, localhost, [::1]).');
   const origin = req.headers.origin;
-  if (origin !== undefined && origin !== 'null') {
-    let originHost = '';
-    try {
-      originHost = new URL(origin).host;
-    } catch {
-      // fall through: refused below
-    }
-    if (originHost !== req.headers.host) return problem(403, 'The /_sandbox/ endpoint does not answer requests from web pages of other origins.');
+  if (origin === 'null') return problem(403, 'The /_sandbox/ endpoint does not answer requests from sandboxed or opaque origins (Origin: null).');
+  if (origin !== undefined && !isSameHost(origin, host)) return problem(403, 'The /_sandbox/ endpoint does not answer requests from web pages of other origins.');
+  const fetchSite = req.headers['sec-fetch-site'];
+  if (fetchSite !== undefined && fetchSite !== 'same-origin' && fetchSite !== 'none') {
+    return problem(403, `The /_sandbox/ endpoint does not answer requests a browser sends for another site (Sec-Fetch-Site: ${fetchSite}).`);
+  }
+  const referer = req.headers.referer;
+  if (origin === undefined && fetchSite === undefined && referer !== undefined && !isSameHost(referer, host)) {
+    return problem(403, 'The /_sandbox/ endpoint does not answer requests from web pages of other origins.');
   }
   return null;
 }
@@ -117,6 +135,27 @@ const ENDPOINTS = [
   'PATCH /_sandbox/accounts/<id>',
 ];
 
+/** GET /_sandbox/<name>: read-only views. */
+const VIEWS = new Map<string, (state: SandboxState, host: InspectHost) => unknown>(Object.entries({
+  state: (state) => state,
+  sites: (state) => state.sites,
+  submissions: (state) => state.submissions,
+  'multi-maps': (state) => state.multiMaps,
+  'rendering-qualities': (state) => state.renderingQualities,
+  mail: (state) => state.mail,
+  pushes: (state) => state.pushes,
+  calls: (state) => state.calls,
+  accounts: (state) => state.accounts,
+  faults: (_state: SandboxState, host: InspectHost) => host.faults(),
+}));
+
+/** GET /_sandbox/<name>/<id>: one record, or 404 naming it. */
+const LOOKUPS = new Map<string, { label: string; find: (state: SandboxState, id: string) => unknown }>([
+  ['sites', { label: 'Site', find: (state, id) => state.sites.find((s) => s.id === id) }],
+  ['submissions', { label: 'Submission', find: (state, id) => state.submissions.find((s) => s.processId === id) }],
+  ['accounts', { label: 'Account', find: (state, id) => state.accounts.find((a) => a.id === id) }],
+]);
+
 export function handleInspect(host: InspectHost, method: string, path: string, body: Body): Reply {
   const segments = path
     .slice(INSPECT_PREFIX.length)
@@ -134,40 +173,18 @@ export function handleInspect(host: InspectHost, method: string, path: string, b
   const state = host.state();
   const route = `${method} ${resource ?? ''}${id === undefined ? '' : '/:id'}`;
 
-  const findOr404 = <T>(list: T[], match: (item: T) => boolean, label: string): Reply => {
-    const found = list.find(match);
-    return found === undefined ? problem(404, `${label} ${id} was not found.`) : json(200, found);
-  };
+  if (method === 'GET') {
+    if (resource === undefined) return json(200, { endpoints: ENDPOINTS });
+    const view = VIEWS.get(resource);
+    if (view && id === undefined) return json(200, view(state, host));
+    const lookup = LOOKUPS.get(resource);
+    if (lookup && id !== undefined) {
+      const found = lookup.find(state, id);
+      return found === undefined ? problem(404, `${lookup.label} ${id} was not found.`) : json(200, found);
+    }
+  }
 
   switch (route) {
-    case 'GET ':
-      return json(200, { endpoints: ENDPOINTS });
-    case 'GET state':
-      return json(200, state);
-    case 'GET sites':
-      return json(200, state.sites);
-    case 'GET sites/:id':
-      return findOr404(state.sites, (s) => s.id === id, 'Site');
-    case 'GET submissions':
-      return json(200, state.submissions);
-    case 'GET submissions/:id':
-      return findOr404(state.submissions, (s) => s.processId === id, 'Submission');
-    case 'GET multi-maps':
-      return json(200, state.multiMaps);
-    case 'GET rendering-qualities':
-      return json(200, state.renderingQualities);
-    case 'GET mail':
-      return json(200, state.mail);
-    case 'GET pushes':
-      return json(200, state.pushes);
-    case 'GET calls':
-      return json(200, state.calls);
-    case 'GET accounts':
-      return json(200, state.accounts);
-    case 'GET accounts/:id':
-      return findOr404(state.accounts, (a) => a.id === id, 'Account');
-    case 'GET faults':
-      return json(200, host.faults());
     case 'PUT faults': {
       try {
         const faults = parseFaults(body.present ? body.value : {});

@@ -2,8 +2,9 @@
 // the parameters by their wire names (null = absent) and return a result or throw a ServiceError.
 // Invariant: every check runs before the first change, so a rejected call changes nothing — not
 // even the quota; a successful call costs exactly one API call.
+import { PIN_STYLES, type PinStyle } from '../shared/domain';
 import { invalid, ServiceError } from './errors';
-import type { MailMessage, PinStyle, PushAttempt, RenderingQualityEntry, SandboxAccount, SandboxState, SandboxSubmission } from './state';
+import type { MailMessage, PushAttempt, RenderingQualityEntry, SandboxAccount, SandboxState, SandboxSubmission } from './state';
 
 export type OperationName = 'SitesAPI' | 'GetRenderingQualityList' | 'EusReprocessAPI';
 
@@ -148,7 +149,8 @@ function readCoordinate(params: Params, name: 'Latitude' | 'Longitude', limit: n
 function readPinStyle(raw: string | null | undefined): PinStyle | null {
   const value = (raw ?? '').trim();
   if (value === '') return null;
-  if (value === '1' || value === '2' || value === '3' || value === '4') return Number(value) as PinStyle;
+  const style = PIN_STYLES.find((known) => String(known) === value);
+  if (style !== undefined) return style;
   throw invalid(`Pinstyle must be 1 (red), 2 (blue), 3 (orange) or 4 (green), or blank for the default (1); ${shown(value)} is not.`);
 }
 

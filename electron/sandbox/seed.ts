@@ -1,7 +1,8 @@
 // The sandbox's starting data. 'demo' is a small WISP in Montana's Gallatin Valley (25 tower sites,
 // 4 Multi Maps, 50 EUS submissions near the towers); 'empty' is the demo account alone. Both are
 // built from literals and index arithmetic only, so every start gives byte-identical state.
-import type { RenderingQualityEntry, SandboxAccount, SandboxMultiMap, SandboxSite, SandboxState, SandboxSubmission, PinStyle } from './state';
+import type { PinStyle } from '../shared/domain';
+import type { RenderingQualityEntry, SandboxAccount, SandboxMultiMap, SandboxSite, SandboxState, SandboxSubmission } from './state';
 
 export type Seed = 'demo' | 'empty';
 

@@ -3,8 +3,7 @@
 // the one gate for anything loaded from disk or posted to /_sandbox/load, so the operations can
 // trust the shape. The call log is a record of this run, not state: it is never persisted.
 import { z } from 'zod';
-
-export type PinStyle = 1 | 2 | 3 | 4;
+import { PIN_STYLES, type Binding, type PinStyle, type RenderingQuality } from '../shared/domain';
 
 export interface SandboxAccount {
   id: string;
@@ -58,12 +57,8 @@ export interface SandboxSubmission {
   reprocessHistory: ReprocessRecord[];
 }
 
-export interface RenderingQualityEntry {
-  id: number;
-  name: string;
-  /** '' is sent as an empty <Error />, null leaves the element out (ASMX's null string). */
-  error: string | null;
-}
+/** A rendering quality as the list serves it: an `error` of '' is sent as an empty <Error />, null leaves the element out. */
+export type RenderingQualityEntry = RenderingQuality;
 
 export interface MailMessage {
   id: number;
@@ -92,7 +87,7 @@ export interface PushAttempt {
 export interface CallLogEntry {
   id: number;
   at: string;
-  binding: 'soap11' | 'soap12' | 'http-get' | 'http-post';
+  binding: Binding;
   operation: string;
   /** Parameters as received, the API key replaced by a mark. */
   params: Record<string, string | null>;
@@ -156,7 +151,7 @@ const siteSchema = z.object({
   longitude: coordinate(180),
   description: text(2000),
   group: text(100),
-  pinStyle: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]),
+  pinStyle: z.literal(PIN_STYLES),
   createdAt: isoTime,
   updatedAt: isoTime,
 });

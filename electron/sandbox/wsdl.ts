@@ -4,6 +4,7 @@
 // pages ASMX shows at {service_path} and {service_path}?op=Name.
 import { OPERATION_NAMES, OPERATION_PARAMS, type OperationName } from './operations';
 import { escapeAttribute, escapeText } from './xml';
+import { SOAP11_ENVELOPE_NS, SOAP12_ENVELOPE_NS } from './bindings/soap';
 
 export const SERVICE_NAME = 'TowerCoverage';
 
@@ -130,18 +131,11 @@ export function wsdlDocument(namespace: string, location: string): string {
   }
 
   add(`  <wsdl:service name="${SERVICE_NAME}">`);
-  add(`    <wsdl:port name="${SERVICE_NAME}Soap" binding="tns:${SERVICE_NAME}Soap">`);
-  add(`      <soap:address location="${loc}" />`);
-  add('    </wsdl:port>');
-  add(`    <wsdl:port name="${SERVICE_NAME}Soap12" binding="tns:${SERVICE_NAME}Soap12">`);
-  add(`      <soap12:address location="${loc}" />`);
-  add('    </wsdl:port>');
-  add(`    <wsdl:port name="${SERVICE_NAME}HttpGet" binding="tns:${SERVICE_NAME}HttpGet">`);
-  add(`      <http:address location="${loc}" />`);
-  add('    </wsdl:port>');
-  add(`    <wsdl:port name="${SERVICE_NAME}HttpPost" binding="tns:${SERVICE_NAME}HttpPost">`);
-  add(`      <http:address location="${loc}" />`);
-  add('    </wsdl:port>');
+  for (const [port, addressPrefix] of [['Soap', 'soap'], ['Soap12', 'soap12'], ['HttpGet', 'http'], ['HttpPost', 'http']] as const) {
+    add(`    <wsdl:port name="${SERVICE_NAME}${port}" binding="tns:${SERVICE_NAME}${port}">`);
+    add(`      <${addressPrefix}:address location="${loc}" />`);
+    add('    </wsdl:port>');
+  }
   add('  </wsdl:service>');
   add('</wsdl:definitions>');
   return lines.join('\r\n');
@@ -168,33 +162,24 @@ ${items}
 export function operationHelpPage(servicePath: string, namespace: string, operation: OperationName, host: string): string {
   const params = OPERATION_PARAMS[operation];
   const soapParams = params.map((p) => `      <${p}>string</${p}>`).join('\n');
-  const soap11 = `POST ${servicePath} HTTP/1.1
+  const soapSample = (version: '1.1' | '1.2'): string => {
+    const [prefix, envelopeNs, headers] =
+      version === '1.1'
+        ? ['soap', SOAP11_ENVELOPE_NS, `Content-Type: text/xml; charset=utf-8\nContent-Length: length\nSOAPAction: "${namespace}${operation}"`]
+        : ['soap12', SOAP12_ENVELOPE_NS, 'Content-Type: application/soap+xml; charset=utf-8\nContent-Length: length'];
+    return `POST ${servicePath} HTTP/1.1
 Host: ${host}
-Content-Type: text/xml; charset=utf-8
-Content-Length: length
-SOAPAction: "${namespace}${operation}"
+${headers}
 
 <?xml version="1.0" encoding="utf-8"?>
-<soap:Envelope xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/">
-  <soap:Body>
+<${prefix}:Envelope xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:${prefix}="${envelopeNs}">
+  <${prefix}:Body>
     <${operation} xmlns="${namespace}">
 ${soapParams}
     </${operation}>
-  </soap:Body>
-</soap:Envelope>`;
-  const soap12 = `POST ${servicePath} HTTP/1.1
-Host: ${host}
-Content-Type: application/soap+xml; charset=utf-8
-Content-Length: length
-
-<?xml version="1.0" encoding="utf-8"?>
-<soap12:Envelope xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:soap12="http://www.w3.org/2003/05/soap-envelope">
-  <soap12:Body>
-    <${operation} xmlns="${namespace}">
-${soapParams}
-    </${operation}>
-  </soap12:Body>
-</soap12:Envelope>`;
+  </${prefix}:Body>
+</${prefix}:Envelope>`;
+  };
   const get = `GET ${servicePath}/${operation}?${params.map((p) => `${p}=string`).join('&')} HTTP/1.1
 Host: ${host}`;
   const post = `POST ${servicePath}/${operation} HTTP/1.1
@@ -209,8 +194,8 @@ ${params.map((p) => `${p}=string`).join('&')}`;
 <p>Click <a href="${escapeAttribute(servicePath)}">here</a> for a complete list of operations.</p>
 <h2>${operation}</h2>
 <p>${escapeText(DOCS[operation])}</p>
-<h3>SOAP 1.1</h3><pre>${escapeText(soap11)}</pre>
-<h3>SOAP 1.2</h3><pre>${escapeText(soap12)}</pre>
+<h3>SOAP 1.1</h3><pre>${escapeText(soapSample('1.1'))}</pre>
+<h3>SOAP 1.2</h3><pre>${escapeText(soapSample('1.2'))}</pre>
 <h3>HTTP GET</h3><pre>${escapeText(get)}</pre>
 <h3>HTTP POST</h3><pre>${escapeText(post)}</pre>
 </body></html>

@@ -1,6 +1,7 @@
 // XML in and out for the SOAP bindings. In: fast-xml-parser with entity processing off, plus the
-// checks it leaves to us (DTDs refused before parsing, forbidden characters, one root, undeclared
-// entities and prefixes), then names resolved to namespace URIs so no caller ever looks at a prefix.
+// checks it leaves to us (DTDs refused before parsing, found by the parser's own tokenization;
+// forbidden characters, one root, undeclared entities and prefixes), then names resolved to
+// namespace URIs so no caller ever looks at a prefix.
 // Out: text escaped the way .NET's XmlWriter does it (& < > in text, also " in attributes).
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { malformedXml } from './errors';
@@ -73,13 +74,12 @@ export function parseXml(source: string): XmlElement {
     throw documentError(line, column, `'\\u${hex.padStart(4, '0')}', hexadecimal value 0x${hex}, is an invalid character. Line ${line}, position ${column}.`);
   }
 
-  // No DTD, ever: no internal subset, no entity declarations, no external fetches. Looked for
-  // outside comments and CDATA sections so that text merely mentioning it is still accepted.
-  const outsideMarkup = text.replace(/<!--[\s\S]*?-->/g, (m) => ' '.repeat(m.length)).replace(/<!\[CDATA\[[\s\S]*?\]\]>/g, (m) => ' '.repeat(m.length));
-  const doctype = /<!DOCTYPE/i.exec(outsideMarkup);
-  if (doctype) {
-    const { line, column } = position(text, doctype.index);
-    throw documentError(line, column, `For security reasons DTD is prohibited in this XML document. Line ${line}, position ${column}.`);
+  // No DTD, ever: no internal subset, no entity declarations, no external fetches.
+  const declaration = findDeclaration(text);
+  if (declaration) {
+    const { line, column } = position(text, declaration.index);
+    const reason = declaration.inProlog ? 'For security reasons DTD is prohibited in this XML document.' : 'Unexpected DTD declaration.';
+    throw documentError(line, column, `${reason} Line ${line}, position ${column}.`);
   }
 
   const valid = XMLValidator.validate(text, { allowBooleanAttributes: false });
@@ -100,6 +100,53 @@ export function parseXml(source: string): XmlElement {
     throw malformedXml(roots.length === 0 ? 'Root element is missing.' : 'There is an error in XML document. ---> There are multiple root elements or text outside the root element.');
   }
   return resolve(roots[0]!, new Map([['xml', XML_NS], ['xmlns', XMLNS_NS]]));
+}
+
+/**
+ * Where a DTD declaration starts (<!DOCTYPE, or any other <! that opens neither a comment nor a
+ * CDATA section), and whether it comes before the root element. The text is split exactly as
+ * fast-xml-parser splits it (comments, CDATA sections, end tags, and processing instructions and
+ * tags with their quoted values), so nothing inside one construct can hide a declaration that the
+ * parser would read: the parser's own DOCTYPE handling is not observable from outside it.
+ */
+function findDeclaration(text: string): { index: number; inProlog: boolean } | null {
+  let inProlog = true;
+  for (let at = text.indexOf('<'); at >= 0; ) {
+    let end: number;
+    if (text.startsWith('<!--', at)) end = endOf(text, '-->', at + 4);
+    else if (text.startsWith('<![CDATA[', at)) end = endOf(text, ']]>', at + 9);
+    else if (text.startsWith('<!', at)) return { index: at, inProlog };
+    else if (text.startsWith('</', at)) end = endOf(text, '>', at + 2);
+    else if (text.startsWith('<?', at)) end = endOfTag(text, '?>', at + 1);
+    else {
+      inProlog = false;
+      end = endOfTag(text, '>', at + 1);
+    }
+    // An unclosed construct: the validator reports it, and the parser reads no further.
+    if (end < 0) return null;
+    at = text.indexOf('<', end);
+  }
+  return null;
+}
+
+/** The index just past `close`, searched from `from`; -1 when it never comes. */
+function endOf(text: string, close: string, from: number): number {
+  const found = text.indexOf(close, from);
+  return found < 0 ? -1 : found + close.length;
+}
+
+/** The same for a tag or processing instruction, stepping over quoted values whole. */
+function endOfTag(text: string, close: string, from: number): number {
+  for (let i = from; i < text.length; i++) {
+    const char = text[i];
+    if (char === '"' || char === "'") {
+      i = text.indexOf(char, i + 1);
+      if (i < 0) return -1;
+    } else if (text.startsWith(close, i)) {
+      return i + close.length;
+    }
+  }
+  return -1;
 }
 
 type RawNode = Record<string, unknown>;

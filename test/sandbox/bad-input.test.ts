@@ -269,6 +269,32 @@ describe('a DOCTYPE with entities', () => {
     }
   });
 
+  // A text scan that blanks comments before CDATA sections (or ignores quotes) lets a comment
+  // opener hidden in a CDATA section or a quoted value swallow the DOCTYPE; the parser still reads it.
+  it.each([
+    ['a comment opener inside a CDATA section', '<![CDATA[<!--]]>'],
+    ['a comment opener inside a quoted processing-instruction value', '<?note text="?><!--"?>'],
+  ])('finds a DOCTYPE after %s, over SOAP 1.1 and 1.2', async (_label, hider) => {
+    for (const version of ['1.1', '1.2'] as const) {
+      const binding = soapBinding(version);
+      const body = sitesEnvelope(version)
+        .replace('<Sitename>Wire Test Tower</Sitename>', `<Sitename>${hider}Wire Test Tower</Sitename>\n<!DOCTYPE x [<!ENTITY e "${EXPANSION}">]>`)
+        .replace('<Description></Description>', '<Description><!-- --></Description>');
+      await refusedAndStillServing(
+        binding,
+        () => call(sandbox, binding, 'SitesAPI', [], { body }),
+        (r) => expectSoapFault(version, r, { code: 'Client', text: /There is an error in XML document \(7, 1\)\. ---> Unexpected DTD declaration\. Line 7, position 1\.$/, status: 400 }),
+      );
+    }
+  });
+
+  it('still accepts a body that merely mentions a DOCTYPE in a comment or a CDATA section', async () => {
+    const body = sitesEnvelope('1.1').replace('<Description></Description>', '<Description><!-- <!DOCTYPE x> --><![CDATA[<!DOCTYPE is just text]]></Description>');
+    const response = await call(sandbox, 'soap11', 'SitesAPI', [], { body });
+    expect(response.status).toBe(200);
+    expect(sandbox.snapshot().sites.at(-1)!.description).toBe('<!DOCTYPE is just text');
+  });
+
   it('refuses an entity reference that no DOCTYPE declares', async () => {
     await refusedAndStillServing(
       'soap11',

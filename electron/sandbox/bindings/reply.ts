@@ -1,6 +1,7 @@
 // What every handler produces: a status, headers and a body, written by the server in one piece
 // with a Content-Length (no chunking), like IIS does for ASMX answers. Also the ASMX-style shapes
 // shared by the bindings: the XML declaration, result documents and text/plain exception bodies.
+import type { ServerResponse } from 'node:http';
 import type { ServiceError } from '../errors';
 import type { OperationResult } from '../operations';
 import { escapeText } from '../xml';
@@ -19,6 +20,14 @@ export const TEXT_XML = 'text/xml; charset=utf-8';
 export const SOAP12_XML = 'application/soap+xml; charset=utf-8';
 export const TEXT_PLAIN = 'text/plain; charset=utf-8';
 export const TEXT_HTML = 'text/html; charset=utf-8';
+
+/** Writes a reply in one piece; a response already answered or gone is left alone. HEAD gets the headers only. */
+export function writeReply(res: ServerResponse, reply: Reply): void {
+  if (res.headersSent || res.destroyed) return;
+  const body = Buffer.from(reply.body, 'utf8');
+  res.writeHead(reply.status, { ...reply.headers, 'Content-Length': String(body.length) });
+  res.end(res.req.method === 'HEAD' ? undefined : body);
+}
 
 /** ASMX marks successful answers private and immediately stale; errors just private. */
 export function ok(contentType: string, body: string): Reply {

@@ -2,7 +2,7 @@
 // checked before the body is read; 1.2 by the content type's action= or else the body element),
 // read the wrapper element's parameters by namespace URI (absent or xsi:nil = null; a duplicate is
 // refused), and write results and faults in ASMX's exact one-line envelope.
-import { framework, ServiceError, unreadable } from '../errors';
+import { framework, malformedXml, ServiceError, unreadable } from '../errors';
 import { isOperationName, OPERATION_PARAMS, type OperationName, type OperationResult, type Params } from '../operations';
 import { attribute, elementChildren, escapeAttribute, escapeText, parseXml, textContent, XSI_NS, type XmlElement } from '../xml';
 import { ok, renderingXml, serverError, SOAP12_XML, TEXT_XML, XML_DECLARATION, XSD, XSI, type Reply } from './reply';
@@ -43,6 +43,21 @@ export function routeSoap12Action(action: string | undefined, namespace: string)
   if (action === undefined) return null;
   if (action.startsWith(namespace) && isOperationName(action.slice(namespace.length))) return action.slice(namespace.length) as OperationName;
   return null;
+}
+
+/** The body's text in its declared charset (UTF-8 when none); bytes that are not that charset are a Client fault (400). */
+export function decodeSoapBody(raw: Buffer, charset: string | undefined): string {
+  let decoder: TextDecoder;
+  try {
+    decoder = new TextDecoder(charset ?? 'utf-8', { fatal: true });
+  } catch {
+    throw malformedXml(`There is an error in XML document. ---> The charset '${charset}' is not supported; send UTF-8.`);
+  }
+  try {
+    return decoder.decode(raw);
+  } catch {
+    throw malformedXml(`There is an error in XML document. ---> Invalid character in the given encoding: the body is not valid ${decoder.encoding.toUpperCase()}.`);
+  }
 }
 
 /** Reads the envelope; `routed` is the operation already chosen by SOAPAction/action=, if any. */
