@@ -3,7 +3,11 @@
 // default; Electron's net.fetch in the app), read the answer, interpret it. Invariants: it never
 // throws and never retries (the outbox owns retries, because only it knows whether resending is
 // harmless); every failure says whether the request may have reached the service; the API key is
-// read per call and never appears in an error.
+// read per call and never appears in an error: it is removed from the answer's text before anything
+// reads it and from every field of the error returned (redact.ts).
+// Bounded: a success is read up to MAX_BODY_BYTES, a failure up to MAX_ERROR_BODY_BYTES (the rest is
+// not read: the stream is cancelled); the XML parser refuses more structure than the operation can
+// return; the error keeps a few KB of the service's text (bounded.ts).
 // Keep-alive is the transport's: undici and net.fetch pool connections per origin (see errors.ts for
 // the stale keep-alive race and why such failures are reported as sent 'maybe').
 import type {
@@ -35,7 +39,9 @@ import { httpPost } from './http-post';
 import { soap11 } from './soap11';
 import { soap12 } from './soap12';
 import { eusParams, rawParams, renderingListParams, requestParameters, siteParams, type WireParams } from './operations';
-import { cancelledError, describeThrown, invalidInput, networkError, protocolError, redactError, stripQuery, timeoutError } from './errors';
+import { cancelledError, describeThrown, invalidInput, networkError, protocolError, stripQuery, timeoutError } from './errors';
+import { createRedactor, redactError, type Redactor } from './redact';
+import { firstInvalidUtf8Offset } from '../../shared/bulk/decode';
 import { interpretRenderingList, interpretReprocessResult, interpretSiteResult, resultError, resultText } from './interpret';
 import { findXmlForbidden } from '../../shared/validation/common';
 import { parseEusReprocess } from '../../shared/validation/eus';
@@ -54,6 +60,12 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 /** Answers larger than this are not read to the end: no response of this service comes close. */
 export const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
+/**
+ * A failure (any non-2xx answer) is read up to this much: its text only explains the failure, and
+ * an error page or a fault's dump past it is noise that would end up in the outbox journal.
+ */
+export const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
 type Exchanged = { ok: true; element: XmlElement | null; answer: Answer } | { ok: false; error: CallError };
 
 export function createServiceClient(options: ClientOptions): ServiceClient {
@@ -62,6 +74,12 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
   const defaultTimeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   // The connection is frozen: checked once, reported on every call.
   const connectionIssues = checkConnection(connection);
+  // The key rarely changes between calls; its pattern is worth keeping.
+  let lastRedactor: { key: string; redact: Redactor } | null = null;
+  const redactorFor = (key: string): Redactor => {
+    if (lastRedactor?.key !== key) lastRedactor = { key, redact: createRedactor([key]) };
+    return lastRedactor.redact;
+  };
 
   /** Credentials, the connection and the parameters checked; then one request, its answer read. */
   async function exchange(
@@ -94,11 +112,17 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
 
     const codec = CODECS[connection.binding];
     const request = codec.build(operation, params as WireParams, connection);
-    const result = await send(request, operation, codec, callOptions);
+    const result = await send(request, operation, codec, callOptions, redactorFor(key));
     return { ...result, key };
   }
 
-  async function send(request: WireRequest, operation: Operation, codec: BindingCodec, callOptions: CallOptions | undefined): Promise<Exchanged> {
+  async function send(
+    request: WireRequest,
+    operation: Operation,
+    codec: BindingCodec,
+    callOptions: CallOptions | undefined,
+    redact: Redactor,
+  ): Promise<Exchanged> {
     const endpoint = stripQuery(request.url);
     const host = hostOf(request.url);
     const timeoutMs = callOptions?.timeoutMs ?? defaultTimeoutMs;
@@ -114,7 +138,7 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
     const onCancel = () => controller.abort(callerSignal?.reason);
     callerSignal?.addEventListener('abort', onCancel, { once: true });
     try {
-      return await exchangeOnce(request, operation, codec, controller.signal, () => timedOut, timeoutMs, callerSignal, endpoint, host);
+      return await exchangeOnce(request, operation, codec, controller.signal, () => timedOut, timeoutMs, callerSignal, endpoint, host, redact);
     } finally {
       clearTimeout(timer);
       callerSignal?.removeEventListener('abort', onCancel);
@@ -131,6 +155,7 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
     callerSignal: AbortSignal | undefined,
     endpoint: string,
     host: string,
+    redact: Redactor,
   ): Promise<Exchanged> {
     const stopped = (cause: unknown): CallError | null => {
       if (timedOut()) return timeoutError(timeoutMs, endpoint);
@@ -154,16 +179,25 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
     }
 
     const contentType = response.headers.get('content-type') ?? '';
-    const read = await readBody(response, signal);
+    const success = response.status >= 200 && response.status < 300;
+    const limit = success ? MAX_BODY_BYTES : MAX_ERROR_BODY_BYTES;
+    const read = await readBody(response, signal, limit);
+    // A success must decode exactly: a replacement character silently put in a result would be
+    // taken for the service's words. A failure's text only explains it, so it is read leniently.
+    const decodedBody = decodeBody(read.bytes, contentType, success && read.failure === undefined && !read.tooLarge);
+    // The key is removed before anything reads the text: an excerpt cut through the key, or a
+    // message with its spaces collapsed, could otherwise keep part of it. The parser still reads
+    // the body as received (answer.raw), and the codec removes the key from what it parsed.
+    const text = redact(decodedBody.text);
     if (read.failure !== undefined) {
       const halted = stopped(read.failure);
       if (halted) return { ok: false, error: halted };
-      if (response.status >= 200 && response.status < 300) {
+      if (success) {
         return {
           ok: false,
           error: protocolError({
             reason: `the connection broke while the answer was read (${describeThrown(read.failure)})`,
-            body: read.text,
+            body: text,
             status: response.status,
             contentType,
             damaged: true,
@@ -173,29 +207,39 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
       }
       // A failure status is already known; what arrived of its body is enough to classify it.
     }
-    if (read.tooLarge && response.status >= 200 && response.status < 300) {
+    if (read.tooLarge && success) {
       return {
         ok: false,
-        error: protocolError({ reason: `the answer is larger than ${MAX_BODY_BYTES} bytes`, body: read.text, status: response.status, contentType, damaged: false, endpoint }),
+        error: protocolError({ reason: `the answer is larger than ${MAX_BODY_BYTES} bytes`, body: text, status: response.status, contentType, damaged: false, endpoint, truncated: true }),
+      };
+    }
+    if (decodedBody.invalid !== undefined) {
+      return {
+        ok: false,
+        error: protocolError({ reason: decodedBody.invalid, body: text, status: response.status, contentType, damaged: true, endpoint }),
       };
     }
     const answer: Answer = {
       // Browsers' fetch reports a manual redirect as an opaque response with status 0.
       status: response.type === 'opaqueredirect' ? 0 : response.status,
-      statusText: response.statusText,
+      statusText: redact(response.statusText ?? ''),
       contentType,
-      body: read.text,
-      location: response.headers.get('location'),
+      body: text,
+      ...(text === decodedBody.text ? {} : { raw: decodedBody.text }),
+      redact,
+      location: redactOrNull(response.headers.get('location'), redact),
       endpoint,
+      truncated: read.tooLarge,
     };
     const decoded = codec.read(operation, answer, connection);
     if (!decoded.ok) return decoded;
     return { ok: true, element: decoded.element, answer };
   }
 
+  /** Every error leaves with the key removed from every field, whatever built it. */
   function finish<T>(result: CallResult<T>, key: string): CallResult<T> {
     if (result.ok) return result;
-    return { ok: false, error: redactError(result.error, [key]) };
+    return { ok: false, error: redactError(result.error, redactorFor(key)) };
   }
 
   return {
@@ -325,6 +369,10 @@ function unsendable(params: WireParams): InputIssue[] {
   return issues;
 }
 
+function redactOrNull(text: string | null, redact: Redactor): string | null {
+  return text === null ? null : redact(text);
+}
+
 function hostOf(url: string): string {
   try {
     return new URL(url).host;
@@ -333,47 +381,60 @@ function hostOf(url: string): string {
   }
 }
 
-/** Reads the body up to MAX_BODY_BYTES, keeping what arrived when the stream fails. */
-async function readBody(response: TransportResponse, signal: AbortSignal): Promise<{ text: string; failure?: unknown; tooLarge: boolean }> {
-  const decoder = textDecoderFor(response.headers.get('content-type') ?? '');
-  if (!response.body) return { text: '', tooLarge: false };
+/**
+ * Reads the body up to `limit` bytes, keeping what arrived when the stream fails. Past the limit
+ * the rest is not read: leaving the loop cancels a web stream and destroys a Node stream.
+ */
+async function readBody(response: TransportResponse, signal: AbortSignal, limit: number): Promise<{ bytes: Uint8Array; failure?: unknown; tooLarge: boolean }> {
+  if (!response.body) return { bytes: new Uint8Array(0), tooLarge: false };
   const chunks: Uint8Array[] = [];
   let size = 0;
   let failure: unknown;
   let tooLarge = false;
-  // Web streams (fetch) and Node streams (undici's request API) are both async iterables of bytes;
-  // leaving the loop early cancels or destroys the stream.
+  // Web streams (fetch) and Node streams (undici's request API) are both async iterables of bytes.
   const stream = response.body as AsyncIterable<Uint8Array>;
   try {
     for await (const value of stream) {
       if (signal.aborted) throw signal.reason;
-      size += value.byteLength;
-      if (size > MAX_BODY_BYTES) {
+      if (size + value.byteLength > limit) {
         tooLarge = true;
-        chunks.push(value.subarray(0, value.byteLength - (size - MAX_BODY_BYTES)));
+        chunks.push(value.subarray(0, limit - size));
+        size = limit;
         break;
       }
+      size += value.byteLength;
       chunks.push(value);
     }
   } catch (error) {
     failure = error ?? new Error('the body stream failed');
   }
-  const bytes = new Uint8Array(Math.min(size, MAX_BODY_BYTES));
+  const bytes = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  const text = decoder.decode(bytes.subarray(0, offset));
-  return failure === undefined ? { text, tooLarge } : { text, failure, tooLarge };
+  return failure === undefined ? { bytes, tooLarge } : { bytes, failure, tooLarge };
 }
 
-function textDecoderFor(contentType: string): TextDecoder {
+/**
+ * The body as text in the charset its content type names (UTF-8 by default; the decoder drops a
+ * leading BOM). strict: bytes that are not valid in that charset make `invalid` say so (the text is
+ * then decoded leniently, for the error's excerpt).
+ */
+function decodeBody(bytes: Uint8Array, contentType: string, strict: boolean): { text: string; invalid?: string } {
   const charset = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType)?.[1];
+  let label = 'utf-8';
   try {
-    // The default (utf-8) also strips a leading BOM.
-    return new TextDecoder(charset ?? 'utf-8');
+    label = new TextDecoder(charset ?? 'utf-8').encoding;
   } catch {
-    return new TextDecoder('utf-8');
+    label = 'utf-8';
+  }
+  if (!strict) return { text: new TextDecoder(label).decode(bytes) };
+  try {
+    return { text: new TextDecoder(label, { fatal: true }).decode(bytes) };
+  } catch {
+    const where = label === 'utf-8' ? ` (the first bad byte is at offset ${firstInvalidUtf8Offset(bytes)})` : '';
+    return { text: new TextDecoder(label).decode(bytes), invalid: `the answer is not valid ${label.toUpperCase()}${where}` };
   }
 }

@@ -5,7 +5,8 @@
 import type { Binding, CallError, Connection, Operation } from './types';
 import type { WireParams } from './operations';
 import { cleanServiceMessage, faultError, httpError, protocolError } from './errors';
-import { SOAP11_ENVELOPE_NS, SOAP12_ENVELOPE_NS, childOf, childrenOf, deepText, parseXml, type XmlElement } from './xml';
+import { boundText, SCAN_CHARS } from './bounded';
+import { DEFAULT_XML_LIMITS, closeTruncated, SOAP11_ENVELOPE_NS, SOAP12_ENVELOPE_NS, childOf, childrenOf, deepText, parseXml, type XmlElement, type XmlLimits } from './xml';
 
 export interface WireRequest {
   url: string;
@@ -19,10 +20,19 @@ export interface Answer {
   status: number;
   statusText: string;
   contentType: string;
+  /** The body as errors may show it: the API key already removed (the client does it on reading). */
   body: string;
+  /**
+   * The body exactly as received, when it differs from `body`: what the XML parser reads, so that
+   * removing the key can never break the markup. The texts parsed out of it go through `redact`.
+   */
+  raw?: string;
+  redact?: (text: string) => string;
   location: string | null;
   /** The endpoint called, without query: safe to show (the key may be in a GET query). */
   endpoint: string;
+  /** The body is the first part of a longer one: reading stopped at the client's limit. */
+  truncated?: boolean;
 }
 
 /**
@@ -49,10 +59,45 @@ export function isSuccess(status: number): boolean {
   return status >= 200 && status < 300;
 }
 
+/** The most rendering qualities a list may hold: generous, but finite (an account has a handful). */
+export const MAX_RENDERINGS = 10_000;
+
+/**
+ * The structure a successful answer of each operation can legitimately have, with room for SOAP
+ * headers and a fault: a string result is a handful of elements; a list is four per rendering.
+ */
+export function answerLimits(operation: Operation): XmlLimits {
+  return operation === 'GetRenderingQualityList' ? { maxElements: MAX_RENDERINGS * 4 + 256, maxDepth: 24 } : { maxElements: 256, maxDepth: 24 };
+}
+
+/**
+ * Parses the answer's body as received, then removes the key from every text and attribute value in
+ * the tree, before anything reads them; a body cut at the client's limit is closed where it was cut
+ * when `repair` is set (a failure's fault still has its code and reason up front).
+ */
+function parseAnswer(answer: Answer, limits: XmlLimits, repair = false): ReturnType<typeof parseXml> {
+  const source = answer.raw ?? answer.body;
+  let parsed = parseXml(source, limits);
+  const closed = repair && !parsed.ok && answer.truncated ? closeTruncated(source) : null;
+  if (closed !== null) parsed = parseXml(closed, limits);
+  if (parsed.ok && answer.redact) redactTree(parsed.root, answer.redact);
+  return parsed;
+}
+
+function redactTree(element: XmlElement, redact: (text: string) => string): void {
+  element.text = redact(element.text);
+  for (const name of Object.keys(element.attributes)) element.attributes[name] = redact(element.attributes[name]!);
+  for (const child of element.children) redactTree(child, redact);
+}
+
 /** Parses a body that should be XML; failures become protocol errors (2xx) the caller returns. */
-export function parseBody(answer: Answer): { ok: true; root: XmlElement } | { ok: false; error: CallError } {
-  const parsed = parseXml(answer.body);
+export function parseBody(answer: Answer, operation: Operation): { ok: true; root: XmlElement } | { ok: false; error: CallError } {
+  const parsed = parseAnswer(answer, answerLimits(operation));
   if (parsed.ok) return parsed;
+  if (parsed.tooLarge) {
+    const what = operation === 'GetRenderingQualityList' ? `a list of ${new Intl.NumberFormat('en-US').format(MAX_RENDERINGS)} rendering qualities` : `a ${operation} result`;
+    return wrongShape(answer, `${parsed.reason}, more than ${what} can hold; it was not read`);
+  }
   // An empty, truncated or non-XML body on a 2xx is transport damage (or a captive portal page).
   return { ok: false, error: protocolError({ ...facts(answer), reason: parsed.reason, damaged: true }) };
 }
@@ -62,7 +107,12 @@ export function wrongShape(answer: Answer, reason: string): { ok: false; error: 
 }
 
 function facts(answer: Answer) {
-  return { body: answer.body, status: answer.status, contentType: answer.contentType, endpoint: answer.endpoint };
+  return { body: answer.body, status: answer.status, contentType: answer.contentType, endpoint: answer.endpoint, truncated: answer.truncated === true };
+}
+
+/** All the text of a fault's detail element, bounded: a detail can be a megabyte dump. */
+function detailText(element: XmlElement): string {
+  return boundText(deepText(element).trim()) || '(empty)';
 }
 
 /** The SOAP Fault in an envelope (either version), or null when the document holds none. */
@@ -71,7 +121,7 @@ export function soapFault(root: XmlElement, answer: Answer): CallError | null {
   const body = childOf(root, root.ns, 'Body');
   const fault = body && childOf(body, root.ns, 'Fault');
   if (!fault) return null;
-  const status = `HTTP ${answer.status} ${answer.contentType || '(no content-type)'}`;
+  const status = `HTTP ${answer.status} ${boundText(answer.contentType, { maxBytes: 256 }) || '(no content-type)'}${answer.truncated ? ' (body cut short at the client\'s limit)' : ''}`;
   if (root.ns === SOAP11_ENVELOPE_NS) {
     // SOAP 1.1 fault children are unqualified; some stacks qualify them anyway, so match any namespace.
     const code = normaliseCode(text(childOf(fault, null, 'faultcode')));
@@ -82,14 +132,14 @@ export function soapFault(root: XmlElement, answer: Answer): CallError | null {
       code,
       reason,
       source: 'soap11',
-      detail: [status, actor ? `actor: ${actor}` : '', detail ? `detail: ${deepText(detail).trim() || '(empty)'}` : ''].filter(Boolean).join('\n'),
+      detail: [status, actor ? `actor: ${boundText(actor, { maxBytes: 512 })}` : '', detail ? `detail: ${detailText(detail)}` : ''].filter(Boolean).join('\n'),
     });
   }
   const codeElement = childOf(fault, root.ns, 'Code');
   const code = normaliseCode(text(codeElement && childOf(codeElement, root.ns, 'Value')));
   const subcodes: string[] = [];
   let sub = codeElement && childOf(codeElement, root.ns, 'Subcode');
-  while (sub) {
+  while (sub && subcodes.length < 16) {
     subcodes.push(text(childOf(sub, root.ns, 'Value')));
     sub = childOf(sub, root.ns, 'Subcode');
   }
@@ -104,8 +154,8 @@ export function soapFault(root: XmlElement, answer: Answer): CallError | null {
     source: 'soap12',
     detail: [
       status,
-      subcodes.length > 0 ? `subcode: ${subcodes.join(' / ')}` : '',
-      detail ? `detail: ${deepText(detail).trim() || '(empty)'}` : '',
+      subcodes.length > 0 ? `subcode: ${boundText(subcodes.join(' / '), { maxBytes: 512 })}` : '',
+      detail ? `detail: ${detailText(detail)}` : '',
     ].filter(Boolean).join('\n'),
   });
 }
@@ -128,8 +178,8 @@ function normaliseCode(raw: string): string {
  * else an http error (proxy pages, 404, redirects, empty bodies).
  */
 export function readFailure(answer: Answer): CallError {
-  if (/xml/i.test(answer.contentType) || /^\s*(?:\uFEFF)?\s*<(?:\?xml|[\w.-]+:Envelope|Envelope)\b/.test(answer.body)) {
-    const parsed = parseXml(answer.body);
+  if (/xml/i.test(answer.contentType) || /^\s*(?:\uFEFF)?\s*<(?:\?xml|[\w.-]+:Envelope|Envelope)\b/.test(answer.body.slice(0, 1024))) {
+    const parsed = parseAnswer(answer, DEFAULT_XML_LIMITS, true);
     if (parsed.ok) {
       const fault = soapFault(parsed.root, answer);
       if (fault) return fault;
@@ -145,6 +195,7 @@ export function readFailure(answer: Answer): CallError {
     body: answer.body,
     location: answer.location,
     endpoint: answer.endpoint,
+    truncated: answer.truncated === true,
   });
 }
 
@@ -154,12 +205,13 @@ export function readFailure(answer: Answer): CallError {
  */
 function plainTextFault(answer: Answer): CallError {
   const reason = decodeHtmlEntities(answer.body.replace(/^\uFEFF/, '').trim());
-  const { exceptionType } = cleanServiceMessage(reason);
+  const { exceptionType } = cleanServiceMessage(reason.slice(0, SCAN_CHARS));
   return faultError({
     code: exceptionType ?? 'HTTP 500',
     reason,
     source: 'http-text',
-    detail: `HTTP 500 ${answer.contentType} from ${answer.endpoint}`,
+    truncated: answer.truncated === true,
+    detail: `HTTP 500 ${boundText(answer.contentType, { maxBytes: 256 })} from ${answer.endpoint}${answer.truncated ? ' (body cut short at the client\'s limit)' : ''}`,
   });
 }
 

@@ -14,10 +14,26 @@
 // - protocol errors: retryable when the body was empty, cut short or not XML (transport damage);
 //   not when it was well-formed XML of the wrong shape (a wrong namespace or path in the profile).
 // - invalid input, 3xx, and other 4xx: never.
+//
+// Size: every text that came from the service (or from a transport's error) is bounded here, where
+// the error is built (bounded.ts): the sentence quotes at most a few hundred bytes, the detail holds
+// the one excerpt support needs (head and tail, with the byte count), so a 7.9 MB error page costs a
+// few KB in the outbox journal however often it is retried. The key is removed by the client
+// (redact.ts) from the body before these builders see it and from every field after.
 import type { CallError, InputIssue } from './types';
 import { ASMX_FAULT_PREFIX, DOTNET_EXCEPTION_TYPE, DOTNET_STACK_LINE, isAuthText, isQuotaText, isValidationText } from './patterns';
+import { boundText, quote, REASON_BYTES, SCAN_CHARS } from './bounded';
 
-const BODY_EXCERPT = 4000;
+export { redactError } from './redact';
+
+/**
+ * Budget for the whole detail of one error: the excerpts plus the status lines around them. Callers
+ * bound the texts they pass (a fault's detail element) with room to spare, so their own "…[N bytes,
+ * M not shown]…" survives here.
+ */
+const DETAIL_BYTES = 6 * 1024;
+/** Budget for a header value (Location, Content-Type) or a transport's error text. */
+const HEADER_BYTES = 512;
 
 const QUOTA_SENTENCE = 'The account has no API calls left, so the service refused the request; nothing was changed. Ask the account owner to add API calls, then retry.';
 const AUTH_SENTENCE = 'The service rejected the account ID or API key; nothing was changed. Check both in the profile (they are in the API section of the account settings).';
@@ -45,7 +61,7 @@ export function cleanServiceMessage(raw: string): { message: string; exceptionTy
   const lines = raw.replace(/\r\n?/g, '\n').split('\n');
   const stackAt = lines.findIndex((line) => DOTNET_STACK_LINE.test(line));
   const head = (stackAt >= 0 ? lines.slice(0, stackAt) : lines).join(' ').replace(/\s+/g, ' ').trim();
-  const segments = head.split(/\s*-+>\s*/).map((segment) => segment.trim()).filter((segment) => segment !== '');
+  const segments = splitArrows(head).map((segment) => segment.trim()).filter((segment) => segment !== '');
   let message = segments.length > 0 ? segments[segments.length - 1]! : head;
   let exceptionType: string | null = null;
   const outerType = DOTNET_EXCEPTION_TYPE.exec(segments[0] ?? '');
@@ -59,6 +75,23 @@ export function cleanServiceMessage(raw: string): { message: string; exceptionTy
   return { message, exceptionType };
 }
 
+/**
+ * "A ---> B --> C" as ["A ", " B ", " C"], in linear time: a regular expression for "-+>" takes
+ * quadratic time on a long run of dashes, which a hostile server can send.
+ */
+function splitArrows(text: string): string[] {
+  const parts: string[] = [];
+  let from = 0;
+  for (let at = text.indexOf('->', from); at !== -1; at = text.indexOf('->', from)) {
+    let start = at;
+    while (start > from && text.charCodeAt(start - 1) === 0x2d) start--;
+    parts.push(text.slice(from, start));
+    from = at + 2;
+  }
+  parts.push(text.slice(from));
+  return parts;
+}
+
 export interface FaultFacts {
   /** Normalised code: 'soap:Client', 'soap:Server', 'soap:Sender', 'soap:Receiver', a .NET exception type, or 'result'. */
   code: string;
@@ -67,15 +100,21 @@ export interface FaultFacts {
   source: 'soap11' | 'soap12' | 'http-text' | 'result';
   /** Extra support facts: HTTP status, fault detail, subcodes. */
   detail: string;
+  /** The reason comes from a body cut at the client's limit: what follows it was not read. */
+  truncated?: boolean;
 }
 
 /** A fault, a 500 text/plain exception, or a 200 result that reads as an error. */
 export function faultError(facts: FaultFacts): CallError {
-  const { message: said } = cleanServiceMessage(facts.reason);
-  const spoken = said === '' ? 'no reason given' : said;
-  const quotaExhausted = isQuotaText(facts.reason);
-  const authRejected = !quotaExhausted && isAuthText(facts.reason);
-  const validation = isValidationText(facts.reason);
+  // The message, its exception type and its meaning are at the start of a text: reading only that
+  // much keeps a megabyte reason from costing a megabyte of regular-expression work, or more.
+  const scanned = facts.reason.length > SCAN_CHARS ? facts.reason.slice(0, SCAN_CHARS) : facts.reason;
+  const { message: cleaned } = cleanServiceMessage(scanned);
+  const said = boundText(cleaned, { maxBytes: REASON_BYTES });
+  const spoken = said === '' ? 'no reason given' : quote(said);
+  const quotaExhausted = isQuotaText(scanned);
+  const authRejected = !quotaExhausted && isAuthText(scanned);
+  const validation = isValidationText(scanned);
   // SOAP 1.1 allows dotted refinements ("soap:Server.Database"), hence the prefix test.
   const serverSide = facts.source === 'http-text' || /^soap:(?:Server|Receiver)\b/.test(facts.code);
   const retryable = facts.source !== 'result' && serverSide && !validation && !quotaExhausted && !authRejected;
@@ -85,8 +124,12 @@ export function faultError(facts: FaultFacts): CallError {
   else if (retryable) message = `The service could not process the request and may manage on a later try; nothing is known to have changed. The service said: "${spoken}"`;
   else if (facts.source === 'result') message = `The service answered with an error: "${spoken}"`;
   else message = `The service refused the request: "${spoken}"`;
-  const detail = [`fault (${facts.source}) code ${facts.code}`, `reason: ${facts.reason}`, facts.detail].filter((line) => line !== '').join('\n');
-  return { kind: 'fault', code: facts.code, reason: said, source: facts.source, message, detail, retryable, quotaExhausted, authRejected };
+  const code = quote(facts.code, HEADER_BYTES);
+  const detail = boundText(
+    [`fault (${facts.source}) code ${code}`, `reason: ${boundText(facts.reason, { cut: facts.truncated === true })}`, boundText(facts.detail, { maxBytes: DETAIL_BYTES / 2 })].filter((line) => line !== '').join('\n'),
+    { maxBytes: DETAIL_BYTES },
+  );
+  return { kind: 'fault', code, reason: said, source: facts.source, message, detail, retryable, quotaExhausted, authRejected };
 }
 
 export interface HttpFacts {
@@ -98,20 +141,24 @@ export interface HttpFacts {
   location?: string | null;
   /** The endpoint called, without query (never the key). */
   endpoint: string;
+  /** The body is the first part of a longer one that was not read to the end. */
+  truncated?: boolean;
 }
 
 /** Any non-2xx answer that is not a fault: proxy pages, 404, redirects, empty bodies. */
 export function httpError(facts: HttpFacts): CallError {
   const { status } = facts;
-  const statusLine = `HTTP ${status}${facts.statusText ? ` ${facts.statusText}` : ''}`;
+  const statusLine = `HTTP ${status}${facts.statusText ? ` ${quote(facts.statusText, 120)}` : ''}`;
   const title = htmlTitle(facts.body);
-  const bodyText = facts.body.trim() === '' ? '(empty body)' : excerpt(facts.body);
+  const shown = excerpt(facts.body, facts.truncated);
+  const bodyText = facts.body.trim() === '' ? '(empty body)' : shown;
+  const contentType = quote(facts.contentType, HEADER_BYTES);
   let message: string;
   let retryable = false;
   let quotaExhausted = false;
   let authRejected = false;
   if ((status >= 300 && status < 400) || status === 0) {
-    const target = facts.location ? ` to ${stripQuery(facts.location)}` : '';
+    const target = facts.location ? ` to ${quote(stripQuery(facts.location), HEADER_BYTES)}` : '';
     message =
       `The service redirected the request (${statusLine}${target}), probably to a login page: the network may need a sign-in ` +
       '(hotel, guest or captive-portal Wi-Fi), or the base URL in the profile is wrong. Nothing was sent to the service.';
@@ -128,7 +175,7 @@ export function httpError(facts: HttpFacts): CallError {
     message = `The service does not accept this kind of request (${statusLine}): check the binding and service path in the profile.`;
   } else if (status === 408 || status === 429) {
     retryable = true;
-    quotaExhausted = status === 429 && isQuotaText(facts.body);
+    quotaExhausted = status === 429 && isQuotaText(facts.body.slice(0, SCAN_CHARS));
     message =
       status === 429
         ? quotaExhausted
@@ -137,7 +184,7 @@ export function httpError(facts: HttpFacts): CallError {
         : `The service gave up waiting for the request (${statusLine}). It will be tried again later.`;
     if (quotaExhausted) retryable = false;
   } else if (status === 401 || status === 403 || status === 407) {
-    authRejected = status !== 407 && isAuthText(facts.body);
+    authRejected = status !== 407 && isAuthText(facts.body.slice(0, SCAN_CHARS));
     message = authRejected
       ? `${AUTH_SENTENCE} (${statusLine})`
       : status === 407
@@ -148,14 +195,14 @@ export function httpError(facts: HttpFacts): CallError {
   }
   const detail = [
     `${statusLine} from ${facts.endpoint}`,
-    `content-type: ${facts.contentType || '(none)'}`,
-    facts.location ? `location: ${facts.location}` : '',
+    `content-type: ${contentType || '(none)'}`,
+    facts.location ? `location: ${boundText(facts.location, { maxBytes: HEADER_BYTES * 2 })}` : '',
     title ? `page title: ${title}` : '',
     `body: ${bodyText}`,
   ]
     .filter((line) => line !== '')
     .join('\n');
-  return { kind: 'http', status, contentType: facts.contentType, body: excerpt(facts.body), message, detail, retryable, quotaExhausted, authRejected };
+  return { kind: 'http', status, contentType, body: shown, message, detail, retryable, quotaExhausted, authRejected };
 }
 
 export interface ProtocolFacts {
@@ -167,26 +214,29 @@ export interface ProtocolFacts {
   /** True when the body looks damaged in transit rather than of the wrong shape. */
   damaged: boolean;
   endpoint: string;
+  /** The body is the first part of a longer one that was not read to the end. */
+  truncated?: boolean;
 }
 
 /** A 2xx answer whose body is not the expected shape. */
 export function protocolError(facts: ProtocolFacts): CallError {
   const title = htmlTitle(facts.body);
-  const looksLikePage = /^\s*(?:<!doctype html|<html)/i.test(facts.body) || /text\/html/i.test(facts.contentType);
+  const looksLikePage = /^\s*(?:<!doctype html|<html)/i.test(facts.body.slice(0, 256)) || /text\/html/i.test(facts.contentType);
+  const shown = excerpt(facts.body, facts.truncated);
   const message = looksLikePage
     ? `The answer was a web page, not the service's reply${title ? ` ("${title}")` : ''}: the network may need a sign-in (captive-portal Wi-Fi), or the base URL in the profile is wrong. The request may have been applied.`
     : facts.damaged
       ? 'The service\'s answer arrived incomplete or unreadable, so it is unknown whether the request was applied. It can be tried again.'
-      : `The service's answer did not have the expected form (${facts.reason}); check the profile's service path and namespace. The request may have been applied.`;
+      : `The service's answer did not have the expected form (${quote(facts.reason)}); check the profile's service path and namespace. The request may have been applied.`;
   const detail = [
     `HTTP ${facts.status} from ${facts.endpoint}`,
-    `content-type: ${facts.contentType || '(none)'}`,
-    `problem: ${facts.reason}`,
-    `body: ${facts.body.trim() === '' ? '(empty body)' : excerpt(facts.body)}`,
+    `content-type: ${quote(facts.contentType, HEADER_BYTES) || '(none)'}`,
+    `problem: ${boundText(facts.reason, { maxBytes: REASON_BYTES })}`,
+    `body: ${facts.body.trim() === '' ? '(empty body)' : shown}`,
   ].join('\n');
   return {
     kind: 'protocol',
-    body: excerpt(facts.body),
+    body: shown,
     message,
     detail,
     retryable: facts.damaged && !looksLikePage,
@@ -218,7 +268,7 @@ export function cancelledError(sent: 'no' | 'maybe', endpoint: string, reason: u
       sent === 'no'
         ? 'The call was cancelled before anything was sent.'
         : 'The call was cancelled while waiting for the service; the request may have been applied.',
-    detail: `cancelled by the caller during the call to ${endpoint}${reason !== undefined ? `: ${describeThrown(reason)}` : ''}`,
+    detail: `cancelled by the caller during the call to ${endpoint}${reason !== undefined ? `: ${boundText(describeThrown(reason), { maxBytes: HEADER_BYTES * 2 })}` : ''}`,
     retryable: true,
     quotaExhausted: false,
     authRejected: false,
@@ -314,7 +364,7 @@ export function networkError(error: unknown, endpoint: string, host: string): Ca
     sent,
     code,
     message,
-    detail: `${code} calling ${endpoint} (request ${sent === 'no' ? 'not sent' : 'possibly received'}): ${describeThrown(error)}`,
+    detail: `${quote(code, 120)} calling ${endpoint} (request ${sent === 'no' ? 'not sent' : 'possibly received'}): ${boundText(describeThrown(error), { maxBytes: HEADER_BYTES * 2 })}`,
     retryable: !tls && !NEVER_RETRY.test(code),
     quotaExhausted: false,
     authRejected: false,
@@ -343,43 +393,20 @@ export function describeThrown(error: unknown): string {
 
 // ---------- helpers ----------
 
-export function excerpt(body: string, max = BODY_EXCERPT): string {
-  return body.length <= max ? body : `${body.slice(0, max)}… (${body.length - max} more characters)`;
+/** The service text support sees in a detail: all of it when short, else head and tail (bounded.ts). */
+export function excerpt(body: string, truncated = false): string {
+  return boundText(body, { cut: truncated });
 }
 
 export function htmlTitle(body: string): string | null {
-  const match = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(body);
+  // A title is in the head of a page; a bounded window keeps a hostile body from costing more.
+  const match = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(body.length > SCAN_CHARS ? body.slice(0, SCAN_CHARS) : body);
   if (!match) return null;
   const title = match[1]!.replace(/\s+/g, ' ').trim();
-  return title === '' ? null : title.slice(0, 200);
+  return title === '' ? null : quote(title, 200);
 }
 
 export function stripQuery(url: string): string {
   const cut = url.search(/[?#]/);
   return cut >= 0 ? url.slice(0, cut) : url;
-}
-
-/**
- * Replaces every occurrence of a secret in an error's texts. The key travels in the request body or
- * query, and a service or proxy can echo it back (an error page quoting the URL, a fault quoting
- * the parameters); the key must never reach a log, the UI or a support paste.
- */
-export function redactError(error: CallError, secrets: readonly string[]): CallError {
-  const usable = secrets.filter((secret) => secret.length >= 3);
-  if (usable.length === 0) return error;
-  const scrub = (text: string): string => {
-    let out = text;
-    for (const secret of usable) {
-      out = out.split(secret).join('[redacted]');
-      const encoded = encodeURIComponent(secret);
-      if (encoded !== secret) out = out.split(encoded).join('[redacted]');
-    }
-    return out;
-  };
-  const copy: Record<string, unknown> = { ...error };
-  for (const field of ['message', 'detail', 'body', 'reason', 'code']) {
-    if (typeof copy[field] === 'string') copy[field] = scrub(copy[field] as string);
-  }
-  if (error.kind === 'invalid-input') copy.issues = error.issues.map((issue) => ({ field: issue.field, message: scrub(issue.message) }));
-  return copy as unknown as CallError;
 }

@@ -12,7 +12,7 @@ export const QUOTA_PATTERNS: readonly RegExp[] = [
   /\bapi calls? (?:limit|quota)\b/i, // "API call limit reached"
   /\bquota\b/i, // "Quota exceeded", "monthly quota used up"
   /\b(?:out of|not enough|insufficient)\s+(?:api\s+)?calls?\b/i, // "Out of API calls"
-  /\bcalls? (?:remaining|left|available)\s*[:=]?\s*0\b/i, // "Calls remaining: 0"
+  /\bcalls? (?:remaining|left|available)\s*(?:[:=]\s*)?0\b/i, // "Calls remaining: 0"
   /\b(?:call|usage|request) limit (?:has been |was )?(?:reached|exceeded)\b/i,
 ];
 

@@ -24,7 +24,7 @@ function encodeComponent(text: string): string {
 
 export function readPlain(operation: Operation, answer: Answer, connection: Connection): ReadResult {
   if (!isSuccess(answer.status)) return { ok: false, error: readFailure(answer) };
-  const parsed = parseBody(answer);
+  const parsed = parseBody(answer, operation);
   if (!parsed.ok) return parsed;
   const root = parsed.root;
   const expected = operation === 'GetRenderingQualityList' ? 'ArrayOfRendering' : 'string';

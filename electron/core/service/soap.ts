@@ -23,7 +23,7 @@ export function envelope(envelopeNs: string, operation: Operation, params: WireP
 
 export function readSoap(envelopeNs: string, operation: Operation, answer: Answer, connection: Connection): ReadResult {
   if (!isSuccess(answer.status)) return { ok: false, error: readFailure(answer) };
-  const parsed = parseBody(answer);
+  const parsed = parseBody(answer, operation);
   if (!parsed.ok) return parsed;
   const root = parsed.root;
   // Some stacks answer a fault with 200; a fault is a fault whatever the status.

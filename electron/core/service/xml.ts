@@ -2,6 +2,9 @@
 // resolves namespaces, so every lookup is by namespace URI and local name — never by prefix (soap:,
 // s:, soapenv:, env: and default namespaces all read the same). No DTD is accepted and only the five
 // predefined entities and character references are decoded: nothing a server sends can expand.
+// Memory is bounded before any tree is built: a cheap scan counts elements and nesting depth and
+// refuses a document past the caller's limits (a million empty elements would otherwise cost
+// hundreds of MB in the parser's object tree).
 // Writing: element text escaped so that every XML 1.0 character arrives unchanged.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 
@@ -23,7 +26,17 @@ export interface XmlElement {
   text: string;
 }
 
-export type XmlParseResult = { ok: true; root: XmlElement } | { ok: false; reason: string };
+/** How much structure a document may have; checked before the parser builds anything. */
+export interface XmlLimits {
+  maxElements: number;
+  maxDepth: number;
+}
+
+/** Generous for any SOAP fault or error document, far below what hurts. */
+export const DEFAULT_XML_LIMITS: Readonly<XmlLimits> = { maxElements: 4096, maxDepth: 64 };
+
+/** tooLarge: the document was refused for its element count or depth, not for its syntax. */
+export type XmlParseResult = { ok: true; root: XmlElement } | { ok: false; reason: string; tooLarge?: boolean };
 
 type OrderedNode = Record<string, unknown>;
 
@@ -41,10 +54,12 @@ const parser = new XMLParser({
   ignorePiTags: true,
   cdataPropName: '#cdata',
   commentPropName: false,
+  // The scan below refuses deeper documents first; this is the parser's own guard behind it.
+  maxNestedTags: 128,
 });
 
 /** Parses a whole response body. Never throws; a failure says why in a support engineer's words. */
-export function parseXml(input: string): XmlParseResult {
+export function parseXml(input: string, limits: Readonly<XmlLimits> = DEFAULT_XML_LIMITS): XmlParseResult {
   // A UTF-8 BOM survives decoding in some transports; whitespace before the declaration is
   // technically an error but harmless, and proxies add it.
   const text = input.replace(/^\uFEFF+/, '').trimStart();
@@ -52,6 +67,8 @@ export function parseXml(input: string): XmlParseResult {
   if (!text.startsWith('<')) return { ok: false, reason: 'the body is not XML (it does not start with "<")' };
   if (/<!DOCTYPE/i.test(text)) return { ok: false, reason: 'the body has a document type declaration, which SOAP and ASMX never send' };
   // XML 1.0 §2.11: a literal CR or CRLF reads as LF. A CR sent as &#xD; survives (decoded below).
+  const shape = scanShape(text, limits);
+  if (shape) return { ok: false, reason: shape, tooLarge: true };
   const normalized = text.replace(/\r\n?/g, '\n');
   const valid = XMLValidator.validate(normalized, { allowBooleanAttributes: false });
   if (valid !== true) {
@@ -77,6 +94,98 @@ export function parseXml(input: string): XmlParseResult {
 }
 
 class XmlSyntaxError extends Error {}
+
+const LT = 0x3c;
+const GT = 0x3e;
+const SLASH = 0x2f;
+
+type Markup = { kind: 'start' | 'empty' | 'end' | 'other'; end: number };
+
+/**
+ * The markup starting at the "<" at `at`: a start tag, an empty-element tag, an end tag, or anything
+ * else (comment, CDATA, processing instruction, declaration); `end` is the index of its final ">".
+ * null when it does not end (a cut document, or malformed: left to the validator).
+ */
+function markupAt(text: string, at: number): Markup | null {
+  const next = text.charCodeAt(at + 1);
+  const closing = (token: string, from: number, length: number): Markup | null => {
+    const found = text.indexOf(token, from);
+    return found === -1 ? null : { kind: 'other', end: found + length - 1 };
+  };
+  if (next === SLASH) {
+    const end = text.indexOf('>', at);
+    return end === -1 ? null : { kind: 'end', end };
+  }
+  if (next === 0x3f /* ? */) return closing('?>', at + 2, 2);
+  if (text.startsWith('<!--', at)) return closing('-->', at + 4, 3);
+  if (text.startsWith('<![CDATA[', at)) return closing(']]>', at + 9, 3);
+  if (next === 0x21 /* ! */) return closing('>', at, 1);
+  const end = tagEnd(text, at + 1);
+  if (end === -1) return null;
+  return { kind: text.charCodeAt(end - 1) === SLASH ? 'empty' : 'start', end };
+}
+
+/**
+ * Counts elements and tracks nesting in one pass over the text, skipping comments, CDATA,
+ * processing instructions and quoted attribute values; null when the document is within the
+ * limits, else why not. Malformed input is left to the validator: the scan only stops early.
+ */
+function scanShape(text: string, limits: Readonly<XmlLimits>): string | null {
+  let elements = 0;
+  let depth = 0;
+  for (let at = text.indexOf('<'); at !== -1; ) {
+    const markup = markupAt(text, at);
+    if (!markup) return null;
+    if (markup.kind === 'end') depth--;
+    if (markup.kind === 'start' || markup.kind === 'empty') {
+      elements++;
+      if (elements > limits.maxElements) return `the XML holds more than ${new Intl.NumberFormat('en-US').format(limits.maxElements)} elements`;
+      if (markup.kind === 'start' && ++depth > limits.maxDepth) return `the XML nests elements more than ${limits.maxDepth} deep`;
+    }
+    at = text.indexOf('<', markup.end + 1);
+  }
+  return null;
+}
+
+/**
+ * A document cut short (an error body read up to the client's limit) closed where it was cut: an
+ * unfinished tag or entity at the end is dropped and every element still open is closed, so that
+ * what comes first — a fault's code and reason — can still be read. null when there is nothing to
+ * close (the cut was elsewhere, or the document was not XML).
+ */
+export function closeTruncated(text: string): string | null {
+  const open: string[] = [];
+  let cut = text.length;
+  for (let at = text.indexOf('<'); at !== -1; ) {
+    const markup = markupAt(text, at);
+    if (!markup) {
+      cut = at;
+      break;
+    }
+    if (markup.kind === 'start') open.push(/^<([^\s/>]+)/.exec(text.slice(at, Math.min(markup.end + 1, at + 512)))?.[1] ?? '');
+    else if (markup.kind === 'end') open.pop();
+    at = text.indexOf('<', markup.end + 1);
+  }
+  if (open.length === 0 || open.some((name) => name === '')) return null;
+  // Character data cut inside an entity ("&am") would read as a bare "&".
+  const kept = text.slice(0, cut).replace(/&[^;<>&\s]{0,12}$/, '');
+  return `${kept}${open.reverse().map((name) => `</${name}>`).join('')}`;
+}
+
+/** The index of the ">" closing the tag that starts at `from`, skipping quoted values; -1 if none. */
+function tagEnd(text: string, from: number): number {
+  for (let i = from; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === GT) return i;
+    if (c === LT) return -1;
+    if (c === 0x22 || c === 0x27) {
+      const close = text.indexOf(c === 0x22 ? '"' : "'", i + 1);
+      if (close === -1) return -1;
+      i = close;
+    }
+  }
+  return -1;
+}
 
 // fast-xml-parser reports a document that ends inside elements as "Invalid '["a","b"]' found.".
 function unclosedTags(message: string): string | null {

@@ -7,29 +7,62 @@
 // Reading back: bad bytes after the last good record are a torn tail (a write cut short by a crash)
 // and are dropped; a bad record followed by good ones is corruption and is reported. Both are copied
 // to `<file>.corrupt` before anything is dropped, so nothing is silently eaten.
+// Size: the file is read as a stream of lines, never whole, so no size makes it unopenable (a line too
+// long to hold is set aside as damaged). Writing is bounded: a record over maxRecordBytes, or an append
+// taking the file past maxFileBytes, is refused (JournalLimitError) and nothing is written. `size`
+// (exact), `baseSize` and `compactionDue()` let the owner compact by size as well as by count.
 import { crc32 } from 'node:zlib';
-import { mkdir, open, readFile, rename, rm, appendFile, type FileHandle } from 'node:fs/promises';
+import { appendFile, mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 
 export const JOURNAL_FORMAT_VERSION = 1;
 
+const MiB = 1024 * 1024;
+
+export interface JournalLimits {
+  /** One record whose line is longer than this (bytes) is refused by append(). */
+  maxRecordBytes: number;
+  /** An append that would take the file past this many bytes is refused; compaction always runs. */
+  maxFileBytes: number;
+  /** A file larger than this when opened is reported (problem 'oversized') so its owner compacts it. */
+  reportAboveBytes: number;
+  /** A line longer than this is not read into memory: it is set aside as damaged (its head kept). */
+  maxLineBytes: number;
+}
+
+// A record is a site or an outbox entry with its last problem: a few KB. The file stays far below
+// 2 GiB (the most Node reads into one buffer), so every tool and every older Sitewalk can open it.
+export const JOURNAL_LIMITS: Readonly<JournalLimits> = Object.freeze({ maxRecordBytes: MiB, maxFileBytes: 1024 * MiB, reportAboveBytes: 256 * MiB, maxLineBytes: 64 * MiB });
+
+/** At most this much of one damaged line is copied to `<file>.corrupt` (a torn tail can be gigabytes of zeros). */
+const QUARANTINE_BYTES = 4 * MiB;
+const READ_CHUNK = MiB;
+
 export interface JournalProblem {
-  /** torn-tail: tolerated (a crash mid-write); corrupt-record: a damaged record between good ones. */
-  kind: 'torn-tail' | 'corrupt-record';
-  /** 1-based line number in the file as it was read. */
+  /** torn-tail: tolerated (a crash mid-write); corrupt-record: a damaged (or unreadably long) record
+   * between good ones; oversized: the file is larger than it should ever grow (compact it). */
+  kind: 'torn-tail' | 'corrupt-record' | 'oversized';
+  /** 1-based line number in the file as it was read (0 for the whole file). */
   line: number;
   /** Byte offset of the damaged bytes. */
   offset: number;
-  /** How many bytes were set aside. */
+  /** How many bytes were set aside (for oversized: the file's size). */
   bytes: number;
   message: string;
 }
 
 export interface OpenedJournal {
   journal: Journal;
-  /** Every good record in file order, header excluded. */
+  /** Every good record in file order, header excluded (empty when open() was given onRecord). */
   records: unknown[];
   problems: JournalProblem[];
+}
+
+export interface JournalOpenOptions {
+  limits?: Partial<JournalLimits>;
+  /** Receives each good record in file order instead of `records` collecting them all: an owner that
+   * replays records as "set" operations then holds only its live state, whatever the file size. */
+  onRecord?: (record: unknown) => void;
 }
 
 /** The journal was written by a newer Sitewalk or is not a journal at all: refuse rather than damage it. */
@@ -40,14 +73,25 @@ export class JournalFormatError extends Error {
   }
 }
 
-interface Header {
-  journal: string;
-  version: number;
+/** An append refused for its size; nothing of it was written and the journal is unchanged. */
+export class JournalLimitError extends Error {
+  /** limit: 'record' when one record is over maxRecordBytes, 'file' when the file would pass maxFileBytes. */
+  constructor(readonly limit: 'record' | 'file', readonly file: string, readonly bytes: number, readonly maxBytes: number) {
+    super(
+      limit === 'record'
+        ? `A record of ${count(bytes)} bytes was not written to ${file}: one record may take at most ${count(maxBytes)} bytes.`
+        : `${file} has reached its size limit (${count(maxBytes)} bytes), so ${count(bytes)} more bytes were not written; it must be compacted first.`,
+    );
+    this.name = 'JournalLimitError';
+  }
 }
 
-type Op =
-  | { kind: 'append'; data: Buffer; count: number; resolve: () => void; reject: (error: unknown) => void }
-  | { kind: 'compact'; snapshot: () => unknown[]; resolve: () => void; reject: (error: unknown) => void };
+type Header = { journal: string; version: number };
+
+type AppendOp = { kind: 'append'; data: Buffer; count: number; resolve: () => void; reject: (error: unknown) => void };
+type Op = AppendOp | { kind: 'compact'; snapshot: () => unknown[]; resolve: () => void; reject: (error: unknown) => void };
+
+const count = (n: number): string => new Intl.NumberFormat('en-US').format(n);
 
 export function encodeRecord(record: unknown): string {
   const json = JSON.stringify(record);
@@ -73,6 +117,7 @@ export class Journal {
   private running = false;
   private closed = false;
   private sizeBytes: number;
+  private base: number;
   private recordsInFile: number;
   private written = 0;
   private syncs = 0;
@@ -83,46 +128,51 @@ export class Journal {
     handle: FileHandle,
     size: number,
     records: number,
+    readonly limits: Readonly<JournalLimits>,
   ) {
     this.handle = handle;
     this.sizeBytes = size;
+    this.base = size;
     this.recordsInFile = records;
+  }
+
+  /** Bytes one record takes in the file (its line): what an owner sums to know its live size. */
+  static encodedSize(record: unknown): number {
+    return Buffer.byteLength(encodeRecord(record), 'utf8');
   }
 
   /**
    * Opens (creating if needed) the journal at `path`; `name` is written in its header and checked on
    * open, so a journal of one kind is never read as another.
    */
-  static async open(path: string, name: string): Promise<OpenedJournal> {
+  static async open(path: string, name: string, options: JournalOpenOptions = {}): Promise<OpenedJournal> {
+    const limits: Readonly<JournalLimits> = Object.freeze({ ...JOURNAL_LIMITS, ...options.limits });
     await mkdir(dirname(path), { recursive: true });
-    let bytes: Buffer;
-    try {
-      bytes = await readFile(path);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      bytes = Buffer.alloc(0);
-    }
     // A crash during compaction can leave the temp file behind; the journal itself is intact.
     await rm(`${path}.compact`, { force: true });
 
-    const { records, problems, goodEnd, header } = parse(bytes, name);
+    const collected: unknown[] = [];
+    const scanned = await scan(path, name, limits, options.onRecord ?? ((record) => collected.push(record)));
+    const { header, goodEnd, bad } = scanned;
     if (header && header.version > JOURNAL_FORMAT_VERSION) {
-      throw new JournalFormatError(
-        `${basename(path)} was written by a newer Sitewalk (format ${header.version}); update Sitewalk to open this data folder.`,
-      );
+      throw new JournalFormatError(`${basename(path)} was written by a newer Sitewalk (format ${header.version}); update Sitewalk to open this data folder.`);
     }
-    if (problems.length > 0) await quarantine(path, bytes, problems);
+    const problems = describe(bad, goodEnd, limits);
+    if (problems.length > 0) await quarantine(path, problems);
+    if (scanned.size > limits.reportAboveBytes) {
+      const message = `${basename(path)} is ${count(scanned.size)} bytes, more than the ${count(limits.reportAboveBytes)} it should ever reach; it was read in full and should be compacted.`;
+      problems.push({ kind: 'oversized', line: 0, offset: 0, bytes: scanned.size, message });
+    }
 
     const handle = await open(path, 'a+', 0o600);
     try {
-      let size = bytes.length;
-      if (goodEnd < bytes.length) {
+      if (goodEnd < scanned.size) {
         // Drop the torn tail so the next append starts on a clean line.
         await handle.truncate(goodEnd);
         await handle.datasync();
-        size = goodEnd;
       }
-      const journal = new Journal(path, name, handle, size, records.length);
+      const size = (await handle.stat()).size;
+      const journal = new Journal(path, name, handle, size, scanned.records, limits);
       if (!header) {
         // A new (or entirely torn) file: start it with the header.
         if (size > 0) {
@@ -130,17 +180,23 @@ export class Journal {
           journal.sizeBytes = 0;
         }
         await journal.appendNow(Buffer.from(encodeRecord({ journal: name, version: JOURNAL_FORMAT_VERSION } satisfies Header)));
+        journal.base = journal.sizeBytes;
       }
-      return { journal, records, problems };
+      return { journal, records: collected, problems };
     } catch (error) {
       await handle.close().catch(() => undefined);
       throw error;
     }
   }
 
-  /** Bytes in the file now. */
+  /** Bytes in the file now: exact after open, every append and every compaction. */
   get size(): number {
     return this.sizeBytes;
+  }
+
+  /** Bytes the file had right after the last compaction (or when it was opened). */
+  get baseSize(): number {
+    return this.base;
   }
 
   /** Records in the file now (header excluded): the owner compares it with its live count. */
@@ -158,13 +214,32 @@ export class Journal {
     return this.syncs;
   }
 
-  /** Resolves once every record is durably on disk; records of one call land together, in order. */
+  /** Whether to compact: `factor` times more records than live ones (and over minRecords); or over
+   * minBytes and `factor` times the live size (liveBytes: Journal.encodedSize summed over the snapshot)
+   * or the size after the last compaction; or over half of maxFileBytes, well before appends fail. */
+  compactionDue(liveRecords: number, options: { liveBytes?: number; factor?: number; minRecords?: number; minBytes?: number } = {}): boolean {
+    const { factor = 4, minRecords = 4096, minBytes = 8 * MiB } = options;
+    if (this.recordsInFile > minRecords && this.recordsInFile > factor * Math.max(1, liveRecords)) return true;
+    if (this.sizeBytes > minBytes && this.sizeBytes > factor * Math.max(1, options.liveBytes ?? this.base)) return true;
+    return this.sizeBytes > this.limits.maxFileBytes / 2;
+  }
+
+  /** Resolves once every record is durably on disk; records of one call land together, in order.
+   * Rejects with a JournalLimitError, writing nothing of the call, when a record is over
+   * maxRecordBytes or the file would grow past maxFileBytes. */
   append(records: readonly unknown[]): Promise<void> {
     if (records.length === 0) return Promise.resolve();
     if (this.closed) return Promise.reject(new Error(`The journal ${basename(this.path)} is closed.`));
-    const data = Buffer.from(records.map(encodeRecord).join(''));
+    const lines: Buffer[] = [];
+    for (const record of records) {
+      const line = Buffer.from(encodeRecord(record), 'utf8');
+      if (line.length > this.limits.maxRecordBytes) {
+        return Promise.reject(new JournalLimitError('record', basename(this.path), line.length, this.limits.maxRecordBytes));
+      }
+      lines.push(line);
+    }
     return new Promise<void>((resolve, reject) => {
-      this.ops.push({ kind: 'append', data, count: records.length, resolve, reject });
+      this.ops.push({ kind: 'append', data: Buffer.concat(lines), count: records.length, resolve, reject });
       void this.run();
     });
   }
@@ -194,9 +269,7 @@ export class Journal {
 
   /** Resolves when nothing is queued or being written. */
   async drain(): Promise<void> {
-    while (this.running || this.ops.length > 0) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-    }
+    while (this.running || this.ops.length > 0) await new Promise<void>((resolve) => setImmediate(resolve));
   }
 
   private async run(): Promise<void> {
@@ -207,23 +280,30 @@ export class Journal {
         const first = this.ops[0]!;
         if (first.kind === 'compact') {
           this.ops.shift();
-          try {
-            await this.compactNow(first.snapshot());
-            first.resolve();
-          } catch (error) {
-            first.reject(error);
-          }
+          // snapshot() runs inside the promise: if it throws, the compaction is rejected, not the loop.
+          await Promise.resolve().then(() => this.compactNow(first.snapshot())).then(first.resolve, first.reject);
           continue;
         }
-        // Group commit: every append queued up to the next compaction shares one write and one fsync.
-        const batch: Extract<Op, { kind: 'append' }>[] = [];
-        while (this.ops.length > 0 && this.ops[0]!.kind === 'append') batch.push(this.ops.shift() as Extract<Op, { kind: 'append' }>);
+        // Group commit: every append queued up to the next compaction shares one write and one fsync,
+        // except those that would take the file past its limit (refused, in order).
+        const batch: AppendOp[] = [];
+        let bytes = 0;
+        while (this.ops.length > 0 && this.ops[0]!.kind === 'append') {
+          const op = this.ops.shift() as AppendOp;
+          if (this.sizeBytes + bytes + op.data.length > this.limits.maxFileBytes) {
+            op.reject(new JournalLimitError('file', basename(this.path), op.data.length, this.limits.maxFileBytes));
+            continue;
+          }
+          bytes += op.data.length;
+          batch.push(op);
+        }
+        if (batch.length === 0) continue;
         try {
           await this.appendNow(Buffer.concat(batch.map((op) => op.data)));
           this.recordsInFile += batch.reduce((sum, op) => sum + op.count, 0);
-          for (const op of batch) op.resolve();
+          batch.forEach((op) => op.resolve());
         } catch (error) {
-          for (const op of batch) op.reject(error);
+          batch.forEach((op) => op.reject(error));
         }
       }
     } finally {
@@ -236,17 +316,15 @@ export class Journal {
     if (!handle) throw new Error(`The journal ${basename(this.path)} is closed.`);
     const before = this.sizeBytes;
     try {
-      let offset = 0;
-      while (offset < data.length) {
-        const { bytesWritten } = await handle.write(data, offset, data.length - offset);
-        offset += bytesWritten;
-      }
+      await writeAll(handle, data);
       await handle.datasync();
       this.syncs++;
     } catch (error) {
       // A half-written batch (disk full…) must not stay in front of the next append, where it
       // would read as corruption: cut the file back to where this batch began.
       await handle.truncate(before).catch(() => undefined);
+      // Keep the size exact even if the cut failed.
+      this.sizeBytes = await handle.stat().then((stat) => stat.size, () => before);
       throw error;
     }
     this.sizeBytes = before + data.length;
@@ -255,11 +333,22 @@ export class Journal {
 
   private async compactNow(records: unknown[]): Promise<void> {
     const temporary = `${this.path}.compact`;
-    const text = encodeRecord({ journal: this.name, version: JOURNAL_FORMAT_VERSION } satisfies Header) + records.map(encodeRecord).join('');
-    const data = Buffer.from(text);
     const out = await open(temporary, 'w', 0o600);
+    let written = 0;
     try {
-      await out.writeFile(data);
+      // Written in pieces: a snapshot is never one string (Node's strings stop at ~512 MB).
+      let lines = [encodeRecord({ journal: this.name, version: JOURNAL_FORMAT_VERSION } satisfies Header)];
+      let length = lines[0]!.length;
+      for (let index = 0; index <= records.length; index++) {
+        if (index < records.length) {
+          lines.push(encodeRecord(records[index]));
+          length += lines[lines.length - 1]!.length;
+          if (length < 4 * MiB) continue;
+        }
+        written += await writeAll(out, Buffer.from(lines.join(''), 'utf8'));
+        lines = [];
+        length = 0;
+      }
       await out.sync();
     } finally {
       await out.close();
@@ -273,93 +362,134 @@ export class Journal {
     } finally {
       // Whatever happened, keep appending to whichever file now has the journal's name.
       this.handle = await open(this.path, 'a+', 0o600);
+      this.sizeBytes = (await this.handle.stat()).size;
     }
-    const stat = await this.handle.stat();
-    this.sizeBytes = stat.size;
+    this.base = this.sizeBytes;
     this.recordsInFile = records.length;
-    this.written += data.length;
+    this.written += written;
     this.syncs++;
   }
 }
 
-function parse(bytes: Buffer, name: string): { records: unknown[]; problems: JournalProblem[]; goodEnd: number; header: Header | null } {
-  const records: unknown[] = [];
-  const bad: Array<{ line: number; offset: number; bytes: number }> = [];
-  let header: Header | null = null;
-  let goodEnd = 0;
-  let offset = 0;
+/** A damaged line; tooLong: longer than maxLineBytes, so not read. */
+type Damaged = { line: number; offset: number; bytes: number; tooLong: boolean };
+/** goodEnd: the offset just past the last good line; size: bytes read, the file's size. */
+type Scanned = { records: number; bad: Damaged[]; goodEnd: number; header: Header | null; size: number };
+
+/** Reads the file line by line in fixed-size chunks; memory is one chunk plus one line. */
+async function scan(path: string, name: string, limits: Readonly<JournalLimits>, onRecord: (record: unknown) => void): Promise<Scanned> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    return { records: 0, bad: [], goodEnd: 0, header: null, size: 0 };
+  }
+  const out: Scanned = { records: 0, bad: [], goodEnd: 0, header: null, size: 0 };
   let lineNumber = 0;
-  while (offset < bytes.length) {
+  let lineStart = 0;
+  // The start of the current line when it spans chunks (copied: the read buffer is reused).
+  let pieces: Buffer[] = [];
+  let lineBytes = 0;
+  // text: the line without its newline; null when it was too long to read or has no newline.
+  const endLine = (end: number, text: string | null) => {
     lineNumber++;
-    const newline = bytes.indexOf(0x0a, offset);
-    const end = newline < 0 ? bytes.length : newline + 1;
-    const record = newline < 0 ? undefined : decodeLine(bytes.toString('utf8', offset, newline));
+    const record = text === null ? undefined : decodeLine(text);
     if (record === undefined) {
-      bad.push({ line: lineNumber, offset, bytes: end - offset });
-    } else if (header === null && records.length === 0 && isHeader(record)) {
-      if (record.journal !== name) {
-        throw new JournalFormatError(`This file holds a "${record.journal}" journal, not "${name}".`);
-      }
-      header = record;
-      goodEnd = end;
+      out.bad.push({ line: lineNumber, offset: lineStart, bytes: end - lineStart, tooLong: lineBytes > limits.maxLineBytes });
+    } else if (out.header === null && out.records === 0 && isHeader(record)) {
+      if (record.journal !== name) throw new JournalFormatError(`This file holds a "${record.journal}" journal, not "${name}".`);
+      out.header = record;
+      out.goodEnd = end;
     } else {
-      records.push(record);
-      goodEnd = end;
+      out.records++;
+      onRecord(record);
+      out.goodEnd = end;
     }
-    offset = end;
+    lineStart = end;
+    pieces = [];
+    lineBytes = 0;
+  };
+  const buffer = Buffer.allocUnsafe(READ_CHUNK);
+  try {
+    for (let bytesRead = -1; bytesRead !== 0; out.size += bytesRead) {
+      bytesRead = (await handle.read(buffer, 0, READ_CHUNK, out.size)).bytesRead;
+      const chunk = buffer.subarray(0, bytesRead);
+      for (let from = 0; from < bytesRead; ) {
+        const newline = chunk.indexOf(0x0a, from);
+        const stop = newline === -1 ? bytesRead : newline + 1;
+        lineBytes += stop - from;
+        const tooLong = lineBytes > limits.maxLineBytes;
+        if (tooLong) pieces = [];
+        if (newline === -1) {
+          if (!tooLong) pieces.push(Buffer.from(chunk.subarray(from)));
+          break;
+        }
+        const text = tooLong ? null : pieces.length === 0 ? chunk.toString('utf8', from, newline) : Buffer.concat([...pieces, chunk.subarray(from, newline)]).toString('utf8');
+        endLine(out.size + stop, text);
+        from = stop;
+      }
+    }
+    // Bytes after the last newline: a record whose write was cut short.
+    if (out.size > lineStart) endLine(out.size, null);
+  } finally {
+    await handle.close();
   }
-  if (header === null && records.length > 0) {
+  if (out.header === null && out.records > 0) {
     // A damaged first line with good records after it is a damaged header, not a foreign file.
-    if (bad[0]?.line !== 1) throw new JournalFormatError(`The journal has records but no header; it was not written by Sitewalk.`);
-    header = { journal: name, version: JOURNAL_FORMAT_VERSION };
+    if (out.bad[0]?.line !== 1) throw new JournalFormatError(`The journal has records but no header; it was not written by Sitewalk.`);
+    out.header = { journal: name, version: JOURNAL_FORMAT_VERSION };
   }
-  const problems: JournalProblem[] = [];
-  for (const damaged of bad) {
-    const tail = damaged.offset >= goodEnd;
-    problems.push({
-      kind: tail ? 'torn-tail' : 'corrupt-record',
-      line: damaged.line,
-      offset: damaged.offset,
-      bytes: damaged.bytes,
-      message: tail
-        ? `An unfinished record at the end (line ${damaged.line}, ${damaged.bytes} bytes) was dropped: the app stopped while writing it.`
-        : `Record ${damaged.line} is damaged (${damaged.bytes} bytes) and was set aside; the records around it were kept.`,
-    });
-  }
-  return { records, problems, goodEnd, header };
+  return out;
+}
+
+function describe(bad: Damaged[], goodEnd: number, limits: Readonly<JournalLimits>): JournalProblem[] {
+  return bad.map(({ line, offset, bytes, tooLong }) => {
+    const kind = offset >= goodEnd ? 'torn-tail' : 'corrupt-record';
+    const what = tooLong ? ` is too long to read (${count(bytes)} bytes; the limit is ${count(limits.maxLineBytes)})` : ` is damaged (${bytes} bytes)`;
+    const message =
+      kind === 'corrupt-record'
+        ? `Record ${line}${what} and was set aside; the records around it were kept.`
+        : tooLong
+          ? `The last record (line ${line})${what} and was dropped; its start was kept aside.`
+          : `An unfinished record at the end (line ${line}, ${bytes} bytes) was dropped: the app stopped while writing it.`;
+    return { kind, line, offset, bytes, message };
+  });
 }
 
 function isHeader(record: unknown): record is Header {
-  return (
-    typeof record === 'object' &&
-    record !== null &&
-    typeof (record as Header).journal === 'string' &&
-    typeof (record as Header).version === 'number' &&
-    Object.keys(record).length === 2
-  );
+  const header = record as Header;
+  return typeof record === 'object' && record !== null && typeof header.journal === 'string' && typeof header.version === 'number' && Object.keys(record).length === 2;
 }
 
-/** Copies damaged bytes next to the journal, each with where it came from, before they are dropped. */
-async function quarantine(path: string, bytes: Buffer, problems: JournalProblem[]): Promise<void> {
+/** Copies damaged bytes next to the journal with where they came from, before they are dropped (at
+ * most QUARANTINE_BYTES of each: a torn tail can be gigabytes of zeros after a power cut). */
+async function quarantine(path: string, problems: JournalProblem[]): Promise<void> {
   const parts: string[] = [];
   const at = new Date().toISOString();
-  for (const problem of problems) {
-    const raw = bytes.subarray(problem.offset, problem.offset + problem.bytes);
-    parts.push(`# ${at} ${problem.kind} line ${problem.line} offset ${problem.offset} (base64)\n${raw.toString('base64')}\n`);
+  const handle = await open(path, 'r');
+  try {
+    for (const problem of problems) {
+      const length = Math.min(problem.bytes, QUARANTINE_BYTES);
+      const raw = Buffer.alloc(length);
+      const { bytesRead } = await handle.read(raw, 0, length, problem.offset);
+      const kept = length < problem.bytes ? `, first ${length} of ${problem.bytes} bytes` : '';
+      parts.push(`# ${at} ${problem.kind} line ${problem.line} offset ${problem.offset} (base64${kept})\n${raw.subarray(0, bytesRead).toString('base64')}\n`);
+    }
+  } finally {
+    await handle.close();
   }
   await appendFile(`${path}.corrupt`, parts.join(''), { mode: 0o600 });
 }
 
+async function writeAll(handle: FileHandle, data: Buffer): Promise<number> {
+  for (let offset = 0; offset < data.length; ) offset += (await handle.write(data, offset, data.length - offset)).bytesWritten;
+  return data.length;
+}
+
+/** Makes a rename durable. Best effort: Windows cannot open a folder (NTFS journals the rename itself). */
 async function syncFolder(folder: string): Promise<void> {
-  // Makes the rename itself durable. Windows cannot open a folder for syncing; its rename is durable
-  // enough through NTFS's own journal.
-  let handle: FileHandle | null = null;
-  try {
-    handle = await open(folder, 'r');
-    await handle.sync();
-  } catch {
-    // best effort
-  } finally {
-    await handle?.close().catch(() => undefined);
-  }
+  const handle = await open(folder, 'r').catch(() => null);
+  await handle?.sync().catch(() => undefined);
+  await handle?.close().catch(() => undefined);
 }
