@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startBrowserHost, type RunningBrowserHost } from './browser-host/server';
 import { openHostBackend, type HostBackend } from './core/host-api';
+import { builtInSandbox } from './sandbox/builtin';
 import { defaultDataDir, resolveDataDir } from './core/storage/data-dir';
 import { createTileCache, followTileUrl, tileUserAgent, type TileCache } from './core/tiles';
 import { bundleElectron, ensureRenderer, findElectronBinary, paths, ROOT } from './main/build';
@@ -154,7 +155,7 @@ async function runBrowser(options: StartOptions): Promise<void> {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 
-  backend = await openHostBackend({ host: 'browser', dataDir: options.dataDir, log: say });
+  backend = await openHostBackend({ host: 'browser', dataDir: options.dataDir, sandbox: builtInSandbox, log: say });
   try {
     // Map tiles through the host, kept in the data folder so the map has them offline.
     const tileUrl = await followTileUrl(backend.hostApi);

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import {
   API_METHODS,
+  type ChangeSet,
   DEFAULT_SETTINGS,
   type ApiEvent,
   type ApiMethod,
@@ -85,6 +86,22 @@ function describeIssues(error: z.ZodError): string {
 
 function toStatusView(status: SyncStatus, host: HostKind): StatusView {
   return { ...status, host };
+}
+
+/** The entries (as they are now, or their removals) and the site they belong to, with revisions. */
+function changeSetAfter(core: SitewalkCore, entryIds: readonly string[], localId: string | undefined): ChangeSet {
+  const changes: ChangeSet = { entries: [], entriesRemoved: [], sites: [], sitesRemoved: [] };
+  for (const entryId of entryIds) {
+    const entry = core.outbox.get(entryId);
+    if (entry) changes.entries.push(entry);
+    else changes.entriesRemoved.push({ entryId, revision: core.outbox.revision(entryId) });
+  }
+  if (localId) {
+    const site = core.sites.get(localId);
+    if (site) changes.sites.push(site);
+    else changes.sitesRemoved.push({ localId, revision: core.sites.revision(localId) });
+  }
+  return changes;
 }
 
 function mapResult<T, U>(outcome: Result<T>, map: (value: T) => U): Result<U> {
@@ -197,7 +214,11 @@ export function createHostApi(core: SitewalkCore, options: { host: HostKind; bul
       return core.outbox.retry(entryId);
     },
     async discardEntry(entryId) {
-      return mapResult(await core.outbox.discard(entryId), () => null);
+      const before = core.outbox.get(entryId);
+      return mapResult(await core.outbox.discard(entryId), ({ removed }) => changeSetAfter(core, removed, before?.localId));
+    },
+    async getOutboxEntry(entryId) {
+      return changeSetAfter(core, [entryId], core.outbox.get(entryId)?.localId);
     },
     async resolveEntry(entryId, siteId) {
       return core.outbox.resolve(entryId, siteId);
@@ -264,9 +285,9 @@ export function createHostApi(core: SitewalkCore, options: { host: HostKind; bul
       const unsubscribers = [
         core.on('status', (status) => listener({ type: 'status', status: toStatusView(status, host) })),
         core.on('site', (site) => listener({ type: 'site', site: site })),
-        core.on('site-removed', ({ localId }) => listener({ type: 'site-removed', localId })),
+        core.on('site-removed', ({ localId, revision }) => listener({ type: 'site-removed', localId, revision })),
         core.on('outbox', (entry) => listener({ type: 'outbox', entry: entry })),
-        core.on('outbox-removed', ({ entryId }) => listener({ type: 'outbox-removed', entryId })),
+        core.on('outbox-removed', ({ entryId, revision }) => listener({ type: 'outbox-removed', entryId, revision })),
         core.on('profiles', (profiles) => listener({ type: 'profiles', profiles: profiles })),
         core.on('problem', ({ message, detail }) => listener({ type: 'problem', message, detail })),
       ];

@@ -3,7 +3,6 @@
 // reconciliation — around one sync engine, and presents them as the SitewalkCore the hosts and the
 // CLI use. It holds no logic of its own beyond start-up, events and close. The clock is resolved
 // here once and handed to everything.
-import { mkdir } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import { describeError } from '../shared/result';
 import { ServiceAccess } from './access/service-access';
@@ -17,14 +16,16 @@ import type { OutboxEntry } from './outbox/types';
 import { entryView } from './outbox/views';
 import { confStoreFactory, type KeyValueStore } from './profiles/kv';
 import { ProfileBook, SANDBOX_PROFILE_ID, sandboxProfile, type Profile } from './profiles/profiles';
-import { SandboxRunner, startBuiltInSandbox } from './profiles/sandbox';
+import { SandboxRunner } from './profiles/sandbox';
 import { chooseSecretStore, LayeredSecretStore, type SecretStoreKind } from './profiles/secrets';
 import { ProfileService } from './profiles/service';
 import { QualitiesCache } from './qualities/cache';
 import { QualitiesService } from './qualities/service';
+import { Revisions } from './revisions';
 import { RegisterReconciler } from './sites/reconcile';
 import { SiteRegister } from './sites/register';
 import { SiteService } from './sites/service';
+import { ensureDataDir } from './storage/data-dir';
 import { lockDataDir, type DataDirLock } from './storage/lock';
 import type { StoredProblem } from './storage/records';
 import type { CoreEvents, CoreOptions, SettleSummary, SitewalkCore, StorageStats, SyncStatus } from './sitewalk-core';
@@ -43,10 +44,11 @@ export { entryView } from './outbox/views';
 
 export async function openCore(options: CoreOptions): Promise<SitewalkCore> {
   const dataDir = resolvePath(options.dataDir);
-  await mkdir(dataDir, { recursive: true });
+  // Created 0700 whatever the umask; an existing folder others can read is said, not changed.
+  const { warning } = ensureDataDir(dataDir);
   const lock = await lockDataDir(dataDir);
   try {
-    return await Core.open(dataDir, options, lock);
+    return await Core.open(dataDir, options, lock, warning);
   } catch (error) {
     await lock.release();
     throw error;
@@ -105,7 +107,7 @@ class Core implements SitewalkCore {
     const now = () => clock.now();
 
     this.reconciler = new RegisterReconciler(store, register, now, (error) => this.reportProblem(error));
-    const starter = options.sandbox === false ? null : (options.sandbox ?? startBuiltInSandbox);
+    const starter = options.sandbox === false ? null : options.sandbox;
     // Whenever the built-in sandbox starts, its account's sites join the Sandbox profile's register.
     this.sandbox = starter
       ? new SandboxRunner(dataDir, async (startOptions) => {
@@ -131,7 +133,7 @@ class Core implements SitewalkCore {
       access: this.access,
       onStatus: () => events.emit('status', this.status()),
       log,
-      initialLastSyncAt: lastDoneAt(store),
+      initialContact: lastDonePerProfile(store),
     });
     const engine = this.engine;
     this.profileService = new ProfileService({
@@ -171,14 +173,16 @@ class Core implements SitewalkCore {
     store.subscribe((changes, removed) => this.onOutboxChange(changes, removed));
   }
 
-  static async open(dataDir: string, options: CoreOptions, lock: DataDirLock): Promise<Core> {
+  static async open(dataDir: string, options: CoreOptions, lock: DataDirLock, folderWarning: string | null): Promise<Core> {
     const clock = options.clock ?? systemClock;
     const choice = options.secretStore ? { store: options.secretStore, fallbackReason: null } : await chooseSecretStore();
     const factory = options.kvStoreFactory ?? confStoreFactory(dataDir);
-    const opened = await OutboxStore.open({ dataDir, clock });
+    // One revision counter for entries and sites: a site's view depends on both stores.
+    const revisions = new Revisions();
+    const opened = await OutboxStore.open({ dataDir, clock, revisions });
     let registerOpened: Awaited<ReturnType<typeof SiteRegister.open>>;
     try {
-      registerOpened = await SiteRegister.open({ dataDir, clock });
+      registerOpened = await SiteRegister.open({ dataDir, clock, revisions });
     } catch (error) {
       await opened.store.close();
       throw error;
@@ -190,7 +194,7 @@ class Core implements SitewalkCore {
       notice: choice.fallbackReason,
       settings: factory('settings'),
       profilesKv: factory('profiles'),
-      problems: [...opened.problems, ...registerOpened.problems],
+      problems: [...opened.problems, ...registerOpened.problems, ...(folderWarning ? [{ kind: 'damage' as const, message: folderWarning }] : [])],
     });
     try {
       await core.startUp();
@@ -283,12 +287,12 @@ class Core implements SitewalkCore {
     // Views cost something for 10,000 entries: build them only for someone listening.
     const tellEntries = this.events.listenerCount('outbox') > 0;
     const tellSites = this.events.listenerCount('site') > 0;
-    for (const { entry } of changes) {
-      if (tellEntries) this.events.emit('outbox', entryView(entry));
+    for (const { entry, revision } of changes) {
+      if (tellEntries) this.events.emit('outbox', entryView(entry, revision));
       if (entry.kind === 'site') touched.add(entry.localId);
     }
     for (const entry of removed) {
-      this.events.emit('outbox-removed', { entryId: entry.id });
+      this.events.emit('outbox-removed', { entryId: entry.id, revision: this.store.revisionOf(entry.id) });
       if (entry.kind === 'site') touched.add(entry.localId);
     }
     if (tellSites) {
@@ -309,13 +313,16 @@ class Core implements SitewalkCore {
 
 // ---------- helpers ----------
 
-function lastDoneAt(store: OutboxStore): number | null {
-  let last: number | null = null;
+/** When each profile's service last accepted a request, as the journal remembers it. */
+function lastDonePerProfile(store: OutboxStore): Map<string, number> {
+  const last = new Map<string, number>();
   for (const entry of store.list()) {
-    if (entry.state === 'done' && (last === null || entry.updatedAt > last)) last = entry.updatedAt;
+    if (entry.state === 'done' && entry.updatedAt > (last.get(entry.profileId) ?? 0)) last.set(entry.profileId, entry.updatedAt);
   }
   return last;
 }
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 function toSyncStatus(status: EngineStatus, activeProfileId: string, problems: readonly StoredProblem[]): SyncStatus {
   return {
@@ -326,7 +333,12 @@ function toSyncStatus(status: EngineStatus, activeProfileId: string, problems: r
     pendingCount: status.pendingCount,
     sendingCount: status.sendingCount,
     attentionCount: status.attentionCount,
-    lastSyncAt: status.lastSyncAt === null ? null : new Date(status.lastSyncAt).toISOString(),
+    lastSyncAt: iso(status.lastSyncAt),
+    connection: {
+      state: status.connection.state,
+      lastError: status.connection.lastError ? { message: status.connection.lastError.message, at: iso(status.connection.lastError.at)! } : null,
+      nextTryAt: iso(status.connection.nextTryAt),
+    },
     activeProfileId,
     dataProblems: problems.map((problem) => problem.message),
   };

@@ -43,7 +43,7 @@ export interface CoreOptions {
   /** Start sending as soon as the core opens and after every enqueue (default true; the CLI sends only on `sync`). */
   autoSync?: boolean;
   /** How the built-in sandbox starts; false = no built-in sandbox (its profile cannot sync). */
-  sandbox?: SandboxStarter | false;
+  sandbox: SandboxStarter | false;
   /** One line per notable event; never receives a key. */
   log?: (line: string) => void;
 }
@@ -87,9 +87,9 @@ export interface StorageStats {
 export interface CoreEvents {
   status: SyncStatus;
   site: SiteView;
-  'site-removed': { localId: string };
+  'site-removed': { localId: string; revision: number };
   outbox: OutboxEntryView;
-  'outbox-removed': { entryId: string };
+  'outbox-removed': { entryId: string; revision: number };
   profiles: ProfileView[];
   /** Something the user should know that is not tied to one entry (damaged journal record, failed write, sandbox start). */
   problem: { message: string; detail: string };
@@ -125,6 +125,8 @@ export interface SitewalkCore {
     list(): SiteView[];
     /** By local ID or service site ID (active profile). */
     get(id: string): SiteView | null;
+    /** The site's newest revision (its removal's once removed; 0 when unknown). */
+    revision(localId: string): number;
     /** Create (no localId/siteId) or edit; validated, queued durably, returned as now pending. */
     save(input: SiteEditInput & { localId?: string }): Promise<Result<SavedSite>>;
     /** Many saves in one durable write (CSV import): all or nothing. */
@@ -136,6 +138,8 @@ export interface SitewalkCore {
     /** Entries of the active profile (or every profile), oldest first. */
     list(options?: { allProfiles?: boolean }): OutboxEntryView[];
     get(id: string): OutboxEntryView | null;
+    /** The entry's newest revision (its removal's once removed; 0 when unknown). */
+    revision(id: string): number;
     /** Sends again: failed, needs-review (a deliberate resend), paused (lifts the pause), or pending in backoff. */
     retry(id: string): Promise<Result<OutboxEntryView>>;
     /** Removes an unsent entry; a create takes the edits queued behind it (and the unsent site) with it. */

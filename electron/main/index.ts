@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import * as electron from 'electron';
 import ElectronStore from 'electron-store';
 import { openHostBackend } from '../core/host-api';
+import { builtInSandbox } from '../sandbox/builtin';
 import { chooseSecretStore } from '../core/profiles/secrets';
 import { dataDirArgument, resolveDataDir } from '../core/storage/data-dir';
 import { createMainApp } from './app';
@@ -19,7 +20,7 @@ createMainApp(electron, {
   dataDir,
   rendererDir: join(__dirname, '..', 'renderer'),
   preloadPath: join(__dirname, 'preload.cjs'),
-  openBackend: (deps) => openHostBackend({ ...deps, host: 'electron', kvStoreFactory: storeFor }),
+  openBackend: (deps) => openHostBackend({ ...deps, host: 'electron', kvStoreFactory: storeFor, sandbox: builtInSandbox }),
   fallbackSecretStore: () => chooseSecretStore(),
   windowStore: storeFor('window-state'),
   onlinePollMs: 5_000,

@@ -1,10 +1,12 @@
 // The renderer's copy of what the main process knows: status, profiles, settings, sites and outbox,
 // loaded once and then kept current by API events (each event carries the whole changed object, so
-// applying it is idempotent). Events that arrive while the first load is in flight are held and
-// applied after it, so a stale snapshot never overwrites a newer event. React reads slices with
+// applying it is idempotent). Every site and entry view, and every removal, carries a revision from
+// the core that only grows: a view is applied only when it is newer than what is held (or than the
+// object's removal), so neither a call's late answer nor a batch can put an older view on screen.
+// Events that arrive while the first load is in flight are held and applied after it. React reads slices with
 // useSyncExternalStore; the map listens to site changes directly to avoid re-rendering 10,000 pins.
 import { useSyncExternalStore } from 'react';
-import type { ApiEvent, BulkRunView, OutboxEntryView, ProfileView, SettingsView, SiteView, SitewalkApi, StatusView } from '../../electron/shared/contract/index';
+import type { ApiEvent, BulkRunView, ChangeSet, OutboxEntryView, ProfileView, SettingsView, SiteView, SitewalkApi, StatusView } from '../../electron/shared/contract/index';
 import { DEFAULT_SETTINGS } from '../../electron/shared/contract/index';
 import { describeError } from '../../electron/shared/result';
 
@@ -135,6 +137,20 @@ export class AppStore {
     this.flush();
   }
 
+  /** What an action answered it changed (entries, removals, the site), shown at once. */
+  applyChanges(changes: ChangeSet): void {
+    for (const entry of changes.entries) this.apply({ type: 'outbox', entry });
+    for (const { entryId, revision } of changes.entriesRemoved) this.apply({ type: 'outbox-removed', entryId, revision });
+    for (const site of changes.sites) this.apply({ type: 'site', site });
+    for (const { localId, revision } of changes.sitesRemoved) this.apply({ type: 'site-removed', localId, revision });
+    this.flush();
+  }
+
+  /** After an action was refused because the entry had moved on: show the entry as it is now. */
+  async refreshEntry(entryId: string): Promise<void> {
+    this.applyChanges(await this.api.getOutboxEntry(entryId));
+  }
+
   applyStatus(status: StatusView): void {
     this.apply({ type: 'status', status });
   }
@@ -183,29 +199,33 @@ export class AppStore {
         this.applyBulkRun(event.run);
         break;
       case 'site':
-        this.gather(this.pendingSites, event.site.localId, event.site);
+        this.gather(this.pendingSites, event.site.localId, event.site, event.site.revision);
         break;
       case 'site-removed':
-        this.gather(this.pendingSites, event.localId, null);
+        this.gather(this.pendingSites, event.localId, null, event.revision);
         break;
       case 'outbox':
-        this.gather(this.pendingOutbox, event.entry.id, event.entry);
+        this.gather(this.pendingOutbox, event.entry.id, event.entry, event.entry.revision);
         break;
       case 'outbox-removed':
-        this.gather(this.pendingOutbox, event.entryId, null);
+        this.gather(this.pendingOutbox, event.entryId, null, event.revision);
         break;
     }
   }
 
   // A sync of thousands of sites sends thousands of events; copying a 10,000-entry map for each would
   // cost seconds, so site and outbox changes are gathered and applied together a moment later.
-  private readonly pendingSites = new Map<string, SiteView | null>();
-  private readonly pendingOutbox = new Map<string, OutboxEntryView | null>();
+  private readonly pendingSites: Pending<SiteView> = new Map();
+  private readonly pendingOutbox: Pending<OutboxEntryView> = new Map();
+  /** The revision at which each removed site or entry went: older views of it are ignored. */
+  private readonly removedSites = new Map<string, number>();
+  private readonly removedEntries = new Map<string, number>();
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
 
-  /** Keeps a change (null: a removal) to apply with the others in a moment; the latest per ID wins. */
-  private gather<T>(pending: Map<string, T | null>, id: string, value: T | null): void {
-    pending.set(id, value);
+  /** Keeps a change (null: a removal) to apply with the others in a moment; the newest revision per ID wins. */
+  private gather<T>(pending: Pending<T>, id: string, value: T | null, revision: number): void {
+    const held = pending.get(id);
+    if (!held || revision >= held.revision) pending.set(id, { value, revision });
     this.flushTimer ??= setTimeout(() => this.flush(), 25);
   }
 
@@ -217,11 +237,11 @@ export class AppStore {
     const changed: SiteView[] = [];
     const removed: string[] = [];
     if (this.pendingSites.size > 0) {
-      patch.sites = merged(this.state.sites, this.pendingSites, changed, removed);
+      patch.sites = merged(this.state.sites, this.pendingSites, this.removedSites, changed, removed);
       patch.sitesVersion = this.state.sitesVersion + 1;
     }
     if (this.pendingOutbox.size > 0) {
-      patch.outbox = merged(this.state.outbox, this.pendingOutbox, [], []);
+      patch.outbox = merged(this.state.outbox, this.pendingOutbox, this.removedEntries, [], []);
       patch.outboxVersion = this.state.outboxVersion + 1;
     }
     if (Object.keys(patch).length === 0) return;
@@ -235,21 +255,31 @@ export class AppStore {
   }
 }
 
+type Pending<T> = Map<string, { value: T | null; revision: number }>;
+
 /**
  * A copy of `known` with the gathered changes applied (and `pending` emptied); what was applied goes
- * to `changed` and `removed`. A call's answer can arrive after a newer event for the same object:
- * a change older than what is known is dropped, so nothing ever steps back.
+ * to `changed` and `removed`. A call's answer can arrive after a newer event for the same object, and
+ * an event after the object's removal: a change not newer than what is known is dropped, so nothing
+ * ever steps back and nothing removed comes back.
  */
-function merged<T extends { updatedAt: string }>(known: ReadonlyMap<string, T>, pending: Map<string, T | null>, changed: T[], removed: string[]): Map<string, T> {
+function merged<T extends { revision: number }>(
+  known: ReadonlyMap<string, T>,
+  pending: Pending<T>,
+  tombstones: Map<string, number>,
+  changed: T[],
+  removed: string[],
+): Map<string, T> {
   const next = new Map(known);
-  for (const [id, value] of pending) {
+  for (const [id, { value, revision }] of pending) {
+    const current = next.get(id);
+    if (revision < (current?.revision ?? 0) || revision <= (tombstones.get(id) ?? 0)) continue;
     if (value) {
-      const current = next.get(id);
-      if (current && current.updatedAt > value.updatedAt) continue;
       next.set(id, value);
       changed.push(value);
-    } else if (next.delete(id)) {
-      removed.push(id);
+    } else {
+      tombstones.set(id, revision);
+      if (next.delete(id)) removed.push(id);
     }
   }
   pending.clear();

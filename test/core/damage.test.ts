@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openCore, type CoreOptions, type SitewalkCore } from '../../electron/core/open-core';
 import { OUTBOX_FILE } from '../../electron/core/outbox/store';
 import { createSessionSecretStore } from '../../electron/core/profiles/session';
+import { builtInSandbox } from '../../electron/sandbox/builtin';
 
 const folders: string[] = [];
 const open: SitewalkCore[] = [];
@@ -23,7 +24,7 @@ async function dataFolder(): Promise<string> {
 }
 
 async function opened(dataDir: string, options: Partial<CoreOptions> = {}): Promise<SitewalkCore> {
-  const core = await openCore({ dataDir, secretStore: createSessionSecretStore(), autoSync: false, ...options });
+  const core = await openCore({ dataDir, secretStore: createSessionSecretStore(), autoSync: false, sandbox: builtInSandbox, ...options });
   open.push(core);
   return core;
 }

@@ -51,7 +51,7 @@ describe('preload bridge', () => {
     const bridge = createPreloadBridge(fake.ipc);
     const received: unknown[] = [];
     const unsubscribe = bridge.onEvent((event) => received.push(event));
-    const event: ApiEvent = { type: 'site-removed', localId: 'local-1' };
+    const event: ApiEvent = { type: 'site-removed', localId: 'local-1', revision: 3 };
     fake.emit(event);
     expect(received).toEqual([event]);
     unsubscribe();

@@ -20,6 +20,7 @@ export function siteView(patch: Partial<SiteView> = {}): SiteView {
     queued: 0,
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',
+    revision: 1,
     ...patch,
   };
 }

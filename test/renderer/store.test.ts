@@ -3,7 +3,7 @@
 // event, are the two ways that could happen. Driven through a small in-memory API with the same
 // shapes the hosts deliver (this is the UI's own store, so the host is what is faked here).
 import { describe, expect, it } from 'vitest';
-import type { ApiEvent, SiteView, SitewalkApi, StatusView } from '../../electron/shared/contract/index';
+import type { ApiEvent, OutboxEntryView, SiteView, SitewalkApi, StatusView } from '../../electron/shared/contract/index';
 import { DEFAULT_SETTINGS } from '../../electron/shared/contract/index';
 import { AppStore } from '../../renderer/src/store';
 
@@ -25,11 +25,12 @@ function site(localId: string, patch: Partial<SiteView> = {}): SiteView {
     queued: 1,
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',
+    revision: 1,
     ...patch,
   };
 }
 
-const status: StatusView = { online: true, syncing: false, paused: null, blocked: null, pendingCount: 0, sendingCount: 0, attentionCount: 0, lastSyncAt: null, activeProfileId: 'p', dataProblems: [], host: 'browser' };
+const status: StatusView = { online: true, syncing: false, paused: null, blocked: null, pendingCount: 0, sendingCount: 0, attentionCount: 0, lastSyncAt: null, connection: { state: 'online', lastError: null, nextTryAt: null }, activeProfileId: 'p', dataProblems: [], host: 'browser' };
 
 function harness(initialSites: SiteView[]) {
   const listeners = new Set<(event: ApiEvent) => void>();
@@ -62,7 +63,7 @@ describe('the renderer store', () => {
     const h = harness([site('a', { syncState: 'pending' })]);
     const started = h.store.start();
     // The sync engine finishes the site while listSites is still on its way.
-    h.emit({ type: 'site', site: site('a', { syncState: 'synced', siteId: '100', updatedAt: '2026-01-01T00:00:05.000Z' }) });
+    h.emit({ type: 'site', site: site('a', { syncState: 'synced', siteId: '100', updatedAt: '2026-01-01T00:00:05.000Z', revision: 5 }) });
     h.releaseList();
     await started;
     expect(h.store.getState().sites.get('a')).toMatchObject({ syncState: 'synced', siteId: '100' });
@@ -72,10 +73,10 @@ describe('the renderer store', () => {
     const h = harness([]);
     h.releaseList();
     await h.store.start();
-    h.emit({ type: 'site', site: site('b', { syncState: 'synced', updatedAt: '2026-01-01T00:00:09.000Z' }) });
+    h.emit({ type: 'site', site: site('b', { syncState: 'synced', updatedAt: '2026-01-01T00:00:09.000Z', revision: 9 }) });
     h.store.flush();
     // saveSite's answer (pending) arrives after the synced event.
-    h.store.applySite(site('b', { syncState: 'pending', updatedAt: '2026-01-01T00:00:08.000Z' }));
+    h.store.applySite(site('b', { syncState: 'pending', updatedAt: '2026-01-01T00:00:08.000Z', revision: 8 }));
     expect(h.store.getState().sites.get('b')?.syncState).toBe('synced');
   });
 
@@ -98,7 +99,7 @@ describe('the renderer store', () => {
     await h.store.start();
     const removed: string[] = [];
     h.store.onSites((_changed, gone) => removed.push(...gone));
-    h.emit({ type: 'site-removed', localId: 'c' });
+    h.emit({ type: 'site-removed', localId: 'c', revision: 2 });
     h.store.flush();
     expect(h.store.getState().sites.has('c')).toBe(false);
     expect(removed).toEqual(['c']);
@@ -115,5 +116,32 @@ describe('the renderer store', () => {
     h.store.dismissProblem(shown[0]!.id);
     expect(h.store.getState().problems.map((p) => p.message)).toEqual(['Problem 4', 'Problem 5', 'Problem 6']);
     h.store.stop();
+  });
+
+  it('shows a discard at once even though the entry\'s time goes backwards, and never brings it back', async () => {
+    const h = harness([]);
+    h.releaseList();
+    await h.store.start();
+    const entry = (revision: number, state: OutboxEntryView['state'], updatedAt: string) =>
+      ({ id: 'o1', kind: 'site', state, profileId: 'p', summary: 'Edit', payload: {}, attempts: 1, createdAt: updatedAt, updatedAt, nextAttemptAt: null, result: null, problem: null, revision }) as OutboxEntryView;
+    h.emit({ type: 'outbox', entry: entry(3, 'pending', '2026-01-01T00:00:09.000Z') });
+    h.store.flush();
+    // The discard is newer (revision 4) although nothing about its time says so.
+    h.emit({ type: 'outbox-removed', entryId: 'o1', revision: 4 });
+    // A late answer of an earlier call, in the same batch and after it.
+    h.store.applyOutboxEntry(entry(3, 'pending', '2026-01-01T00:00:09.000Z'));
+    h.emit({ type: 'outbox', entry: entry(2, 'pending', '2026-01-01T00:00:10.000Z') });
+    h.store.flush();
+    expect(h.store.getState().outbox.has('o1')).toBe(false);
+  });
+
+  it('lets the newest of several views in one batch win, whatever order they arrive in', async () => {
+    const h = harness([]);
+    h.releaseList();
+    await h.store.start();
+    h.emit({ type: 'site', site: site('d', { syncState: 'synced', revision: 7 }) });
+    h.emit({ type: 'site', site: site('d', { syncState: 'pending', revision: 6 }) });
+    h.store.flush();
+    expect(h.store.getState().sites.get('d')?.syncState).toBe('synced');
   });
 });

@@ -5,6 +5,7 @@
 // ../io.ts.
 import type { Command } from 'commander';
 import { openCore, type CoreOptions, type SitewalkCore } from '../../core/open-core';
+import { builtInSandbox } from '../../sandbox/builtin';
 import { resolveDataDir } from '../../core/storage/data-dir';
 import { DataDirBusyError } from '../../core/storage/lock';
 import { fail, issuesExit, type CliIo, type CommonFlags } from '../io';
@@ -34,6 +35,7 @@ export async function withCore<T>(io: CliIo, flags: CommonFlags, options: CoreCo
     core = await openCore({
       dataDir,
       autoSync: false,
+      sandbox: builtInSandbox,
       ...(io.fetch ? { fetch: io.fetch } : {}),
       log: (line) => io.stderr(`sitewalk: ${line}\n`),
       ...options.coreOptions,

@@ -5,13 +5,14 @@
 // service all go through this one object; nothing else reads a key.
 import { REAL_SERVICE } from '../../shared/domain';
 import { describeError } from '../../shared/result';
-import type { Blocked, ServiceAccessPort } from '../outbox/engine';
+import type { Blocked, Reachability, ServiceAccessPort } from '../outbox/engine';
 import type { Problem } from '../outbox/types';
 import type { ProfileBook } from '../profiles/profiles';
 import type { SandboxRunner } from '../profiles/sandbox';
 import type { LayeredSecretStore } from '../profiles/secrets';
 import { serviceUrl } from '../service/codec';
 import { createServiceClient } from '../service/client';
+import { redactFields } from '../service/redact';
 import type { Connection, Credentials, FetchLike, ServiceClient } from '../service/types';
 
 const PROBE_TIMEOUT_MS = 10_000;
@@ -128,29 +129,37 @@ export class ServiceAccess implements ServiceAccessPort {
     return null;
   }
 
-  /** Any HTTP answer from the service address counts; the WSDL page costs no API call. */
-  async reachable(profileId: string): Promise<boolean> {
+  /**
+   * Asks for the service description (the WSDL page costs no API call): any HTTP answer means the
+   * service can be reached; a 5xx or a gateway's error page means it is not answering well.
+   */
+  async reachable(profileId: string): Promise<Reachability> {
     let url: string;
     try {
       url = `${serviceUrl(await this.connectionFor(profileId))}?WSDL`;
     } catch (error) {
       this.options.log(`probe: ${describeError(error)}`);
-      return false;
+      return { state: 'offline', message: describeError(error) };
     }
     const transport: FetchLike = this.options.fetch ?? ((target, init) => fetch(target, init));
     try {
       const response = await transport(url, { method: 'GET', redirect: 'manual', signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
       await response.body?.cancel().catch(() => undefined);
-      return true;
-    } catch {
-      return false;
+      if (response.status >= 500) {
+        return { state: 'not-answering', message: `The service answers with HTTP ${response.status} ${response.statusText}`.trim() + '.' };
+      }
+      return { state: 'online', message: '' };
+    } catch (error) {
+      const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+      return timedOut
+        ? { state: 'not-answering', message: `The service did not answer within ${PROBE_TIMEOUT_MS / 1000} s.` }
+        : { state: 'offline', message: `The service cannot be reached: ${describeError(error)}` };
     }
   }
 
+  /** The problem with the profile's key taken out of every text, in every encoding the client writes. */
   scrub(problem: Problem, profileId: string): Problem {
     const key = this.keyCache.get(profileId);
-    if (!key || key.length < 4) return problem;
-    const clean = (text: string) => text.split(key).join('[key]');
-    return { ...problem, message: clean(problem.message), detail: clean(problem.detail) };
+    return key ? redactFields(problem, [key]) : problem;
   }
 }

@@ -35,11 +35,12 @@ export class OutboxActions {
         this.deps.store
           .list()
           .filter((entry) => options?.allProfiles || entry.profileId === this.deps.activeId())
-          .map(entryView),
+          .map((entry) => entryView(entry, this.deps.store.revisionOf(entry.id))),
       get: (id) => {
         const entry = this.deps.store.get(id);
-        return entry ? entryView(entry) : null;
+        return entry ? entryView(entry, this.deps.store.revisionOf(entry.id)) : null;
       },
+      revision: (id) => this.deps.store.revisionOf(id),
       retry: (id) => this.retry(id),
       discard: (id) => this.discard(id),
       resolve: (id, siteId) => this.resolve(id, siteId),
@@ -63,7 +64,7 @@ export class OutboxActions {
     if (issues.length > 0) return { ok: false, issues };
     const enqueued = await this.deps.store.enqueue(drafts);
     this.deps.engine.kick();
-    return { ok: true, value: enqueued.map(({ entry }) => entryView(entry)) };
+    return { ok: true, value: enqueued.map(({ entry }) => entryView(entry, this.deps.store.revisionOf(entry.id))) };
   }
 
   private find(id: string): OutboxEntry | Result<never> {
@@ -74,7 +75,7 @@ export class OutboxActions {
 
   /** The entry as it is now, after an action. */
   private current(id: string): Result<OutboxEntryView> {
-    return ok(entryView(this.deps.store.get(id)!));
+    return ok(entryView(this.deps.store.get(id)!, this.deps.store.revisionOf(id)));
   }
 
   private async retry(id: string): Promise<Result<OutboxEntryView>> {
@@ -122,7 +123,7 @@ export class OutboxActions {
     const removed = await store.remove(ids);
     if (dropSite) {
       await register.remove([dropSite]);
-      this.deps.events.emit('site-removed', { localId: dropSite });
+      this.deps.events.emit('site-removed', { localId: dropSite, revision: register.revisionOf(dropSite) });
     }
     this.deps.engine.kick();
     return ok({ removed: removed.map((item) => item.id) });

@@ -9,6 +9,7 @@ import type { Clock, Random, TimerHandle } from '../clock';
 import type { CallResult, ReprocessResult, ServiceClient, SiteResult } from '../service/types';
 import { backoffDelay, decide, DEFAULT_PROBE, DEFAULT_RETRY, type RetryPolicy } from './policy';
 import type { OutboxStore } from './store';
+import { ConnectionMonitor, HUNG_AFTER_MS, type ConnectionState } from './connection';
 import * as transitions from './transitions';
 import { isIdempotent, laneOf, type OutboxEntry, type PauseInfo, type Problem } from './types';
 
@@ -26,8 +27,15 @@ export interface EngineStatus {
   sendingCount: number;
   /** failed + needs-review of the active profile: entries waiting for the user. */
   attentionCount: number;
-  /** Last time the service accepted a request (ms), or null. */
+  /** Last time the service answered well for the active profile (ms), or null. */
   lastSyncAt: number | null;
+  /** What calls really say about the active profile's service. */
+  connection: {
+    state: ConnectionState | 'paused';
+    lastError: { message: string; at: number } | null;
+    /** When the engine will try the service again (a retry or a probe), ms; null when not waiting. */
+    nextTryAt: number | null;
+  };
 }
 
 export interface SettleResult {
@@ -36,14 +44,20 @@ export interface SettleResult {
   status: EngineStatus;
 }
 
+/** A probe's finding: online (a good answer), not answering (an error page, 5xx), offline (nothing). */
+export interface Reachability {
+  state: 'online' | 'not-answering' | 'offline';
+  message: string;
+}
+
 /** What the engine needs of the service, per profile (core/access implements it). */
 export interface ServiceAccessPort {
   /** The client for a profile (reads the key per call); may start the built-in sandbox first. */
   clientFor(profileId: string): ServiceClient | Promise<ServiceClient>;
   /** A reason the profile cannot send at all right now (no key…), checked before each pass. */
   precheck?(profileId: string): Blocked | null;
-  /** Whether the profile's service answers at all (any HTTP answer counts); must not cost an API call. */
-  reachable(profileId: string): Promise<boolean>;
+  /** Whether the profile's service answers, and how well; must not cost an API call. */
+  reachable(profileId: string): Promise<Reachability>;
   /** Last chance to strip anything secret from a problem before it is stored. */
   scrub?(problem: Problem, profileId: string): Problem;
 }
@@ -62,8 +76,8 @@ export interface EngineOptions {
   access: ServiceAccessPort;
   onStatus?(status: EngineStatus): void;
   log?(line: string): void;
-  /** When the service last accepted a request, from the journal (ms). */
-  initialLastSyncAt?: number | null;
+  /** When each profile's service last accepted a request, from the journal (ms). */
+  initialContact?: ReadonlyMap<string, number>;
 }
 
 export class SyncEngine {
@@ -85,7 +99,10 @@ export class SyncEngine {
   private pumpQueued = false;
   private stopped = false;
   private started = false;
-  private lastSyncAt: number | null = null;
+  private readonly connection: ConnectionMonitor;
+  /** When each request in flight left, by lane: one waiting too long means the service hangs. */
+  private readonly sentAt = new Map<string, number>();
+  private probeAt: number | null = null;
   /** Entries that failed before this instant are due now: the user asked to sync. */
   private manualSyncAt = Number.NEGATIVE_INFINITY;
   private blocked: Blocked | null = null;
@@ -99,7 +116,7 @@ export class SyncEngine {
     this.concurrencyLimit = clampConcurrency(options.concurrency ?? 4);
     this.retry = options.retry ?? DEFAULT_RETRY;
     this.probePolicy = options.probe ?? DEFAULT_PROBE;
-    this.lastSyncAt = options.initialLastSyncAt ?? null;
+    this.connection = new ConnectionMonitor(options.initialContact ?? new Map());
   }
 
   get concurrency(): number {
@@ -115,6 +132,8 @@ export class SyncEngine {
   start(): void {
     if (this.started || this.stopped) return;
     this.started = true;
+    // Learn how the service is doing now, even with nothing to send ("checking" until then).
+    if (!this.probing) void this.runProbe();
     this.kick();
   }
 
@@ -159,7 +178,8 @@ export class SyncEngine {
       pendingCount: counts ? counts.pending + counts.sending + counts.paused : 0,
       sendingCount: counts ? counts.sending : 0,
       attentionCount: counts ? counts.failed + counts['needs-review'] : 0,
-      lastSyncAt: this.lastSyncAt,
+      lastSyncAt: profileId ? this.connection.facts(profileId).lastContactAt : null,
+      connection: this.connectionStatus(profileId),
     };
   }
 
@@ -243,7 +263,12 @@ export class SyncEngine {
         earliest = Math.min(earliest, head.nextAttemptAt);
         continue;
       }
+      // A call still unanswered after HUNG_AFTER_MS turns the status to "not answering" at once.
+      this.sentAt.set(lane, now);
+      const hung = this.clock.setTimer(() => this.emitStatus(), HUNG_AFTER_MS);
       const work = this.send(head).finally(() => {
+        this.clock.clearTimer(hung);
+        this.sentAt.delete(lane);
         this.inflight.delete(lane);
         this.kick();
       });
@@ -315,7 +340,7 @@ export class SyncEngine {
     const now = this.clock.now();
     if (result.ok) {
       this.reached();
-      this.lastSyncAt = now;
+      this.connection.reached(entry.profileId, now);
       if (entry.kind === 'site' && entry.op === 'create') {
         const siteId = (result.value as SiteResult).siteId;
         if (siteId === null) {
@@ -335,6 +360,7 @@ export class SyncEngine {
     const problem = this.options.access.scrub?.(decision.problem, entry.profileId) ?? decision.problem;
     const notSent = error.kind === 'invalid-input' || (error.kind === 'network' && error.sent === 'no');
     if (!notSent) this.reached();
+    this.connection.failed(entry.profileId, error, now);
     // A request that never left does not count as an attempt.
     const attempts = notSent ? Math.max(0, entry.attempts - 1) : entry.attempts;
     const nextAttemptAt = decision.state === 'pending' && !decision.offline ? now + backoffDelay(Math.max(1, attempts), this.retry, this.random) : null;
@@ -363,6 +389,7 @@ export class SyncEngine {
     if (this.stopped) return;
     this.probeAttempt++;
     const delay = backoffDelay(this.probeAttempt, this.probePolicy, this.random);
+    this.probeAt = this.clock.now() + delay;
     this.probeTimer = this.clock.setTimer(() => {
       this.probeTimer = null;
       void this.runProbe();
@@ -380,25 +407,47 @@ export class SyncEngine {
     const profileId = this.options.activeProfile();
     if (!profileId) return;
     this.probing = true;
-    let ok = false;
+    this.probeAt = null;
+    let reach: Reachability;
     try {
-      ok = await this.options.access.reachable(profileId);
-    } catch {
-      ok = false;
+      reach = await this.options.access.reachable(profileId);
+    } catch (error) {
+      reach = { state: 'offline', message: error instanceof Error ? error.message : String(error) };
     } finally {
       this.probing = false;
     }
     if (this.stopped) return;
-    if (ok) {
+    const now = this.clock.now();
+    if (reach.state === 'online') this.connection.reached(profileId, now);
+    else this.connection.probeFailed(profileId, reach.state, reach.message, now);
+    if (reach.state !== 'offline') {
+      // Any HTTP answer means it can be reached; an error page still lets the queue try (and back off).
       this.online = true;
       this.emitStatus();
       this.kick();
     } else {
       this.scheduleProbe();
+      this.emitStatus();
     }
   }
 
   // ---- status and waiters ----
+
+  private connectionStatus(profileId: string | null): EngineStatus['connection'] {
+    if (!profileId) return { state: 'checking', lastError: null, nextTryAt: null };
+    const facts = this.connection.facts(profileId);
+    if (this.store.pauseOf(profileId)) return { state: 'paused', lastError: facts.lastError, nextTryAt: null };
+    if (!this.online) return { state: 'offline', lastError: facts.lastError, nextTryAt: this.probeAt };
+    const now = this.clock.now();
+    let oldest = Number.POSITIVE_INFINITY;
+    for (const at of this.sentAt.values()) oldest = Math.min(oldest, at);
+    if (now - oldest >= HUNG_AFTER_MS) {
+      const seconds = Math.round((now - oldest) / 1000);
+      return { state: 'not-answering', lastError: { message: `A request has been waiting ${seconds} s for the service to answer.`, at: now }, nextTryAt: null };
+    }
+    const nextTryAt = facts.state === 'not-answering' && Number.isFinite(this.retryAt) ? this.retryAt : null;
+    return { state: facts.state, lastError: facts.lastError, nextTryAt };
+  }
 
   private currentBlock(profileId: string | null): Blocked | null {
     if (!profileId) return { reason: 'no-profile', message: 'No profile is active.' };

@@ -306,7 +306,8 @@ export class OutboxStore {
   private maybeCompact(): void {
     if (this.compacting) return;
     const live = this.entries.size + this.pauses.size + 1;
-    if (this.journal.recordCount > this.compactAfter && this.journal.recordCount > 4 * live) {
+    // By count and by size: a few records with huge texts must not grow the file unnoticed.
+    if (this.journal.compactionDue(live, { minRecords: this.compactAfter })) {
       // Failure to compact loses nothing (the journal stays as it was); it is retried on the next change.
       void this.compact().catch(() => undefined);
     }

@@ -3,7 +3,8 @@
 import type { OutboxEntryView } from '../sitewalk-core';
 import { summarize, type OutboxEntry } from './types';
 
-export function entryView(entry: OutboxEntry): OutboxEntryView {
+/** The entry as shown, at `revision` (the change's, or the newest for a listing). */
+export function entryView(entry: OutboxEntry, revision: number): OutboxEntryView {
   const view: OutboxEntryView = {
     id: entry.id,
     kind: entry.kind,
@@ -17,6 +18,7 @@ export function entryView(entry: OutboxEntry): OutboxEntryView {
     nextAttemptAt: entry.nextAttemptAt === null ? null : new Date(entry.nextAttemptAt).toISOString(),
     result: entry.result,
     problem: entry.problem,
+    revision,
   };
   if (entry.kind === 'site') {
     view.localId = entry.localId;

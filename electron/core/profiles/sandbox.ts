@@ -1,7 +1,8 @@
 // The built-in Sandbox profile's service: the local sandbox, started in this process on a random
 // loopback port the first time the profile needs it, with its state kept in <dataDir>/sandbox.json
 // so separate runs (the CLI, the app) see one consistent sandbox. Its demo account and key are
-// public demo data: the key is held for the session only, never in a key store.
+// public demo data: the key is held for the session only, never in a key store. The core never
+// imports the sandbox: the hosts and the CLI hand it a starter (electron/sandbox/starter.ts).
 import { join } from 'node:path';
 
 export const SANDBOX_STATE_FILE = 'sandbox.json';
@@ -34,24 +35,6 @@ export interface SandboxHandle {
 }
 
 export type SandboxStarter = (options: { port: number; dataFile: string }) => Promise<SandboxHandle>;
-
-/** Starts the real sandbox (loaded only when the Sandbox profile is used). */
-export const startBuiltInSandbox: SandboxStarter = async (options) => {
-  const { startSandbox } = await import('../../sandbox/index');
-  const running = await startSandbox({ port: options.port, host: '127.0.0.1', dataFile: options.dataFile });
-  return {
-    url: running.url,
-    servicePath: running.servicePath,
-    namespace: running.namespace,
-    demo: running.demo,
-    accountSites: () =>
-      running
-        .snapshot()
-        .sites.filter((site) => site.account === running.demo.account)
-        .map(({ id, name, height, latitude, longitude, description, group, pinStyle }) => ({ siteId: id, name, height, latitude, longitude, description, group, pinStyle })),
-    close: () => running.close(),
-  };
-};
 
 /** Starts the sandbox once, on first need; later callers share the same start. */
 export class SandboxRunner {

@@ -143,7 +143,7 @@ export class ProfileService implements Pick<SitewalkCore, 'profiles'> {
     await this.deps.qualities.remove(profile.id);
     const sites = this.deps.register.list(profile.id).map((site) => site.localId);
     await this.deps.register.remove(sites);
-    for (const localId of sites) this.deps.events.emit('site-removed', { localId });
+    for (const localId of sites) this.deps.events.emit('site-removed', { localId, revision: this.deps.register.revisionOf(localId) });
     if (this.current === profile.id) await this.switchTo(this.deps.book.active().id);
     await this.emitProfiles();
     return ok(null);

@@ -9,6 +9,7 @@ import type { Clock } from '../clock';
 import { z } from 'zod';
 import { PIN_STYLES, type PinStyle } from '../../shared/domain';
 import type { SiteOrigin } from '../../shared/contract/views';
+import { Revisions, siteKey } from '../revisions';
 import { Journal } from '../storage/journal';
 import { parseRecords, type StoredProblem } from '../storage/records';
 
@@ -89,6 +90,8 @@ export interface RegisterOptions {
   clock: Clock;
   /** Compact when the journal holds more than this many records and 3× the live ones (default 2048). */
   compactAfterRecords?: number;
+  /** Where changes get their revisions (shared with the outbox: a site's view depends on both). */
+  revisions?: Revisions;
 }
 
 export class SiteRegister {
@@ -101,17 +104,23 @@ export class SiteRegister {
     private readonly journal: Journal,
     readonly clock: Clock,
     private readonly compactAfter: number,
+    private readonly revisions: Revisions,
   ) {}
 
   static async open(options: RegisterOptions): Promise<{ register: SiteRegister; problems: StoredProblem[] }> {
     const file = join(options.dataDir, REGISTER_FILE);
     const { journal, records, problems: damaged } = await Journal.open(file, JOURNAL_NAME);
-    const register = new SiteRegister(journal, options.clock, options.compactAfterRecords ?? 2048);
+    const register = new SiteRegister(journal, options.clock, options.compactAfterRecords ?? 2048, options.revisions ?? new Revisions());
     const { valid, problems: invalid } = await parseRecords(records, registerRecordSchema, file, 'site list');
     for (const record of valid) register.replay(record);
     const problems = [...damaged, ...invalid];
     if (problems.some((problem) => problem.kind !== 'torn-tail')) await register.compact();
     return { register, problems };
+  }
+
+  /** The site's newest revision (its removal's, once removed). */
+  revisionOf(localId: string): number {
+    return this.revisions.of(siteKey(localId));
   }
 
   get size(): number {
@@ -145,7 +154,10 @@ export class SiteRegister {
   async put(records: readonly SiteRecord[]): Promise<void> {
     if (records.length === 0) return;
     if (this.failure) throw this.failure;
-    for (const site of records) this.set(site);
+    for (const site of records) {
+      this.set(site);
+      this.revisions.stamp(siteKey(site.localId));
+    }
     await this.write(records.map((site) => ({ t: 'put', site }) satisfies RegisterRecord));
     this.maybeCompact();
   }
@@ -153,6 +165,7 @@ export class SiteRegister {
   async remove(localIds: readonly string[]): Promise<void> {
     if (this.failure) throw this.failure;
     const removed = localIds.filter((localId) => this.unset(localId));
+    for (const localId of removed) this.revisions.stamp(siteKey(localId));
     await this.write(removed.map((localId) => ({ t: 'del', localId }) satisfies RegisterRecord));
     this.maybeCompact();
   }
@@ -189,7 +202,7 @@ export class SiteRegister {
 
   private maybeCompact(): void {
     if (this.compacting) return;
-    if (this.journal.recordCount > this.compactAfter && this.journal.recordCount > 3 * (this.sites.size + 1)) {
+    if (this.journal.compactionDue(this.sites.size + 1, { factor: 3, minRecords: this.compactAfter })) {
       void this.compact().catch(() => undefined);
     }
   }

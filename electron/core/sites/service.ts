@@ -39,6 +39,7 @@ export class SiteService {
         const record = this.find(id);
         return record ? this.viewOf(record) : null;
       },
+      revision: (localId) => this.deps.register.revisionOf(localId),
       save: async (input) => {
         const outcome = await this.saveMany([input]);
         return outcome.ok ? { ok: true, value: outcome.value[0]! } : { ok: false, issues: outcome.issues.map(({ index: _index, ...issue }) => issue) };
@@ -50,7 +51,7 @@ export class SiteService {
 
   /** The site as shown: what the service holds overlaid with its unfinished entries. */
   viewOf(record: SiteRecord): SiteView {
-    return siteView(record, this.deps.store.lane(`site:${record.localId}`));
+    return siteView(record, this.deps.store.lane(`site:${record.localId}`), this.deps.register.revisionOf(record.localId));
   }
 
   /** By local ID or service site ID, in the active profile. */
@@ -153,7 +154,7 @@ export class SiteService {
     if (newRecords.size > 0) await register.put([...newRecords.values()]);
     const saved: SavedSite[] = enqueued.map(({ entry, coalesced }) => {
       const record = register.get((entry as SiteEntry).localId)!;
-      return { site: this.viewOf(record), entry: entryView(store.get(entry.id) ?? entry), coalesced };
+      return { site: this.viewOf(record), entry: entryView(store.get(entry.id) ?? entry, store.revisionOf(entry.id)), coalesced };
     });
     const seen = new Set<string>();
     for (const { site } of saved) {

@@ -19,7 +19,7 @@ export function baseFields(record: SiteRecord): SiteFields {
 }
 
 /** `record` overlaid with its unfinished outbox entries (`lane`, FIFO order). */
-export function siteView(record: SiteRecord, lane: readonly OutboxEntry[]): SiteView {
+export function siteView(record: SiteRecord, lane: readonly OutboxEntry[], revision: number): SiteView {
   const fields = baseFields(record);
   // A site whose request the outbox lost is never shown as synced (see reconcile.ts).
   let state: SyncState = record.lost ? 'needs-review' : 'synced';
@@ -59,6 +59,7 @@ export function siteView(record: SiteRecord, lane: readonly OutboxEntry[]): Site
     queued: lane.length,
     createdAt: new Date(record.createdAt).toISOString(),
     updatedAt: new Date(updatedAt).toISOString(),
+    revision,
   };
 }
 

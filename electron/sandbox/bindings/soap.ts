@@ -47,7 +47,7 @@ export function routeSoap12Action(action: string | undefined, namespace: string)
 
 /** The body's text in its declared charset (UTF-8 when none); bytes that are not that charset are a Client fault (400). */
 export function decodeSoapBody(raw: Buffer, charset: string | undefined): string {
-  let decoder: TextDecoder;
+  let decoder: InstanceType<typeof TextDecoder>;
   try {
     decoder = new TextDecoder(charset ?? 'utf-8', { fatal: true });
   } catch {

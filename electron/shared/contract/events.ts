@@ -4,9 +4,10 @@ import type { BulkRunView, OutboxEntryView, ProfileView, SettingsView, SiteView,
 export type ApiEvent =
   | { type: 'status'; status: StatusView }
   | { type: 'site'; site: SiteView }
-  | { type: 'site-removed'; localId: string }
+  /** Removals carry the revision of the removal: a view with a lower one must not bring the object back. */
+  | { type: 'site-removed'; localId: string; revision: number }
   | { type: 'outbox'; entry: OutboxEntryView }
-  | { type: 'outbox-removed'; entryId: string }
+  | { type: 'outbox-removed'; entryId: string; revision: number }
   | { type: 'profiles'; profiles: ProfileView[] }
   | { type: 'settings'; settings: SettingsView }
   /** A bulk run started, moved on or ended (rows are left out: getBulkRun has them). */

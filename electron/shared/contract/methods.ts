@@ -23,6 +23,7 @@ import {
 } from './inputs';
 import type {
   BulkFileView,
+  ChangeSet,
   BulkRunView,
   ExportedFile,
   OutboxEntryView,
@@ -50,6 +51,7 @@ export const API_METHODS = {
   listOutbox: z.tuple([]),
   retryEntry: z.tuple([id]),
   discardEntry: z.tuple([id]),
+  getOutboxEntry: z.tuple([id]),
   resolveEntry: z.tuple([id, z.string().min(1).max(100)]),
   syncNow: z.tuple([]),
   reprocessEus: z.tuple([reprocessInputSchema]),
@@ -85,7 +87,10 @@ export interface SitewalkApi {
   addExistingSite(input: SiteInput): Promise<Result<SiteView>>;
   listOutbox(): Promise<OutboxEntryView[]>;
   retryEntry(entryId: string): Promise<Result<OutboxEntryView>>;
-  discardEntry(entryId: string): Promise<Result<null>>;
+  /** Removes an unsent entry; answers what changed (the entry, a create's site), so it shows at once. */
+  discardEntry(entryId: string): Promise<Result<ChangeSet>>;
+  /** The entry as it is now (or its removal) and its site: to refresh one an action found already moved on. */
+  getOutboxEntry(entryId: string): Promise<ChangeSet>;
   /** A needs-review create confirmed by the user with the site ID the service gave. */
   resolveEntry(entryId: string, siteId: string): Promise<Result<OutboxEntryView>>;
   syncNow(): Promise<StatusView>;

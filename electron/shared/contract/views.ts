@@ -66,6 +66,8 @@ export interface SiteView {
   queued: number;
   createdAt: string;
   updatedAt: string;
+  /** Grows with every change of the site (or of its queued entries): a view with a lower one is stale. */
+  revision: number;
 }
 
 export interface OutboxEntryView {
@@ -88,12 +90,41 @@ export interface OutboxEntryView {
   /** The service's answer once done. */
   result: string | null;
   problem: ProblemView | null;
+  /** Grows with every change of the entry: a view with a lower one is stale. */
+  revision: number;
+}
+
+/**
+ * What one action changed, for the renderer to show at once (each with its revision, so a later
+ * event or answer can never undo it on screen).
+ */
+export interface ChangeSet {
+  entries: OutboxEntryView[];
+  entriesRemoved: Array<{ entryId: string; revision: number }>;
+  sites: SiteView[];
+  sitesRemoved: Array<{ localId: string; revision: number }>;
 }
 
 /** Why the active profile's queue cannot move now. */
 export interface BlockedView {
   reason: 'offline' | 'paused' | 'no-key' | 'no-profile' | 'write-failed';
   message: string;
+}
+
+/**
+ * checking: nothing known since start; online: calls succeed (or the service answered and refused an
+ * input); not-answering: 5xx, error pages, timeouts or a hung call; offline: nothing reached it;
+ * paused: the key or the account's API calls were refused.
+ */
+export const CONNECTION_STATES = ['checking', 'online', 'not-answering', 'offline', 'paused'] as const;
+export type ConnectionState = (typeof CONNECTION_STATES)[number];
+
+export interface ConnectionView {
+  state: ConnectionState;
+  /** The last failure that said something about the service, with when it happened. */
+  lastError: { message: string; at: string } | null;
+  /** When the service will be tried again, when Sitewalk is waiting to. */
+  nextTryAt: string | null;
 }
 
 /** The sync engine's state for the active profile. */
@@ -108,7 +139,10 @@ export interface SyncStatus {
   sendingCount: number;
   /** Entries failed or needing review: waiting for the user. */
   attentionCount: number;
+  /** When the active profile's service last answered well; null if it never has. */
   lastSyncAt: string | null;
+  /** What calls really say about the service (the header, the pins and the outbox agree on it). */
+  connection: ConnectionView;
   activeProfileId: string;
   /** What was found damaged in the data folder at start, one sentence each (kept until restart). */
   dataProblems: string[];

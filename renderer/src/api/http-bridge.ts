@@ -198,6 +198,7 @@ export const API_METHOD_NAMES = Object.keys({
   listOutbox: true,
   retryEntry: true,
   discardEntry: true,
+  getOutboxEntry: true,
   resolveEntry: true,
   syncNow: true,
   reprocessEus: true,

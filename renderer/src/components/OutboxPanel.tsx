@@ -95,7 +95,7 @@ export function OutboxEntry({ entry }: { entry: OutboxEntryView }) {
     }
     const result = await ui.call(() => ui.api.retryEntry(entry.id));
     if (result?.ok) ui.store.applyOutboxEntry(result.value);
-    else if (result) ui.toast(issueText(result.issues), { tone: 'error' });
+    else if (result) refused(result.issues);
   }
 
   async function discard() {
@@ -112,8 +112,16 @@ export function OutboxEntry({ entry }: { entry: OutboxEntryView }) {
     });
     if (!ok) return;
     const result = await ui.call(() => ui.api.discardEntry(entry.id));
-    if (result?.ok) ui.toast('Discarded.', { tone: 'info' });
-    else if (result) ui.toast(issueText(result.issues), { tone: 'error' });
+    if (result?.ok) {
+      ui.store.applyChanges(result.value);
+      ui.toast('Discarded.', { tone: 'info' });
+    } else if (result) refused(result.issues);
+  }
+
+  /** The entry moved on meanwhile (sent, done, removed): say why, and show it as it is now. */
+  function refused(issues: Parameters<typeof issueText>[0]) {
+    ui.toast(issueText(issues), { tone: 'error' });
+    void ui.store.refreshEntry(entry.id).catch(() => undefined);
   }
 
   return (

@@ -35,7 +35,9 @@ export function StatusBar() {
                 <Icon name="warn" /> {status.attentionCount} need{status.attentionCount === 1 ? 's' : ''} attention
               </button>
             )}
-            <span className="status-text">Last sync {relativeTime(status.lastSyncAt)}</span>
+            <span className="status-text" data-testid="last-sync">
+              {status.lastSyncAt ? `Last sync ${relativeTime(status.lastSyncAt)}` : 'Not synced yet'}
+            </span>
             {status.blocked && !status.paused && status.online && (
               <span className="status-text blocked" data-testid="blocked">
                 <Icon name="warn" /> {status.blocked.message}
@@ -60,15 +62,36 @@ function Connection({ status }: { status: StatusView | null }) {
       </span>
     );
   }
-  return status.online ? (
-    <span className="conn conn-online" data-testid="connection">
-      <Icon name="online" /> Online{status.syncing ? ' · sending' : ''}
-    </span>
-  ) : (
-    <span className="conn conn-offline" data-testid="connection">
-      <Icon name="offline" /> Offline — changes are kept and sent later
-    </span>
-  );
+  const { connection } = status;
+  const retry = connection.nextTryAt ? `; tried again ${relativeTime(connection.nextTryAt)}` : '';
+  const why = connection.lastError ? `${connection.lastError.message} (${relativeTime(connection.lastError.at)})${retry}` : undefined;
+  switch (connection.state) {
+    case 'checking':
+      return (
+        <span className="conn conn-checking" data-testid="connection">
+          <Icon name="clock" /> Checking the service…
+        </span>
+      );
+    case 'not-answering':
+      return (
+        <span className="conn conn-trouble" data-testid="connection" title={why}>
+          <Icon name="warn" /> Service not answering — changes are kept{retry}
+          {connection.lastError && <span className="visually-hidden">. {connection.lastError.message}</span>}
+        </span>
+      );
+    case 'offline':
+      return (
+        <span className="conn conn-offline" data-testid="connection" title={why}>
+          <Icon name="offline" /> Offline — changes are kept and sent later
+        </span>
+      );
+    default:
+      return (
+        <span className="conn conn-online" data-testid="connection">
+          <Icon name="online" /> Online{status.syncing ? ' · sending' : ''}
+        </span>
+      );
+  }
 }
 
 export function Banners({ sessionProblem }: { sessionProblem: string | null }) {
