@@ -1,7 +1,8 @@
 // The application shell: status bar and banners on top, a sidebar with the panels (sites, outbox,
 // EUS, rendering qualities, settings), the map filling the rest and the site form docked over it.
-// It owns the cross-panel state (selection, add-site mode, the open form; a pin being moved is
-// useMoveWithUndo's) and the UI context every panel uses for calls, toasts and confirmations.
+// It owns the cross-panel state (selection, add-site mode, the open form; move mode and a pin being
+// moved are useMoveWithUndo's), the UI context every panel uses for calls, toasts and confirmations,
+// and where keyboard focus goes when a mode ends or the form closes (lib/focus: never to <body>).
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { SiteView } from '../../electron/shared/contract/index';
 import { type AppStore, describeError, useAppState } from './store';
@@ -20,6 +21,7 @@ import { ExportDialog } from './components/bulk/ExportDialog';
 import { ReprocessFileDialog } from './components/bulk/ReprocessFileDialog';
 import { useMoveWithUndo } from './hooks/useMoveWithUndo';
 import type { SiteFormRequest } from './lib/siteForm';
+import { currentFocus, firstPresent, focusLost, formReturnOrder, type FocusTarget, type FormReturn } from './lib/focus';
 
 const PANELS: { id: Panel; label: string; title: string }[] = [
   { id: 'sites', label: 'Sites', title: 'Sites' },
@@ -32,6 +34,13 @@ const PANELS: { id: Panel; label: string; title: string }[] = [
 const TOAST_MS = 8_000;
 /** The docked form's width (styles.css --form). */
 const FORM_WIDTH = 420;
+
+function byData(name: string, value: string): HTMLElement | null {
+  return document.querySelector<HTMLElement>(`[${name}="${CSS.escape(value)}"]`);
+}
+const siteCard = (localId: string) => byData('data-site-card', localId);
+const siteRow = (localId: string) => byData('data-local-id', localId)?.querySelector<HTMLElement>('.row-main') ?? null;
+const moveButton = (localId: string) => byData('data-move-site', localId);
 
 export function App({ store, onSessionProblem }: { store: AppStore; onSessionProblem: (listener: (message: string) => void) => () => void }) {
   const api = store.api;
@@ -48,6 +57,25 @@ export function App({ store, onSessionProblem }: { store: AppStore; onSessionPro
   const { state: confirmState, confirm, close: closeConfirm } = useConfirmDialog();
   const mapHandle = useRef<MapHandle>(null);
   const toastSeq = useRef(0);
+  const addButtonRef = useRef<HTMLButtonElement>(null);
+  const useCentreRef = useRef<HTMLButtonElement>(null);
+  const cancelMoveRef = useRef<HTMLButtonElement>(null);
+  /** The control that started add-site or pick mode, and the one that opened the form: focus goes back there. */
+  const addOpener = useRef<FocusTarget | null>(null);
+  const formOpener = useRef<FocusTarget | null>(null);
+  const selectedRef = useRef<string | null>(null);
+  selectedRef.current = selectedId;
+  // Focus moves after React has drawn the screen it belongs to (the target may be a new element).
+  const [focusRequest, setFocusRequest] = useState<{ targets: FocusTarget[]; onlyIfLost: boolean; seq: number } | null>(null);
+  const focusSoon = useCallback((targets: Array<FocusTarget | null>, onlyIfLost = false) => {
+    setFocusRequest((r) => ({ targets: targets.filter((t): t is FocusTarget => t !== null), onlyIfLost, seq: (r?.seq ?? 0) + 1 }));
+  }, []);
+  useEffect(() => {
+    if (!focusRequest) return;
+    if (focusRequest.onlyIfLost && !focusLost(document.activeElement, document.body)) return;
+    firstPresent(focusRequest.targets)?.focus();
+  }, [focusRequest]);
+  const mapTarget = useCallback<FocusTarget>(() => mapHandle.current?.element(), []);
   const outbox = useAppState(store, (s) => s.outbox);
   const settings = useAppState(store, (s) => s.settings);
   const attention = useMemo(() => [...outbox.values()].filter((e) => e.state === 'failed' || e.state === 'needs-review' || e.state === 'paused').length, [outbox]);
@@ -84,48 +112,118 @@ export function App({ store, onSessionProblem }: { store: AppStore; onSessionPro
     setPanelFocus(focus);
   }, []);
 
-  const openSiteForm = useCallback((request: SiteFormRequest) => {
-    setAddMode(null);
-    setForm((f) => ({ request, seq: (f?.seq ?? 0) + 1 }));
-    if (request.mode === 'edit') setSelectedId(request.localId);
-  }, []);
+  const move = useMoveWithUndo(
+    { store, api, call, confirm, toast },
+    {
+      // Back to the card's Move button (or the card, or the map) if the control that had focus is gone.
+      onEnded: () => {
+        const id = selectedRef.current;
+        focusSoon(id ? [() => moveButton(id), () => siteCard(id), mapTarget] : [mapTarget], true);
+      },
+    },
+  );
+  const { cancelMove, startMove, selected: moveSelected } = move;
 
-  const selectSite = useCallback((localId: string | null, pan = false) => {
-    setSelectedId(localId);
-    if (localId) {
-      setPanel('sites');
-      if (pan) mapHandle.current?.showSite(localId);
-    }
-  }, []);
+  const openSiteForm = useCallback(
+    (request: SiteFormRequest) => {
+      cancelMove();
+      // Opened from add mode: back to what started it (its buttons are gone by now).
+      formOpener.current = addOpener.current ?? currentFocus();
+      addOpener.current = null;
+      setAddMode(null);
+      setForm((f) => ({ request, seq: (f?.seq ?? 0) + 1 }));
+      if (request.mode === 'edit') {
+        setSelectedId(request.localId);
+        moveSelected(request.localId);
+      }
+    },
+    [cancelMove, moveSelected],
+  );
+
+  const selectSite = useCallback(
+    (localId: string | null, pan = false) => {
+      setSelectedId(localId);
+      moveSelected(localId);
+      if (localId) {
+        setPanel('sites');
+        if (pan) mapHandle.current?.showSite(localId);
+      }
+    },
+    [moveSelected],
+  );
+
+  /** Add-site mode ('new') or picking a position for the open form ('pick'); focus goes to "Use map centre", the keyboard's way on. */
+  const startAddMode = useCallback(
+    (kind: 'new' | 'pick', opener: FocusTarget) => {
+      cancelMove();
+      addOpener.current = opener;
+      setAddMode(kind);
+      focusSoon([() => useCentreRef.current]);
+    },
+    [cancelMove, focusSoon],
+  );
+
+  const cancelAddMode = useCallback(() => {
+    setAddMode(null);
+    focusSoon([addOpener.current, mapTarget]);
+    addOpener.current = null;
+  }, [focusSoon, mapTarget]);
+
+  const startMoveFrom = useCallback(
+    (localId: string, from: 'card' | 'menu') => {
+      setAddMode(null);
+      addOpener.current = null;
+      selectSite(localId);
+      if (!startMove(localId)) return;
+      mapHandle.current?.ensureVisible(localId);
+      // From the card, focus stays on its (now pressed) Move button; from the menu, which is gone, to Cancel move.
+      if (from === 'menu') focusSoon([() => cancelMoveRef.current, mapTarget]);
+    },
+    [focusSoon, mapTarget, selectSite, startMove],
+  );
 
   const ui = useMemo<Ui>(
     () => ({ store, api, toast, confirm, openPanel, openSiteForm, openBulk: setBulkDialog, selectSite, call }),
     [store, api, toast, confirm, openPanel, openSiteForm, selectSite, call],
   );
 
-  const closeForm = useCallback((saved: SiteView | null) => {
-    setForm(null);
-    setAddMode(null);
-    setDraftsVersion((v) => v + 1);
-    if (saved) {
-      setSelectedId(saved.localId);
-      setPanel('sites');
-    }
-  }, []);
+  const closeForm = useCallback(
+    (saved: SiteView | null) => {
+      setForm(null);
+      setAddMode(null);
+      setDraftsVersion((v) => v + 1);
+      if (saved) {
+        setSelectedId(saved.localId);
+        moveSelected(saved.localId);
+        setPanel('sites');
+      }
+      const opener = formOpener.current;
+      formOpener.current = null;
+      const selected = saved?.localId ?? selectedRef.current;
+      const places: Record<FormReturn, FocusTarget | null> = {
+        'site-card': saved ? () => siteCard(saved.localId) : null,
+        'site-row': saved ? () => siteRow(saved.localId) : null,
+        opener,
+        'selected-card': selected ? () => siteCard(selected) : null,
+        map: mapTarget,
+      };
+      focusSoon(formReturnOrder(saved !== null).map((place) => places[place]));
+    },
+    [focusSoon, mapTarget, moveSelected],
+  );
 
   const onPick = useCallback(
     (lat: number, lng: number) => {
       if (addMode === 'pick') {
         setPicked((p) => ({ lat, lng, seq: (p?.seq ?? 0) + 1 }));
-        setAddMode(null);
+        // Back in the form, on the control that asked for the pick.
+        cancelAddMode();
         return;
       }
       openSiteForm({ mode: 'new', lat, lng });
     },
-    [addMode, openSiteForm],
+    [addMode, cancelAddMode, openSiteForm],
   );
-
-  const { preview: movePreview, moveSite } = useMoveWithUndo(ui);
 
   const formOpen = form !== null;
   const editedId = form?.request.mode === 'edit' ? form.request.localId : null;
@@ -153,7 +251,16 @@ export function App({ store, onSessionProblem }: { store: AppStore; onSessionPro
               <h2 id="panel-title" className="panel-title">
                 {PANELS.find((p) => p.id === panel)?.title}
               </h2>
-              {panel === 'sites' && <SitesPanel selectedId={selectedId} onAddSite={() => setAddMode('new')} draftsVersion={draftsVersion} onDraftsChanged={() => setDraftsVersion((v) => v + 1)} />}
+              {panel === 'sites' && (
+                <SitesPanel
+                  selectedId={selectedId}
+                  onAddSite={() => startAddMode('new', currentFocus())}
+                  movingId={move.movableId}
+                  onToggleMove={(localId) => (move.movableId === localId ? cancelMove() : startMoveFrom(localId, 'card'))}
+                  draftsVersion={draftsVersion}
+                  onDraftsChanged={() => setDraftsVersion((v) => v + 1)}
+                />
+              )}
               {panel === 'outbox' && <OutboxPanel />}
               {panel === 'eus' && <EusPanel />}
               {panel === 'qualities' && <QualitiesPanel />}
@@ -162,9 +269,16 @@ export function App({ store, onSessionProblem }: { store: AppStore; onSessionPro
           </aside>
           <main className="map-area">
             <div className="map-toolbar">
-              {addMode === null ? (
+              {addMode === null && move.mode.phase === 'armed' ? (
+                <div className="map-hint move-hint" role="status">
+                  <strong>Drag the pin to its new place — Esc to cancel</strong>
+                  <button ref={cancelMoveRef} type="button" onClick={cancelMove}>
+                    Cancel move
+                  </button>
+                </div>
+              ) : addMode === null ? (
                 <>
-                  <button type="button" className="primary add-site" onClick={() => setAddMode('new')}>
+                  <button ref={addButtonRef} type="button" className="primary add-site" onClick={() => startAddMode('new', () => addButtonRef.current)}>
                     + Add site
                   </button>
                   <button type="button" onClick={() => mapHandle.current?.fitAll()}>
@@ -175,6 +289,7 @@ export function App({ store, onSessionProblem }: { store: AppStore; onSessionPro
                 <div className="map-hint" role="status">
                   <strong>{addMode === 'new' ? 'Click the map where the new site is.' : 'Click the map to set the position.'}</strong>
                   <button
+                    ref={useCentreRef}
                     type="button"
                     onClick={() => {
                       const c = mapHandle.current?.center();
@@ -183,7 +298,7 @@ export function App({ store, onSessionProblem }: { store: AppStore; onSessionPro
                   >
                     Use map centre
                   </button>
-                  <button type="button" onClick={() => setAddMode(null)}>
+                  <button type="button" onClick={cancelAddMode}>
                     Cancel
                   </button>
                 </div>
@@ -194,11 +309,14 @@ export function App({ store, onSessionProblem }: { store: AppStore; onSessionPro
               settings={settings}
               selectedId={selectedId}
               addMode={addMode !== null}
-              movePreview={movePreview}
+              movableId={move.movableId}
+              movePreview={move.preview}
               onPick={onPick}
               onSelect={(id) => selectSite(id)}
-              onDrop={(id, lat, lng) => void moveSite(id, lat, lng)}
-              onCancelAdd={() => setAddMode(null)}
+              onDrop={(id, lat, lng) => void move.moveSite(id, lat, lng)}
+              onStartMove={(id) => startMoveFrom(id, 'menu')}
+              onEdit={(id) => openSiteForm({ mode: 'edit', localId: id })}
+              onCancelAdd={cancelAddMode}
               rightInset={formOpen ? FORM_WIDTH : 0}
               handle={mapHandle}
             />
@@ -208,7 +326,7 @@ export function App({ store, onSessionProblem }: { store: AppStore; onSessionPro
                 request={form.request}
                 onClose={closeForm}
                 picked={picked}
-                onPickOnMap={() => setAddMode('pick')}
+                onPickOnMap={() => startAddMode('pick', currentFocus())}
               />
             )}
           </main>

@@ -1,5 +1,5 @@
 // Sites through the UI against the built-in Sandbox: adding one by clicking the map, changing a
-// height, moving a pin by dragging it (confirm, then undo), and input the shared schema refuses —
+// height, moving a pin by dragging it after Move (confirm, then undo), and input the shared schema refuses —
 // shown inline, nothing queued, and the typed text still there after a reload. Each outcome is
 // checked where it matters: in the sandbox's own state and call log.
 import type { Page } from 'playwright';
@@ -112,11 +112,13 @@ describe('sites', () => {
     expect(session.errors).toEqual([]);
   });
 
-  test('moves a site by dragging its pin after a confirmation, and undoes the move', async ({ page, session, sandboxUrl: base, demo }) => {
+  test('moves a site by dragging its pin after Move and a confirmation, and undoes the move', async ({ page, session, sandboxUrl: base, demo }) => {
     const target = demo[1]!;
 
     await (await findRow(page, target.name)).click();
     await mapSettled(page);
+    // Pins are fixed until the user asks to move one (a drag elsewhere pans the map).
+    await page.getByRole('button', { name: 'Move', exact: true }).click();
     // The selected site is centred on the map; grab the pin by its head and drag it.
     const box = (await page.getByTestId('map').boundingBox())!;
     const cx = box.x + box.width / 2;

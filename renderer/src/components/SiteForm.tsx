@@ -194,6 +194,11 @@ export function SiteForm({ request, onClose, onPickOnMap, picked }: SiteFormProp
     </Field>
   );
 
+  // Opening the form takes keyboard focus into it, to its first field (App puts focus back on close).
+  useEffect(() => {
+    focusField(isExisting ? 'siteId' : 'name');
+  }, []); // once, when the form opens
+
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape' && !document.querySelector('dialog[open]')) close();

@@ -19,9 +19,13 @@ const OVERSCAN = 6;
 
 type StateFilter = 'all' | SyncState | 'attention';
 
-export function SitesPanel({ selectedId, onAddSite, draftsVersion, onDraftsChanged }: {
+export function SitesPanel({ selectedId, onAddSite, movingId, onToggleMove, draftsVersion, onDraftsChanged }: {
   selectedId: string | null;
   onAddSite: () => void;
+  /** The site in move mode (its pin can be dragged), or null. */
+  movingId: string | null;
+  /** The card's Move button: into move mode for that site, or out of it again. */
+  onToggleMove: (localId: string) => void;
   draftsVersion: number;
   onDraftsChanged: () => void;
 }) {
@@ -78,7 +82,7 @@ export function SitesPanel({ selectedId, onAddSite, draftsVersion, onDraftsChang
         </button>
       </div>
 
-      {selected && <SiteDetails site={selected} unit={unit} />}
+      {selected && <SiteDetails site={selected} unit={unit} moving={movingId === selected.localId} onToggleMove={() => onToggleMove(selected.localId)} />}
 
       {drafts.length > 0 && (
         <section className="drafts" aria-labelledby="drafts-title">
@@ -96,8 +100,7 @@ export function SitesPanel({ selectedId, onAddSite, draftsVersion, onDraftsChang
                     <button
                       type="button"
                       onClick={() =>
-                        ui.openSiteForm(d.mode === 'edit' && d.localId ? { mode: 'edit', localId: d.localId, draftKey: d.key } : d.mode === 'existing' ? { mode: 'existing', draftKey: d.key } : { mode: 'new', lat: null, lng: null, draftKey: d.key })
-                      }
+                        ui.openSiteForm(d.mode === 'edit' && d.localId ? { mode: 'edit', localId: d.localId, draftKey: d.key } : d.mode === 'existing' ? { mode: 'existing', draftKey: d.key } : { mode: 'new', lat: null, lng: null, draftKey: d.key })}
                     >
                       Resume
                     </button>
@@ -226,10 +229,11 @@ function SiteRows({ sites, selectedId, unit }: { sites: SiteView[]; selectedId: 
   );
 }
 
-function SiteDetails({ site, unit }: { site: SiteView; unit: HeightUnit }) {
+function SiteDetails({ site, unit, moving, onToggleMove }: { site: SiteView; unit: HeightUnit; moving: boolean; onToggleMove: () => void }) {
   const ui = useUi();
   return (
-    <section className="site-details panel-card" aria-labelledby="site-details-title">
+    // Focusable from script only: focus lands here after the site is saved from the form.
+    <section className="site-details panel-card" aria-labelledby="site-details-title" tabIndex={-1} data-site-card={site.localId}>
       <header>
         <h3 id="site-details-title">
           <PinIcon style={site.pinStyle} size={26} /> {siteTitle(site)}
@@ -283,6 +287,12 @@ function SiteDetails({ site, unit }: { site: SiteView; unit: HeightUnit }) {
         {site.latitude !== null && (
           <button type="button" onClick={() => ui.selectSite(site.localId, true)}>
             Show on map
+          </button>
+        )}
+        {site.latitude !== null && site.longitude !== null && (
+          // Pins never move by accident: only this makes the site's pin draggable (pressed again, or Esc, ends it).
+          <button type="button" aria-pressed={moving} data-move-site={site.localId} onClick={onToggleMove}>
+            Move
           </button>
         )}
         {site.syncState !== 'synced' && (

@@ -26,6 +26,11 @@ export interface ConfirmOptions {
   confirmLabel: string;
   cancelLabel?: string;
   danger?: boolean;
+  /**
+   * The button that has focus when the dialog opens (Enter presses it): the confirm button, unless
+   * the action is dangerous or easily triggered by accident (a pin moved by a slip), then Cancel.
+   */
+  focus?: 'confirm' | 'cancel';
 }
 
 export interface Ui {
@@ -114,11 +119,18 @@ export interface ConfirmDialogState {
 }
 
 export function ConfirmDialog({ state, onDone }: { state: ConfirmDialogState; onDone: () => void }) {
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  const cancelRef = useRef<HTMLButtonElement>(null);
   const finish = (ok: boolean) => {
     state.resolve?.(ok);
     onDone();
   };
   const o = state.options;
+  const focusCancel = o !== null && (o.focus ?? (o.danger ? 'cancel' : 'confirm')) === 'cancel';
+  // After the Modal's showModal() (a child's effect runs first), which focuses the first button.
+  useEffect(() => {
+    if (o) (focusCancel ? cancelRef : confirmRef).current?.focus();
+  }, [o, focusCancel]);
   return (
     <Modal open={o !== null} onClose={() => finish(false)} labelledBy="confirm-title" className="confirm">
       {o && (
@@ -132,10 +144,10 @@ export function ConfirmDialog({ state, onDone }: { state: ConfirmDialogState; on
           <h2 id="confirm-title">{o.title}</h2>
           <div className="confirm-body">{o.body}</div>
           <div className="actions">
-            <button type="submit" className={o.danger ? 'danger' : 'primary'} autoFocus={!o.danger}>
+            <button ref={confirmRef} type="submit" className={o.danger ? 'danger' : 'primary'}>
               {o.confirmLabel}
             </button>
-            <button type="button" onClick={() => finish(false)} autoFocus={o.danger}>
+            <button ref={cancelRef} type="button" onClick={() => finish(false)}>
               {o.cancelLabel ?? 'Cancel'}
             </button>
           </div>

@@ -1,28 +1,106 @@
-// Moving a site by dragging its pin: the pin stays at its proposed place while the user confirms,
-// the move is queued like any other edit, and the toast that says so offers to undo it (the same edit
-// back to where the site was). `preview` is what the map shows meanwhile; null once it is decided.
-import { useCallback, useState } from 'react';
+// Moving a site by dragging its pin, and only on purpose: the user first asks to move one site (Move
+// on its card or in its pin's menu), which makes that one pin draggable (move mode, the rules in
+// lib/siteMove) until it is dropped, Esc or Cancel move. After the drop the pin stays at its proposed
+// place while the user confirms (Cancel has focus, so Enter never moves a site by accident), the move
+// is queued like any other edit, and the toast that says so offers to undo it (the same edit back to
+// where the site was). `preview` is what the map shows meanwhile; null once it is decided.
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import type { MovePreview } from '../map/pins';
 import { distanceMeters, formatDistance, siteTitle } from '../lib/format';
 import { formatDecimal } from '../lib/coords';
 import { issueText } from '../lib/issues';
-import { moveInput, planMove, type Position } from '../lib/siteMove';
+import { IDLE, canStartMove, draggablePin, moveInput, nextMoveMode, planMove, type MoveMode, type Position } from '../lib/siteMove';
 import type { Ui } from '../components/ui';
 
-export function useMoveWithUndo(ui: Pick<Ui, 'store' | 'api' | 'call' | 'confirm' | 'toast'>): {
+export interface MoveWithUndo {
+  /** Where the map shows the moved pin while the move waits for confirmation. */
   preview: MovePreview | null;
+  mode: MoveMode;
+  /** The one pin that can be dragged now (move mode), or null. */
+  movableId: string | null;
+  /** Puts one site in move mode; false (and a toast saying why, if there is anything to say) when it cannot move. */
+  startMove: (localId: string) => boolean;
+  /** Leaves move mode without moving anything. */
+  cancelMove: () => void;
+  /** Another site was selected (or none): move mode for a different site ends. */
+  selected: (localId: string | null) => void;
   /** A pin was dropped at (lat, lng): confirm, queue, and offer to undo. */
   moveSite: (localId: string, lat: number, lng: number) => Promise<void>;
-} {
+}
+
+export function useMoveWithUndo(
+  ui: Pick<Ui, 'store' | 'api' | 'call' | 'confirm' | 'toast'>,
+  options: {
+    /** A move attempt ended (cancelled, refused or decided), for putting focus somewhere sensible. */
+    onEnded?: () => void;
+  } = {},
+): MoveWithUndo {
   const { store, api, call, confirm, toast } = ui;
   const [preview, setPreview] = useState<MovePreview | null>(null);
+  const [mode, dispatch] = useReducer(nextMoveMode, IDLE);
+  // The mode as of the last event, for callbacks that run between renders (a drop right after Esc).
+  const modeRef = useRef<MoveMode>(IDLE);
+  const onEnded = useRef(options.onEnded);
+  onEnded.current = options.onEnded;
+
+  const send = useCallback((event: Parameters<typeof nextMoveMode>[1]) => {
+    modeRef.current = nextMoveMode(modeRef.current, event);
+    dispatch(event);
+  }, []);
+
+  const startMove = useCallback(
+    (localId: string) => {
+      const check = canStartMove(store.getState().sites.get(localId));
+      if (!check.ok) {
+        if (check.message) toast(check.message, { tone: 'error' });
+        return false;
+      }
+      send({ type: 'start', localId });
+      return modeRef.current.phase === 'armed' && modeRef.current.localId === localId;
+    },
+    [send, store, toast],
+  );
+
+  const cancelMove = useCallback(() => {
+    if (modeRef.current.phase !== 'armed') return;
+    send({ type: 'cancel' });
+    onEnded.current?.();
+  }, [send]);
+
+  const selected = useCallback((localId: string | null) => send({ type: 'select', localId }), [send]);
+
+  // Esc leaves move mode, before anything else hears it (the open site form would close too).
+  const armed = mode.phase === 'armed';
+  useEffect(() => {
+    if (!armed) return;
+    const onKey = (e: KeyboardEvent) => {
+      // An open dialog or menu takes its own Escape first.
+      if (e.key !== 'Escape' || document.querySelector('dialog[open], [role="menu"]')) return;
+      e.stopPropagation();
+      cancelMove();
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, [armed, cancelMove]);
 
   const moveSite = useCallback(
     async (localId: string, lat: number, lng: number) => {
+      const before = modeRef.current;
+      send({ type: 'drop', localId });
+      if (modeRef.current === before) {
+        // Not the pin in move mode (it was cancelled while being dragged): nothing moves.
+        setPreview(null);
+        return;
+      }
+      const finish = () => {
+        send({ type: 'done' });
+        onEnded.current?.();
+      };
       const site = store.getState().sites.get(localId);
       const plan = planMove(site, { lat, lng });
       if (!site || !plan.ok) {
         setPreview(null);
+        finish();
         if (!plan.ok && plan.message) toast(plan.message, { tone: 'error' });
         return;
       }
@@ -41,14 +119,18 @@ export function useMoveWithUndo(ui: Pick<Ui, 'store' | 'api' | 'call' | 'confirm
           </>
         ),
         confirmLabel: 'Move site',
+        // A slip of the mouse must not become a move with one more key press.
+        focus: 'cancel',
       });
       if (!ok) {
         setPreview(null);
+        finish();
         return;
       }
       const move = (target: Position) => call(() => api.saveSite(moveInput(site, target)));
       const result = await move(to);
       setPreview(null);
+      finish();
       if (!result) return;
       if (!result.ok) {
         toast(`The site was not moved: ${issueText(result.issues)}`, { tone: 'error' });
@@ -72,8 +154,8 @@ export function useMoveWithUndo(ui: Pick<Ui, 'store' | 'api' | 'call' | 'confirm
         },
       });
     },
-    [api, call, confirm, store, toast],
+    [api, call, confirm, send, store, toast],
   );
 
-  return { preview, moveSite };
+  return { preview, mode, movableId: draggablePin(mode), startMove, cancelMove, selected, moveSite };
 }

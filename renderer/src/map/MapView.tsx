@@ -1,6 +1,8 @@
 // The map: a thin React wrapper that owns one Leaflet map imperatively. react-leaflet would re-render
 // a component per pin; here site changes flow from the store straight into the canvas PinLayer, and
-// React only renders the overlays (add-site hint, context menu, tooltip, legend, tile notice).
+// React only renders the overlays (add-site hint, context menus, tooltip, legend, tile notice).
+// Pins are fixed: dragging pans the map, a click selects; only the site in move mode (`movableId`)
+// can be dragged. A right click or a long press on a pin opens its menu (Move, Edit…).
 // Tiles of the configured server come through the host, which keeps them for offline use; when one
 // cannot be had (offline and never seen, blocked) a coordinate grid shows.
 import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
@@ -22,6 +24,8 @@ export interface MapHandle {
   ensureVisible(localId: string): void;
   center(): { lat: number; lng: number };
   fitAll(): void;
+  /** The map element (focusable): where keyboard focus goes when nothing better is left. */
+  element(): HTMLElement | null;
 }
 
 export interface MapViewProps {
@@ -29,10 +33,16 @@ export interface MapViewProps {
   settings: SettingsView;
   selectedId: string | null;
   addMode: boolean;
+  /** The one site whose pin can be dragged (move mode), or null. */
+  movableId: string | null;
   movePreview: MovePreview | null;
   onPick: (lat: number, lng: number) => void;
   onSelect: (localId: string) => void;
   onDrop: (localId: string, lat: number, lng: number) => void;
+  /** "Move this site" in a pin's menu. */
+  onStartMove: (localId: string) => void;
+  /** "Edit this site" in a pin's menu. */
+  onEdit: (localId: string) => void;
   onCancelAdd: () => void;
   /** Pixels on the right covered by the docked form: showing a site keeps it clear of them. */
   rightInset: number;
@@ -61,15 +71,11 @@ const MARK_WORDS: Record<Pin['mark'], string> = {
   review: SYNC_LABELS['needs-review'],
 };
 
-interface MenuState {
-  x: number;
-  y: number;
-  lat: number;
-  lng: number;
-}
+/** The open context menu: the map's (a place) or a pin's (a site). */
+type MenuState = { kind: 'map'; x: number; y: number; lat: number; lng: number } | { kind: 'pin'; x: number; y: number; lat: number; lng: number; localId: string; title: string };
 
 export function MapView(props: MapViewProps) {
-  const { store, settings, selectedId, addMode, movePreview, handle } = props;
+  const { store, settings, selectedId, addMode, movableId, movePreview, handle } = props;
   const containerRef = useRef<HTMLDivElement>(null);
   const mapRef = useRef<L.Map | null>(null);
   const layerRef = useRef<PinLayer | null>(null);
@@ -103,9 +109,14 @@ export function MapView(props: MapViewProps) {
     container.querySelector('.leaflet-control-zoom-out')?.setAttribute('aria-label', 'Zoom out');
 
     const layer = new PinLayer({
-      // The add-mode effect below switches dragging off and on from here.
-      draggable: !callbacks.current.addMode,
       onPinClick: (id) => callbacks.current.onSelect(id),
+      onPinMenu: (id, point) => {
+        const pin = layer.getPin(id);
+        if (!pin) return;
+        setHover(null);
+        callbacks.current.onSelect(id);
+        setMenu({ kind: 'pin', x: point.x, y: point.y, lat: pin.lat, lng: pin.lng, localId: id, title: pin.title });
+      },
       onPinDrop: (id, latlng) => callbacks.current.onDrop(id, latlng.lat, L.Util.wrapNum(latlng.lng, [-180, 180], true)),
       onHover: (pin, point) => setHover(pin && point ? { pin, x: point.x, y: point.y } : null),
       // What is on the canvas, readable from outside (the canvas itself is opaque to tests and tools).
@@ -125,7 +136,7 @@ export function MapView(props: MapViewProps) {
       if (callbacks.current.addMode) callbacks.current.onPick(e.latlng.lat, L.Util.wrapNum(e.latlng.lng, [-180, 180], true));
     });
     map.on('contextmenu', (e: L.LeafletMouseEvent) => {
-      setMenu({ x: e.containerPoint.x, y: e.containerPoint.y, lat: e.latlng.lat, lng: L.Util.wrapNum(e.latlng.lng, [-180, 180], true) });
+      setMenu({ kind: 'map', x: e.containerPoint.x, y: e.containerPoint.y, lat: e.latlng.lat, lng: L.Util.wrapNum(e.latlng.lng, [-180, 180], true) });
     });
     map.on('movestart', () => {
       setHover(null);
@@ -225,18 +236,21 @@ export function MapView(props: MapViewProps) {
     layerRef.current?.setSelected(selectedId);
   }, [selectedId]);
 
+  // Both together: a drop always ends move mode, so the preview is set again after every drop (the
+  // layer shows a dropped pin where it landed at once, and this puts it back if the move was refused).
   useEffect(() => {
-    layerRef.current?.setMovePreview(movePreview);
-  }, [movePreview]);
+    const layer = layerRef.current;
+    if (!layer) return;
+    layer.setMovable(movableId);
+    layer.setMovePreview(movePreview);
+    const container = containerRef.current;
+    if (container) container.dataset['movable'] = movableId ?? '';
+  }, [movableId, movePreview]);
 
   useEffect(() => {
     const container = containerRef.current;
     if (!container) return;
     container.classList.toggle('adding', addMode);
-    // While adding a site a press on a pin selects it and never moves it.
-    const dragging = layerRef.current?.dragging;
-    if (addMode) dragging?.disable();
-    else dragging?.enable();
     if (!addMode) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') callbacks.current.onCancelAdd();
@@ -245,16 +259,34 @@ export function MapView(props: MapViewProps) {
     return () => window.removeEventListener('keydown', onKey);
   }, [addMode]);
 
-  // The context menu takes focus so it can be used from the keyboard and closed with Escape.
+  // A context menu takes focus so it can be used from the keyboard (arrows, Home, End) and closed
+  // with Escape, which puts focus back on the map.
   useEffect(() => {
     if (!menu) return;
     menuRef.current?.querySelector('button')?.focus();
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') setMenu(null);
+      if (e.key === 'Escape') {
+        e.stopPropagation();
+        closeMenu(true);
+        return;
+      }
+      const items = [...(menuRef.current?.querySelectorAll<HTMLButtonElement>('[role="menuitem"]') ?? [])];
+      const at = items.indexOf(document.activeElement as HTMLButtonElement);
+      if (at < 0) return;
+      const next = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: items.length - 1 }[e.key];
+      if (next === undefined) return;
+      e.preventDefault();
+      items[(next + items.length) % items.length]?.focus();
     };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
   }, [menu]);
+
+  /** Closes the menu; `refocus` when focus was in it (Escape, Close menu), so it does not fall to the page. */
+  function closeMenu(refocus: boolean) {
+    setMenu(null);
+    if (refocus) containerRef.current?.focus({ preventScroll: true });
+  }
 
   useImperativeHandle(
     handle,
@@ -287,6 +319,9 @@ export function MapView(props: MapViewProps) {
         const bounds = layerRef.current?.getBounds();
         if (bounds && mapRef.current) mapRef.current.fitBounds(bounds.pad(0.05), { maxZoom: 15 });
       },
+      element() {
+        return containerRef.current;
+      },
     }),
     [],
   );
@@ -302,28 +337,53 @@ export function MapView(props: MapViewProps) {
       )}
 
       {menu && (
-        <div ref={menuRef} className="context-menu" role="menu" aria-label="Map actions" style={{ left: menu.x, top: menu.y }}>
+        <div ref={menuRef} className="context-menu" role="menu" aria-label={menu.kind === 'pin' ? `Actions for ${menu.title}` : 'Map actions'} style={{ left: menu.x, top: menu.y }}>
+          {menu.kind === 'pin' ? (
+            <>
+              <button
+                type="button"
+                role="menuitem"
+                onClick={() => {
+                  setMenu(null);
+                  callbacks.current.onStartMove(menu.localId);
+                }}
+              >
+                Move this site
+              </button>
+              <button
+                type="button"
+                role="menuitem"
+                onClick={() => {
+                  setMenu(null);
+                  callbacks.current.onEdit(menu.localId);
+                }}
+              >
+                Edit this site
+              </button>
+            </>
+          ) : (
+            <button
+              type="button"
+              role="menuitem"
+              onClick={() => {
+                setMenu(null);
+                callbacks.current.onPick(menu.lat, menu.lng);
+              }}
+            >
+              New site here
+            </button>
+          )}
           <button
             type="button"
             role="menuitem"
             onClick={() => {
-              setMenu(null);
-              callbacks.current.onPick(menu.lat, menu.lng);
-            }}
-          >
-            New site here
-          </button>
-          <button
-            type="button"
-            role="menuitem"
-            onClick={() => {
-              setMenu(null);
+              closeMenu(true);
               void navigator.clipboard?.writeText(`${formatDecimal(menu.lat)}, ${formatDecimal(menu.lng)}`);
             }}
           >
             Copy coordinates ({formatDecimal(menu.lat)}, {formatDecimal(menu.lng)})
           </button>
-          <button type="button" role="menuitem" onClick={() => setMenu(null)}>
+          <button type="button" role="menuitem" onClick={() => closeMenu(true)}>
             Close menu
           </button>
         </div>

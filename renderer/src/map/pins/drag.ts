@@ -1,9 +1,11 @@
 // Dragging: an L.Handler, switched on and off like Leaflet's own map and marker dragging, that turns
-// a press on a pin into a move. Past a few pixels the pin leaves the canvas and a small DOM "ghost"
-// follows the pointer, held where it was gripped; on release the layer shows the pin at its proposed
-// place and reports the drop. While disabled, a press on a pin stays a click.
+// a press on the movable pin into a move. The layer enables it only while one pin is in move mode and
+// hands it presses on that pin alone (press.ts decides); every other press stays the map's. Past a
+// few pixels the pin leaves the canvas and a small DOM "ghost" follows the pointer, held where it was
+// gripped; on release the layer shows the pin at its proposed place and reports the drop.
 import L from 'leaflet';
 import type { Sprite } from '../sprites';
+import { PRESS_DEFAULTS } from './press';
 import type { Pin } from './types';
 
 /** A press on a pin, from pointerdown to pointerup, as the layer reports it. */
@@ -35,7 +37,7 @@ export interface PinDragHost extends L.Evented {
   drop(id: string, latlng: L.LatLng): void;
 }
 
-const THRESHOLD_PX = 6;
+const THRESHOLD_PX = PRESS_DEFAULTS.clickTolerance;
 
 export class PinDrag extends L.Handler {
   private readonly hooks: Record<PinPressEventType, L.LeafletEventHandlerFn> = {
@@ -44,6 +46,7 @@ export class PinDrag extends L.Handler {
     pinpressend: (e) => this.released(e as PinPressEvent),
     pinpresscancel: () => this.stop(),
   };
+
   /** Where the press started, and the pointer minus the pin's anchor: the pin keeps its grip. */
   private grip: { startX: number; startY: number; x: number; y: number } | null = null;
   private ghost: { canvas: HTMLCanvasElement; anchorX: number; anchorY: number } | null = null;

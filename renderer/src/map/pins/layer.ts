@@ -2,11 +2,14 @@
 // position: a pan moves the canvas, a zoom animation scales the last picture, the end of a move
 // redraws), batches data changes into one redraw per frame, and turns pointer input into the
 // callbacks the React side listens to. Painting, hit testing and dragging are its parts.
+// Pins are fixed unless one is made movable (setMovable): a press on any other pin is left to the
+// map, so dragging always pans, and it is a click only if it was let go where it started.
 import L from 'leaflet';
 import { loadSprites, type Sprite, type SpriteSet } from '../sprites';
 import { PinDrag, type PinDragHost, type PinPress, type PinPressEventType } from './drag';
 import { HitGrid } from './hitGrid';
 import { PinPainter } from './painter';
+import { PRESS_DEFAULTS, longPressOpensMenu, pressOwner, tapOutcome, type Tap } from './press';
 import { PinSet } from './pinSet';
 import type { DrawInfo, MovePreview, Pin } from './types';
 
@@ -17,10 +20,14 @@ export interface PinLayerOptions {
   compactAbove: number;
   /** Below this zoom: always compact dots. */
   compactBelowZoom: number;
-  /** Whether pins can be dragged once the layer is on a map (then switch with `dragging`). */
-  draggable: boolean;
+  /** A press that moves less than this (pixels) is a click; more, and it pans or drags. */
+  clickTolerance: number;
+  /** A finger or pen held still this long on a pin opens its menu (ms). */
+  longPressMs: number;
   onPinClick?: (id: string) => void;
   onPinDrop?: (id: string, latlng: L.LatLng) => void;
+  /** Right click on a pin, or a long press with a finger or pen. */
+  onPinMenu?: (id: string, containerPoint: L.Point) => void;
   onHover?: (pin: Pin | null, containerPoint: L.Point | null) => void;
   /** Called after every redraw (tests and the benchmark wait for it). */
   onDrawn?: (info: DrawInfo) => void;
@@ -30,12 +37,26 @@ const DEFAULTS: PinLayerOptions = {
   padding: 0.3,
   compactAbove: 600,
   compactBelowZoom: 7,
-  draggable: true,
+  ...PRESS_DEFAULTS,
 };
 
+/** Whether the map's own dragging has moved since the last press (Leaflet's Map.Drag#moved, untyped). */
+function mapPanned(map: L.Map): boolean {
+  return (map.dragging as (L.Handler & { moved?: () => boolean }) | undefined)?.moved?.() ?? false;
+}
+
+/** A tap being watched, with its pointer and the timer of a long press. */
+interface WatchedTap extends Tap {
+  readonly pin: Pin;
+  readonly pointerId: number;
+  timer: number;
+}
+
 export class PinLayer extends L.Layer implements PinDragHost {
-  /** Pin dragging, while the layer is on a map (as Leaflet's Marker#dragging): enable() or disable() it. */
+  /** Pin dragging while the layer is on a map (as Leaflet's Marker#dragging); on only while a pin is movable. */
   dragging: PinDrag | null = null;
+  /** The one pin that can be dragged, or null: every pin is fixed. */
+  private movableId: string | null = null;
   private readonly opts: PinLayerOptions;
   private readonly pins = new PinSet();
   private readonly hits = new HitGrid<Pin>();
@@ -57,6 +78,9 @@ export class PinLayer extends L.Layer implements PinDragHost {
   private hiddenId: string | null = null;
   private preview: MovePreview | null = null;
   private press: PinPress | null = null;
+  private tap: WatchedTap | null = null;
+  /** A long press opened a menu: the contextmenu event the browser may send after it is not a second one. */
+  private menuByHold = false;
   private swallowClick = false;
   private hoverId: string | null = null;
 
@@ -99,6 +123,22 @@ export class PinLayer extends L.Layer implements PinDragHost {
     this.scheduleRedraw(true);
   }
 
+  /**
+   * Makes one pin draggable (move mode) and every other fixed; null fixes them all. A press on the
+   * movable pin drags it; anywhere else the map pans as usual.
+   */
+  setMovable(id: string | null): void {
+    if (this.movableId === id) return;
+    this.movableId = id;
+    if (id === null) this.dragging?.disable();
+    else this.dragging?.enable();
+    this.scheduleRedraw(true);
+  }
+
+  get movable(): string | null {
+    return this.movableId;
+  }
+
   /** Shows a pin at a proposed new position until the move is confirmed or cancelled. */
   setMovePreview(preview: MovePreview | null): void {
     this.preview = preview;
@@ -134,7 +174,7 @@ export class PinLayer extends L.Layer implements PinDragHost {
     this.painter = ctx ? new PinPainter(canvas, ctx, this.opts) : null;
     for (const [type, listener, capture] of this.domListeners) canvas.addEventListener(type, listener, capture);
     this.dragging = new PinDrag(map, this);
-    if (this.opts.draggable) this.dragging.enable();
+    if (this.movableId !== null) this.dragging.enable();
     void loadSprites().then((sprites) => {
       this.sprites = sprites;
       this.scheduleRedraw(true);
@@ -144,12 +184,10 @@ export class PinLayer extends L.Layer implements PinDragHost {
   }
 
   override onRemove(): this {
-    if (this.dragging) {
-      // Re-added later, the layer drags again only if it did now.
-      this.opts.draggable = this.dragging.enabled();
-      this.dragging.disable();
-      this.dragging = null;
-    }
+    // Re-added later, the movable pin (if any) can be dragged again.
+    this.dragging?.disable();
+    this.dragging = null;
+    this.endTap();
     cancelAnimationFrame(this.frame);
     clearTimeout(this.timer);
     this.frame = 0;
@@ -271,6 +309,7 @@ export class PinLayer extends L.Layer implements PinDragHost {
         offsetY: -origin.y - min.y,
         zoom,
         selectedId: this.selectedId,
+        movableId: this.movableId,
         hiddenId: this.hiddenId,
         preview: previewPin && previewAt ? { pin: previewPin, x: previewAt.x, y: previewAt.y } : null,
         mayShift: !this.fullRedrawNeeded && this.preview === null,
@@ -324,9 +363,10 @@ export class PinLayer extends L.Layer implements PinDragHost {
       ['pointerdown', this.onPointerDown as EventListener, false],
       ['pointermove', this.onPointerMove as EventListener, false],
       ['pointerup', this.onPointerUp as EventListener, false],
-      ['pointercancel', this.onPointerCancel, false],
+      ['pointercancel', this.onPointerCancel as EventListener, false],
       ['pointerleave', this.onPointerLeave, false],
       ['mousedown', this.onMouseDown as EventListener, false],
+      ['contextmenu', this.onContextMenu as EventListener, false],
       // Capture: the click must be stopped before Leaflet's map sees it.
       ['click', this.onClick as EventListener, true],
     ];
@@ -338,12 +378,23 @@ export class PinLayer extends L.Layer implements PinDragHost {
 
   private readonly onPointerDown = (e: PointerEvent): void => {
     this.swallowClick = false;
+    this.menuByHold = false;
+    this.endTap();
     const map = this.leafletMap;
     if (e.button !== 0 || !map) return;
     const point = map.mouseEventToContainerPoint(e);
     const pin = this.pinAt(point);
-    if (!pin) return;
-    // Keep the map from starting its own drag: Leaflet listens for pointerdown/mousedown above us.
+    const owner = pressOwner(pin?.id ?? null, this.movableId, this.dragging?.enabled() ?? false);
+    if (!pin || owner === 'map') return;
+    if (owner === 'tap') {
+      // The map gets this press and pans if it moves (never preventDefault here: that would hold
+      // back the mousedown Leaflet's dragging starts from). We only watch for a click or a hold.
+      const tap: WatchedTap = { pin, pointerId: e.pointerId, startX: point.x, startY: point.y, x: point.x, y: point.y, mapMoved: false, menuShown: false, timer: 0 };
+      if (e.pointerType !== 'mouse') tap.timer = window.setTimeout(() => this.held(tap, e.pointerType), this.opts.longPressMs);
+      this.tap = tap;
+      return;
+    }
+    // The movable pin: keep the map from starting its own drag (Leaflet listens for pointerdown/mousedown above us).
     e.preventDefault();
     e.stopPropagation();
     this.press = { pin, pointerId: e.pointerId, dragging: false };
@@ -365,8 +416,16 @@ export class PinLayer extends L.Layer implements PinDragHost {
       this.firePress('pinpressmove', press, point);
       return;
     }
+    const tap = this.tap;
+    if (tap && tap.pointerId === e.pointerId) {
+      // Container pixels: the container stays put while the map pans under the pointer.
+      tap.x = point.x;
+      tap.y = point.y;
+      tap.mapMoved ||= mapPanned(map);
+      return;
+    }
     const pin = this.pinAt(point);
-    this.setCursor(pin ? (this.dragging?.enabled() ? 'grab' : 'pointer') : '');
+    this.setCursor(pin ? (pin.id === this.movableId && this.dragging?.enabled() ? 'grab' : 'pointer') : '');
     if ((pin?.id ?? null) !== this.hoverId) {
       this.hoverId = pin?.id ?? null;
       this.opts.onHover?.(pin, pin ? point : null);
@@ -374,8 +433,24 @@ export class PinLayer extends L.Layer implements PinDragHost {
   };
 
   private readonly onPointerUp = (e: PointerEvent): void => {
-    const press = this.press;
     const map = this.leafletMap;
+    const tap = this.tap;
+    if (tap && tap.pointerId === e.pointerId && map) {
+      const point = map.mouseEventToContainerPoint(e);
+      tap.x = point.x;
+      tap.y = point.y;
+      tap.mapMoved ||= mapPanned(map);
+      this.endTap();
+      if (tapOutcome(tap, this.opts) === 'click') {
+        // The click that follows belongs to the pin, not to the map underneath.
+        this.swallowClick = true;
+        this.opts.onPinClick?.(tap.pin.id);
+      } else if (tap.menuShown) {
+        this.swallowClick = true;
+      }
+      return;
+    }
+    const press = this.press;
     if (!press || press.pointerId !== e.pointerId || !map) return;
     e.stopPropagation();
     this.press = null;
@@ -385,10 +460,12 @@ export class PinLayer extends L.Layer implements PinDragHost {
     else this.opts.onPinClick?.(press.pin.id);
   };
 
-  private readonly onPointerCancel = (): void => {
+  private readonly onPointerCancel = (e: PointerEvent): void => {
+    if (this.tap?.pointerId === e.pointerId) this.endTap();
     const press = this.press;
+    if (!press || press.pointerId !== e.pointerId) return;
     this.press = null;
-    if (press?.dragging) this.firePress('pinpresscancel', press, null);
+    if (press.dragging) this.firePress('pinpresscancel', press, null);
   };
 
   private readonly onPointerLeave = (): void => {
@@ -396,6 +473,42 @@ export class PinLayer extends L.Layer implements PinDragHost {
       this.hoverId = null;
       this.opts.onHover?.(null, null);
     }
+  };
+
+  /** A finger or pen held still on a pin: its menu, as a right click gives it. */
+  private held(tap: WatchedTap, pointerType: string): void {
+    tap.timer = 0;
+    const map = this.leafletMap;
+    if (this.tap !== tap || !map) return;
+    tap.mapMoved ||= mapPanned(map);
+    if (!longPressOpensMenu(tap, pointerType, this.opts)) return;
+    tap.menuShown = true;
+    this.menuByHold = true;
+    this.opts.onPinMenu?.(tap.pin.id, L.point(tap.x, tap.y));
+  }
+
+  private endTap(): void {
+    if (this.tap?.timer) clearTimeout(this.tap.timer);
+    this.tap = null;
+  }
+
+  private readonly onContextMenu = (e: MouseEvent): void => {
+    const map = this.leafletMap;
+    if (!map) return;
+    if (this.menuByHold) {
+      // The browser's own long-press menu event, after ours: one menu, not two.
+      this.menuByHold = false;
+      e.preventDefault();
+      e.stopPropagation();
+      return;
+    }
+    const point = map.mouseEventToContainerPoint(e);
+    const pin = this.pinAt(point);
+    if (!pin) return; // the map's own menu
+    e.preventDefault();
+    e.stopPropagation();
+    this.endTap();
+    this.opts.onPinMenu?.(pin.id, point);
   };
 
   private readonly onClick = (e: MouseEvent): void => {

@@ -28,6 +28,8 @@ export interface Frame {
   offsetY: number;
   zoom: number;
   selectedId: string | null;
+  /** The pin in move mode: drawn on top with a dashed ring, the one pin that can be dragged. */
+  movableId: string | null;
   /** A pin being dragged: its ghost is drawn elsewhere. */
   hiddenId: string | null;
   /** A moved pin's proposed place (canvas pixels), with the pin. */
@@ -57,7 +59,7 @@ export class PinPainter {
   paint(projected: Projected, sprites: SpriteSet, frame: Frame, hits: HitGrid<Pin>): DrawInfo {
     const { ctx, canvas } = this;
     const { pins, x: px, y: py } = projected;
-    const { width: w, height: h, offsetX, offsetY, zoom, selectedId, hiddenId, preview } = frame;
+    const { width: w, height: h, offsetX, offsetY, zoom, selectedId, movableId, hiddenId, preview } = frame;
     const ratio = sprites.ratio;
 
     const visible: number[] = [];
@@ -101,7 +103,8 @@ export class PinPainter {
     }
 
     hits.begin(visible.length + 2);
-    let selected: { pin: Pin; x: number; y: number } | null = null;
+    // The selected and the movable pin (usually the same) are drawn last, on top of the others.
+    const highlighted: { pin: Pin; x: number; y: number }[] = [];
     let previewFrom: { x: number; y: number } | null = null;
     for (const i of visible) {
       const pin = pins[i]!;
@@ -112,8 +115,8 @@ export class PinPainter {
         previewFrom = { x, y };
         continue;
       }
-      if (pin.id === selectedId) {
-        selected = { pin, x, y };
+      if (pin.id === selectedId || pin.id === movableId) {
+        highlighted.push({ pin, x, y });
         continue;
       }
       const sprite = sprites.get(pin.style, pin.mark, compact);
@@ -136,9 +139,9 @@ export class PinPainter {
         ctx.stroke();
         ctx.restore();
       }
-      this.drawHighlighted(sprites.get(preview.pin.style, 'pending', false), Math.round(preview.x), Math.round(preview.y), preview.pin, hits);
+      this.drawHighlighted(sprites.get(preview.pin.style, 'pending', false), Math.round(preview.x), Math.round(preview.y), preview.pin, hits, false);
     }
-    if (selected) this.drawHighlighted(sprites.get(selected.pin.style, selected.pin.mark, false), selected.x, selected.y, selected.pin, hits);
+    for (const { pin, x, y } of highlighted) this.drawHighlighted(sprites.get(pin.style, pin.mark, false), x, y, pin, hits, pin.id === movableId);
     if (strips) ctx.restore();
     hits.end();
     this.painted = { minX: frame.minX, minY: frame.minY, zoom, compact };
@@ -148,10 +151,26 @@ export class PinPainter {
     return { drawn: hits.recorded.length, marks, compact, full: !shift };
   }
 
-  /** A thick black-and-yellow ring around the pin's head: visible on any tile and in sunlight. */
-  private drawHighlighted(sprite: Sprite, x: number, y: number, pin: Pin, hits: HitGrid<Pin>): void {
+  /**
+   * A thick black-and-yellow ring around the pin's head: visible on any tile and in sunlight. A pin
+   * in move mode also gets a dashed black-and-white ring further out: "this one can be picked up".
+   */
+  private drawHighlighted(sprite: Sprite, x: number, y: number, pin: Pin, hits: HitGrid<Pin>, movable: boolean): void {
     const ctx = this.ctx;
     const headY = y - sprite.anchorY + 6 + 16;
+    if (movable) {
+      ctx.save();
+      ctx.beginPath();
+      ctx.arc(x, headY, 29, 0, Math.PI * 2);
+      ctx.lineWidth = 6;
+      ctx.strokeStyle = '#fff';
+      ctx.stroke();
+      ctx.setLineDash([7, 5]);
+      ctx.lineWidth = 4;
+      ctx.strokeStyle = '#111';
+      ctx.stroke();
+      ctx.restore();
+    }
     ctx.beginPath();
     ctx.arc(x, headY, 21, 0, Math.PI * 2);
     ctx.lineWidth = 7;

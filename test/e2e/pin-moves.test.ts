@@ -1,0 +1,267 @@
+// No accidental edits, in Chromium against the built-in Sandbox: dragging across a crowd of pins pans
+// the map and moves no site; a site moves only after Move on its card, with the confirmation's focus
+// on Cancel so Enter moves nothing; and "+ Add site" takes keyboard focus into the form and gives it
+// back when the form closes. Outcomes are read from the app's own outbox and register.
+import type { Page } from 'playwright';
+import type { BulkFileView, BulkRunView, OutboxEntryView, SiteView } from '../../electron/shared/contract/index';
+import type { Result } from '../../electron/shared/result';
+import type { SandboxSite } from '../../electron/sandbox/state';
+import { describe, expect, test as e2e } from './fixtures';
+import { inspect, pinsDrawn, type App } from './helpers';
+
+/** Every test here starts on the built-in Sandbox with all its demo sites drawn; `demo` is those sites as the service has them. */
+const test = e2e.extend('demo', { auto: true }, async ({ page, sandboxUrl }) => {
+  const demo = await inspect<SandboxSite[]>(sandboxUrl, 'sites');
+  await expect.poll(() => pinsDrawn(page), { message: 'the demo sites drawn' }).toBe(demo.length);
+  return demo;
+});
+
+async function mapSettled(page: Page): Promise<void> {
+  await expect.poll(() => page.getByTestId('map').getAttribute('data-moving'), { message: 'the map to stop moving', timeout: 10_000 }).not.toBe('1');
+}
+
+/** The list draws only the rows in view: search for the site first, as a user with many sites does. */
+async function selectFromList(page: Page, name: string): Promise<void> {
+  await page.getByLabel('Search sites').fill(name);
+  const row = page.getByRole('button', { name: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`) }).first();
+  await row.click();
+  await page.locator('#site-details-title', { hasText: name }).waitFor();
+  await mapSettled(page);
+}
+
+/** Where the sites are, by local ID, as the app's register has them. */
+async function positions(app: App): Promise<Record<string, [number | null, number | null]>> {
+  const sites = await app.call<SiteView[]>('listSites');
+  return Object.fromEntries(sites.map((s) => [s.localId, [s.latitude, s.longitude]]));
+}
+
+/** Entries not yet sent (or not sendable): what "the outbox is empty" means to a user. */
+async function waiting(app: App): Promise<OutboxEntryView[]> {
+  return (await app.call<OutboxEntryView[]>('listOutbox')).filter((e) => e.state !== 'done');
+}
+
+/** The map's pane offset: it changes when, and only when, the map pans. */
+function paneOffset(page: Page): Promise<string> {
+  return page.locator('.leaflet-map-pane').evaluate((el) => (el as HTMLElement).style.transform);
+}
+
+/** What has keyboard focus: its text, its accessible hooks, and whether it is in an open dialog. */
+function focused(page: Page) {
+  return page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    return {
+      tag: el?.tagName.toLowerCase() ?? null,
+      text: el?.textContent?.trim() ?? null,
+      inDialog: !!el?.closest('dialog[open]'),
+      moveSite: el?.getAttribute('data-move-site') ?? null,
+      siteCard: el?.getAttribute('data-site-card') ?? null,
+    };
+  });
+}
+
+/** Imports `rows × cols` sites a few metres apart through the app's bulk import, and waits until all are on the service. */
+async function seedDenseSites(app: App, rows: number, cols: number): Promise<string[]> {
+  const lines = ['name,height,latitude,longitude,group'];
+  const names: string[] = [];
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      const name = `Dense ${r}-${c}`;
+      names.push(name);
+      lines.push(`${name},30,${(45.95 + r * 0.0012).toFixed(5)},${(-111.4 + c * 0.0012).toFixed(5)},Dense`);
+    }
+  }
+  const file = await app.call<Result<BulkFileView>>('openBulkFile', { name: 'dense.csv', base64: Buffer.from(`${lines.join('\n')}\n`).toString('base64') });
+  if (!file.ok) throw new Error(`openBulkFile: ${JSON.stringify(file.issues)}`);
+  const run = await app.call<Result<BulkRunView>>('startImport', file.value.fileId, {});
+  if (!run.ok) throw new Error(`startImport: ${JSON.stringify(run.issues)}`);
+  await expect.poll(async () => (await app.call<BulkRunView | null>('getBulkRun', run.value.id))?.state, { message: 'the import to end', timeout: 150_000 }).toBe('ended');
+  await expect.poll(async () => (await waiting(app)).length, { message: 'every imported site sent', timeout: 150_000 }).toBe(0);
+  return names;
+}
+
+describe('pin moves', () => {
+  test('a drag that starts on a pin in a crowd of pins pans the map and moves no site; a still click selects', async ({ app, page, session }) => {
+    const names = await seedDenseSites(app, 15, 20);
+    await expect.poll(() => page.getByText(/^\d+ sites$/).textContent(), { message: 'the imported sites listed' }).toMatch(new RegExp(`^${25 + names.length} sites$`));
+    const centre = 'Dense 7-10';
+    await selectFromList(page, centre);
+    await expect.poll(() => pinsDrawn(page), { message: 'the crowd drawn' }).toBeGreaterThan(200);
+
+    const before = await positions(app);
+    const outboxBefore = await app.call<OutboxEntryView[]>('listOutbox');
+    const paneBefore = await paneOffset(page);
+
+    // Press on the selected pin's head, in the middle of the crowd (the tooltip says a pin is there),
+    // and drag across the crowd.
+    const box = (await page.getByTestId('map').boundingBox())!;
+    const cx = box.x + box.width / 2;
+    const cy = box.y + box.height / 2;
+    await page.mouse.move(cx, cy - 28);
+    await page.locator('.pin-tooltip').waitFor();
+    await page.mouse.down();
+    await page.mouse.move(cx + 80, cy, { steps: 8 });
+    await page.mouse.move(cx + 180, cy + 40, { steps: 8 });
+    await page.mouse.move(cx + 260, cy + 90, { steps: 8 });
+    await page.mouse.up();
+    await mapSettled(page);
+
+    expect(await paneOffset(page)).not.toBe(paneBefore);
+    // Give a (wrong) confirmation every chance to appear.
+    await page.waitForTimeout(1_000);
+    expect(await page.getByRole('dialog', { name: /^Move / }).count()).toBe(0);
+    await session.screenshot('pin-moves-dense-pan');
+    expect(await app.call<OutboxEntryView[]>('listOutbox')).toEqual(outboxBefore);
+    expect(await waiting(app)).toEqual([]);
+    expect(await positions(app)).toEqual(before);
+    // A drag is not a click: the selection is what it was.
+    expect((await page.locator('#site-details-title').textContent())?.trim()).toBe(centre);
+
+    // A click without movement, on another pin of the crowd (now moved with the map), selects it.
+    await page.mouse.move(cx + 260 - 60, cy + 90 - 28 + 40);
+    const tooltip = page.locator('.pin-tooltip strong');
+    await tooltip.waitFor();
+    const other = (await tooltip.textContent())!;
+    expect(other).toMatch(/^Dense \d+-\d+$/);
+    expect(other).not.toBe(centre);
+    await page.mouse.down();
+    await page.mouse.up();
+    await expect.poll(async () => (await page.locator('#site-details-title').textContent())?.trim(), { message: 'the clicked site selected' }).toBe(other);
+    expect(await page.getByRole('dialog', { name: /^Move / }).count()).toBe(0);
+    expect(await positions(app)).toEqual(before);
+    expect(session.errors).toEqual([]);
+  }, 400_000);
+
+  test('moves a site only after Move on its card; the confirmation focuses Cancel, Enter cancels, and Move site queues it', async ({ app, page, session, demo }) => {
+    const target = demo[1]!;
+    const local = (await app.call<SiteView[]>('listSites')).find((s) => s.siteId === target.id)!;
+    const outboxBefore = await app.call<OutboxEntryView[]>('listOutbox');
+    await selectFromList(page, target.name);
+
+    const box = (await page.getByTestId('map').boundingBox())!;
+    const cx = box.x + box.width / 2;
+    const cy = box.y + box.height / 2;
+    const dragPin = async () => {
+      await page.mouse.move(cx, cy - 28);
+      await page.mouse.down();
+      await page.mouse.move(cx + 60, cy + 10, { steps: 8 });
+      await page.mouse.move(cx + 120, cy + 50, { steps: 8 });
+      await page.mouse.up();
+    };
+
+    const move = page.locator(`[data-move-site="${local.localId}"]`);
+    const hint = page.getByRole('status').filter({ hasText: 'Drag the pin to its new place — Esc to cancel' });
+    expect(await move.getAttribute('aria-pressed')).toBe('false');
+
+    // Without Move, the same drag on the selected pin pans the map: no confirmation, nothing queued.
+    const paneBefore = await paneOffset(page);
+    await dragPin();
+    await mapSettled(page);
+    expect(await paneOffset(page)).not.toBe(paneBefore);
+    await page.waitForTimeout(1_000);
+    expect(await page.getByRole('dialog', { name: /^Move / }).count()).toBe(0);
+    expect(await app.call<OutboxEntryView[]>('listOutbox')).toEqual(outboxBefore);
+    await page.getByRole('button', { name: 'Show on map' }).click();
+    await mapSettled(page);
+
+    // The pin's own menu (right click) offers the move too; focus goes to Cancel move, and Esc ends it.
+    await page.mouse.click(cx, cy - 28, { button: 'right' });
+    const menu = page.getByRole('menu', { name: `Actions for ${target.name}` });
+    await menu.waitFor();
+    await session.screenshot('pin-moves-pin-menu');
+    await menu.getByRole('menuitem', { name: 'Move this site' }).click();
+    await hint.waitFor();
+    expect(await page.getByTestId('map').getAttribute('data-movable')).toBe(local.localId);
+    await expect.poll(() => focused(page), { message: 'focus on Cancel move' }).toMatchObject({ text: 'Cancel move' });
+    await page.keyboard.press('Escape');
+    await hint.waitFor({ state: 'hidden' });
+
+    await page.getByRole('region', { name: target.name }).getByRole('button', { name: 'Move', exact: true }).click();
+    await hint.waitFor();
+    expect(await move.getAttribute('aria-pressed')).toBe('true');
+    expect(await page.getByTestId('map').getAttribute('data-movable')).toBe(local.localId);
+    await session.screenshot('pin-moves-move-mode');
+
+    // Esc leaves move mode: the pin is fixed again.
+    await page.keyboard.press('Escape');
+    await hint.waitFor({ state: 'hidden' });
+    expect(await move.getAttribute('aria-pressed')).toBe('false');
+    expect(await page.getByTestId('map').getAttribute('data-movable')).toBe('');
+
+    await move.click();
+    await hint.waitFor();
+    await dragPin();
+    const dialog = page.getByRole('dialog', { name: `Move ${target.name}?` });
+    await dialog.waitFor();
+    await expect.poll(() => focused(page), { message: 'focus on Cancel in the confirmation' }).toMatchObject({ tag: 'button', text: 'Cancel', inDialog: true });
+    await session.screenshot('pin-moves-confirm-focus-cancel');
+
+    // Enter presses Cancel: nothing is queued, the site stays, and move mode has ended.
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await app.call<OutboxEntryView[]>('listOutbox')).toEqual(outboxBefore);
+    expect((await positions(app))[local.localId]).toEqual([target.latitude, target.longitude]);
+    await hint.waitFor({ state: 'hidden' });
+    expect(await move.getAttribute('aria-pressed')).toBe('false');
+    // Focus is back on the Move button it started from.
+    expect(await focused(page)).toMatchObject({ moveSite: local.localId });
+
+    // Move again, and this time confirm: the move is queued as an edit of that site.
+    await move.click();
+    await hint.waitFor();
+    await dragPin();
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Move site' }).click();
+    await expect
+      .poll(async () => (await app.call<OutboxEntryView[]>('listOutbox')).filter((e) => e.localId === local.localId && !outboxBefore.some((b) => b.id === e.id)).length, { message: 'the move in the outbox' })
+      .toBe(1);
+    const moved = (await positions(app))[local.localId]!;
+    // Dragged down and right: south and east of where it was.
+    expect(moved[0]).toBeLessThan(target.latitude);
+    expect(moved[1]).toBeGreaterThan(target.longitude);
+    await page.getByRole('button', { name: 'Undo' }).waitFor();
+    await session.screenshot('pin-moves-moved');
+    expect(session.errors).toEqual([]);
+  });
+
+  test('"+ Add site" takes keyboard focus into the form and closing the form gives it back', async ({ page, session }) => {
+    const addSite = page.getByRole('button', { name: '+ Add site' });
+    const isFocused = (locator: ReturnType<Page['getByRole']>) => locator.evaluate((el) => el === document.activeElement);
+
+    // From the keyboard: "+ Add site", then "Use map centre" (which has focus), lands in the form's first field.
+    await addSite.focus();
+    await page.keyboard.press('Enter');
+    const useCentre = page.getByRole('button', { name: 'Use map centre' });
+    await expect.poll(() => isFocused(useCentre), { message: 'focus on Use map centre' }).toBe(true);
+    // Esc leaves add mode, and focus goes back to "+ Add site".
+    await page.keyboard.press('Escape');
+    await expect.poll(() => isFocused(addSite), { message: 'focus back on + Add site' }).toBe(true);
+
+    await page.keyboard.press('Enter');
+    await expect.poll(() => isFocused(useCentre), { message: 'focus on Use map centre' }).toBe(true);
+    await page.keyboard.press('Enter');
+    const form = page.getByRole('region', { name: 'New site' });
+    await form.waitFor();
+    await expect.poll(() => isFocused(form.getByLabel('Name', { exact: true })), { message: 'focus in the form’s first field' }).toBe(true);
+    await session.screenshot('pin-moves-add-site-focus');
+
+    // Escape closes the form; focus goes back to the control that opened it.
+    await page.keyboard.press('Escape');
+    await form.waitFor({ state: 'hidden' });
+    await expect.poll(() => isFocused(addSite), { message: 'focus back on + Add site' }).toBe(true);
+
+    // Saved: focus goes to the new site's card.
+    await page.keyboard.press('Enter');
+    await expect.poll(() => isFocused(useCentre)).toBe(true);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => isFocused(form.getByLabel('Name', { exact: true }))).toBe(true);
+    await page.keyboard.type('Focus Ridge');
+    await form.getByLabel('Height (meters)').fill('40');
+    await page.keyboard.press('Enter');
+    await form.waitFor({ state: 'hidden' });
+    await expect.poll(() => focused(page), { message: 'focus on the saved site’s card' }).toMatchObject({ tag: 'section' });
+    expect((await page.locator('#site-details-title').textContent())?.trim()).toBe('Focus Ridge');
+    expect((await focused(page)).siteCard).not.toBeNull();
+    await session.screenshot('pin-moves-saved-focus-card');
+    expect(session.errors).toEqual([]);
+  });
+});
