@@ -237,8 +237,8 @@ class Core implements SitewalkCore {
     return sandboxProfile(running ? { baseUrl: running.url, servicePath: running.servicePath, namespace: running.namespace, account: running.demo.account } : undefined);
   }
 
-  reprocess: SitewalkCore['reprocess'] = (input) => this.actions.reprocess(input);
-  reprocessMany: SitewalkCore['reprocessMany'] = (inputs) => this.actions.reprocessMany(inputs);
+  reprocess: SitewalkCore['reprocess'] = (input, options) => this.actions.reprocess(input, options);
+  reprocessMany: SitewalkCore['reprocessMany'] = (inputs, options) => this.actions.reprocessMany(inputs, options);
 
   renderingQualities(options: { refresh?: boolean } = {}): ReturnType<SitewalkCore['renderingQualities']> {
     return this.qualities.list(this.profileService.activeId, options);

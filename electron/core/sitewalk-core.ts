@@ -5,6 +5,10 @@
 // the call returns; the API key never leaves the core (views say hasKey and keyStore); every change
 // of state is emitted as a typed event.
 import type { Clock, Random } from './clock';
+import type { TypedEvents } from './events';
+import type { SyncEngine } from './outbox/engine';
+import type { OutboxStore } from './outbox/store';
+import type { SiteRegister } from './sites/register';
 import type { Blocked } from './outbox/engine';
 import type { RetryPolicy } from './outbox/policy';
 import type { OutboxState, Problem } from './outbox/types';
@@ -149,8 +153,13 @@ export interface SitewalkCore {
     /** Replaces the payload of an entry not yet sent (pending, failed, paused); it becomes pending. */
     edit(id: string, input: SiteEditInput | EusReprocessInput): Promise<Result<OutboxEntryView>>;
   };
-  reprocess(input: EusReprocessInput): Promise<Result<OutboxEntryView>>;
-  reprocessMany(inputs: readonly EusReprocessInput[]): Promise<BatchResult<OutboxEntryView>>;
+  /**
+   * Queues an EUS reprocess. One that emails a submission which already has an emailing reprocess
+   * waiting, sending or done in the last 24 h is refused (issue field 'duplicateEmail') unless
+   * `force` says the user confirmed it: the recipients would get the email again.
+   */
+  reprocess(input: EusReprocessInput, options?: { force?: boolean }): Promise<Result<OutboxEntryView>>;
+  reprocessMany(inputs: readonly EusReprocessInput[], options?: { force?: boolean }): Promise<BatchResult<OutboxEntryView>>;
   sync: {
     /** Starts automatic sending (already on unless autoSync was false). */
     start(): void;
@@ -173,3 +182,13 @@ export interface SitewalkCore {
   close(): Promise<void>;
 }
 
+/** What the services that act on sites and the queue share (built once by open-core.ts). */
+export interface CoreParts {
+  store: OutboxStore;
+  register: SiteRegister;
+  engine: SyncEngine;
+  events: TypedEvents<CoreEvents>;
+  clock: Clock;
+  /** The active profile's ID, as it is now. */
+  activeId: () => string;
+}

@@ -18,7 +18,11 @@ export function coreOutboxPort(core: SitewalkCore): OutboxPort {
       };
     },
     async enqueueReprocesses(requests) {
-      const outcome = await core.reprocessMany(requests.map((request) => ({ ...request })));
+      // The file dialog and `sitewalk bulk` ask for an explicit email choice for the whole run.
+      const outcome = await core.reprocessMany(
+        requests.map((request) => ({ ...request })),
+        { force: true },
+      );
       if (!outcome.ok) return { ok: false, issues: outcome.issues };
       return { ok: true, entries: outcome.value.map((entry) => ({ entryId: entry.id })) };
     },
@@ -61,33 +65,10 @@ function snapshotOf(view: OutboxEntryView): EntrySnapshot {
 
 /** The register's sites that have a service ID, for the preview's "unchanged" check. */
 export function knownSitesOf(core: SitewalkCore): KnownSite[] {
-  const known: KnownSite[] = [];
-  for (const site of core.sites.list()) {
-    if (!site.siteId) continue;
-    known.push({
-      siteId: site.siteId,
-      name: site.name,
-      height: site.height,
-      latitude: site.latitude,
-      longitude: site.longitude,
-      description: site.description,
-      group: site.group,
-      pinStyle: site.pinStyle,
-    });
-  }
-  return known;
+  return exportSitesOf(core).filter((site): site is KnownSite => site.siteId !== null);
 }
 
 /** Every site of the active profile, as exported. */
 export function exportSitesOf(core: SitewalkCore): ExportSite[] {
-  return core.sites.list().map((site) => ({
-    siteId: site.siteId,
-    name: site.name,
-    height: site.height,
-    latitude: site.latitude,
-    longitude: site.longitude,
-    description: site.description,
-    group: site.group,
-    pinStyle: site.pinStyle,
-  }));
+  return core.sites.list().map(({ siteId, name, height, latitude, longitude, description, group, pinStyle }) => ({ siteId, name, height, latitude, longitude, description, group, pinStyle }));
 }

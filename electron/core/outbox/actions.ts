@@ -3,33 +3,22 @@
 // transitions.ts; an action the entry's state does not allow is refused with a sentence.
 import { ok, refuse, type BatchIssue, type BatchResult, type Result } from '../../shared/result';
 import { parseEusReprocess, parseSiteEdit, type EusReprocessInput, type SiteEditInput } from '../../shared/validation/index';
-import type { Clock } from '../clock';
-import type { TypedEvents } from '../events';
 import type { SiteEdit } from '../service/types';
-import type { CoreEvents, OutboxEntryView, SitewalkCore } from '../sitewalk-core';
-import type { SiteRegister } from '../sites/register';
-import type { SyncEngine } from './engine';
-import type { Draft, OutboxStore } from './store';
+import type { CoreParts, OutboxEntryView, SitewalkCore } from '../sitewalk-core';
+import type { Draft } from './store';
 import * as transitions from './transitions';
 import { laneOf, type OutboxEntry } from './types';
 import { entryView } from './views';
 
 /** Validates an edit of a site whose service ID is not known yet (its create is still queued). */
 const PENDING_ID = '0';
-
-export interface OutboxActionsDeps {
-  store: OutboxStore;
-  register: SiteRegister;
-  engine: SyncEngine;
-  events: TypedEvents<CoreEvents>;
-  clock: Clock;
-  activeId: () => string;
-}
+/** An emailing reprocess of a submission emailed within this long asks for confirmation. */
+const DUPLICATE_EMAIL_WINDOW_MS = 24 * 3600_000;
 
 export class OutboxActions {
   readonly outbox: SitewalkCore['outbox'];
 
-  constructor(private readonly deps: OutboxActionsDeps) {
+  constructor(private readonly deps: CoreParts) {
     this.outbox = {
       list: (options) =>
         this.deps.store
@@ -48,23 +37,50 @@ export class OutboxActions {
     };
   }
 
-  async reprocess(input: EusReprocessInput): Promise<Result<OutboxEntryView>> {
-    const outcome = await this.reprocessMany([input]);
+  async reprocess(input: EusReprocessInput, options: { force?: boolean } = {}): Promise<Result<OutboxEntryView>> {
+    const outcome = await this.reprocessMany([input], options);
     return outcome.ok ? ok(outcome.value[0]!) : { ok: false, issues: outcome.issues.map(({ index: _index, ...issue }) => issue) };
   }
 
-  async reprocessMany(inputs: readonly EusReprocessInput[]): Promise<BatchResult<OutboxEntryView>> {
+  async reprocessMany(inputs: readonly EusReprocessInput[], options: { force?: boolean } = {}): Promise<BatchResult<OutboxEntryView>> {
     const issues: BatchIssue[] = [];
     const drafts: Draft[] = [];
+    const emailing = new Set<string>();
     inputs.forEach((input, index) => {
       const checked = parseEusReprocess(input);
-      if (!checked.ok) for (const issue of checked.issues) issues.push({ index, ...issue });
-      else drafts.push({ kind: 'reprocess', profileId: this.deps.activeId(), payload: checked.value });
+      if (!checked.ok) {
+        for (const issue of checked.issues) issues.push({ index, ...issue });
+        return;
+      }
+      const { processId, sendEmail } = checked.value;
+      if (sendEmail && !options.force) {
+        const earlier = emailing.has(processId) ? 'earlier in this batch' : this.recentEmail(processId);
+        if (earlier) {
+          issues.push({ index, field: 'duplicateEmail', message: `Submission ${processId} already has a reprocess with email ${earlier}: sending another emails its recipients again. Confirm to send it anyway.` });
+          return;
+        }
+      }
+      if (sendEmail) emailing.add(processId);
+      drafts.push({ kind: 'reprocess', profileId: this.deps.activeId(), payload: checked.value });
     });
     if (issues.length > 0) return { ok: false, issues };
     const enqueued = await this.deps.store.enqueue(drafts);
     this.deps.engine.kick();
     return { ok: true, value: enqueued.map(({ entry }) => entryView(entry, this.deps.store.revisionOf(entry.id))) };
+  }
+
+  /** How an emailing reprocess of the submission stands, if one is waiting, sending or done in the last 24 h. */
+  private recentEmail(processId: string): string | null {
+    const since = this.deps.clock.now() - DUPLICATE_EMAIL_WINDOW_MS;
+    const profileId = this.deps.activeId();
+    for (const entry of this.deps.store.list()) {
+      if (entry.kind !== 'reprocess' || entry.profileId !== profileId || entry.payload.processId !== processId || !entry.payload.sendEmail) continue;
+      if (entry.state === 'done' && entry.updatedAt >= since) return `sent ${new Date(entry.updatedAt).toISOString()}`;
+      if (entry.state === 'pending' || entry.state === 'paused') return 'waiting to be sent';
+      if (entry.state === 'sending') return 'being sent right now';
+      if (entry.state === 'needs-review') return 'that may already have been sent (it needs review)';
+    }
+    return null;
   }
 
   private find(id: string): OutboxEntry | Result<never> {

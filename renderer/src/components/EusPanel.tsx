@@ -65,7 +65,14 @@ export function EusPanel() {
       return;
     }
     setBusy(true);
-    const result = await ui.call(() => ui.api.reprocessEus({ processId: validation.value.processId, multiMapId: validation.value.multiMapId, sendEmail: validation.value.sendEmail }));
+    const request = { processId: validation.value.processId, multiMapId: validation.value.multiMapId, sendEmail: validation.value.sendEmail };
+    let result = await ui.call(() => ui.api.reprocessEus(request));
+    const duplicate = result && !result.ok ? result.issues.find((issue) => issue.field === 'duplicateEmail') : undefined;
+    if (duplicate) {
+      // The submission was emailed (or is queued to be) in the last 24 h: the user decides.
+      const again = await ui.confirm({ title: 'Email the recipients again?', body: duplicate.message, confirmLabel: 'Send the email again', danger: true, focus: 'cancel' });
+      result = again ? await ui.call(() => ui.api.reprocessEus({ ...request, force: true })) : undefined;
+    }
     setBusy(false);
     if (!result) return;
     if (!result.ok) {

@@ -131,6 +131,11 @@ export function OutboxEntry({ entry }: { entry: OutboxEntryView }) {
         <span className="entry-kind">{entry.kind === 'reprocess' ? 'EUS reprocess' : isCreate ? 'New site' : 'Site change'}</span>
       </header>
       <p className="entry-summary">{entry.summary}</p>
+      {entry.kind === 'reprocess' && entry.state !== 'done' && (
+        <p className="entry-email" data-testid="entry-email">
+          {entry.payload.sendEmail === true ? 'Will email the submission\'s recipients again when sent.' : 'Sends no email.'}
+        </p>
+      )}
       <p className="entry-meta">
         Queued {relativeTime(entry.createdAt)}
         {entry.attempts > 0 && ` · ${entry.attempts} attempt${entry.attempts === 1 ? '' : 's'}`}
