@@ -4,20 +4,12 @@
 // public demo data: the key is held for the session only, never in a key store. The core never
 // imports the sandbox: the hosts and the CLI hand it a starter (electron/sandbox/starter.ts).
 import { join } from 'node:path';
+import type { SiteFields } from '../sites/register';
 
 export const SANDBOX_STATE_FILE = 'sandbox.json';
 
-/** A site the sandbox's demo account holds, in the register's words. */
-export interface SandboxSiteListing {
-  siteId: string;
-  name: string;
-  height: number;
-  latitude: number;
-  longitude: number;
-  description: string;
-  group: string;
-  pinStyle: 1 | 2 | 3 | 4;
-}
+/** A site the sandbox's demo account holds, in the register's words (every field known). */
+export type SandboxSiteListing = { siteId: string } & Required<SiteFields>;
 
 /** What the core needs of a running sandbox (electron/sandbox's handle satisfies it). */
 export interface SandboxHandle {

@@ -6,22 +6,13 @@
 // computed in a Web Worker.
 import { parseSiteEdit, type SiteEditInput } from '../validation';
 import type { InputIssue, PinStyle, SiteEdit } from '../domain';
-import { unguardFormula } from './export';
+import { unguardFormula, type ExportSite } from './export';
 import { feetToMeters, targetLabel, type SiteField } from './fields';
 import { resolveMapping, type ColumnMapping, type ManualMapping } from './mapping';
 import type { ImportFormat, ImportTable } from './table';
 
 /** A site as the register knows it, by the service's site ID: lets the preview spot rows that change nothing. */
-export interface KnownSite {
-  siteId: string;
-  name?: string | null;
-  height?: number | null;
-  latitude?: number | null;
-  longitude?: number | null;
-  description?: string | null;
-  group?: string | null;
-  pinStyle?: PinStyle | null;
-}
+export type KnownSite = Omit<ExportSite, 'siteId'> & { siteId: string };
 
 /** Fields a default may fill when the file leaves them blank. */
 export type DefaultField = 'height' | 'heightFeet' | 'name' | 'description' | 'group' | 'pinStyle';
