@@ -2,16 +2,14 @@
 // enqueued durably in one batch through the real core, each timed and together (target: under 1 s
 // together, printed, not asserted); plus 10,000 KML placemarks and GeoJSON features to a preview.
 // Each figure is the median of a few runs after a warm-up, so one GC pause does not decide it.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openCore } from '../../electron/core/app';
+import { openCore } from '../../electron/core/open-core';
 import { coreOutboxPort } from '../../electron/core/bulk/core-port';
 import { exportGeoJson, exportKml, type ExportSite } from '../../electron/shared/bulk/export';
-import { createSessionSecretStore } from '../../electron/core/profiles/session';
 import { readImportTable } from '../../electron/shared/bulk/import';
 import { buildPreview } from '../../electron/shared/bulk/preview';
 import type { BenchFigure } from './figures';
+import { testCoreOptions } from '../support/core';
+import { makeTempDir } from '../support/temp';
 
 const ROWS = 10_000;
 const RUNS = 5;
@@ -110,9 +108,9 @@ async function benchEnqueue(csv: Uint8Array): Promise<{ ms: number; note: string
   const edits = preview.rows.map((row) => row.edit!);
   const times: number[] = [];
   for (let run = 0; run < 3; run++) {
-    const dir = await mkdtemp(join(tmpdir(), 'sitewalk-bench-bulk-'));
+    const dir = await makeTempDir('sitewalk-bench-bulk-');
     try {
-      const core = await openCore({ dataDir: dir, secretStore: createSessionSecretStore(), autoSync: false, sandbox: false });
+      const core = await openCore(testCoreOptions({ dataDir: dir.path, autoSync: false, sandbox: false }));
       try {
         const port = coreOutboxPort(core);
         const { ms, value } = await timed(() => port.enqueueSites(edits));
@@ -122,7 +120,7 @@ async function benchEnqueue(csv: Uint8Array): Promise<{ ms: number; note: string
         await core.close();
       }
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      await dir.remove();
     }
   }
   return { ms: median(times), note: 'core.sites.saveMany: one durable journal write, register updated' };

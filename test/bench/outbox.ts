@@ -11,14 +11,14 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import Conf from 'conf';
-import { openCore, type SitewalkCore } from '../../electron/core/app';
+import { openCore, type SitewalkCore } from '../../electron/core/open-core';
 import { systemClock } from '../../electron/core/clock';
-import { createSessionSecretStore } from '../../electron/core/profiles/session';
 import { createServiceClient } from '../../electron/core/service/client';
 import type { ServiceClient, SiteEdit } from '../../electron/core/service/types';
 import { SiteRegister } from '../../electron/core/sites/register';
 import type { BenchFigure } from './figures';
 import { DEMO, raiseQuota, startSandboxProcess, type SandboxProcess } from './peers';
+import { testCoreOptions } from '../support/core';
 
 export interface OutboxBenchOptions {
   /** Sites queued and synced through our outbox (default 10,000). */
@@ -44,7 +44,7 @@ async function runOutbox(sandbox: SandboxProcess, count: number, concurrency: nu
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sitewalk-bench-outbox-'));
   let core: SitewalkCore | null = null;
   try {
-    core = await openCore({ dataDir, secretStore: createSessionSecretStore(), sandbox: false, autoSync: false, concurrency });
+    core = await openCore(testCoreOptions({ dataDir, sandbox: false, autoSync: false, concurrency }));
     const added = await core.profiles.add({ name: 'Bench', baseUrl: sandbox.url, servicePath: sandbox.servicePath, namespace: sandbox.namespace, account: DEMO.account });
     if (!added.ok) throw new Error(added.issues[0]!.message);
     await core.profiles.use(added.value.id);

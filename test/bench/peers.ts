@@ -13,6 +13,7 @@ import { createServiceClient } from '../../electron/core/service/client';
 import { nodeTransport } from '../../electron/core/service/node-transport';
 import type { ServiceClient } from '../../electron/core/service/types';
 import type { BenchFigure } from './figures';
+import { inspect } from '../support/service-state';
 
 const projectDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -84,16 +85,7 @@ export async function startSandboxProcess(extraArgs: readonly string[] = []): Pr
     url,
     servicePath: SERVICE_PATH,
     namespace: NAMESPACE,
-    async inspect<T>(pathUnderSandbox: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
-      const response = await fetch(`${url}/_sandbox/${pathUnderSandbox.replace(/^\//, '')}`, {
-        method: init.method ?? 'GET',
-        headers: init.body === undefined ? {} : { 'content-type': 'application/json' },
-        body: init.body === undefined ? undefined : JSON.stringify(init.body),
-      });
-      const text = await response.text();
-      if (!response.ok) throw new Error(`${init.method ?? 'GET'} /_sandbox/${pathUnderSandbox} answered ${response.status}: ${text.slice(0, 300)}`);
-      return (text === '' ? undefined : JSON.parse(text)) as T;
-    },
+    inspect: (pathUnderSandbox, init) => inspect(url, pathUnderSandbox, init),
     stop: () => stopChild(child, killOnExit),
   };
 }

@@ -6,11 +6,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { openCore, type SitewalkCore } from '../../electron/core/app';
-import { createSessionSecretStore } from '../../electron/core/profiles/session';
+import { openCore, type SitewalkCore } from '../../electron/core/open-core';
 import { createServiceClient } from '../../electron/core/service/client';
 import type { BenchFigure } from './figures';
 import { DEMO, raiseQuota, startSandboxProcess, type SandboxProcess } from './peers';
+import { testCoreOptions } from '../support/core';
 
 export interface SyncOptions {
   /** Edits in the measured bulk sync (default 5,000). */
@@ -94,13 +94,7 @@ export async function benchSync(options: SyncOptions = {}): Promise<BenchFigure[
     const siteIds = await createSites(sandbox, editCount + oneAtATimeCount);
     await sandbox.inspect('faults', { method: 'PUT', body: { latencyMs } });
 
-    core = await openCore({
-      dataDir,
-      secretStore: createSessionSecretStore(),
-      sandbox: false,
-      autoSync: false,
-      concurrency,
-    });
+    core = await openCore(testCoreOptions({ dataDir, sandbox: false, autoSync: false, concurrency }));
     const profile = await core.profiles.add({
       name: 'Bench',
       baseUrl: sandbox.url,

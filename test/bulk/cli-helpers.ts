@@ -2,10 +2,10 @@
 // data folder per test that is always removed. Generous time limits: a loaded 2-core machine
 // starts tsx slowly, and the tests must not be flaky there.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { makeTempDir, type TempDir } from '../support/temp';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(ROOT, 'electron', 'cli', 'sitewalk.mjs');
@@ -65,8 +65,7 @@ export function startCli(args: string[], options: CliOptions = {}): { child: Chi
   return { child, done };
 }
 
-/** A data folder for one test; `remove` is called by the test's afterEach. */
-export async function tempDataDir(): Promise<{ path: string; remove(): Promise<void> }> {
-  const path = await mkdtemp(join(tmpdir(), 'sitewalk-bulk-cli-'));
-  return { path, remove: () => rm(path, { recursive: true, force: true }) };
+/** A data folder for one test; `remove` is called by the test's afterEach. (New tests take the tempDir fixture of test/support/fixtures.ts.) */
+export function tempDataDir(): Promise<TempDir> {
+  return makeTempDir('sitewalk-bulk-cli-');
 }

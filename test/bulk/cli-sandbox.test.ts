@@ -4,17 +4,18 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Papa from 'papaparse';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { auditCsv } from '../bench/bulk';
+import { it } from '../support/fixtures';
+import { serviceMultiMaps, serviceSites, serviceSubmissions } from '../support/service-state';
+import { waiting } from '../support/wait';
 import { runCli, startCli } from './cli-helpers';
 import { FIXTURES } from './helpers';
-import { closeAll, sandbox, serviceMultiMaps, serviceSites, serviceSubmissions, tempFolder } from './sandbox-helpers';
 
-afterEach(closeAll);
+it.override('sandboxSeed', 'empty');
 
-/** A data folder whose active profile is the sandbox at `url`; the key comes from SITEWALK_KEY per run. */
-async function profileFor(url: string): Promise<{ dir: string; env: Record<string, string> }> {
-  const dir = await tempFolder();
+/** Makes `dir` a data folder whose active profile is the sandbox at `url`; the key comes from SITEWALK_KEY per run. */
+async function profileFor(url: string, dir: string): Promise<{ dir: string; env: Record<string, string> }> {
   const env = { SITEWALK_KEY: 'sandbox-demo-key' };
   expect((await runCli(['profile', 'add', 'Office', '--base-url', url, '--account', '10001', '--data-dir', dir], { env })).code).toBe(0);
   expect((await runCli(['profile', 'use', 'Office', '--data-dir', dir], { env })).code).toBe(0);
@@ -22,16 +23,15 @@ async function profileFor(url: string): Promise<{ dir: string; env: Record<strin
 }
 
 describe('sitewalk bulk commands against the sandbox', { timeout: 300_000 }, () => {
-  it('imports a European Excel file, sends it, and writes a report that matches the service', async () => {
-    const service = await sandbox('empty');
-    const { dir, env } = await profileFor(service.url);
+  it('imports a European Excel file, sends it, and writes a report that matches the service', async ({ sandbox, tempDir }) => {
+    const { dir, env } = await profileFor(sandbox.url, tempDir);
     const report = join(dir, 'report.csv');
     const run = await runCli(['import', join(FIXTURES, 'semicolon-decimal-comma.csv'), '--report', report, '--json', '--data-dir', dir], { env });
     expect(run.stderr).not.toContain('\r');
     expect(run.code).toBe(0);
     expect(run.json).toMatchObject({ ok: true, outcome: 'completed', counts: { created: 2 } });
     const rows = Papa.parse<string[]>((await readFile(report, 'utf8')).replace(/^\uFEFF/, ''), { skipEmptyLines: true }).data.slice(1);
-    const sites = new Map((await serviceSites(service.url)).map((site) => [String(site.id), site]));
+    const sites = new Map((await serviceSites(sandbox.url)).map((site) => [String(site.id), site]));
     expect(rows.map((row) => [row[0], row[2], row[4]])).toEqual([
       ['2', 'Nordhang', 'created'],
       ['3', 'S\u00fcdhang', 'created'],
@@ -45,22 +45,17 @@ describe('sitewalk bulk commands against the sandbox', { timeout: 300_000 }, () 
     const again = await runCli(['import', exported, '--json', '--data-dir', dir], { env });
     expect(again.code).toBe(0);
     expect(again.json).toMatchObject({ counts: { unchanged: 2, created: 0, updated: 0 } });
-    expect(await serviceSites(service.url)).toHaveLength(2);
+    expect(await serviceSites(sandbox.url)).toHaveLength(2);
   });
 
-  it('cancels on Ctrl-C: rows not yet sent leave the outbox, the rest is reported as it went', async () => {
-    const service = await sandbox('empty');
-    service.setFaults({ latencyMs: 60 });
-    const { dir, env } = await profileFor(service.url);
+  it('cancels on Ctrl-C: rows not yet sent leave the outbox, the rest is reported as it went', async ({ sandbox, tempDir }) => {
+    sandbox.setFaults({ latencyMs: 60 });
+    const { dir, env } = await profileFor(sandbox.url, tempDir);
     const file = join(dir, 'audit.csv');
     await writeFile(file, auditCsv(300));
     const cli = startCli(['import', file, '--json', '--data-dir', dir], { env });
     // Interrupt once the service has some of the sites.
-    const deadline = Date.now() + 120_000;
-    while ((await serviceSites(service.url)).length < 10) {
-      if (Date.now() > deadline) throw new Error('the import never started sending');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await expect.poll(async () => (await serviceSites(sandbox.url)).length, { ...waiting('the import to start sending', 120_000), interval: 50 }).toBeGreaterThanOrEqual(10);
     cli.child.kill('SIGINT');
     const run = await cli.done;
     expect(run.code).toBe(1);
@@ -69,23 +64,23 @@ describe('sitewalk bulk commands against the sandbox', { timeout: 300_000 }, () 
     const created = (run.json!.rows as Array<{ status: string; siteId: string }>).filter((row) => row.status === 'created');
     expect(run.json!.counts.created + run.json!.counts.cancelled).toBe(300);
     expect(run.json!.counts.cancelled).toBeGreaterThan(0);
-    const onService = new Set((await serviceSites(service.url)).map((site) => String(site.id)));
+    const onService = new Set((await serviceSites(sandbox.url)).map((site) => String(site.id)));
     expect(onService).toEqual(new Set(created.map((row) => row.siteId)));
     const outbox = await runCli(['outbox', '--json', '--data-dir', dir], { env });
     expect(outbox.json?.entries).toEqual([]);
   });
 
-  it('reprocesses submissions listed in an EUS download into a Multi Map', async () => {
-    const service = await sandbox('demo');
-    const { dir, env } = await profileFor(service.url);
-    const submissions = (await serviceSubmissions(service.url)).slice(0, 4);
-    const target = (await serviceMultiMaps(service.url))[0]!.id;
+  it('reprocesses submissions listed in an EUS download into a Multi Map', async ({ startSandbox, tempDir }) => {
+    const sandbox = await startSandbox({ seed: 'demo' });
+    const { dir, env } = await profileFor(sandbox.url, tempDir);
+    const submissions = (await serviceSubmissions(sandbox.url)).slice(0, 4);
+    const target = (await serviceMultiMaps(sandbox.url))[0]!.id;
     const file = join(dir, 'eus.csv');
     await writeFile(file, ['ProcessID,Name,Address', ...submissions.map((s) => `${s.processId},"${s.name}","${s.address}"`)].join('\n'));
     const run = await runCli(['reprocess-bulk', file, '--multi-map', target, '--json', '--data-dir', dir], { env });
     expect(run.code).toBe(0);
     expect(run.json).toMatchObject({ ok: true, outcome: 'completed', sendEmail: false, counts: { reprocessed: 4 } });
-    const after = new Map((await serviceSubmissions(service.url)).map((s) => [s.processId, s]));
+    const after = new Map((await serviceSubmissions(sandbox.url)).map((s) => [s.processId, s]));
     for (const submission of submissions) expect(after.get(submission.processId)?.multiMapId).toBe(target);
   });
 });

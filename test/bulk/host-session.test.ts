@@ -2,12 +2,18 @@
 // against the sandbox over real HTTP: a file handed over once, its dry run, the run the host follows
 // with progress events and a report, cancel, an EUS download reprocessed with email, exports, and
 // the refusals a page can meet (a damaged upload, a file that is gone, a report asked too early).
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, vi } from 'vitest';
 import type { ApiEvent, Result, BulkRunView, EusPlan, ImportPreview, SitewalkApi } from '../../electron/shared/contract/index';
 import { createHostApi } from '../../electron/core/host-api';
-import { closeAll, coreFor, sandbox, serviceMail, serviceMultiMaps, serviceSites, serviceSubmissions } from './sandbox-helpers';
+import type { SitewalkCore } from '../../electron/core/open-core';
+import { it } from '../support/fixtures';
+import { serviceMail, serviceMultiMaps, serviceSites, serviceSubmissions } from '../support/service-state';
+import { useService } from '../support/core';
+import { waiting } from '../support/wait';
 
-afterEach(closeAll);
+// A service with no sites yet, and a core that sends only when a run asks it to.
+it.override('sandboxSeed', 'empty');
+it.override('coreOptions', { autoSync: false });
 
 function base64(text: string): string {
   return Buffer.from(text, 'utf8').toString('base64');
@@ -18,32 +24,29 @@ function value<T>(result: Result<T>): T {
   return result.value;
 }
 
-async function hostOn(url: string) {
-  const { core } = await coreFor(url);
+/** The hosts' contract over `core`, with the bulk-run events it sends. */
+function hostOn(core: SitewalkCore) {
   const hostApi = createHostApi(core, { host: 'browser', bulk: { progressIntervalMs: 20 } });
   const events: BulkRunView[] = [];
   hostApi.onEvent((event: ApiEvent) => {
     if (event.type === 'bulk-run') events.push(event.run);
   });
-  return { api: hostApi.api, core, events, close: () => hostApi.close() };
+  return { api: hostApi.api, events, close: () => hostApi.close() };
 }
 
 /** Resolves with the run once an event says it ended, then its rows from getBulkRun. */
 async function ended(api: SitewalkApi, events: BulkRunView[], runId: string): Promise<BulkRunView> {
-  const deadline = Date.now() + 60_000;
-  while (!events.some((run) => run.id === runId && run.state === 'ended')) {
-    if (Date.now() > deadline) throw new Error('the run did not end within 60 s');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await vi.waitFor(() => {
+    if (!events.some((run) => run.id === runId && run.state === 'ended')) throw new Error(`run ${runId} has not ended (its last state: ${events.findLast((run) => run.id === runId)?.state ?? 'no event yet'})`);
+  }, { ...waiting('the run to end', 60_000), interval: 20 });
   return (await api.getBulkRun(runId))!;
 }
 
 const SITES_CSV = ['Site name,Height (ft),Lat,Lon,Group,Colour', 'Ridge One,100,45.1,-111.1,North,blue', 'Ridge Two,164,45.2,-111.2,North,green', 'Ridge Three,98,45.3,-111.3,South,red', ''].join('\r\n');
 
 describe('bulk work through the host contract', () => {
-  it('previews a file without queueing, then applies it: every row reported, the service holds the rows, progress told on the way', async () => {
-    const service = await sandbox('empty');
-    const { api, core, events } = await hostOn(service.url);
+  it('previews a file without queueing, then applies it: every row reported, the service holds the rows, progress told on the way', async ({ sandbox, core }) => {
+    const { api, events } = hostOn(core);
     const file = value(await api.openBulkFile({ name: 'audit.csv', base64: base64(SITES_CSV) }));
     expect(file).toMatchObject({ name: 'audit.csv', size: Buffer.byteLength(SITES_CSV) });
 
@@ -64,7 +67,7 @@ describe('bulk work through the host contract', () => {
     expect(events.some((event) => event.id === started.id && event.state === 'running' && event.progress !== null)).toBe(true);
     expect(events.every((event) => event.rows === null)).toBe(true);
 
-    const onService = await serviceSites(service.url);
+    const onService = await serviceSites(sandbox.url);
     for (const row of run.rows!) {
       const site = onService.find((candidate) => candidate.id === row.siteId);
       expect(site?.name).toBe(row.name);
@@ -77,9 +80,8 @@ describe('bulk work through the host contract', () => {
     expect(report.content).toContain(`3,${run.rows![1]!.siteId},Ridge Two,create,created,`);
   });
 
-  it('maps columns by hand and fills blanks from defaults, and refuses a file with invalid rows unless told to skip them', async () => {
-    const service = await sandbox('empty');
-    const { api, events } = await hostOn(service.url);
+  it('maps columns by hand and fills blanks from defaults, and refuses a file with invalid rows unless told to skip them', async ({ sandbox, core }) => {
+    const { api, events } = hostOn(core);
     const csv = 'Tower,Elev,Y,X\r\nA,30,45.1,-111.1\r\nB,30.5,45.2,-111.2\r\nC,,45.3,-111.3\r\n';
     const file = value(await api.openBulkFile({ name: 'towers.csv', base64: base64(csv) }));
 
@@ -96,18 +98,17 @@ describe('bulk work through the host contract', () => {
     const refused = value(await api.startImport(file.fileId, { mapping: { Tower: 'name', Elev: 'height' }, defaults: { height: '25' } }));
     expect(refused.state).toBe('ended');
     expect(refused.result).toMatchObject({ outcome: 'refused' });
-    expect(await serviceSites(service.url)).toHaveLength(0);
+    expect(await serviceSites(sandbox.url)).toHaveLength(0);
 
     const skipping = value(await api.startImport(file.fileId, { mapping: { Tower: 'name', Elev: 'height' }, defaults: { height: '25' }, skipInvalid: true }));
     const run = await ended(api, events, skipping.id);
     expect(run.rows!.map((row) => row.status)).toEqual(['created', 'invalid', 'created']);
-    expect((await serviceSites(service.url)).map((site) => site.name).sort()).toEqual(['A', 'C']);
+    expect((await serviceSites(sandbox.url)).map((site) => site.name).sort()).toEqual(['A', 'C']);
   });
 
-  it('cancels a run: rows not yet sent leave the outbox and are reported cancelled', async () => {
-    const service = await sandbox('empty');
-    service.setFaults({ latencyMs: 150 });
-    const { api, core, events } = await hostOn(service.url);
+  it('cancels a run: rows not yet sent leave the outbox and are reported cancelled', async ({ sandbox, core }) => {
+    sandbox.setFaults({ latencyMs: 150 });
+    const { api, events } = hostOn(core);
     const rows = Array.from({ length: 60 }, (_, index) => `Cancel ${index},20,45.${index},-111`);
     const file = value(await api.openBulkFile({ name: 'many.csv', base64: base64(`name,height,lat,lon\n${rows.join('\n')}\n`) }));
     const started = value(await api.startImport(file.fileId, {}));
@@ -118,14 +119,13 @@ describe('bulk work through the host contract', () => {
     const created = run.rows!.filter((row) => row.status === 'created').length;
     expect(cancelled).toBeGreaterThan(0);
     expect(cancelled + created).toBe(60);
-    expect((await serviceSites(service.url)).length).toBe(created);
+    expect((await serviceSites(sandbox.url)).length).toBe(created);
     expect(core.outbox.list().filter((entry) => entry.state === 'pending')).toHaveLength(0);
   });
 
-  it('stops following when the host closes, and leaves what is queued in the outbox', async () => {
-    const service = await sandbox('empty');
-    service.setFaults({ latencyMs: 200 });
-    const { api, core, events, close } = await hostOn(service.url);
+  it('stops following when the host closes, and leaves what is queued in the outbox', async ({ sandbox, core }) => {
+    sandbox.setFaults({ latencyMs: 200 });
+    const { api, events, close } = hostOn(core);
     const rows = Array.from({ length: 30 }, (_, index) => `Closing ${index},20,45.${index},-111`);
     const file = value(await api.openBulkFile({ name: 'closing.csv', base64: base64(`name,height,lat,lon\n${rows.join('\n')}\n`) }));
     const started = value(await api.startImport(file.fileId, {}));
@@ -138,11 +138,13 @@ describe('bulk work through the host contract', () => {
     expect(core.outbox.list().filter((entry) => entry.state === 'pending' || entry.state === 'sending').length).toBeGreaterThan(0);
   });
 
-  it('reprocesses the selected rows of an EUS download into a Multi Map, emailing each submission once', async () => {
-    const service = await sandbox('demo');
-    const { api, events } = await hostOn(service.url);
-    const submissions = (await serviceSubmissions(service.url)).slice(0, 4);
-    const target = (await serviceMultiMaps(service.url)).find((map) => map.id !== submissions[0]!.multiMapId)!;
+  it('reprocesses the selected rows of an EUS download into a Multi Map, emailing each submission once', async ({ startSandbox, openCore }) => {
+    const sandbox = await startSandbox({ seed: 'demo' });
+    const core = await openCore({ sandbox: false });
+    await useService(core, sandbox.url);
+    const { api, events } = hostOn(core);
+    const submissions = (await serviceSubmissions(sandbox.url)).slice(0, 4);
+    const target = (await serviceMultiMaps(sandbox.url)).find((map) => map.id !== submissions[0]!.multiMapId)!;
     const csv = ['Process ID,Name,Address', ...submissions.map((s) => `${s.processId},${s.name},"${s.address}"`), `${submissions[0]!.processId},${submissions[0]!.name},again`].join('\n');
     const file = value(await api.openBulkFile({ name: 'eus.csv', base64: base64(csv) }));
 
@@ -154,7 +156,7 @@ describe('bulk work through the host contract', () => {
     const choice = { multiMapId: target.id, sendEmail: true, selectedRows: [2, 3, 4, 6] };
     const plan = value(await api.previewReprocessFile(file.fileId, choice));
     expect(plan.summary).toMatchObject({ ready: 3, repeats: 1 });
-    const mailBefore = (await serviceMail(service.url)).length;
+    const mailBefore = (await serviceMail(sandbox.url)).length;
     const run = await ended(api, events, value(await api.startReprocessFile(file.fileId, choice)).id);
     expect(run.rows!.map((row) => [row.row, row.status])).toEqual([
       [2, 'reprocessed'],
@@ -162,16 +164,15 @@ describe('bulk work through the host contract', () => {
       [4, 'reprocessed'],
       [6, 'skipped'],
     ]);
-    const after = await serviceSubmissions(service.url);
+    const after = await serviceSubmissions(sandbox.url);
     for (const submission of submissions.slice(0, 3)) expect(after.find((s) => s.processId === submission.processId)!.multiMapId).toBe(target.id);
     expect(after.find((s) => s.processId === submissions[3]!.processId)!.multiMapId).toBe(submissions[3]!.multiMapId);
-    const mail = (await serviceMail(service.url)).slice(mailBefore);
+    const mail = (await serviceMail(sandbox.url)).slice(mailBefore);
     expect(new Set(mail.map((m) => m.processId))).toEqual(new Set(submissions.slice(0, 3).map((s) => s.processId)));
   });
 
-  it('exports the register as CSV that imports back unchanged, and as KML and GeoJSON', async () => {
-    const service = await sandbox('empty');
-    const { api, events } = await hostOn(service.url);
+  it('exports the register as CSV that imports back unchanged, and as KML and GeoJSON', async ({ core }) => {
+    const { api, events } = hostOn(core);
     const file = value(await api.openBulkFile({ name: 'audit.csv', base64: base64(SITES_CSV) }));
     await ended(api, events, value(await api.startImport(file.fileId, {})).id);
 
@@ -188,10 +189,9 @@ describe('bulk work through the host contract', () => {
     expect(geojson.features).toHaveLength(3);
   });
 
-  it('refuses a damaged or empty upload, a file that is gone, and a report before the run ends', async () => {
-    const service = await sandbox('empty');
-    service.setFaults({ latencyMs: 300 });
-    const { api } = await hostOn(service.url);
+  it('refuses a damaged or empty upload, a file that is gone, and a report before the run ends', async ({ sandbox, core }) => {
+    sandbox.setFaults({ latencyMs: 300 });
+    const { api } = hostOn(core);
     expect(await api.openBulkFile({ name: 'x.csv', base64: '' })).toMatchObject({ ok: false, issues: [{ field: 'file', message: 'x.csv is empty.' }] });
     expect(await api.openBulkFile({ name: 'x.csv', base64: 'bmFtZSxoZWlnaHQ*&^' })).toMatchObject({ ok: false, issues: [{ message: expect.stringMatching(/did not arrive whole/) }] });
     expect(await api.previewImport('no-such-file', {})).toMatchObject({ ok: false, issues: [{ message: expect.stringMatching(/no longer open/) }] });

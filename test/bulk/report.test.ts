@@ -1,21 +1,11 @@
-import { mkdtemp, readFile, rm, writeFile, chmod } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile, chmod } from 'node:fs/promises';
 import { join } from 'node:path';
 import Papa from 'papaparse';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { readInputFile, writeTextFile } from '../../electron/core/bulk/files';
 import { countStatuses, dryRunReport, reportCsv, runSucceeded, type ReportRow } from '../../electron/shared/bulk/report';
+import { it } from '../support/fixtures';
 import { previewFixture } from './helpers';
-
-const temporary: string[] = [];
-afterEach(async () => {
-  for (const dir of temporary.splice(0)) await rm(dir, { recursive: true, force: true });
-});
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'sitewalk-bulk-'));
-  temporary.push(dir);
-  return dir;
-}
 
 describe('the row-by-row report', () => {
   it('accounts for every row of a dry run, with what would happen and why not', async () => {
@@ -59,31 +49,28 @@ describe('the row-by-row report', () => {
 });
 
 describe('bulk file I/O', () => {
-  it('reads a file whole and names it', async () => {
-    const dir = await tempDir();
-    await writeFile(join(dir, 'a.csv'), 'x');
-    expect(await readInputFile(join(dir, 'a.csv'))).toMatchObject({ ok: true, fileName: 'a.csv', bytes: new Uint8Array([0x78]) });
+  it('reads a file whole and names it', async ({ tempDir }) => {
+    await writeFile(join(tempDir, 'a.csv'), 'x');
+    expect(await readInputFile(join(tempDir, 'a.csv'))).toMatchObject({ ok: true, fileName: 'a.csv', bytes: new Uint8Array([0x78]) });
   });
 
-  it('says clearly when the file is missing, a folder or not readable', async () => {
-    const dir = await tempDir();
-    expect(await readInputFile(join(dir, 'missing.csv'))).toEqual({ ok: false, message: `There is no file at ${join(dir, 'missing.csv')}.` });
-    expect(await readInputFile(dir)).toEqual({ ok: false, message: `${dir} is a folder, not a file.` });
+  it('says clearly when the file is missing, a folder or not readable', async ({ tempDir }) => {
+    expect(await readInputFile(join(tempDir, 'missing.csv'))).toEqual({ ok: false, message: `There is no file at ${join(tempDir, 'missing.csv')}.` });
+    expect(await readInputFile(tempDir)).toEqual({ ok: false, message: `${tempDir} is a folder, not a file.` });
     if (process.getuid?.() !== 0) {
-      await writeFile(join(dir, 'locked.csv'), 'x');
-      await chmod(join(dir, 'locked.csv'), 0o000);
-      expect(await readInputFile(join(dir, 'locked.csv'))).toMatchObject({ ok: false, message: expect.stringMatching(/not allowed to read/) });
+      await writeFile(join(tempDir, 'locked.csv'), 'x');
+      await chmod(join(tempDir, 'locked.csv'), 0o000);
+      expect(await readInputFile(join(tempDir, 'locked.csv'))).toMatchObject({ ok: false, message: expect.stringMatching(/not allowed to read/) });
     }
   });
 
-  it('writes atomically, replacing an old file and leaving no temporary file', async () => {
-    const dir = await tempDir();
-    const path = join(dir, 'out.csv');
+  it('writes atomically, replacing an old file and leaving no temporary file', async ({ tempDir }) => {
+    const path = join(tempDir, 'out.csv');
     await writeFile(path, 'old');
     expect(await writeTextFile(path, 'new\r\n')).toEqual({ ok: true });
     expect(await readFile(path, 'utf8')).toBe('new\r\n');
     const { readdir } = await import('node:fs/promises');
-    expect(await readdir(dir)).toEqual(['out.csv']);
-    expect(await writeTextFile(join(dir, 'no', 'such', 'dir.csv'), 'x')).toMatchObject({ ok: false, message: expect.stringMatching(/folder .* does not exist/) });
+    expect(await readdir(tempDir)).toEqual(['out.csv']);
+    expect(await writeTextFile(join(tempDir, 'no', 'such', 'dir.csv'), 'x')).toMatchObject({ ok: false, message: expect.stringMatching(/folder .* does not exist/) });
   });
 });

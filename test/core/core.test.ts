@@ -4,29 +4,13 @@
 // lock. Sending through the real client against the sandbox is in integration.test.ts.
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openCore, type CoreOptions, type SitewalkCore } from '../../electron/core/app';
+import { describe, expect } from 'vitest';
 import { DataDirBusyError } from '../../electron/core/storage/lock';
-import { createSessionSecretStore } from '../../electron/core/profiles/session';
 import { REGISTER_FILE } from '../../electron/core/sites/register';
-import { tempDir } from './helpers';
+import { it } from '../support/fixtures';
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function dataDir(): Promise<string> {
-  const dir = await tempDir('sitewalk-facade-');
-  cleanups.push(() => dir.remove());
-  return dir.path;
-}
-
-async function open(dir: string, options: Partial<CoreOptions> = {}): Promise<SitewalkCore> {
-  const core = await openCore({ dataDir: dir, secretStore: createSessionSecretStore(), autoSync: false, sandbox: false, ...options });
-  cleanups.push(() => core.close());
-  return core;
-}
+// Without the network: no sending unless a test asks, and no built-in sandbox.
+it.override('coreOptions', { autoSync: false, sandbox: false });
 
 async function allBytes(dir: string): Promise<Buffer> {
   const parts: Buffer[] = [];
@@ -41,15 +25,15 @@ async function allBytes(dir: string): Promise<Buffer> {
 }
 
 describe('core: profiles and keys', () => {
-  it('starts on the built-in Sandbox profile on a first run, with its demo key held for the session', async () => {
-    const core = await open(await dataDir());
+  it('starts on the built-in Sandbox profile on a first run, with its demo key held for the session', async ({ openCore }) => {
+    const core = await openCore();
     const active = await core.profiles.active();
     expect(active).toMatchObject({ id: 'sandbox', name: 'Sandbox', builtIn: true, active: true, hasKey: true, keyStore: 'session-only' });
     expect((await core.profiles.list()).map((profile) => profile.name)).toEqual(['Sandbox']);
   });
 
-  it('refuses a profile with a bad address, a taken name or an unknown binding, and stores none of them', async () => {
-    const core = await open(await dataDir());
+  it('refuses a profile with a bad address, a taken name or an unknown binding, and stores none of them', async ({ openCore }) => {
+    const core = await openCore();
     const bad = await core.profiles.add({ name: 'Main', baseUrl: 'ftp://example.com', account: '1' });
     expect(bad.ok).toBe(false);
     expect(!bad.ok && bad.issues[0]!.message).toMatch(/https:\/\//);
@@ -66,9 +50,8 @@ describe('core: profiles and keys', () => {
     expect((await core.profiles.list()).map((profile) => profile.name)).toEqual(['Sandbox', 'Main']);
   });
 
-  it('takes a key without ever showing it: views say hasKey, and no file in the data folder holds it', async () => {
-    const dir = await dataDir();
-    const core = await open(dir);
+  it('takes a key without ever showing it: views say hasKey, and no file in the data folder holds it', async ({ tempDir, openCore }) => {
+    const core = await openCore();
     const added = await core.profiles.add({ name: 'Field', baseUrl: 'https://api.example.test', account: '4242' });
     if (!added.ok) throw new Error('add failed');
     const key = 'SECRET-key-7f3a9c';
@@ -79,11 +62,11 @@ describe('core: profiles and keys', () => {
     const everything = JSON.stringify([await core.profiles.list(), core.sites.list(), core.outbox.list(), core.sync.status()]);
     expect(everything).not.toContain(key);
     await core.close();
-    expect((await allBytes(dir)).includes(Buffer.from(key))).toBe(false);
+    expect((await allBytes(tempDir)).includes(Buffer.from(key))).toBe(false);
   });
 
-  it('forgets the key when the profile is pointed at another server, so an edited address never carries it away', async () => {
-    const core = await open(await dataDir());
+  it('forgets the key when the profile is pointed at another server, so an edited address never carries it away', async ({ openCore }) => {
+    const core = await openCore();
     const added = await core.profiles.add({ name: 'Office', baseUrl: 'https://api.towercoverage.com', account: '4242' });
     const id = added.ok ? added.value.id : '';
     await core.profiles.setKey(id, 'office-key-123');
@@ -97,8 +80,8 @@ describe('core: profiles and keys', () => {
     }
   });
 
-  it('refuses an empty key or one with a line break, and never quotes it back', async () => {
-    const core = await open(await dataDir());
+  it('refuses an empty key or one with a line break, and never quotes it back', async ({ openCore }) => {
+    const core = await openCore();
     const added = await core.profiles.add({ name: 'Field', baseUrl: 'https://api.example.test', account: '1' });
     if (!added.ok) throw new Error('add failed');
     const empty = await core.profiles.setKey(added.value.id, '   ');
@@ -108,20 +91,19 @@ describe('core: profiles and keys', () => {
     expect((await core.profiles.get('Field'))?.hasKey).toBe(false);
   });
 
-  it('switches the active profile by name and remembers it across a reopen', async () => {
-    const dir = await dataDir();
-    const core = await open(dir);
+  it('switches the active profile by name and remembers it across a reopen', async ({ openCore }) => {
+    const core = await openCore();
     await core.profiles.add({ name: 'Office', baseUrl: 'https://api.example.test', account: '7' });
     const used = await core.profiles.use('office');
     expect(used.ok && used.value.active).toBe(true);
     expect(core.sync.status().activeProfileId).toBe(used.ok ? used.value.id : '');
     await core.close();
-    const again = await open(dir);
+    const again = await openCore();
     expect((await again.profiles.active()).name).toBe('Office');
   });
 
-  it('says why the queue cannot move when the active profile has no key', async () => {
-    const core = await open(await dataDir(), { autoSync: true });
+  it('says why the queue cannot move when the active profile has no key', async ({ openCore }) => {
+    const core = await openCore({ autoSync: true });
     await core.profiles.add({ name: 'Office', baseUrl: 'http://127.0.0.1:9', account: '7' });
     await core.profiles.use('Office');
     await core.sites.save({ height: 30, latitude: 45, longitude: -93 });
@@ -131,8 +113,8 @@ describe('core: profiles and keys', () => {
     expect(settled.counts.pending).toBe(1);
   });
 
-  it('will not remove a profile that still has unsent work', async () => {
-    const core = await open(await dataDir());
+  it('will not remove a profile that still has unsent work', async ({ openCore }) => {
+    const core = await openCore();
     const added = await core.profiles.add({ name: 'Office', baseUrl: 'https://api.example.test', account: '7' });
     if (!added.ok) throw new Error('add failed');
     await core.profiles.use('Office');
@@ -145,8 +127,8 @@ describe('core: profiles and keys', () => {
 });
 
 describe('core: sites and the outbox', () => {
-  it('refuses bad input with sentences that name the field, and queues nothing', async () => {
-    const core = await open(await dataDir());
+  it('refuses bad input with sentences that name the field, and queues nothing', async ({ openCore }) => {
+    const core = await openCore();
     const saved = await core.sites.save({ name: 'Ridge', height: '30.5', latitude: '45,1' });
     expect(saved.ok).toBe(false);
     const fields = !saved.ok ? saved.issues.map((issue) => issue.field).sort() : [];
@@ -155,21 +137,20 @@ describe('core: sites and the outbox', () => {
     expect(core.sites.list()).toEqual([]);
   });
 
-  it('keeps a saved site and its queued create across a reopen (it was on disk before save returned)', async () => {
-    const dir = await dataDir();
-    const core = await open(dir);
+  it('keeps a saved site and its queued create across a reopen (it was on disk before save returned)', async ({ openCore }) => {
+    const core = await openCore();
     const saved = await core.sites.save({ name: 'North Ridge', height: '45', latitude: '45.1234567', longitude: '-93.5', pinStyle: 'green' });
     if (!saved.ok) throw new Error('save failed');
     expect(saved.value.site).toMatchObject({ name: 'North Ridge', height: 45, pinStyle: 4, syncState: 'pending', siteId: null });
     expect(saved.value.entry).toMatchObject({ state: 'pending', op: 'create' });
     await core.close();
-    const again = await open(dir);
+    const again = await openCore();
     expect(again.sites.get(saved.value.site.localId)).toMatchObject({ name: 'North Ridge', latitude: 45.1234567, syncState: 'pending' });
     expect(again.outbox.list().map((entry) => entry.summary)).toEqual(["Create site 'North Ridge' (45 m) at 45.1234567, -93.5"]);
   });
 
-  it('merges an edit of a site not yet sent into its create, and the site shows the merged fields', async () => {
-    const core = await open(await dataDir());
+  it('merges an edit of a site not yet sent into its create, and the site shows the merged fields', async ({ openCore }) => {
+    const core = await openCore();
     const created = await core.sites.save({ name: 'Ridge', height: 30, latitude: 45, longitude: -93 });
     if (!created.ok) throw new Error('save failed');
     const edited = await core.sites.save({ localId: created.value.site.localId, height: 60, group: 'North' });
@@ -179,8 +160,8 @@ describe('core: sites and the outbox', () => {
     expect(core.sites.get(created.value.site.localId)).toMatchObject({ height: 60, group: 'North', name: 'Ridge' });
   });
 
-  it('edits a site known only by its service ID, taking the height it already has when none is given', async () => {
-    const core = await open(await dataDir());
+  it('edits a site known only by its service ID, taking the height it already has when none is given', async ({ openCore }) => {
+    const core = await openCore();
     const existing = await core.sites.addExisting('12345', { name: 'Tower 7', height: 40 });
     expect(existing.ok && existing.value).toMatchObject({ siteId: '12345', syncState: 'synced', origin: 'existing' });
     expect(core.outbox.list()).toEqual([]);
@@ -191,8 +172,8 @@ describe('core: sites and the outbox', () => {
     expect(!unknown.ok && unknown.issues[0]!.field).toBe('height');
   });
 
-  it('queues many sites in one batch, or none when one of them is bad', async () => {
-    const core = await open(await dataDir());
+  it('queues many sites in one batch, or none when one of them is bad', async ({ openCore }) => {
+    const core = await openCore();
     const bad = await core.sites.saveMany([
       { height: 30, latitude: 45, longitude: -93 },
       { height: 30, latitude: 95, longitude: -93 },
@@ -205,8 +186,8 @@ describe('core: sites and the outbox', () => {
     expect(core.sync.status().pendingCount).toBe(500);
   });
 
-  it('discarding an unsent create removes the site and the edits queued behind it', async () => {
-    const core = await open(await dataDir());
+  it('discarding an unsent create removes the site and the edits queued behind it', async ({ openCore }) => {
+    const core = await openCore();
     const removedSites: string[] = [];
     core.on('site-removed', ({ localId }) => removedSites.push(localId));
     const created = await core.sites.save({ name: 'Ridge', height: 30, latitude: 45, longitude: -93 });
@@ -217,16 +198,16 @@ describe('core: sites and the outbox', () => {
     expect(removedSites).toEqual([created.value.site.localId]);
   });
 
-  it('queues an EUS reprocess through the same outbox, and refuses one without a choice about the email', async () => {
-    const core = await open(await dataDir());
+  it('queues an EUS reprocess through the same outbox, and refuses one without a choice about the email', async ({ openCore }) => {
+    const core = await openCore();
     const missing = await core.reprocess({ processId: 'P-1', multiMapId: '77' });
     expect(!missing.ok && missing.issues[0]!.field).toBe('sendEmail');
     const queued = await core.reprocess({ processId: 'P-1', multiMapId: '77', sendEmail: true });
     expect(queued.ok && queued.value).toMatchObject({ kind: 'reprocess', state: 'pending', summary: 'Reprocess submission P-1 into Multi Map 77, email resent' });
   });
 
-  it('emits a typed event for every change: the entry, the site and the status', async () => {
-    const core = await open(await dataDir());
+  it('emits a typed event for every change: the entry, the site and the status', async ({ openCore }) => {
+    const core = await openCore();
     const seen: string[] = [];
     core.on('outbox', (entry) => seen.push(`outbox:${entry.state}`));
     core.on('site', (site) => seen.push(`site:${site.syncState}`));
@@ -235,20 +216,18 @@ describe('core: sites and the outbox', () => {
     expect(seen).toEqual(expect.arrayContaining(['outbox:pending', 'site:pending', 'status:1']));
   });
 
-  it('rebuilds the register from the outbox when a crash came between their writes', async () => {
-    const dir = await dataDir();
-    const core = await open(dir);
+  it('rebuilds the register from the outbox when a crash came between their writes', async ({ tempDir, openCore }) => {
+    const core = await openCore();
     const created = await core.sites.save({ name: 'Ridge', height: 30, latitude: 45, longitude: -93 });
     if (!created.ok) throw new Error('save failed');
     await core.close();
-    await rm(join(dir, REGISTER_FILE));
-    const again = await open(dir);
+    await rm(join(tempDir, REGISTER_FILE));
+    const again = await openCore();
     expect(again.sites.get(created.value.site.localId)).toMatchObject({ name: 'Ridge', syncState: 'pending', origin: 'created' });
   });
 
-  it('lets only one Sitewalk at a time use a data folder', async () => {
-    const dir = await dataDir();
-    await open(dir);
-    await expect(openCore({ dataDir: dir, secretStore: createSessionSecretStore(), sandbox: false })).rejects.toBeInstanceOf(DataDirBusyError);
+  it('lets only one Sitewalk at a time use a data folder', async ({ openCore }) => {
+    await openCore();
+    await expect(openCore()).rejects.toBeInstanceOf(DataDirBusyError);
   });
 });

@@ -5,7 +5,7 @@
 // It finds where to resume by looking for each op's marker in the outbox (ops are queued in order).
 // Run: node --import tsx test/core/crash-child.ts <dataDir> <baseUrl> <planFile>; key in CRASH_KEY.
 import { readFile } from 'node:fs/promises';
-import { openCore } from '../../electron/core/app';
+import { openCore } from '../../electron/core/open-core';
 import { createSessionSecretStore } from '../../electron/core/profiles/session';
 
 export type CrashOp =

@@ -8,36 +8,24 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import { seededRandom } from '../../electron/core/clock';
-import type { OutboxEntryView, SiteView } from '../../electron/core/app';
+import type { OutboxEntryView, SiteView } from '../../electron/core/open-core';
 import { createServiceClient } from '../../electron/core/service/client';
-import { startSandbox } from '../../electron/sandbox/index';
-import type { CallLogEntry } from '../../electron/sandbox/state';
+import type { RunningSandbox } from '../../electron/sandbox/index';
+import { it } from '../support/fixtures';
+import { serviceCalls, serviceSites, type SandboxSite } from '../support/service-state';
 import type { CrashOp, CrashPlan } from './crash-child';
-import { tempDir } from './helpers';
-import { sandboxSites, type SandboxSite } from './sandbox-state';
 
 const SEED = 20_251_122;
 const KILLS = 18;
 const CHILD = join(process.cwd(), 'test/core/crash-child.ts');
 
-type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
-let sandbox: Sandbox;
-let dir: { path: string; remove(): Promise<void> };
 const children = new Set<ChildProcess>();
 
-beforeAll(async () => {
-  // Fault draws from a seeded generator: which call is dropped still depends on timing, so the
-  // assertions below follow the sandbox's own call log rather than expecting a fixed outcome.
-  sandbox = await startSandbox({ port: 0, host: '127.0.0.1', seed: 'demo', random: seededRandom(SEED + 1) });
-  dir = await tempDir('sitewalk-crash-');
-});
-
-afterAll(async () => {
+// Before the fixtures' teardown: no child is left talking to a sandbox that is closing.
+afterEach(() => {
   for (const child of children) child.kill('SIGKILL');
-  await sandbox?.close();
-  await dir?.remove();
 });
 
 interface Run {
@@ -48,10 +36,10 @@ interface Run {
   stderr: string;
 }
 
-/** Starts the child; kills it `killAfterMs` after it is READY (never, when null). */
-function runChild(planFile: string, killAfterMs: number | null): Promise<Run> {
+/** Starts the child on `dataDir`; kills it `killAfterMs` after it is READY (never, when null). */
+function runChild(sandbox: RunningSandbox, dataDir: string, planFile: string, killAfterMs: number | null): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, join(dir.path, 'data'), sandbox.url, planFile], {
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dataDir, sandbox.url, planFile], {
       env: { ...process.env, CRASH_KEY: sandbox.demo.key },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -78,7 +66,11 @@ function runChild(planFile: string, killAfterMs: number | null): Promise<Run> {
 describe('crash safety', () => {
   it(
     'loses nothing acknowledged, applies nothing twice and sends every doubtful create to review, through 18 SIGKILLs',
-    async () => {
+    async ({ startSandbox, tempDir }) => {
+      // Fault draws from a seeded generator: which call is dropped still depends on timing, so the
+      // assertions below follow the sandbox's own call log rather than expecting a fixed outcome.
+      const sandbox = await startSandbox({ random: seededRandom(SEED + 1) });
+      const dataDir = join(tempDir, 'data');
       const random = seededRandom(SEED);
       // Sites the account already has, for the edits.
       const client = createServiceClient({
@@ -104,20 +96,20 @@ describe('crash safety', () => {
         }
       }
       const plan: CrashPlan = { account: sandbox.demo.account, servicePath: sandbox.servicePath, namespace: sandbox.namespace, ops };
-      const planFile = join(dir.path, 'plan.json');
+      const planFile = join(tempDir, 'plan.json');
       await writeFile(planFile, JSON.stringify(plan));
 
       sandbox.setFaults({ latencyMs: 40, applyThenDropRate: 0.15 });
       const acked = new Set<number>();
       const problems: Array<{ kind: string }> = [];
       for (let kill = 0; kill < KILLS; kill++) {
-        const run = await runChild(planFile, Math.floor(random() * 900));
+        const run = await runChild(sandbox, dataDir, planFile, Math.floor(random() * 900));
         run.acked.forEach((index) => acked.add(index));
         problems.push(...run.problems);
         if (run.exitCode !== null && run.exitCode !== 0) throw new Error(`the child failed on its own (exit ${run.exitCode}): ${run.stderr}`);
       }
       // Let it finish: no more faults that leave doubt, so the queue can settle.
-      const last = await runChild(planFile, null);
+      const last = await runChild(sandbox, dataDir, planFile, null);
       problems.push(...last.problems);
       last.acked.forEach((index) => acked.add(index));
       expect(last.exitCode, last.stderr).toBe(0);
@@ -140,7 +132,7 @@ describe('crash safety', () => {
         expect(accounted, `acknowledged op ${index} (${op.kind}) is in the outbox`).toBe(true);
       }
 
-      const state = await sandboxSites(sandbox.url);
+      const state = await serviceSites(sandbox.url);
       const byName = new Map<string, SandboxSite[]>();
       for (const site of state) byName.set(site.name, [...(byName.get(site.name) ?? []), site]);
 
@@ -190,7 +182,7 @@ describe('crash safety', () => {
       }
       // Every create the sandbox applied and then dropped unanswered is one the app cannot know
       // about: it must wait in review, never be resent or marked done.
-      const calls = (await (await fetch(`${sandbox.url}/_sandbox/calls`)).json()) as CallLogEntry[];
+      const calls = await serviceCalls(sandbox.url);
       const dropped = new Set(calls.filter((call) => call.operation === 'SitesAPI' && call.outcome === 'dropped-after-apply' && !call.params.Siteid).map((call) => call.params.Sitename));
       for (const name of dropped) {
         const entry = settled.entries.find((candidate) => candidate.op === 'create' && candidate.payload.name === name);

@@ -1,17 +1,12 @@
-// Shared pieces of the core tests: temp data folders that are always removed, a scripted stand-in
-// for the service client (units only: the integration and crash tests use the real client against
-// the sandbox), and builders for the real CallErrors the client produces.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// Shared pieces of the core's unit tests: a scripted stand-in for the service client (units only:
+// the integration and crash tests use the real client against the sandbox) and builders for the real
+// CallErrors the client produces. Temp folders, sandboxes and cores are fixtures: test/support/.
 import { faultError, httpError, invalidInput, networkError, protocolError, timeoutError } from '../../electron/core/service/errors';
 import type { CallError, CallResult, EusReprocess, RenderingQuality, ReprocessResult, ServiceClient, SiteEdit, SiteResult } from '../../electron/core/service/types';
 import { REAL_SERVICE } from '../../electron/core/service/types';
 
-export async function tempDir(prefix = 'sitewalk-core-'): Promise<{ path: string; remove(): Promise<void> }> {
-  const path = await mkdtemp(join(tmpdir(), prefix));
-  return { path, remove: () => rm(path, { recursive: true, force: true }) };
-}
+/** Still imported by test/cli (another owner); new tests take the tempDir fixture from test/support/fixtures.ts. */
+export { makeTempDir as tempDir } from '../support/temp';
 
 export type Call = { settled: boolean } & (
   | { kind: 'site'; edit: SiteEdit; settle(result: CallResult<SiteResult>): void }
@@ -106,15 +101,3 @@ export const ERRORS = {
   reset: () => networkError(Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) }), ENDPOINT, 'api.example.test'),
   timeout: () => timeoutError(30_000, ENDPOINT),
 } satisfies Record<string, () => CallError>;
-
-/**
- * Waits until `predicate` holds, checking every millisecond or so: for effects that finish on
- * their own (a journal write, an answer); generous so a loaded machine cannot make it flaky.
- */
-export async function until(predicate: () => boolean, what = 'condition', limitMs = 20_000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise<void>((resolve) => setTimeout(resolve, 1));
-  }
-}

@@ -6,114 +6,45 @@
 // offline; and a key saved, used and reloaded is nowhere in the data folder.
 import { randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openCore, type CoreOptions, type SitewalkCore } from '../../electron/core/app';
+import { describe, expect } from 'vitest';
 import { chooseSecretStore } from '../../electron/core/profiles/secrets';
-import { createSessionSecretStore } from '../../electron/core/profiles/session';
-import { startSandbox } from '../../electron/sandbox/index';
-import { tempDir, until } from './helpers';
-import { sandboxSites } from './sandbox-state';
+import { sandboxStarter, useService } from '../support/core';
+import { it } from '../support/fixtures';
+import { freePort } from '../support/net';
+import { patchAccount, serviceMail, serviceSites } from '../support/service-state';
+import { waiting } from '../support/wait';
 
-type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function sandboxOn(port = 0): Promise<Sandbox> {
-  const sandbox = await startSandbox({ port, host: '127.0.0.1', seed: 'demo' });
-  let closed = false;
-  const close = sandbox.close.bind(sandbox);
-  sandbox.close = async () => {
-    if (closed) return;
-    closed = true;
-    await close();
-  };
-  cleanups.push(() => sandbox.close());
-  return sandbox;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-interface Opened {
-  core: SitewalkCore;
-  dataDir: string;
-  profileId: string;
-}
-
-/** A core with a profile of its own pointing at `baseUrl`, active, with the demo key for this session. */
-async function coreFor(baseUrl: string, options: Partial<CoreOptions> & { dataDir?: string; key?: string | null; account?: string } = {}): Promise<Opened> {
-  let dataDir = options.dataDir;
-  if (!dataDir) {
-    const dir = await tempDir('sitewalk-integration-');
-    cleanups.push(() => dir.remove());
-    dataDir = dir.path;
-  }
-  const { key: _key, account: _account, ...coreOptions } = options;
-  const core = await openCore({
-    dataDir,
-    secretStore: options.secretStore ?? createSessionSecretStore(),
-    sandbox: false,
-    retry: { baseMs: 20, capMs: 200, maxAttempts: 50 },
-    probe: { baseMs: 20, capMs: 200 },
-    timeoutMs: 10_000,
-    ...coreOptions,
-  });
-  cleanups.push(() => core.close());
-  let profile = await core.profiles.get('Field');
-  if (!profile) {
-    const added = await core.profiles.add({ name: 'Field', baseUrl, account: options.account ?? '10001', binding: 'soap12' });
-    if (!added.ok) throw new Error(JSON.stringify(added.issues));
-    profile = added.value;
-  }
-  await core.profiles.use(profile.id);
-  if (options.key !== null) await core.profiles.setKey(profile.id, options.key ?? 'sandbox-demo-key', { sessionOnly: options.secretStore === undefined });
-  return { core, dataDir, profileId: profile.id };
-}
-
-async function patchAccount(sandbox: Sandbox, body: Record<string, unknown>): Promise<void> {
-  const response = await fetch(`${sandbox.url}/_sandbox/accounts/10001`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  if (!response.ok) throw new Error(`PATCH account answered ${response.status}: ${await response.text()}`);
-}
+// The cores here speak SOAP 1.2 to the sandbox.
+it.override('binding', 'soap12');
 
 describe('core against the sandbox', () => {
-  it('queues an edit made offline and sends it once by itself when the service is back', async () => {
+  it('queues an edit made offline and sends it once by itself when the service is back', async ({ openCore, startSandbox, binding }) => {
     const port = await freePort();
-    const { core } = await coreFor(`http://127.0.0.1:${port}`);
+    const core = await openCore({ sandbox: false });
+    await useService(core, `http://127.0.0.1:${port}`, { binding });
     const saved = await core.sites.save({ name: 'Offline Ridge', height: 42, latitude: 45.5, longitude: -93.25 });
     if (!saved.ok) throw new Error('save failed');
-    await until(() => !core.sync.status().online, 'the core to notice it is offline');
+    await expect.poll(() => core.sync.status().online, waiting('the core to notice it is offline')).toBe(false);
     expect(core.sites.get(saved.value.site.localId)?.syncState).toBe('pending');
 
-    const sandbox = await sandboxOn(port);
-    await until(() => core.sites.get(saved.value.site.localId)?.syncState === 'synced', 'the site to be sent once the service answers');
+    const sandbox = await startSandbox({ port });
+    await expect.poll(() => core.sites.get(saved.value.site.localId)?.syncState, waiting('the site to be sent once the service answers')).toBe('synced');
     const site = core.sites.get(saved.value.site.localId)!;
     expect(site.siteId).not.toBeNull();
-    const onService = (await sandboxSites(sandbox.url)).filter((candidate) => candidate.name === 'Offline Ridge');
+    const onService = (await serviceSites(sandbox.url)).filter((candidate) => candidate.name === 'Offline Ridge');
     expect(onService).toHaveLength(1);
     expect(onService[0]).toMatchObject({ id: site.siteId, height: 42, latitude: 45.5, longitude: -93.25 });
   });
 
-  it('gives a site created offline its service ID and sends the edits queued behind it with that ID', async () => {
-    const sandbox = await sandboxOn();
-    const { core } = await coreFor(sandbox.url, { autoSync: false });
+  it('gives a site created offline its service ID and sends the edits queued behind it with that ID', async ({ sandbox, openCore, binding }) => {
+    const core = await openCore({ sandbox: false, autoSync: false });
+    await useService(core, sandbox.url, { binding });
     const created = await core.sites.save({ name: 'Ridge', height: 30, latitude: 45, longitude: -93 });
     if (!created.ok) throw new Error('save failed');
     sandbox.setFaults({ latencyMs: 150 });
     await core.sync.syncNow();
-    await until(() => core.outbox.get(created.value.entry.id)?.state === 'sending', 'the create to be on its way');
+    await expect.poll(() => core.outbox.get(created.value.entry.id)?.state, waiting('the create to be on its way')).toBe('sending');
     const edited = await core.sites.save({ localId: created.value.site.localId, height: 55, description: 'after the create' });
     expect(edited.ok && edited.value.coalesced).toBe(false);
     const settled = await core.sync.untilSettled();
@@ -122,14 +53,12 @@ describe('core against the sandbox', () => {
     expect(site).toMatchObject({ syncState: 'synced', height: 55, description: 'after the create' });
     const edit = core.outbox.get(edited.ok ? edited.value.entry.id : '')!;
     expect(edit.payload.siteId).toBe(site.siteId);
-    const onService = (await sandboxSites(sandbox.url)).find((candidate) => candidate.id === site.siteId);
+    const onService = (await serviceSites(sandbox.url)).find((candidate) => candidate.id === site.siteId);
     expect(onService).toMatchObject({ name: 'Ridge', height: 55, description: 'after the create' });
   });
 
-  it('pauses the whole queue when the account has no API calls left, and goes on once the user retries', async () => {
-    const sandbox = await sandboxOn();
-    const { core } = await coreFor(sandbox.url);
-    await patchAccount(sandbox, { callsLeft: 0 });
+  it('pauses the whole queue when the account has no API calls left, and goes on once the user retries', async ({ sandbox, core }) => {
+    await patchAccount(sandbox.url, '10001', { callsLeft: 0 });
     await core.sites.saveMany([
       { name: 'A', height: 10, latitude: 45, longitude: -93 },
       { name: 'B', height: 11, latitude: 45.1, longitude: -93 },
@@ -138,30 +67,28 @@ describe('core against the sandbox', () => {
     expect(paused.blocked?.reason).toBe('paused');
     expect(paused.status.paused?.reason).toBe('quota');
     expect(paused.counts.done).toBe(0);
-    expect((await sandboxSites(sandbox.url)).filter((site) => site.name === 'A' || site.name === 'B')).toHaveLength(0);
+    expect((await serviceSites(sandbox.url)).filter((site) => site.name === 'A' || site.name === 'B')).toHaveLength(0);
 
-    await patchAccount(sandbox, { callsLeft: 100 });
+    await patchAccount(sandbox.url, '10001', { callsLeft: 100 });
     await core.sync.syncNow();
     const resumed = await core.sync.untilSettled();
     expect(resumed.blocked).toBeNull();
     expect(resumed.counts.done).toBe(2);
   });
 
-  it('pauses on a refused key and resumes by itself when the key is corrected', async () => {
-    const sandbox = await sandboxOn();
-    const { core, profileId } = await coreFor(sandbox.url, { key: 'wrong-key' });
+  it('pauses on a refused key and resumes by itself when the key is corrected', async ({ sandbox, openCore, binding }) => {
+    const core = await openCore({ sandbox: false });
+    const { id: profileId } = await useService(core, sandbox.url, { binding, key: 'wrong-key' });
     await core.sites.save({ name: 'Keyed', height: 10, latitude: 45, longitude: -93 });
     const paused = await core.sync.untilSettled();
     expect(paused.status.paused?.reason).toBe('auth');
     expect(JSON.stringify(core.outbox.list())).not.toContain('wrong-key');
     await core.profiles.setKey(profileId, 'sandbox-demo-key', { sessionOnly: true });
-    await until(() => core.sync.status().pendingCount === 0, 'the queue to go out with the new key');
+    await expect.poll(() => core.sync.status().pendingCount, waiting('the queue to go out with the new key')).toBe(0);
     expect(core.sites.list()[0]!.syncState).toBe('synced');
   });
 
-  it('sends a create whose answer was lost to review, never again by itself, and takes the ID the user confirms', async () => {
-    const sandbox = await sandboxOn();
-    const { core } = await coreFor(sandbox.url);
+  it('sends a create whose answer was lost to review, never again by itself, and takes the ID the user confirms', async ({ sandbox, core }) => {
     sandbox.setFaults({ applyThenDropRate: 1 });
     const created = await core.sites.save({ name: 'Doubtful', height: 33, latitude: 46, longitude: -94 });
     if (!created.ok) throw new Error('save failed');
@@ -174,7 +101,7 @@ describe('core against the sandbox', () => {
     await core.sync.syncNow();
     await core.sync.untilSettled();
     // The service did create it, once; the edit waits behind the review.
-    const onService = (await sandboxSites(sandbox.url)).filter((site) => site.name === 'Doubtful');
+    const onService = (await serviceSites(sandbox.url)).filter((site) => site.name === 'Doubtful');
     expect(onService).toHaveLength(1);
     expect(core.outbox.get(edit.ok ? edit.value.entry.id : '')?.state).toBe('pending');
 
@@ -187,36 +114,32 @@ describe('core against the sandbox', () => {
     const after = await core.sync.untilSettled();
     expect(after.blocked).toBeNull();
     expect(core.sites.get(created.value.site.localId)).toMatchObject({ siteId: onService[0]!.id, syncState: 'synced', height: 66 });
-    expect((await sandboxSites(sandbox.url)).find((site) => site.id === onService[0]!.id)?.height).toBe(66);
+    expect((await serviceSites(sandbox.url)).find((site) => site.id === onService[0]!.id)?.height).toBe(66);
   });
 
-  it('never sends an emailing reprocess twice, but retries one without email until it goes through', async () => {
-    const sandbox = await sandboxOn();
-    const { core } = await coreFor(sandbox.url);
+  it('never sends an emailing reprocess twice, but retries one without email until it goes through', async ({ sandbox, core }) => {
     const state = sandbox.snapshot();
     const [submission, other] = state.submissions.filter((candidate) => candidate.account === '10001');
     const processId = submission!.processId;
     const maps = state.multiMaps.filter((map) => map.account === '10001').map((map) => map.id);
     const recipients = state.accounts.find((account) => account.id === '10001')!.recipients.length;
-    const mailBefore = await mailCount(sandbox);
+    const mailBefore = (await serviceMail(sandbox.url)).length;
     sandbox.setFaults({ applyThenDropRate: 1 });
     const withEmail = await core.reprocess({ processId, multiMapId: maps[0]!, sendEmail: true });
     const settled = await core.sync.untilSettled();
     expect(settled.counts['needs-review']).toBe(1);
     expect(core.outbox.get(withEmail.ok ? withEmail.value.id : '')?.attempts).toBe(1);
     // It did reach the service once: one email per recipient, and never a second round.
-    expect(await mailCount(sandbox)).toBe(mailBefore + recipients);
+    expect((await serviceMail(sandbox.url)).length).toBe(mailBefore + recipients);
 
     sandbox.setFaults({ applyThenDropRate: 0.5 });
     // Another submission: one of the same submission would wait behind the first until it is resolved.
     const withoutEmail = await core.reprocess({ processId: other!.processId, multiMapId: maps[1] ?? maps[0]!, sendEmail: false });
-    await until(() => core.outbox.get(withoutEmail.ok ? withoutEmail.value.id : '')?.state === 'done', 'the reprocess without email to go through');
-    expect(await mailCount(sandbox)).toBe(mailBefore + recipients);
+    await expect.poll(() => core.outbox.get(withoutEmail.ok ? withoutEmail.value.id : '')?.state, waiting('the reprocess without email to go through')).toBe('done');
+    expect((await serviceMail(sandbox.url)).length).toBe(mailBefore + recipients);
   });
 
-  it('shows the rendering qualities offline from the cache, and says it is the cache', async () => {
-    const sandbox = await sandboxOn();
-    const { core } = await coreFor(sandbox.url);
+  it('shows the rendering qualities offline from the cache, and says it is the cache', async ({ sandbox, core }) => {
     const fresh = await core.renderingQualities({ refresh: true });
     expect(fresh.fromCache).toBe(false);
     expect(fresh.items.length).toBeGreaterThan(0);
@@ -226,8 +149,7 @@ describe('core against the sandbox', () => {
     expect(offline.problem?.kind).toBe('network');
   });
 
-  it('keeps a saved key out of every file: after a sync and a restart it is still usable and nowhere on disk', async () => {
-    const sandbox = await sandboxOn();
+  it('keeps a saved key out of every file: after a sync and a restart it is still usable and nowhere on disk', async ({ sandbox, openCore, tempDir, binding }) => {
     // An account of its own with a random key, so finding the key's bytes anywhere means a leak.
     const key = `key-${randomBytes(12).toString('hex')}`;
     const account = await fetch(`${sandbox.url}/_sandbox/accounts`, {
@@ -237,42 +159,44 @@ describe('core against the sandbox', () => {
     });
     expect(account.status).toBe(201);
     const choice = await chooseSecretStore({ service: 'Sitewalk-test-integration' });
-    const first = await coreFor(sandbox.url, { secretStore: choice.store, key, account: '20002' });
-    await first.core.sites.save({ name: 'Secret', height: 10, latitude: 45, longitude: -93 });
-    await first.core.renderingQualities({ refresh: true });
-    expect((await first.core.sync.untilSettled()).counts.done).toBe(1);
-    await first.core.close();
+    // The key goes into the key store itself, not only into this session.
+    const service = { binding, key, account: '20002', sessionOnly: false };
+    const first = await openCore({ sandbox: false, secretStore: choice.store });
+    await useService(first, sandbox.url, service);
+    await first.sites.save({ name: 'Secret', height: 10, latitude: 45, longitude: -93 });
+    await first.renderingQualities({ refresh: true });
+    expect((await first.sync.untilSettled()).counts.done).toBe(1);
+    await first.close();
 
     // After a restart the key comes from the key store (an OS keyring keeps it; memory does not).
     const keptByStore = choice.store.kind !== 'session-only';
-    const second = await coreFor(sandbox.url, { secretStore: choice.store, dataDir: first.dataDir, key: keptByStore ? null : key, account: '20002' });
-    const profile = await second.core.profiles.active();
+    const second = await openCore({ sandbox: false, secretStore: choice.store });
+    await useService(second, sandbox.url, { ...service, key: keptByStore ? null : key });
+    const profile = await second.profiles.active();
     expect(profile.hasKey).toBe(true);
-    await second.core.sites.save({ name: 'Secret 2', height: 12, latitude: 45, longitude: -93 });
-    expect((await second.core.sync.untilSettled()).counts.done).toBe(2);
-    await second.core.close();
+    await second.sites.save({ name: 'Secret 2', height: 12, latitude: 45, longitude: -93 });
+    expect((await second.sync.untilSettled()).counts.done).toBe(2);
+    await second.close();
     await choice.store.delete(profile.id);
 
     const needle = Buffer.from(key);
-    const names = await readdir(first.dataDir, { recursive: true });
+    const names = await readdir(tempDir, { recursive: true });
     expect(names.length).toBeGreaterThan(3);
     for (const name of names) {
-      const bytes = await readFile(join(first.dataDir, name)).catch(() => null);
+      const bytes = await readFile(join(tempDir, name)).catch(() => null);
       if (bytes) expect(bytes.includes(needle), `${name} holds the key`).toBe(false);
     }
   });
 });
 
 describe('the built-in Sandbox profile', () => {
-  it('lists the demo account\'s sites once its sandbox runs, keeps them across restarts and never adds one twice', async () => {
-    const dir = await tempDir('sitewalk-builtin-');
-    cleanups.push(() => dir.remove());
-    const open = () => openCore({ dataDir: dir.path, secretStore: createSessionSecretStore(), retry: { baseMs: 20, capMs: 200 }, probe: { baseMs: 20, capMs: 200 } });
+  it('lists the demo account\'s sites once its sandbox runs, keeps them across restarts and never adds one twice', async ({ openCore }) => {
+    const open = () => openCore({ sandbox: sandboxStarter });
 
     const first = await open();
     expect((await first.profiles.active()).builtIn).toBe(true);
     // The app (autoSync on) starts the sandbox by itself on the Sandbox profile.
-    await until(() => first.sites.list().length > 20, 'the demo sites', 10_000);
+    await expect.poll(() => first.sites.list().length, waiting('the demo sites', 10_000)).toBeGreaterThan(20);
     const demo = first.sites.list();
     expect(demo.every((site) => site.siteId !== null && site.syncState === 'synced' && site.height !== null && site.latitude !== null)).toBe(true);
 
@@ -291,8 +215,3 @@ describe('the built-in Sandbox profile', () => {
     await second.close();
   });
 });
-
-async function mailCount(sandbox: Sandbox): Promise<number> {
-  const body = (await (await fetch(`${sandbox.url}/_sandbox/mail`)).json()) as unknown;
-  return (Array.isArray(body) ? body : ((body as { mail?: unknown[] }).mail ?? [])).length;
-}

@@ -3,16 +3,20 @@
 // temporary IDs, ordering, per-site FIFO, the concurrency limit, backoff with jitter, what every
 // kind of failure leads to, pause and resume, and recovery of entries a crash left 'sending'.
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { mkdir } from 'node:fs/promises';
+import { describe, expect } from 'vitest';
 import { createManualClock, type ManualClock } from '../../electron/core/clock';
 import { SyncEngine, type Blocked } from '../../electron/core/outbox/engine';
 import { backoffDelay, decide, DEFAULT_RETRY } from '../../electron/core/outbox/policy';
 import { OUTBOX_FILE, OutboxStore, type Draft } from '../../electron/core/outbox/store';
+import { markSending } from '../../electron/core/outbox/transitions';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OutboxEntry } from '../../electron/core/outbox/types';
 import type { CallError } from '../../electron/core/service/types';
-import { ERRORS, ScriptedClient, tempDir, until } from './helpers';
+import { it as base } from '../support/fixtures';
+import { waiting } from '../support/wait';
+import { ERRORS, ScriptedClient } from './helpers';
 
 interface Harness {
   clock: ManualClock;
@@ -23,23 +27,24 @@ interface Harness {
   setReachable(value: boolean): void;
   probes(): number;
   reopen(): Promise<void>;
+  /** Answers whatever is still open, stops the engine and closes the store. */
+  shutDown(): Promise<void>;
 }
 
-const cleanups: Array<() => Promise<void>> = [];
+interface HarnessOptions {
+  concurrency?: number;
+  random?: () => number;
+  precheck?: () => Blocked | null;
+}
 
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function harness(options: { concurrency?: number; random?: () => number; precheck?: () => Blocked | null } = {}): Promise<Harness> {
-  const dir = await tempDir('sitewalk-outbox-');
+async function startHarness(dir: string, options: HarnessOptions): Promise<Harness> {
   const clock = createManualClock();
   const client = new ScriptedClient();
   let reachable = true;
   let probes = 0;
   const state = {} as { store: OutboxStore; engine: SyncEngine };
   const build = async () => {
-    state.store = (await OutboxStore.open({ dataDir: dir.path, clock })).store;
+    state.store = (await OutboxStore.open({ dataDir: dir, clock })).store;
     state.engine = new SyncEngine({
       store: state.store,
       clock,
@@ -48,11 +53,13 @@ async function harness(options: { concurrency?: number; random?: () => number; p
       retry: { baseMs: 1_000, capMs: 60_000, maxAttempts: 5 },
       probe: { baseMs: 1_000, capMs: 8_000 },
       activeProfile: () => 'p1',
-      clientFor: () => client,
-      precheck: options.precheck ? () => options.precheck!() : undefined,
-      reachable: async () => {
-        probes++;
-        return reachable;
+      access: {
+        clientFor: () => client,
+        precheck: options.precheck ? () => options.precheck!() : undefined,
+        reachable: async () => {
+          probes++;
+          return reachable ? { state: 'online', message: 'The service answered.' } : { state: 'offline', message: 'connect ECONNREFUSED' };
+        },
       },
     });
     state.engine.start();
@@ -67,14 +74,10 @@ async function harness(options: { concurrency?: number; random?: () => number; p
     await state.store.close();
   };
   await build();
-  cleanups.push(async () => {
-    await shutDown();
-    await dir.remove();
-  });
   return {
     clock,
     client,
-    dataDir: dir.path,
+    dataDir: dir,
     get store() {
       return state.store;
     },
@@ -90,8 +93,24 @@ async function harness(options: { concurrency?: number; random?: () => number; p
       client.auto = null;
       await build();
     },
+    shutDown,
   };
 }
+
+/** `harness(options?)`: a store and an engine on a manual clock in a folder of their own, shut down after the test. */
+const it = base.extend('harness', async ({ tempDir }, { onCleanup }) => {
+  const started: Harness[] = [];
+  onCleanup(async () => {
+    for (const harness of started.splice(0).reverse()) await harness.shutDown();
+  });
+  return async (options: HarnessOptions = {}): Promise<Harness> => {
+    const dir = join(tempDir, `outbox-${started.length + 1}`);
+    await mkdir(dir);
+    const harness = await startHarness(dir, options);
+    started.push(harness);
+    return harness;
+  };
+});
 
 const create = (localId: string, fields: Partial<{ name: string; height: number }> = {}): Draft => ({
   kind: 'site',
@@ -118,7 +137,7 @@ function state(h: Harness, id: string): OutboxEntry {
 }
 
 describe('outbox: queueing', () => {
-  it('merges consecutive pending edits of one site into one entry, later fields winning', async () => {
+  it('merges consecutive pending edits of one site into one entry, later fields winning', async ({ harness }) => {
     const h = await harness();
     h.engine.setConnectivity(false);
     const [first] = await h.store.enqueue([edit('s1', '500', { name: 'Old', height: 30, group: 'North' })]);
@@ -129,20 +148,20 @@ describe('outbox: queueing', () => {
     expect(state(h, first!.entry.id).kind === 'site' && state(h, first!.entry.id).payload).toEqual({ siteId: '500', name: 'New', height: 45, group: 'North' });
   });
 
-  it('does not merge into an edit that is being sent: the new edit queues behind it', async () => {
+  it('does not merge into an edit that is being sent: the new edit queues behind it', async ({ harness }) => {
     const h = await harness();
     const [first] = await h.store.enqueue([edit('s1', '500', { height: 30 })]);
     h.engine.kick();
-    await until(() => h.client.calls.length === 1, 'the first edit to be sent');
+    await expect.poll(() => h.client.calls.length, waiting('the first edit to be sent')).toBe(1);
     const [second] = await h.store.enqueue([edit('s1', '500', { height: 45 })]);
     expect(second!.coalesced).toBe(false);
     h.client.success(h.client.calls[0]!);
-    await until(() => h.client.calls.length === 2, 'the second edit to be sent');
+    await expect.poll(() => h.client.calls.length, waiting('the second edit to be sent')).toBe(2);
     expect(h.client.calls.map((call) => call.kind === 'site' && call.edit.height)).toEqual([30, 45]);
     expect(state(h, first!.entry.id).state).toBe('done');
   });
 
-  it('queues 10,000 drafts with one durable write and keeps them across a reopen', async () => {
+  it('queues 10,000 drafts with one durable write and keeps them across a reopen', async ({ harness }) => {
     const h = await harness();
     h.engine.setConnectivity(false);
     const before = h.store.journalStats.syncs;
@@ -158,58 +177,58 @@ describe('outbox: queueing', () => {
 });
 
 describe('outbox: ordering and concurrency', () => {
-  it('sends one site\'s edits one at a time, oldest first', async () => {
+  it('sends one site\'s edits one at a time, oldest first', async ({ harness }) => {
     const h = await harness();
     h.engine.setConnectivity(false);
     // Three edits that cannot merge: each waits for the one before to be on its way.
     await h.store.enqueue([edit('s1', '500', { height: 1 })]);
     h.engine.setConnectivity(true);
-    await until(() => h.client.calls.length === 1, 'first send');
+    await expect.poll(() => h.client.calls.length, waiting('the first send')).toBe(1);
     await h.store.enqueue([edit('s1', '500', { height: 2 })]);
     await h.clock.advance(0);
     expect(h.client.calls).toHaveLength(1);
     h.client.success(h.client.calls[0]!);
-    await until(() => h.client.calls.length === 2, 'second send');
+    await expect.poll(() => h.client.calls.length, waiting('the second send')).toBe(2);
     await h.store.enqueue([edit('s1', '500', { height: 3 })]);
     h.client.success(h.client.calls[1]!);
-    await until(() => h.client.calls.length === 3, 'third send');
+    await expect.poll(() => h.client.calls.length, waiting('the third send')).toBe(3);
     h.client.success(h.client.calls[2]!);
     expect(h.client.calls.map((call) => call.kind === 'site' && call.edit.height)).toEqual([1, 2, 3]);
     expect(h.client.maxInFlight).toBe(1);
   });
 
-  it('sends different sites in parallel, never more than the concurrency limit', async () => {
+  it('sends different sites in parallel, never more than the concurrency limit', async ({ harness }) => {
     const h = await harness({ concurrency: 3 });
     h.client.auto = null;
     await h.store.enqueue(Array.from({ length: 10 }, (_, n) => edit(`s${n}`, String(100 + n))));
     h.engine.kick();
-    await until(() => h.client.calls.length === 3, 'three in flight');
+    await expect.poll(() => h.client.calls.length, waiting('three in flight')).toBe(3);
     await h.clock.advance(0);
     expect(h.client.inFlight).toBe(3);
     while (h.client.calls.length < 10 || h.client.unsettled().length > 0) {
       const open = h.client.unsettled();
       if (open.length > 0) h.client.success(open[0]!);
-      await until(() => h.client.unsettled().length === Math.min(3, 10 - h.client.calls.filter((call) => call.settled).length), 'the next send');
+      await expect.poll(() => h.client.unsettled().length, waiting('the next send')).toBe(Math.min(3, 10 - h.client.calls.filter((call) => call.settled).length));
     }
     expect(h.client.maxInFlight).toBe(3);
-    await until(() => h.store.countsOf('p1').done === 10, 'all done');
+    await expect.poll(() => h.store.countsOf('p1').done, waiting('all ten to be done')).toBe(10);
     // Oldest first across sites too.
     expect(h.client.calls.map((call) => call.kind === 'site' && call.edit.siteId)).toEqual(Array.from({ length: 10 }, (_, n) => String(100 + n)));
   });
 
-  it('holds edits of a site created offline until the create is answered, then sends them with the new ID', async () => {
+  it('holds edits of a site created offline until the create is answered, then sends them with the new ID', async ({ harness }) => {
     const h = await harness();
     h.engine.setConnectivity(false);
     const [created] = await h.store.enqueue([create('local-a', { name: 'Ridge' })]);
     h.engine.setConnectivity(true);
-    await until(() => h.client.calls.length === 1, 'the create to be sent');
+    await expect.poll(() => h.client.calls.length, waiting('the create to be sent')).toBe(1);
     const [edited] = await h.store.enqueue([edit('local-a', undefined, { height: 60 })]);
     await h.clock.advance(0);
     expect(h.client.calls).toHaveLength(1);
-    const waiting = state(h, edited!.entry.id);
-    expect(waiting.kind === 'site' && waiting.payload.siteId).toBeUndefined();
+    const held = state(h, edited!.entry.id);
+    expect(held.kind === 'site' && held.payload.siteId).toBeUndefined();
     h.client.success(h.client.calls[0]!); // the service gives ID 1000
-    await until(() => h.client.calls.length === 2, 'the edit to be sent');
+    await expect.poll(() => h.client.calls.length, waiting('the edit to be sent')).toBe(2);
     const call = h.client.calls[1]!;
     expect(call.kind === 'site' && call.edit).toEqual({ siteId: '1000', height: 60 });
     const createEntry = state(h, created!.entry.id);
@@ -217,14 +236,14 @@ describe('outbox: ordering and concurrency', () => {
     expect(createEntry.kind === 'site' && createEntry.resultSiteId).toBe('1000');
   });
 
-  it('folds an edit made before the create was sent into the create itself', async () => {
+  it('folds an edit made before the create was sent into the create itself', async ({ harness }) => {
     const h = await harness();
     h.engine.setConnectivity(false);
     await h.store.enqueue([create('local-b', { name: 'Ridge', height: 30 })]);
     const [later] = await h.store.enqueue([edit('local-b', undefined, { height: 50 })]);
     expect(later!.coalesced).toBe(true);
     h.engine.setConnectivity(true);
-    await until(() => h.client.calls.length === 1, 'one create');
+    await expect.poll(() => h.client.calls.length, waiting('one create to be sent')).toBe(1);
     const call = h.client.calls[0]!;
     expect(call.kind === 'site' && call.edit).toEqual({ name: 'Ridge', height: 50, latitude: 45, longitude: -93 });
   });
@@ -247,31 +266,31 @@ describe('outbox: backoff', () => {
     expect(Math.max(...waits)).toBeGreaterThan(7900);
   });
 
-  it('retries a 503 after its backoff, not before, and the edit then succeeds', async () => {
+  it('retries a 503 after its backoff, not before, and the edit then succeeds', async ({ harness }) => {
     const h = await harness({ random: () => 0.75 });
     const [queued] = await h.store.enqueue([edit('s1', '500')]);
     h.engine.kick();
-    await until(() => h.client.calls.length === 1, 'first try');
+    await expect.poll(() => h.client.calls.length, waiting('the first try to be made')).toBe(1);
     const sentAt = h.clock.now();
     h.client.fail(h.client.calls[0]!, ERRORS.http503());
-    await until(() => state(h, queued!.entry.id).state === 'pending' && state(h, queued!.entry.id).nextAttemptAt !== null, 'backoff');
+    await expect.poll(() => [state(h, queued!.entry.id).state, state(h, queued!.entry.id).nextAttemptAt !== null], waiting('the retry to be scheduled')).toEqual(['pending', true]);
     // attempt 1: window = base (1000 ms), wait = 0.75 × 1000
     expect(state(h, queued!.entry.id).nextAttemptAt).toBe(sentAt + 750);
     await h.clock.advance(700);
     expect(h.client.calls).toHaveLength(1);
     await h.clock.advance(60);
-    await until(() => h.client.calls.length === 2, 'the retry');
+    await expect.poll(() => h.client.calls.length, waiting('the retry')).toBe(2);
     h.client.success(h.client.calls[1]!);
-    await until(() => state(h, queued!.entry.id).state === 'done', 'done');
+    await expect.poll(() => state(h, queued!.entry.id).state, waiting('the entry to be done')).toBe('done');
     expect(state(h, queued!.entry.id).attempts).toBe(2);
   });
 
-  it('gives up on a site edit after the maximum number of attempts and keeps the error', async () => {
+  it('gives up on a site edit after the maximum number of attempts and keeps the error', async ({ harness }) => {
     const h = await harness({ random: () => 0 });
     const [queued] = await h.store.enqueue([edit('s1', '500')]);
     h.engine.kick();
     h.client.auto = () => ({ ok: false, error: ERRORS.timeout() });
-    await until(() => state(h, queued!.entry.id).state === 'failed', 'give up');
+    await expect.poll(() => state(h, queued!.entry.id).state, waiting('the entry to fail for good')).toBe('failed');
     const entry = state(h, queued!.entry.id);
     expect(entry.attempts).toBe(5);
     expect(entry.problem?.kind).toBe('gave-up');
@@ -320,49 +339,49 @@ describe('outbox: what each failure leads to', () => {
     });
   }
 
-  it('never resends a create after an ambiguous failure: it waits in review with the reason', async () => {
+  it('never resends a create after an ambiguous failure: it waits in review with the reason', async ({ harness }) => {
     const h = await harness();
     const [queued] = await h.store.enqueue([create('local-y')]);
     h.engine.kick();
-    await until(() => h.client.calls.length === 1, 'send');
+    await expect.poll(() => h.client.calls.length, waiting('the call to be made')).toBe(1);
     h.client.fail(h.client.calls[0]!, ERRORS.reset());
-    await until(() => state(h, queued!.entry.id).state === 'needs-review', 'review');
+    await expect.poll(() => state(h, queued!.entry.id).state, waiting('the entry to wait for review')).toBe('needs-review');
     await h.clock.advance(3_600_000);
     expect(h.client.calls).toHaveLength(1);
     expect(state(h, queued!.entry.id).problem?.message).toMatch(/may have been created; it was not sent again/);
   });
 
-  it('sends a create for review when the service accepted it but gave no site ID', async () => {
+  it('sends a create for review when the service accepted it but gave no site ID', async ({ harness }) => {
     const h = await harness();
     const [queued] = await h.store.enqueue([create('local-z')]);
     h.engine.kick();
-    await until(() => h.client.calls.length === 1, 'send');
+    await expect.poll(() => h.client.calls.length, waiting('the call to be made')).toBe(1);
     const call = h.client.calls[0]!;
     if (call.kind !== 'site') throw new Error('expected a site call');
     call.settle({ ok: true, value: { siteId: null, message: 'Saved.', raw: 'Saved.' } });
-    await until(() => state(h, queued!.entry.id).state === 'needs-review', 'review');
+    await expect.poll(() => state(h, queued!.entry.id).state, waiting('the entry to wait for review')).toBe('needs-review');
     expect(state(h, queued!.entry.id).problem?.kind).toBe('no-site-id');
   });
 
-  it('does not count a request that never left as an attempt', async () => {
+  it('does not count a request that never left as an attempt', async ({ harness }) => {
     const h = await harness();
     const [queued] = await h.store.enqueue([edit('s1', '500')]);
     h.engine.kick();
-    await until(() => h.client.calls.length === 1, 'send');
+    await expect.poll(() => h.client.calls.length, waiting('the call to be made')).toBe(1);
     h.client.fail(h.client.calls[0]!, ERRORS.refused());
-    await until(() => h.engine.status().online === false, 'offline');
+    await expect.poll(() => h.engine.status().online, waiting('the engine to go offline')).toBe(false);
     expect(state(h, queued!.entry.id)).toMatchObject({ state: 'pending', attempts: 0, nextAttemptAt: null });
   });
 });
 
 describe('outbox: pause, offline and recovery', () => {
-  it('pauses the whole profile on a quota fault and resumes when asked', async () => {
+  it('pauses the whole profile on a quota fault and resumes when asked', async ({ harness }) => {
     const h = await harness({ concurrency: 1 });
     const queued = await h.store.enqueue([edit('s1', '1'), edit('s2', '2'), edit('s3', '3')]);
     h.engine.kick();
-    await until(() => h.client.calls.length === 1, 'first send');
+    await expect.poll(() => h.client.calls.length, waiting('the first send')).toBe(1);
     h.client.fail(h.client.calls[0]!, ERRORS.quotaFault());
-    await until(() => h.store.pauseOf('p1') !== null, 'pause');
+    await expect.poll(() => h.store.pauseOf('p1'), waiting('the profile to be paused')).not.toBeNull();
     await h.clock.advance(3_600_000);
     expect(h.client.calls).toHaveLength(1);
     expect(state(h, queued[0]!.entry.id).state).toBe('paused');
@@ -375,30 +394,30 @@ describe('outbox: pause, offline and recovery', () => {
       return null;
     };
     await h.engine.resume('p1');
-    await until(() => h.store.countsOf('p1').done === 3, 'all sent after resume');
+    await expect.poll(() => h.store.countsOf('p1').done, waiting('all sent after resume')).toBe(3);
     expect(h.store.pauseOf('p1')).toBeNull();
   });
 
-  it('keeps a pause across a restart', async () => {
+  it('keeps a pause across a restart', async ({ harness }) => {
     const h = await harness();
     await h.store.enqueue([edit('s1', '1')]);
     h.engine.kick();
-    await until(() => h.client.calls.length === 1, 'send');
+    await expect.poll(() => h.client.calls.length, waiting('the call to be made')).toBe(1);
     h.client.fail(h.client.calls[0]!, ERRORS.authFault());
-    await until(() => h.store.pauseOf('p1') !== null, 'pause');
+    await expect.poll(() => h.store.pauseOf('p1'), waiting('the profile to be paused')).not.toBeNull();
     await h.reopen();
     expect(h.store.pauseOf('p1')?.reason).toBe('auth');
     await h.clock.advance(60_000);
     expect(h.client.calls).toHaveLength(1);
   });
 
-  it('goes offline when the service cannot be reached, probes with backoff, and sends by itself once it answers', async () => {
+  it('goes offline when the service cannot be reached, probes with backoff, and sends by itself once it answers', async ({ harness }) => {
     const h = await harness({ random: () => 0.99 });
     await h.store.enqueue([edit('s1', '1'), edit('s2', '2')]);
     h.setReachable(false);
     h.client.auto = () => ({ ok: false, error: ERRORS.refused() });
     h.engine.kick();
-    await until(() => !h.engine.status().online, 'offline');
+    await expect.poll(() => h.engine.status().online, waiting('the engine to go offline')).toBe(false);
     const callsWhenOffline = h.client.calls.length;
     expect((await h.engine.untilSettled()).blocked?.reason).toBe('offline');
     await h.clock.advance(20_000);
@@ -410,11 +429,11 @@ describe('outbox: pause, offline and recovery', () => {
       return null;
     };
     await h.clock.advance(10_000);
-    await until(() => h.store.countsOf('p1').done === 2, 'sent after the probe answered');
+    await expect.poll(() => h.store.countsOf('p1').done, waiting('sent after the probe answered')).toBe(2);
     expect(h.engine.status().online).toBe(true);
   });
 
-  it('probes at once when the host says the network is back', async () => {
+  it('probes at once when the host says the network is back', async ({ harness }) => {
     const h = await harness();
     h.engine.setConnectivity(false);
     await h.store.enqueue([edit('s1', '1')]);
@@ -427,15 +446,15 @@ describe('outbox: pause, offline and recovery', () => {
       return null;
     };
     h.engine.setConnectivity(true);
-    await until(() => h.store.countsOf('p1').done === 1, 'sent');
+    await expect.poll(() => h.store.countsOf('p1').done, waiting('the entry to be sent')).toBe(1);
     expect(h.probes()).toBe(probesBefore + 1);
   });
 
-  it('after a crash mid-call, resends an edit but sends a create and an emailing reprocess to review', async () => {
+  it('after a crash mid-call, resends an edit but sends a create and an emailing reprocess to review', async ({ harness }) => {
     const h = await harness();
     const queued = await h.store.enqueue([create('local-c'), edit('s1', '1'), reprocess('P-9', true), reprocess('P-8', false)]);
     // What a process killed mid-call leaves on disk.
-    await h.store.update(queued.map(({ entry }) => ({ id: entry.id, patch: { state: 'sending' as const, attempts: 1 } })));
+    await h.store.update(queued.map(({ entry }) => markSending(entry, h.clock.now())));
     await h.engine.stop();
     const recovered = await h.store.recoverInterrupted();
     expect(recovered.map((entry) => entry.state)).toEqual(['needs-review', 'pending', 'needs-review', 'pending']);
@@ -443,7 +462,7 @@ describe('outbox: pause, offline and recovery', () => {
     expect(recovered[1]!.problem?.kind).toBe('interrupted');
   });
 
-  it('writes a create and an emailing reprocess to disk as sending before their request leaves; edits need not wait', async () => {
+  it('writes a create and an emailing reprocess to disk as sending before their request leaves; edits need not wait', async ({ harness }) => {
     const h = await harness();
     const queued = await h.store.enqueue([create('local-c'), reprocess('P-9', true), edit('s1', '1'), reprocess('P-8', false)]);
     const ids = queued.map(({ entry }) => entry.id);
@@ -456,7 +475,7 @@ describe('outbox: pause, offline and recovery', () => {
       return null;
     };
     h.engine.kick();
-    await until(() => h.client.calls.length === 4);
+    await expect.poll(() => h.client.calls.length, waiting('the four calls to be made')).toBe(4);
     expect(onDisk.get('create')).toBe(true);
     expect(onDisk.get('emailing reprocess')).toBe(true);
     for (const call of h.client.unsettled()) h.client.success(call);
@@ -467,7 +486,7 @@ describe('outbox: pause, offline and recovery', () => {
     await reopened.close();
   });
 
-  it('settles with nothing blocked once everything is sent', async () => {
+  it('settles with nothing blocked once everything is sent', async ({ harness }) => {
     const h = await harness();
     h.client.auto = (call) => {
       h.client.success(call);
@@ -480,7 +499,7 @@ describe('outbox: pause, offline and recovery', () => {
     expect(h.store.countsOf('p1').done).toBe(3);
   });
 
-  it('stops before sending when the profile has no key, and says so', async () => {
+  it('stops before sending when the profile has no key, and says so', async ({ harness }) => {
     let noKey = true;
     const h = await harness({ precheck: () => (noKey ? { reason: 'no-key', message: 'No key.' } : null) });
     await h.store.enqueue([edit('s1', '1')]);
@@ -494,6 +513,6 @@ describe('outbox: pause, offline and recovery', () => {
       return null;
     };
     h.engine.kick();
-    await until(() => h.store.countsOf('p1').done === 1, 'sent once the key is there');
+    await expect.poll(() => h.store.countsOf('p1').done, waiting('sent once the key is there')).toBe(1);
   });
 });

@@ -6,11 +6,11 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect } from 'vitest';
 import { createOsKeyringStore, probeOsKeyring } from '../../electron/core/profiles/keyring';
 import { chooseSecretStore, LayeredSecretStore } from '../../electron/core/profiles/secrets';
 import { createSessionSecretStore } from '../../electron/core/profiles/session';
-import { tempDir } from './helpers';
+import { it } from '../support/fixtures';
 
 const SERVICE = `Sitewalk-test-${randomBytes(4).toString('hex')}`;
 const probe = await probeOsKeyring(SERVICE);
@@ -101,25 +101,20 @@ describe('session-only and the fallback', () => {
     expect(await layered.get('p')).toBe('stored');
   });
 
-  it('falls back to session-only, visibly and with the reason, when there is no keyring', async () => {
-    const dir = await tempDir('sitewalk-secrets-');
-    try {
-      const script = join(dir.path, 'choose.mts');
-      const module = join(process.cwd(), 'electron/core/profiles/secrets.ts');
-      await writeFile(
-        script,
-        `import { chooseSecretStore } from ${JSON.stringify(module)};\n` +
-          `const choice = await chooseSecretStore({ service: 'Sitewalk-fallback-test' });\n` +
-          `process.stdout.write(JSON.stringify({ kind: choice.store.kind, reason: choice.fallbackReason }));\n`,
-      );
-      const env = { ...process.env, DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(dir.path, 'no-such-bus')}`, DISPLAY: '' };
-      const output = await run(process.execPath, ['--import', 'tsx', script], env);
-      const result = JSON.parse(output) as { kind: string; reason: string | null };
-      expect(result.kind).toBe('session-only');
-      expect(result.reason).toMatch(/No OS keyring is available .*kept for this session only/);
-    } finally {
-      await dir.remove();
-    }
+  it('falls back to session-only, visibly and with the reason, when there is no keyring', async ({ tempDir }) => {
+    const script = join(tempDir, 'choose.mts');
+    const module = join(process.cwd(), 'electron/core/profiles/secrets.ts');
+    const source = [
+      `import { chooseSecretStore } from ${JSON.stringify(module)};`,
+      "const choice = await chooseSecretStore({ service: 'Sitewalk-fallback-test' });",
+      'process.stdout.write(JSON.stringify({ kind: choice.store.kind, reason: choice.fallbackReason }));',
+    ];
+    await writeFile(script, `${source.join('\n')}\n`);
+    const env = { ...process.env, DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(tempDir, 'no-such-bus')}`, DISPLAY: '' };
+    const output = await run(process.execPath, ['--import', 'tsx', script], env);
+    const result = JSON.parse(output) as { kind: string; reason: string | null };
+    expect(result.kind).toBe('session-only');
+    expect(result.reason).toMatch(/No OS keyring is available .*kept for this session only/);
   });
 });
 

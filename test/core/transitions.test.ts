@@ -1,14 +1,15 @@
 // The outbox's state changes as a table: which moves are allowed, which transition makes each one,
 // and that the store refuses a move the table does not allow before anything changes in memory or
 // on disk (so a race between the user and the sync engine can never produce an impossible state).
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { createManualClock } from '../../electron/core/clock';
 import { decide, DEFAULT_RETRY } from '../../electron/core/outbox/policy';
 import { OutboxStore } from '../../electron/core/outbox/store';
 import * as t from '../../electron/core/outbox/transitions';
 import type { OutboxEntry, OutboxState } from '../../electron/core/outbox/types';
 import { OUTBOX_STATES } from '../../electron/shared/domain';
-import { ERRORS, tempDir } from './helpers';
+import { it } from '../support/fixtures';
+import { ERRORS } from './helpers';
 
 const allowed: Array<[OutboxState, OutboxState]> = [
   ['pending', 'sending'],
@@ -89,23 +90,18 @@ describe('outbox transitions', () => {
     expect(t.recordSuccess({ ...create, state: 'sending' }, 'Site created', 9, { siteId: '4242', lane: [create, follower] })[1]!.patch).toEqual(changes[1]!.patch);
   });
 
-  it('the store refuses a move the table does not allow, and changes nothing', async () => {
-    const dir = await tempDir('sitewalk-transitions-');
+  it('the store refuses a move the table does not allow, and changes nothing', async ({ tempDir }) => {
     const clock = createManualClock();
-    try {
-      const { store } = await OutboxStore.open({ dataDir: dir.path, clock });
-      const [queued] = await store.enqueue([{ kind: 'site', profileId: 'p1', localId: 'L1', op: 'edit', payload: { siteId: '100', height: 30 } }]);
-      await store.update([t.markSending(queued!.entry, 1)]);
-      await store.update(t.recordSuccess(store.get(queued!.entry.id)!, 'ok', 2));
-      const done = store.get(queued!.entry.id)!;
-      await expect(store.update([t.userRetry(done, 3)])).rejects.toThrow(/cannot go from done to pending/);
-      expect(store.get(done.id)!.state).toBe('done');
-      await store.close();
-      const reopened = (await OutboxStore.open({ dataDir: dir.path, clock })).store;
-      expect(reopened.get(done.id)!.state).toBe('done');
-      await reopened.close();
-    } finally {
-      await dir.remove();
-    }
+    const { store } = await OutboxStore.open({ dataDir: tempDir, clock });
+    const [queued] = await store.enqueue([{ kind: 'site', profileId: 'p1', localId: 'L1', op: 'edit', payload: { siteId: '100', height: 30 } }]);
+    await store.update([t.markSending(queued!.entry, 1)]);
+    await store.update(t.recordSuccess(store.get(queued!.entry.id)!, 'ok', 2));
+    const done = store.get(queued!.entry.id)!;
+    await expect(store.update([t.userRetry(done, 3)])).rejects.toThrow(/cannot go from done to pending/);
+    expect(store.get(done.id)!.state).toBe('done');
+    await store.close();
+    const reopened = (await OutboxStore.open({ dataDir: tempDir, clock })).store;
+    expect(reopened.get(done.id)!.state).toBe('done');
+    await reopened.close();
   });
 });

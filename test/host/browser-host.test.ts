@@ -6,41 +6,37 @@ import { readFileSync } from 'node:fs';
 import { symlink, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, vi } from 'vitest';
 import type { ApiEvent, Result, ProfileView, SiteView, StatusView } from '../../electron/shared/contract/index';
 import { startBrowserHost } from '../../electron/browser-host/server';
 import { ROOT } from '../../electron/main/build';
 import { createHttpBridge } from '../../renderer/src/api/http-bridge';
-import { call, raw, startTestHost, type TestHost } from './helpers';
+import { it } from '../support/fixtures';
+import { call, raw, type TestHost } from '../support/host';
+import { waiting } from '../support/wait';
 
-let test: TestHost;
-beforeAll(async () => {
-  test = await startTestHost();
-});
-afterAll(async () => {
-  await test?.close();
-});
-
-const auth = () => ({ authorization: `Bearer ${test.host.token}`, 'content-type': 'application/json' });
+// One host for the whole file (the `host` fixture is file-scoped): these tests read it, and what one
+// of them changes (a setting) it puts back.
+const auth = (host: TestHost) => ({ authorization: `Bearer ${host.token}`, 'content-type': 'application/json' });
 
 describe('where the host listens', () => {
-  it('is bound to 127.0.0.1 only', () => {
-    expect(test.host.address.address).toBe('127.0.0.1');
-    expect(test.host.address.family).toBe('IPv4');
-    expect(test.host.pageUrl).toBe(`http://127.0.0.1:${test.host.port}/#token=${test.host.token}`);
+  it('is bound to 127.0.0.1 only', ({ host }) => {
+    expect(host.address.address).toBe('127.0.0.1');
+    expect(host.address.family).toBe('IPv4');
+    expect(host.pageUrl).toBe(`http://127.0.0.1:${host.port}/#token=${host.token}`);
   });
 
-  it('refuses to listen on any other address', async () => {
-    for (const host of ['0.0.0.0', '::', 'localhost', '192.168.1.10']) {
-      await expect(startBrowserHost({ hostApi: test.backend.hostApi, staticDir: test.staticDir, host })).rejects.toThrow(/127\.0\.0\.1 only/);
+  it('refuses to listen on any other address', async ({ host }) => {
+    for (const address of ['0.0.0.0', '::', 'localhost', '192.168.1.10']) {
+      await expect(startBrowserHost({ hostApi: host.backend.hostApi, staticDir: host.staticDir, host: address })).rejects.toThrow(/127\.0\.0\.1 only/);
     }
   });
 
-  it('hands out a fresh 32-byte token per run', async () => {
-    expect(Buffer.from(test.host.token, 'base64url')).toHaveLength(32);
-    const other = await startBrowserHost({ hostApi: test.backend.hostApi, staticDir: test.staticDir });
+  it('hands out a fresh 32-byte token per run', async ({ host }) => {
+    expect(Buffer.from(host.token, 'base64url')).toHaveLength(32);
+    const other = await startBrowserHost({ hostApi: host.backend.hostApi, staticDir: host.staticDir });
     try {
-      expect(other.token).not.toBe(test.host.token);
+      expect(other.token).not.toBe(host.token);
     } finally {
       await other.close();
     }
@@ -48,46 +44,46 @@ describe('where the host listens', () => {
 });
 
 describe('the session token', () => {
-  it('answers 401 without a token, and nothing is run', async () => {
-    const response = await raw(test.host.port, { method: 'POST', path: '/api/listSites', headers: { 'content-type': 'application/json' }, body: '[]' });
+  it('answers 401 without a token, and nothing is run', async ({ host }) => {
+    const response = await raw(host.port, { method: 'POST', path: '/api/listSites', headers: { 'content-type': 'application/json' }, body: '[]' });
     expect(response.status).toBe(401);
     expect(response.headers['www-authenticate']).toMatch(/^Bearer/);
     expect(response.json<{ error: { message: string } }>().error.message).toMatch(/token/);
   });
 
-  it('answers 401 for a wrong token of any length or form', async () => {
-    const real = test.host.token;
+  it('answers 401 for a wrong token of any length or form', async ({ host }) => {
+    const real = host.token;
     const wrong = [`${real.slice(0, -1)}${real.endsWith('A') ? 'B' : 'A'}`, 'short', `${real}x`, '', real.toLowerCase() === real ? real.toUpperCase() : real.toLowerCase()];
     for (const token of wrong) {
-      const response = await raw(test.host.port, { method: 'POST', path: '/api/listSites', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '[]' });
+      const response = await raw(host.port, { method: 'POST', path: '/api/listSites', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '[]' });
       expect(response.status, token).toBe(401);
     }
-    const basic = await raw(test.host.port, { method: 'POST', path: '/api/listSites', headers: { authorization: `Basic ${real}`, 'content-type': 'application/json' }, body: '[]' });
+    const basic = await raw(host.port, { method: 'POST', path: '/api/listSites', headers: { authorization: `Basic ${real}`, 'content-type': 'application/json' }, body: '[]' });
     expect(basic.status).toBe(401);
   });
 
-  it('does not accept the token from the URL', async () => {
-    const response = await raw(test.host.port, { method: 'POST', path: `/api/listSites?token=${test.host.token}`, headers: { 'content-type': 'application/json' }, body: '[]' });
+  it('does not accept the token from the URL', async ({ host }) => {
+    const response = await raw(host.port, { method: 'POST', path: `/api/listSites?token=${host.token}`, headers: { 'content-type': 'application/json' }, body: '[]' });
     expect(response.status).toBe(401);
   });
 
-  it('guards the event stream too', async () => {
-    expect((await raw(test.host.port, { path: '/api/events' })).status).toBe(401);
+  it('guards the event stream too', async ({ host }) => {
+    expect((await raw(host.port, { path: '/api/events' })).status).toBe(401);
   });
 });
 
 describe('Host and Origin', () => {
-  it('answers 403 to a foreign Host even with the right token (DNS rebinding)', async () => {
-    for (const host of ['evil.example', `evil.example:${test.host.port}`, `127.0.0.1:${test.host.port + 1}`, `127.0.0.2:${test.host.port}`, `127.0.0.1:${test.host.port}.evil.example`]) {
-      const response = await raw(test.host.port, { method: 'POST', path: '/api/listSites', headers: { ...auth(), host }, body: '[]' });
-      expect(response.status, host).toBe(403);
+  it('answers 403 to a foreign Host even with the right token (DNS rebinding)', async ({ host }) => {
+    for (const foreign of ['evil.example', `evil.example:${host.port}`, `127.0.0.1:${host.port + 1}`, `127.0.0.2:${host.port}`, `127.0.0.1:${host.port}.evil.example`]) {
+      const response = await raw(host.port, { method: 'POST', path: '/api/listSites', headers: { ...auth(host), host: foreign }, body: '[]' });
+      expect(response.status, foreign).toBe(403);
     }
-    const page = await raw(test.host.port, { path: '/', headers: { host: `rebound.example:${test.host.port}` } });
+    const page = await raw(host.port, { path: '/', headers: { host: `rebound.example:${host.port}` } });
     expect(page.status).toBe(403);
   });
 
-  it('answers 403 to a request without a Host header', async () => {
-    const socket = connect(test.host.port, '127.0.0.1');
+  it('answers 403 to a request without a Host header', async ({ host }) => {
+    const socket = connect(host.port, '127.0.0.1');
     const answer = await new Promise<string>((resolve, reject) => {
       let text = '';
       socket.on('data', (chunk) => (text += chunk.toString('utf8')));
@@ -98,31 +94,31 @@ describe('Host and Origin', () => {
     expect(answer).toMatch(/^HTTP\/1\.[01] 403/);
   });
 
-  it('accepts localhost as well as 127.0.0.1', async () => {
-    const response = await raw(test.host.port, { method: 'POST', path: '/api/listSites', headers: { ...auth(), host: `localhost:${test.host.port}` }, body: '[]' });
+  it('accepts localhost as well as 127.0.0.1', async ({ host }) => {
+    const response = await raw(host.port, { method: 'POST', path: '/api/listSites', headers: { ...auth(host), host: `localhost:${host.port}` }, body: '[]' });
     expect(response.status).toBe(200);
   });
 
-  it('answers 403 to a foreign Origin even with the right token', async () => {
-    for (const origin of ['https://evil.example', 'null', `http://127.0.0.1:${test.host.port + 1}`, `https://127.0.0.1:${test.host.port}`]) {
-      const response = await call(test, 'listSites', [], { origin });
+  it('answers 403 to a foreign Origin even with the right token', async ({ host }) => {
+    for (const origin of ['https://evil.example', 'null', `http://127.0.0.1:${host.port + 1}`, `https://127.0.0.1:${host.port}`]) {
+      const response = await call(host, 'listSites', [], { origin });
       expect(response.status, origin).toBe(403);
     }
   });
 
-  it('answers 403 when the browser says the request is cross-site', async () => {
-    expect((await call(test, 'listSites', [], { 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+  it('answers 403 when the browser says the request is cross-site', async ({ host }) => {
+    expect((await call(host, 'listSites', [], { 'sec-fetch-site': 'cross-site' })).status).toBe(403);
   });
 
-  it('accepts its own origin', async () => {
-    expect((await call(test, 'listSites', [], { origin: `http://127.0.0.1:${test.host.port}` })).status).toBe(200);
-    expect((await call(test, 'listSites', [], { origin: `http://localhost:${test.host.port}` })).status).toBe(200);
+  it('accepts its own origin', async ({ host }) => {
+    expect((await call(host, 'listSites', [], { origin: `http://127.0.0.1:${host.port}` })).status).toBe(200);
+    expect((await call(host, 'listSites', [], { origin: `http://localhost:${host.port}` })).status).toBe(200);
   });
 });
 
 describe('headers', () => {
-  it('sends the CSP and the security headers with the page', async () => {
-    const response = await raw(test.host.port, { path: '/' });
+  it('sends the CSP and the security headers with the page', async ({ host }) => {
+    const response = await raw(host.port, { path: '/' });
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
     const csp = String(response.headers['content-security-policy']);
@@ -143,48 +139,48 @@ describe('headers', () => {
     expect(response.headers['x-frame-options']).toBe('DENY');
   });
 
-  it('serves scripts and styles with their content types', async () => {
-    expect((await raw(test.host.port, { path: '/assets/app.js' })).headers['content-type']).toBe('text/javascript; charset=utf-8');
-    expect((await raw(test.host.port, { path: '/assets/style.css' })).headers['content-type']).toBe('text/css; charset=utf-8');
+  it('serves scripts and styles with their content types', async ({ host }) => {
+    expect((await raw(host.port, { path: '/assets/app.js' })).headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect((await raw(host.port, { path: '/assets/style.css' })).headers['content-type']).toBe('text/css; charset=utf-8');
   });
 
-  it('never sends a CORS header, not even to a preflight', async () => {
+  it('never sends a CORS header, not even to a preflight', async ({ host }) => {
     const responses = [
-      await raw(test.host.port, { path: '/' }),
-      await call(test, 'listSites', []),
-      await call(test, 'listSites', [], { origin: 'https://evil.example' }),
-      await raw(test.host.port, {
+      await raw(host.port, { path: '/' }),
+      await call(host, 'listSites', []),
+      await call(host, 'listSites', [], { origin: 'https://evil.example' }),
+      await raw(host.port, {
         method: 'OPTIONS',
         path: '/api/listSites',
         headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' },
       }),
-      await raw(test.host.port, { method: 'OPTIONS', path: '/api/listSites', headers: auth() }),
+      await raw(host.port, { method: 'OPTIONS', path: '/api/listSites', headers: auth(host) }),
     ];
     for (const response of responses) {
       expect(Object.keys(response.headers).filter((name) => name.startsWith('access-control-'))).toEqual([]);
     }
   });
 
-  it('keeps images to its own origin whatever the tile server (tiles come through the host)', async () => {
-    const saved = await call(test, 'saveSettings', [{ tileUrl: 'https://{s}.tiles.example.net/{z}/{x}/{y}.png' }]);
+  it('keeps images to its own origin whatever the tile server (tiles come through the host)', async ({ host }) => {
+    const saved = await call(host, 'saveSettings', [{ tileUrl: 'https://{s}.tiles.example.net/{z}/{x}/{y}.png' }]);
     expect(saved.json<{ value: Result<unknown> }>().value.ok).toBe(true);
     try {
-      const page = await raw(test.host.port, { path: '/' });
+      const page = await raw(host.port, { path: '/' });
       expect(page.headers['content-security-policy']).toContain("img-src 'self' data:;");
       expect(page.headers['content-security-policy']).not.toContain('example.net');
     } finally {
-      await call(test, 'saveSettings', [{ tileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png' }]);
+      await call(host, 'saveSettings', [{ tileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png' }]);
     }
   });
 });
 
 describe('static files', () => {
-  beforeAll(async () => {
-    await writeFile(join(test.dataDir, 'secret.txt'), 'data dir secret');
-    await symlink(join(test.dataDir, 'secret.txt'), join(test.staticDir, 'assets', 'escape.txt'));
+  it.beforeAll(async ({ host }) => {
+    await writeFile(join(host.dataDir, 'secret.txt'), 'data dir secret');
+    await symlink(join(host.dataDir, 'secret.txt'), join(host.staticDir, 'assets', 'escape.txt'));
   });
 
-  it('refuses every way out of the renderer folder', async () => {
+  it('refuses every way out of the renderer folder', async ({ host }) => {
     const attempts = [
       '/../data/secret.txt',
       '/%2e%2e/data/secret.txt',
@@ -197,20 +193,20 @@ describe('static files', () => {
       '/%E0%A4%A',
     ];
     for (const path of attempts) {
-      const response = await raw(test.host.port, { path });
+      const response = await raw(host.port, { path });
       expect([400, 404], path).toContain(response.status);
       expect(response.body, path).not.toContain('data dir secret');
       expect(response.body, path).not.toContain('root:');
     }
   });
 
-  it('serves files without the token (they hold no data) and refuses to write', async () => {
-    expect((await raw(test.host.port, { path: '/index.html' })).status).toBe(200);
-    expect((await raw(test.host.port, { method: 'PUT', path: '/index.html', body: 'x' })).status).toBe(405);
+  it('serves files without the token (they hold no data) and refuses to write', async ({ host }) => {
+    expect((await raw(host.port, { path: '/index.html' })).status).toBe(200);
+    expect((await raw(host.port, { method: 'PUT', path: '/index.html', body: 'x' })).status).toBe(405);
   });
 
-  it('says how to build the interface when it is missing', async () => {
-    const bare = await startBrowserHost({ hostApi: test.backend.hostApi, staticDir: join(test.dataDir, 'no-renderer-here') });
+  it('says how to build the interface when it is missing', async ({ host }) => {
+    const bare = await startBrowserHost({ hostApi: host.backend.hostApi, staticDir: join(host.dataDir, 'no-renderer-here') });
     try {
       const response = await raw(bare.port, { path: '/' });
       expect(response.status).toBe(503);
@@ -222,9 +218,9 @@ describe('static files', () => {
 });
 
 describe('calls', () => {
-  it('answers 400 naming an unknown method', async () => {
+  it('answers 400 naming an unknown method', async ({ host }) => {
     for (const method of ['deleteEverything', '__proto__', 'constructor', 'toString']) {
-      const response = await call(test, method, []);
+      const response = await call(host, method, []);
       expect(response.status, method).toBe(400);
       expect(response.json<{ error: { code: string; message: string } }>().error).toEqual({
         code: 'unknown-method',
@@ -233,8 +229,8 @@ describe('calls', () => {
     }
   });
 
-  it('answers 400 with the argument at fault for bad arguments, and queues nothing', async () => {
-    const before = (await call(test, 'listOutbox', [])).json<{ value: unknown[] }>().value.length;
+  it('answers 400 with the argument at fault for bad arguments, and queues nothing', async ({ host }) => {
+    const before = (await call(host, 'listOutbox', [])).json<{ value: unknown[] }>().value.length;
     const cases: [string, unknown[], RegExp][] = [
       ['saveSite', [42], /saveSite: argument 1/],
       ['saveSite', [], /saveSite takes 1 argument, not 0/],
@@ -244,39 +240,39 @@ describe('calls', () => {
       ['listSites', ['extra'], /listSites takes 0 arguments, not 1/],
     ];
     for (const [method, args, message] of cases) {
-      const response = await call(test, method, args);
+      const response = await call(host, method, args);
       expect(response.status, method).toBe(400);
       const error = response.json<{ error: { code: string; message: string } }>().error;
       expect(error.code).toBe('bad-arguments');
       expect(error.message).toMatch(message);
     }
-    expect((await call(test, 'listOutbox', [])).json<{ value: unknown[] }>().value).toHaveLength(before);
+    expect((await call(host, 'listOutbox', [])).json<{ value: unknown[] }>().value).toHaveLength(before);
   });
 
-  it('answers 400 for a body that is not a JSON array, 415 for another content type, 413 when too large', async () => {
+  it('answers 400 for a body that is not a JSON array, 415 for another content type, 413 when too large', async ({ host }) => {
     const post = (body: string, type = 'application/json') =>
-      raw(test.host.port, { method: 'POST', path: '/api/listSites', headers: { ...auth(), 'content-type': type }, body });
+      raw(host.port, { method: 'POST', path: '/api/listSites', headers: { ...auth(host), 'content-type': type }, body });
     expect((await post('{not json')).status).toBe(400);
     expect((await post('{"a":1}')).json<{ error: { message: string } }>().error.message).toMatch(/JSON array/);
     expect((await post('[]', 'text/plain')).status).toBe(415);
     expect((await post('[]', 'application/x-www-form-urlencoded')).status).toBe(415);
     const huge = JSON.stringify([{ name: 'x'.repeat(2 * 1024 * 1024) }]);
-    expect((await raw(test.host.port, { method: 'POST', path: '/api/saveSite', headers: auth(), body: huge })).status).toBe(413);
+    expect((await raw(host.port, { method: 'POST', path: '/api/saveSite', headers: auth(host), body: huge })).status).toBe(413);
   });
 
-  it('takes a file for bulk work far larger than other calls may be, and still caps it', async () => {
+  it('takes a file for bulk work far larger than other calls may be, and still caps it', async ({ host }) => {
     const csv = `name,height,lat,lon\n${'Ridge,30,45.1,-111.1\n'.repeat(150_000)}`;
     const body = JSON.stringify([{ name: 'big.csv', base64: Buffer.from(csv).toString('base64') }]);
     expect(body.length).toBeGreaterThan(3 * 1024 * 1024);
-    const opened = await raw(test.host.port, { method: 'POST', path: '/api/openBulkFile', headers: auth(), body });
+    const opened = await raw(host.port, { method: 'POST', path: '/api/openBulkFile', headers: auth(host), body });
     expect(opened.status).toBe(200);
     expect(opened.json<{ value: Result<{ size: number }> }>().value).toMatchObject({ ok: true, value: { size: csv.length } });
     const tooBig = JSON.stringify([{ name: 'x'.repeat(100), base64: 'QUFB'.repeat(23 * 1024 * 1024) }]);
-    expect((await raw(test.host.port, { method: 'POST', path: '/api/openBulkFile', headers: auth(), body: tooBig })).status).toBe(413);
+    expect((await raw(host.port, { method: 'POST', path: '/api/openBulkFile', headers: auth(host), body: tooBig })).status).toBe(413);
   });
 
-  it('runs a real call: a saved site is queued and listed', async () => {
-    const saved = await call(test, 'saveSite', [{ name: 'North Ridge', height: 45, latitude: 40.44, longitude: -79.99, pinStyle: 2 }]);
+  it('runs a real call: a saved site is queued and listed', async ({ host }) => {
+    const saved = await call(host, 'saveSite', [{ name: 'North Ridge', height: 45, latitude: 40.44, longitude: -79.99, pinStyle: 2 }]);
     expect(saved.status).toBe(200);
     const result = saved.json<{ value: Result<SiteView> }>().value;
     expect(result.ok).toBe(true);
@@ -284,89 +280,72 @@ describe('calls', () => {
     expect(site).toMatchObject({ name: 'North Ridge', height: 45, pinStyle: 2 });
     expect(['pending', 'synced']).toContain(site.syncState);
 
-    const listed = (await call(test, 'listSites', [])).json<{ value: SiteView[] }>().value;
+    const listed = (await call(host, 'listSites', [])).json<{ value: SiteView[] }>().value;
     expect(listed.map((entry) => entry.localId)).toContain(site.localId);
-    const status = (await call(test, 'getStatus', [])).json<{ value: StatusView }>().value;
+    const status = (await call(host, 'getStatus', [])).json<{ value: StatusView }>().value;
     expect(status.host).toBe('browser');
     expect(status.activeProfileId).toBe('sandbox');
   });
 
-  it('returns input issues as a result, not an error', async () => {
-    const response = await call(test, 'saveSite', [{ name: 'Bad', height: 'tall', latitude: 95, longitude: 0 }]);
+  it('returns input issues as a result, not an error', async ({ host }) => {
+    const response = await call(host, 'saveSite', [{ name: 'Bad', height: 'tall', latitude: 95, longitude: 0 }]);
     expect(response.status).toBe(200);
     const result = response.json<{ value: Result<SiteView> }>().value;
     expect(result.ok).toBe(false);
     expect((result as { ok: false; issues: { field: string }[] }).issues.map((issue) => issue.field)).toEqual(expect.arrayContaining(['height', 'latitude']));
   });
 
-  it('never returns an API key', async () => {
-    const response = await call(test, 'listProfiles', []);
+  it('never returns an API key', async ({ host }) => {
+    const response = await call(host, 'listProfiles', []);
     expect(response.body).not.toMatch(/sandbox-demo-key/);
     expect(response.body).not.toMatch(/"key"/);
   });
 });
 
 describe('events', () => {
-  it("delivers the core's events to the page's event client", async () => {
-    const bridge = createHttpBridge({ token: test.host.token, baseUrl: test.host.origin });
+  it("delivers the core's events to the page's event client", async ({ host }) => {
+    const bridge = createHttpBridge({ token: host.token, baseUrl: host.origin });
     const received: ApiEvent[] = [];
-    let notify: () => void = () => undefined;
-    const unsubscribe = bridge.onEvent((event) => {
-      received.push(event);
-      notify();
-    });
-    const waitFor = (predicate: (event: ApiEvent) => boolean) =>
-      new Promise<ApiEvent>((resolve) => {
-        const check = () => {
-          const found = received.find(predicate);
-          if (found) resolve(found);
-        };
-        notify = check;
-        check();
-      });
+    const unsubscribe = bridge.onEvent((event) => received.push(event));
+    const arrival = (what: string, predicate: (event: ApiEvent) => boolean) =>
+      vi.waitFor(() => received.find(predicate) ?? expect.fail(`no ${what} event arrived (got: ${received.map((event) => event.type).join(', ')})`), waiting(`the ${what} event`));
     try {
       // Every subscription starts with the current status.
-      const first = await waitFor((event) => event.type === 'status');
+      const first = await arrival('status', (event) => event.type === 'status');
       expect(first).toMatchObject({ type: 'status', status: { host: 'browser' } });
 
       const api = { saveSite: (input: object) => bridge.invoke('saveSite', input) };
       const saved = (await api.saveSite({ name: 'Event Tower', height: 30, latitude: 41, longitude: -80 })) as Result<SiteView>;
       expect(saved.ok).toBe(true);
       const localId = (saved as { ok: true; value: SiteView }).value.localId;
-      const siteEvent = await waitFor((event) => event.type === 'site' && event.site.localId === localId);
+      const siteEvent = await arrival('site', (event) => event.type === 'site' && event.site.localId === localId);
       expect(siteEvent).toMatchObject({ type: 'site', site: { name: 'Event Tower', height: 30 } });
-      await waitFor((event) => event.type === 'outbox' && event.entry.localId === localId);
+      await arrival('outbox', (event) => event.type === 'outbox' && event.entry.localId === localId);
     } finally {
       unsubscribe();
       bridge.close();
     }
   });
 
-  it('rejects a page call with the host sentence when the token is wrong', async () => {
-    const bridge = createHttpBridge({ token: 'x'.repeat(43), baseUrl: test.host.origin });
+  it('rejects a page call with the host sentence when the token is wrong', async ({ host }) => {
+    const bridge = createHttpBridge({ token: 'x'.repeat(43), baseUrl: host.origin });
     await expect(bridge.invoke('listSites')).rejects.toThrow(/token/);
   });
 });
 
 describe('through to the service', () => {
-  it('sends a saved site to the in-process sandbox and reports it synced with its new ID', { timeout: 60_000 }, async () => {
-    const bridge = createHttpBridge({ token: test.host.token, baseUrl: test.host.origin });
+  it('sends a saved site to the in-process sandbox and reports it synced with its new ID', { timeout: 60_000 }, async ({ host }) => {
+    const bridge = createHttpBridge({ token: host.token, baseUrl: host.origin });
     const events: ApiEvent[] = [];
-    let notify: () => void = () => undefined;
-    const unsubscribe = bridge.onEvent((event) => {
-      events.push(event);
-      notify();
-    });
+    const unsubscribe = bridge.onEvent((event) => events.push(event));
     try {
       const saved = (await bridge.invoke('saveSite', { name: 'Synced Ridge', height: 52, latitude: 40.61, longitude: -79.93 })) as Result<SiteView>;
       const localId = (saved as { ok: true; value: SiteView }).value.localId;
-      const synced = await new Promise<SiteView>((resolve) => {
-        notify = () => {
-          const found = events.find((event) => event.type === 'site' && event.site.localId === localId && event.site.syncState === 'synced');
-          if (found && found.type === 'site') resolve(found.site);
-        };
-        notify();
-      });
+      const synced = await vi.waitFor(() => {
+        const found = events.find((event) => event.type === 'site' && event.site.localId === localId && event.site.syncState === 'synced');
+        if (found?.type !== 'site') throw new Error(`the site has not been reported synced (its events: ${events.filter((event) => event.type === 'site' && event.site.localId === localId).map((event) => event.type === 'site' && event.site.syncState).join(', ')})`);
+        return found.site;
+      }, waiting('the site to be reported synced', 50_000));
       expect(synced.siteId).toMatch(/\S/);
       // The sandbox (the Sandbox profile's service) now holds it, under that ID.
       const profiles = (await bridge.invoke('listProfiles')) as ProfileView[];
@@ -381,12 +360,12 @@ describe('through to the service', () => {
 });
 
 describe('logs', () => {
-  it('never contain the token', async () => {
+  it('never contain the token', async ({ host }) => {
     // Refused requests are logged: make some, with the real token in the headers.
-    await call(test, 'listSites', [], { host: 'evil.example' });
-    await call(test, 'listSites', [], { origin: 'https://evil.example' });
-    await raw(test.host.port, { method: 'POST', path: `/api/listSites?token=${encodeURIComponent('not-the-token')}`, body: '[]' });
-    expect(test.logs.length).toBeGreaterThan(2);
-    for (const line of test.logs) expect(line).not.toContain(test.host.token);
+    await call(host, 'listSites', [], { host: 'evil.example' });
+    await call(host, 'listSites', [], { origin: 'https://evil.example' });
+    await raw(host.port, { method: 'POST', path: `/api/listSites?token=${encodeURIComponent('not-the-token')}`, body: '[]' });
+    expect(host.logs.length).toBeGreaterThan(2);
+    for (const line of host.logs) expect(line).not.toContain(host.token);
   });
 });

@@ -2,45 +2,28 @@
 // checked before they are kept (a tile server the CSP can name, an attribution without HTML), keys
 // that go in and never come out, results with field issues instead of errors, and core changes
 // arriving as the contract's events.
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { DEFAULT_SETTINGS, type ApiEvent, type Result, type ProfileView } from '../../electron/shared/contract/index';
-import { openHostBackend, type HostBackend } from '../../electron/core/host-api';
-import { createSessionSecretStore } from '../../electron/core/profiles/session';
+import { it } from '../support/fixtures';
 
-let dataDir: string;
-let open: HostBackend[] = [];
-beforeEach(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'sitewalk-host-api-'));
-});
-afterEach(async () => {
-  for (const backend of open) await backend.close();
-  open = [];
-  await rm(dataDir, { recursive: true, force: true });
-});
-
-async function backend(secretStore = createSessionSecretStore()): Promise<HostBackend> {
-  const opened = await openHostBackend({ host: 'browser', dataDir, secretStore, autoSync: false });
-  open.push(opened);
-  return opened;
-}
+// Nothing is sent in these tests.
+it.override('coreOptions', { autoSync: false });
 
 describe('settings', () => {
-  it('start as the defaults and are kept between runs', async () => {
-    const first = await backend();
+  it('start as the defaults and are kept between runs', async ({ openBackend }) => {
+    const first = await openBackend();
     expect(await first.hostApi.api.getSettings()).toEqual(DEFAULT_SETTINGS);
     const saved = await first.hostApi.api.saveSettings({ tileUrl: '  https://{s}.tiles.example.net/{z}/{x}/{y}.png ', heightUnit: 'ft', syncConcurrency: 2 });
     expect(saved).toEqual({ ok: true, value: { ...DEFAULT_SETTINGS, tileUrl: 'https://{s}.tiles.example.net/{z}/{x}/{y}.png', heightUnit: 'ft', syncConcurrency: 2 } });
     await first.close();
-    open = [];
-    const second = await backend();
+    const second = await openBackend();
     expect(await second.hostApi.api.getSettings()).toMatchObject({ tileUrl: 'https://{s}.tiles.example.net/{z}/{x}/{y}.png', heightUnit: 'ft', syncConcurrency: 2 });
   });
 
-  it('refuse a tile server the map or the CSP cannot use, keeping the old value', async () => {
-    const { hostApi } = await backend();
+  it('refuse a tile server the map or the CSP cannot use, keeping the old value', async ({ openBackend }) => {
+    const { hostApi } = await openBackend();
     for (const tileUrl of ['ftp://tiles.example.net/{z}/{x}/{y}.png', 'https://tiles.example.net/tile.png', 'https://tiles.{s}.example.net/{z}/{x}/{y}.png', "https://x.example/{z}/{x}/{y}.png; script-src 'unsafe-inline'"]) {
       const result = await hostApi.api.saveSettings({ tileUrl });
       expect(result.ok, tileUrl).toBe(false);
@@ -49,15 +32,15 @@ describe('settings', () => {
     expect((await hostApi.api.getSettings()).tileUrl).toBe(DEFAULT_SETTINGS.tileUrl);
   });
 
-  it('refuse HTML in the map attribution (Leaflet shows it as HTML)', async () => {
-    const { hostApi } = await backend();
+  it('refuse HTML in the map attribution (Leaflet shows it as HTML)', async ({ openBackend }) => {
+    const { hostApi } = await openBackend();
     const result = await hostApi.api.saveSettings({ tileAttribution: '<img src=x onerror=alert(1)>' });
     expect(result).toEqual({ ok: false, issues: [{ field: 'tileAttribution', message: expect.stringMatching(/< or >/) }] });
     expect((await hostApi.api.saveSettings({ tileAttribution: '&copy; Example Maps' })).ok).toBe(true);
   });
 
-  it('announce a change to every listener', async () => {
-    const { hostApi } = await backend();
+  it('announce a change to every listener', async ({ openBackend }) => {
+    const { hostApi } = await openBackend();
     const events: ApiEvent[] = [];
     const stop = hostApi.onEvent((event) => events.push(event));
     await hostApi.api.saveSettings({ heightUnit: 'ft' });
@@ -68,8 +51,8 @@ describe('settings', () => {
 });
 
 describe('profiles and keys', () => {
-  it('take a key and only ever say whether there is one', async () => {
-    const { hostApi } = await backend();
+  it('take a key and only ever say whether there is one', async ({ tempDir, openBackend }) => {
+    const { hostApi } = await openBackend();
     const events: ApiEvent[] = [];
     hostApi.onEvent((event) => events.push(event));
     const added = (await hostApi.api.saveProfile({ name: 'Office', baseUrl: 'https://api.towercoverage.com', account: '4242' })) as { ok: true; value: ProfileView };
@@ -83,14 +66,14 @@ describe('profiles and keys', () => {
     const seen = JSON.stringify([await hostApi.api.listProfiles(), events, await hostApi.api.getStatus()]);
     expect(seen).not.toContain('very-secret-key-42');
     expect(events.some((event) => event.type === 'profiles')).toBe(true);
-    for (const name of await readdir(dataDir, { recursive: true })) {
-      const content = await readFile(join(dataDir, name)).catch(() => Buffer.alloc(0));
+    for (const name of await readdir(tempDir, { recursive: true })) {
+      const content = await readFile(join(tempDir, name)).catch(() => Buffer.alloc(0));
       expect(content.includes('very-secret-key-42'), name).toBe(false);
     }
   });
 
-  it('edit a profile by its id and refuse a duplicate name as a field issue', async () => {
-    const { hostApi } = await backend();
+  it('edit a profile by its id and refuse a duplicate name as a field issue', async ({ openBackend }) => {
+    const { hostApi } = await openBackend();
     const added = (await hostApi.api.saveProfile({ name: 'Office', baseUrl: 'https://api.towercoverage.com', account: '1' })) as { ok: true; value: ProfileView };
     const renamed = await hostApi.api.saveProfile({ id: added.value.id, name: 'Head office', baseUrl: 'https://api.towercoverage.com', account: '1' });
     expect(renamed).toMatchObject({ ok: true, value: { id: added.value.id, name: 'Head office' } });
@@ -100,15 +83,15 @@ describe('profiles and keys', () => {
 });
 
 describe('sites and the outbox', () => {
-  it('asks for the service ID when an existing site is added without one', async () => {
-    const { hostApi } = await backend();
+  it('asks for the service ID when an existing site is added without one', async ({ openBackend }) => {
+    const { hostApi } = await openBackend();
     expect(await hostApi.api.addExistingSite({ name: 'Somewhere' })).toEqual({ ok: false, issues: [{ field: 'siteId', message: expect.stringMatching(/ID/) }] });
     const added = await hostApi.api.addExistingSite({ siteId: '98765', name: 'Hilltop' });
     expect(added).toMatchObject({ ok: true, value: { siteId: '98765', name: 'Hilltop', syncState: 'synced' } });
   });
 
-  it('queues a save, lists its outbox entry in the contract shape, and discards it', async () => {
-    const { hostApi } = await backend();
+  it('queues a save, lists its outbox entry in the contract shape, and discards it', async ({ openBackend }) => {
+    const { hostApi } = await openBackend();
     const events: ApiEvent[] = [];
     hostApi.onEvent((event) => events.push(event));
     const saved = await hostApi.api.saveSite({ name: 'Ridge', height: '45', latitude: '40.5', longitude: '-80.1' });
@@ -123,8 +106,8 @@ describe('sites and the outbox', () => {
     expect(events.map((event) => event.type)).toEqual(expect.arrayContaining(['site', 'outbox', 'outbox-removed', 'site-removed']));
   });
 
-  it('queues an EUS reprocess with the choice about email spelled out', async () => {
-    const { hostApi } = await backend();
+  it('queues an EUS reprocess with the choice about email spelled out', async ({ openBackend }) => {
+    const { hostApi } = await openBackend();
     const queued = await hostApi.api.reprocessEus({ processId: 'P-100', multiMapId: '77', sendEmail: true });
     expect(queued).toMatchObject({ ok: true, value: { kind: 'reprocess', state: 'pending', payload: { processId: 'P-100', multiMapId: '77', sendEmail: true } } });
     const refused = await hostApi.api.reprocessEus({ processId: '', multiMapId: 'abc' });

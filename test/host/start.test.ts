@@ -6,13 +6,12 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readdir, readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import { findElectronBinary, ROOT } from '../../electron/main/build';
 import { LOCK_FILE } from '../../electron/core/storage/lock';
+import { it } from '../support/fixtures';
 
 const LINE = /^Sitewalk is running at (http:\/\/127\.0\.0\.1:(\d+))\/#token=([A-Za-z0-9_-]{43})$/;
 
@@ -23,7 +22,7 @@ interface Run {
 }
 
 const runs: Run[] = [];
-const dirs: string[] = [];
+// Before the fixtures' teardown removes the data folders.
 afterEach(async () => {
   for (const run of runs.splice(0)) {
     // A failed test must not leave the app running: end the whole process group we started.
@@ -34,7 +33,6 @@ afterEach(async () => {
     }
     if (run.child.exitCode === null && run.child.signalCode === null) await once(run.child, 'exit');
   }
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
 });
 
 function npmStart(args: string[]): Run {
@@ -78,12 +76,6 @@ function firstLine(run: Run): Promise<string> {
   });
 }
 
-async function dataDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'sitewalk-start-'));
-  dirs.push(dir);
-  return dir;
-}
-
 async function checkRunning(line: string): Promise<void> {
   const match = LINE.exec(line);
   expect(match, line).not.toBeNull();
@@ -113,9 +105,8 @@ async function stop(run: Run): Promise<number | null> {
 }
 
 describe('npm start', () => {
-  it('--browser: prints one line, answers at that address, exits 0 on SIGTERM', { timeout: 180_000 }, async () => {
-    const dir = await dataDir();
-    const run = npmStart(['--browser', '--no-open', '--port', '0', '--data-dir', dir]);
+  it('--browser: prints one line, answers at that address, exits 0 on SIGTERM', { timeout: 180_000 }, async ({ tempDir }) => {
+    const run = npmStart(['--browser', '--no-open', '--port', '0', '--data-dir', tempDir]);
     await checkRunning(await firstLine(run));
     if (process.platform === 'linux') {
       // npm's child is the app itself (no wrapper process between them), so a signal reaches the app
@@ -129,29 +120,28 @@ describe('npm start', () => {
     expect(run.stdout().split('\n').filter((line) => line !== '')).toHaveLength(1);
     expect(run.stderr()).toMatch(/flushing the outbox/);
     // The core closed cleanly: its data-dir lock is gone.
-    expect((await readdir(dir)).includes(LOCK_FILE)).toBe(false);
+    expect((await readdir(tempDir)).includes(LOCK_FILE)).toBe(false);
   });
 
-  it.skipIf('path' in findElectronBinary())('without --browser and no Electron binary: says why on stderr and starts the browser host', { timeout: 180_000 }, async () => {
-    const run = npmStart(['--no-open', '--data-dir', await dataDir()]);
+  it.skipIf('path' in findElectronBinary())('without --browser and no Electron binary: says why on stderr and starts the browser host', { timeout: 180_000 }, async ({ tempDir }) => {
+    const run = npmStart(['--no-open', '--data-dir', tempDir]);
     await checkRunning(await firstLine(run));
     expect(run.stderr()).toMatch(/starting the browser version: .*Electron/);
     expect(await stop(run)).toBe(0);
     expect(run.stdout().split('\n').filter((line) => line !== '')).toHaveLength(1);
   });
 
-  it('says so when the port is taken, and leaves the data folder free', { timeout: 180_000 }, async () => {
+  it('says so when the port is taken, and leaves the data folder free', { timeout: 180_000 }, async ({ tempDir }) => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     try {
-      const dir = await dataDir();
       const port = (taken.address() as AddressInfo).port;
-      const run = npmStart(['--browser', '--no-open', '--port', String(port), '--data-dir', dir]);
+      const run = npmStart(['--browser', '--no-open', '--port', String(port), '--data-dir', tempDir]);
       const [code] = (await once(run.child, 'exit')) as [number | null];
       expect(code).toBe(1);
       expect(run.stderr()).toContain(`Port ${port} is already in use`);
       expect(run.stdout()).toBe('');
-      expect((await readdir(dir)).includes(LOCK_FILE)).toBe(false);
+      expect((await readdir(tempDir)).includes(LOCK_FILE)).toBe(false);
     } finally {
       await new Promise((resolve) => taken.close(resolve));
     }

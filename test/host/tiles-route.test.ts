@@ -1,51 +1,32 @@
 // The browser host's /tiles/{z}/{x}/{y} route, with a real core, the real tile cache wired the way
 // `npm start` wires it (following the settings' tileUrl) and a tile server on loopback: our page gets
 // tiles without the token, online and offline; another site cannot use the host as a tile proxy.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startBrowserHost, type RunningBrowserHost } from '../../electron/browser-host/server';
-import { openHostBackend, type HostBackend } from '../../electron/core/host-api';
-import { createSessionSecretStore } from '../../electron/core/profiles/session';
-import { createTileCache, followTileUrl, type FollowedTileUrl, type TileCache } from '../../electron/core/tiles';
-import { fakeTile, startFakeTileServer, type FakeTileServer } from '../tiles/fake-tile-server';
-import { call, raw, type TestHost } from './helpers';
+import { describe, expect } from 'vitest';
+import { startBrowserHost } from '../../electron/browser-host/server';
+import { it as base } from '../support/fixtures';
+import { call, raw, startTestHost } from '../support/host';
+import { fakeTile, startFakeTileServer } from '../tiles/fake-tile-server';
 
-let root: string;
-let server: FakeTileServer;
-let backend: HostBackend;
-let followed: FollowedTileUrl;
-let tiles: TileCache;
-let host: RunningBrowserHost;
-const logs: string[] = [];
+const it = base
+  // eslint-disable-next-line no-empty-pattern
+  .extend('tileServer', { scope: 'file' }, async ({}, { onCleanup }) => {
+    const server = await startFakeTileServer();
+    onCleanup(() => server.close());
+    return server;
+  })
+  // This file's host serves /tiles/ from a cache that follows the settings' tile server.
+  .extend('host', { scope: 'file' }, async ({ tileServer }, { onCleanup }) => {
+    const host = await startTestHost({ withStatic: false, tiles: { tileUrl: tileServer.template('osm'), retryAfterMs: 0 } });
+    onCleanup(() => host.close());
+    return host;
+  });
 
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'sitewalk-tiles-route-'));
-  server = await startFakeTileServer();
-  const dataDir = join(root, 'data');
-  backend = await openHostBackend({ host: 'browser', dataDir, secretStore: createSessionSecretStore(), log: (line) => void logs.push(line) });
-  await backend.hostApi.api.saveSettings({ tileUrl: server.template('osm') });
-  followed = await followTileUrl(backend.hostApi);
-  tiles = createTileCache({ dataDir, template: followed.current, retryAfterMs: 0 });
-  host = await startBrowserHost({ hostApi: backend.hostApi, staticDir: join(root, 'renderer'), tiles, log: (line) => void logs.push(line) });
+it.beforeEach(({ tileServer }) => {
+  tileServer.mode = 'png';
 });
-afterAll(async () => {
-  await host?.close();
-  await tiles?.close();
-  followed?.stop();
-  await backend?.close();
-  await server?.close();
-  await rm(root, { recursive: true, force: true });
-});
-beforeEach(async () => {
-  server.mode = 'png';
-});
-
-const asTestHost = (): TestHost => ({ host, backend, dataDir: join(root, 'data'), staticDir: join(root, 'renderer'), logs, close: async () => undefined });
 
 describe('GET /tiles/{z}/{x}/{y}', () => {
-  it('serves our page a tile without the session token, with the security headers', async () => {
+  it('serves our page a tile without the session token, with the security headers', async ({ tileServer, host }) => {
     const response = await fetch(`${host.origin}/tiles/5/10/12?v=abc`, { headers: { 'Sec-Fetch-Site': 'same-origin' } });
     expect(response.status).toBe(200);
     expect(Buffer.from(await response.arrayBuffer())).toEqual(fakeTile('/osm/5/10/12.png', 1));
@@ -59,7 +40,7 @@ describe('GET /tiles/{z}/{x}/{y}', () => {
 
     const again = await fetch(`${host.origin}/tiles/5/10/12`);
     expect(again.headers.get('x-sitewalk-tile')).toBe('cache');
-    expect(server.count('/osm/5/10/12.png')).toBe(1);
+    expect(tileServer.count('/osm/5/10/12.png')).toBe(1);
 
     const head = await raw(host.port, { method: 'HEAD', path: '/tiles/5/10/12' });
     expect(head.status).toBe(200);
@@ -67,9 +48,9 @@ describe('GET /tiles/{z}/{x}/{y}', () => {
     expect(head.body).toBe('');
   });
 
-  it('serves tiles seen before while the tile server is out of reach, and 504 for the others', async () => {
+  it('serves tiles seen before while the tile server is out of reach, and 504 for the others', async ({ tileServer, host }) => {
     expect((await fetch(`${host.origin}/tiles/3/1/1`)).status).toBe(200);
-    await server.down();
+    await tileServer.down();
     try {
       const cached = await fetch(`${host.origin}/tiles/3/1/1`);
       expect(cached.status).toBe(200);
@@ -79,24 +60,24 @@ describe('GET /tiles/{z}/{x}/{y}', () => {
       expect(never.headers['cache-control']).toBe('no-store');
       expect(never.json<{ error: { code: string; message: string } }>().error.code).toBe('unreachable');
     } finally {
-      await server.up();
+      await tileServer.up();
     }
   });
 
-  it('follows a change of tile server made in the settings', async () => {
-    const saved = await call(asTestHost(), 'saveSettings', [{ tileUrl: server.template('other') }]);
+  it('follows a change of tile server made in the settings', async ({ tileServer, host }) => {
+    const saved = await call(host, 'saveSettings', [{ tileUrl: tileServer.template('other') }]);
     expect(saved.status).toBe(200);
     try {
       const response = await fetch(`${host.origin}/tiles/5/10/12`);
       expect(response.headers.get('x-sitewalk-tile')).toBe('network');
       expect(Buffer.from(await response.arrayBuffer())).toEqual(fakeTile('/other/5/10/12.png', 1));
     } finally {
-      await call(asTestHost(), 'saveSettings', [{ tileUrl: server.template('osm') }]);
+      await call(host, 'saveSettings', [{ tileUrl: tileServer.template('osm') }]);
     }
   });
 
-  it('answers 502 when the tile server sends no tile, 400 for a path that is no tile, 405 for a write', async () => {
-    server.mode = 'html';
+  it('answers 502 when the tile server sends no tile, 400 for a path that is no tile, 405 for a write', async ({ tileServer, host }) => {
+    tileServer.mode = 'html';
     expect((await raw(host.port, { path: '/tiles/6/1/1' })).status).toBe(502);
     for (const path of ['/tiles/23/0/0', '/tiles/2/4/0', '/tiles/1/0', '/tiles/../index.html', '/tiles/1/0/0.png', '/tiles']) {
       expect((await raw(host.port, { path })).status, path).toBe(400);
@@ -106,8 +87,8 @@ describe('GET /tiles/{z}/{x}/{y}', () => {
 });
 
 describe('who may load a tile', () => {
-  it('refuses a foreign Host (DNS rebinding), a foreign Origin and a browser that says cross-site', async () => {
-    const before = server.count();
+  it('refuses a foreign Host (DNS rebinding), a foreign Origin and a browser that says cross-site', async ({ tileServer, host }) => {
+    const before = tileServer.count();
     const refused: Record<string, string>[] = [
       { host: `evil.example:${host.port}` },
       { host: `127.0.0.1:${host.port + 1}` },
@@ -121,18 +102,18 @@ describe('who may load a tile', () => {
       const response = await raw(host.port, { path: '/tiles/4/2/2', headers });
       expect(response.status, JSON.stringify(headers)).toBe(403);
     }
-    expect(server.count()).toBe(before);
+    expect(tileServer.count()).toBe(before);
   });
 
-  it('accepts its own origin under either name', async () => {
+  it('accepts its own origin under either name', async ({ host }) => {
     const accepted: Record<string, string>[] = [{ 'sec-fetch-site': 'same-origin' }, { origin: host.origin }, { host: `localhost:${host.port}`, origin: `http://localhost:${host.port}` }];
     for (const headers of accepted) {
       expect((await raw(host.port, { path: '/tiles/4/2/3', headers })).status, JSON.stringify(headers)).toBe(200);
     }
   });
 
-  it('answers 404 when the host was started without a tile cache', async () => {
-    const bare = await startBrowserHost({ hostApi: backend.hostApi, staticDir: join(root, 'renderer') });
+  it('answers 404 when the host was started without a tile cache', async ({ host }) => {
+    const bare = await startBrowserHost({ hostApi: host.backend.hostApi, staticDir: host.staticDir });
     try {
       expect((await raw(bare.port, { path: '/tiles/1/0/0' })).status).toBe(404);
     } finally {

@@ -1,11 +1,11 @@
 // The `npm run bench` runner, with stand-in groups so nothing is measured here: what gets printed and
 // written when groups succeed, are missing, throw, return nonsense or never finish.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { BenchFigure } from '../bench/figures';
 import { formatNumber, formatTable, importGroup, main, runGroups, type BenchGroup, type GroupLoader } from '../bench/run';
+import { it } from '../support/fixtures';
 
 const group = (name: string): BenchGroup => ({ name, file: name, exportName: `bench_${name}`, about: name });
 
@@ -29,12 +29,6 @@ function capture(): { out: string[]; err: string[]; io: { out: (t: string) => vo
 }
 
 describe('bench runner', () => {
-  let scratch: string | undefined;
-  afterEach(async () => {
-    if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
-    scratch = undefined;
-  });
-
   it('prints "not run" with the reason for a missing, failing or malformed group, and still runs the rest', async () => {
     const outcomes = await runGroups({
       groups: [group('missing'), group('throws'), group('nonsense'), group('good')],
@@ -76,9 +70,8 @@ describe('bench runner', () => {
     );
   });
 
-  it('writes name, value, unit, baseline and ratio of every figure to the --json file', async () => {
-    scratch = await mkdtemp(path.join(os.tmpdir(), 'sitewalk-bench-'));
-    const file = path.join(scratch, 'out', 'bench.json');
+  it('writes name, value, unit, baseline and ratio of every figure to the --json file', async ({ tempDir }) => {
+    const file = path.join(tempDir, 'out', 'bench.json');
     const { io, out } = capture();
     const code = await main(['--json', file], io, {
       groups: [group('good'), group('missing')],

@@ -1,15 +1,16 @@
 // electron-builder.yml is checked the way electron-builder itself will read it (its loader, its schema,
 // its file matcher), plus the decisions a release depends on: targets per platform, hardened fuses,
 // nothing but dist/ and package.json in app.asar, and icons present where the config points.
-import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import Ajv, { type ValidateFunction } from 'ajv';
 import { DebugLogger } from 'builder-util';
 import { getConfig, validateConfiguration } from 'app-builder-lib/out/util/config/config';
 import { generateIcons, IconSourceError, LINUX_SIZES } from '../../electron/build/icons';
+import { it } from '../support/fixtures';
 import { filesFilter, pngSize, projectDir, readBuilderYaml } from './support';
 
 const schemaFile = path.join(projectDir, 'node_modules', 'app-builder-lib', 'scheme.json');
@@ -139,12 +140,9 @@ describe('icons', () => {
     return path.join(outDir, path.relative(buildResources, configured as string));
   };
 
-  beforeAll(async () => {
-    outDir = await mkdtemp(path.join(os.tmpdir(), 'sitewalk-icons-'));
+  it.beforeAll(async ({ fileTempDir }) => {
+    outDir = fileTempDir;
     await generateIcons({ outDir });
-  });
-  afterAll(async () => {
-    await rm(outDir, { recursive: true, force: true });
   });
 
   it('gives Linux a PNG per hicolor size, each exactly the size its name says', async () => {
@@ -164,29 +162,19 @@ describe('icons', () => {
     }
   });
 
-  it('refuses a source that is not SVG and writes nothing', async () => {
-    const scratch = await mkdtemp(path.join(os.tmpdir(), 'sitewalk-icons-bad-'));
-    try {
-      const source = path.join(scratch, 'icon.svg');
-      await writeFile(source, 'PNG? no.');
-      const target = path.join(scratch, 'build');
-      await expect(generateIcons({ source, outDir: target })).rejects.toThrow(IconSourceError);
-      await expect(generateIcons({ source, outDir: target })).rejects.toThrow(/is not a valid SVG/);
-      await expect(stat(target)).rejects.toMatchObject({ code: 'ENOENT' });
-    } finally {
-      await rm(scratch, { recursive: true, force: true });
-    }
+  it('refuses a source that is not SVG and writes nothing', async ({ tempDir }) => {
+    const source = path.join(tempDir, 'icon.svg');
+    await writeFile(source, 'PNG? no.');
+    const target = path.join(tempDir, 'build');
+    await expect(generateIcons({ source, outDir: target })).rejects.toThrow(IconSourceError);
+    await expect(generateIcons({ source, outDir: target })).rejects.toThrow(/is not a valid SVG/);
+    await expect(stat(target)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
-  it('refuses a source that is not square, naming both sides', async () => {
-    const scratch = await mkdtemp(path.join(os.tmpdir(), 'sitewalk-icons-bad-'));
-    try {
-      const source = path.join(scratch, 'wide.svg');
-      await writeFile(source, '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><rect width="50" height="50"/></svg>');
-      await expect(generateIcons({ source, outDir: path.join(scratch, 'build') })).rejects.toThrow(/must be square; it is 200×100/);
-    } finally {
-      await rm(scratch, { recursive: true, force: true });
-    }
+  it('refuses a source that is not square, naming both sides', async ({ tempDir }) => {
+    const source = path.join(tempDir, 'wide.svg');
+    await writeFile(source, '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><rect width="50" height="50"/></svg>');
+    await expect(generateIcons({ source, outDir: path.join(tempDir, 'build') })).rejects.toThrow(/must be square; it is 200×100/);
   });
 
   it('says which file is missing when the source does not exist', async () => {

@@ -4,12 +4,12 @@
 // What a user would get is then read back: the fuses in the binary, the files in app.asar.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { chmod, copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { chmod, copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { extractFile, listPackage } from '@electron/asar';
 import { FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
+import { it } from '../support/fixtures';
 import { projectDir } from './support';
 
 const FUSE_SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX';
@@ -47,8 +47,8 @@ describe.skipIf(process.platform !== 'linux')('a Linux package built by electron
   let run: Run;
   let mainFile: string;
 
-  beforeAll(async () => {
-    scratch = await mkdtemp(path.join(os.tmpdir(), 'sitewalk-pack-'));
+  it.beforeAll(async ({ fileTempDir }) => {
+    scratch = fileTempDir;
     const electronDist = path.join(scratch, 'electron-dist');
     const project = path.join(scratch, 'project');
 
@@ -92,10 +92,6 @@ describe.skipIf(process.platform !== 'linux')('a Linux package built by electron
     run = await runBuilder(project, electronDist);
     app = path.join(project, 'release', 'linux-unpacked');
   }, 240_000);
-
-  afterAll(async () => {
-    if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
-  });
 
   it('packs without error', () => {
     expect(run.code, run.output).toBe(0);

@@ -1,11 +1,11 @@
 // The tile cache against a real tile server on loopback (fakeTileServer) and a real temp folder:
 // what a technician sees is a tile or the grid, so every test asks what is served, where it came
 // from and whether the tile server was asked at all.
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import { createTileCache, fillTemplate, parseTilePath, tileForPath, TILES_FOLDER, type TileAnswer, type TileCache, type TileCacheOptions, type TileHit, type TileMiss } from '../../electron/core/tiles';
+import { it } from '../support/fixtures';
 import { fakeTile, startFakeTileServer, type FakeTileServer } from './fake-tile-server';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -17,9 +17,10 @@ let template: string;
 const caches: TileCache[] = [];
 const logs: string[] = [];
 
-beforeEach(async () => {
+// Each test's cache lives in its tempDir (removed by the fixture, after the caches are closed here).
+it.beforeEach(async ({ tempDir }) => {
   server = await startFakeTileServer();
-  dataDir = await mkdtemp(join(tmpdir(), 'sitewalk-tiles-'));
+  dataDir = tempDir;
   now = Date.parse('2025-06-01T12:00:00Z');
   template = server.template();
   logs.length = 0;
@@ -27,7 +28,6 @@ beforeEach(async () => {
 afterEach(async () => {
   for (const cache of caches.splice(0)) await cache.close();
   await server.close();
-  await rm(dataDir, { recursive: true, force: true });
 });
 
 function open(options: Partial<TileCacheOptions> = {}): TileCache {
