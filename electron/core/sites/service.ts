@@ -4,15 +4,12 @@
 // the next open (reconcile.ts). A create gets a temporary local ID; edits behind it wait for its ID.
 import { refuse, type BatchIssue, type BatchResult, type Result } from '../../shared/result';
 import { parseSiteEdit, type SiteEditInput } from '../../shared/validation/index';
-import type { Clock } from '../clock';
-import type { TypedEvents } from '../events';
-import type { SyncEngine } from '../outbox/engine';
-import type { OutboxStore, SiteDraft } from '../outbox/store';
+import type { SiteDraft } from '../outbox/store';
 import type { SiteEntry } from '../outbox/types';
 import { entryView } from '../outbox/views';
 import type { SiteEdit } from '../service/types';
-import type { CoreEvents, SavedSite, SitewalkCore } from '../sitewalk-core';
-import type { SiteFields, SiteRecord, SiteRegister } from './register';
+import type { CoreParts, SavedSite, SitewalkCore } from '../sitewalk-core';
+import type { SiteFields, SiteRecord } from './register';
 import { baseFields, overlay, siteView, type SiteView } from './view';
 
 /** Validates an edit of a site whose service ID is not known yet (its create is still queued). */
@@ -20,19 +17,10 @@ const PENDING_ID = '0';
 
 type SiteSave = SiteEditInput & { localId?: string };
 
-export interface SiteServiceDeps {
-  store: OutboxStore;
-  register: SiteRegister;
-  engine: SyncEngine;
-  events: TypedEvents<CoreEvents>;
-  clock: Clock;
-  activeId: () => string;
-}
-
 export class SiteService {
   readonly sites: SitewalkCore['sites'];
 
-  constructor(private readonly deps: SiteServiceDeps) {
+  constructor(private readonly deps: CoreParts) {
     this.sites = {
       list: () => this.deps.register.list(this.deps.activeId()).map((record) => this.viewOf(record)),
       get: (id) => {
@@ -152,9 +140,13 @@ export class SiteService {
     // comes between the two writes.
     const enqueued = await store.enqueue(drafts);
     if (newRecords.size > 0) await register.put([...newRecords.values()]);
+    // The user may have discarded the site (its create, and this change merged into it) while the
+    // change was being written: then nothing of it is queued any more, and the answer says so.
+    const gone = enqueued.findIndex(({ entry }) => !register.get((entry as SiteEntry).localId) || !store.get(entry.id));
+    if (gone >= 0) return { ok: false, issues: [{ index: gone, field: 'localId', message: 'The site was discarded while this change was being saved; nothing of it is queued.' }] };
     const saved: SavedSite[] = enqueued.map(({ entry, coalesced }) => {
       const record = register.get((entry as SiteEntry).localId)!;
-      return { site: this.viewOf(record), entry: entryView(store.get(entry.id) ?? entry, store.revisionOf(entry.id)), coalesced };
+      return { site: this.viewOf(record), entry: entryView(store.get(entry.id)!, store.revisionOf(entry.id)), coalesced };
     });
     const seen = new Set<string>();
     for (const { site } of saved) {
