@@ -12,7 +12,7 @@ let context: vm.Context;
 
 beforeAll(async () => {
   const result = await build({
-    entryPoints: ['electron/core/bulk/index.ts'],
+    entryPoints: ['electron/shared/bulk/index.ts'],
     bundle: true,
     platform: 'browser',
     format: 'iife',

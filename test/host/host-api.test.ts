@@ -101,7 +101,11 @@ describe('sites and the outbox', () => {
     // The contract's entry view is the core's (one definition): it names its profile, and nothing secret.
     expect(entry!.profileId).toBe((await hostApi.api.getStatus()).activeProfileId);
     expect(JSON.stringify(entry)).not.toMatch(/"key"/);
-    expect(await hostApi.api.discardEntry(entry!.id)).toEqual({ ok: true, value: null });
+    // The answer says what changed, so the page shows it at once: the entry and its new site are gone.
+    expect(await hostApi.api.discardEntry(entry!.id)).toEqual({
+      ok: true,
+      value: { entries: [], entriesRemoved: [{ entryId: entry!.id, revision: expect.any(Number) }], sites: [], sitesRemoved: [{ localId: entry!.localId, revision: expect.any(Number) }] },
+    });
     expect(await hostApi.api.listOutbox()).toEqual([]);
     expect(events.map((event) => event.type)).toEqual(expect.arrayContaining(['site', 'outbox', 'outbox-removed', 'site-removed']));
   });
