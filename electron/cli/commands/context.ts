@@ -47,6 +47,8 @@ export async function withCore<T>(io: CliIo, flags: CommonFlags, options: CoreCo
         : `The data folder ${dataDir} cannot be opened: ${error instanceof Error ? error.message : String(error)}`;
     fail(io, flags, message, { kind: error instanceof DataDirBusyError ? 'data-dir-busy' : 'data-dir' });
   }
+  // Trouble that belongs to no single answer (a data file that could not be written) is said too.
+  const unsubscribe = core.on('problem', ({ message }) => io.stderr(`sitewalk: ${message}\n`));
   try {
     const key = io.env.SITEWALK_KEY;
     if (key !== undefined && key.trim() !== '') {
@@ -58,6 +60,7 @@ export async function withCore<T>(io: CliIo, flags: CommonFlags, options: CoreCo
     }
     return await work(core);
   } finally {
+    unsubscribe();
     await core.close();
   }
 }

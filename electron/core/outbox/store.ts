@@ -170,7 +170,17 @@ export class OutboxStore {
       results.push({ entry, coalesced: false });
     }
     this.applied(changes, []);
-    await this.write(records);
+    try {
+      await this.write(records);
+    } catch (error) {
+      // Not on disk, so not queued: memory goes back to what the disk holds, and the caller hears
+      // that nothing was queued (never "failed" for an edit that is in fact waiting).
+      for (const { entry, previous } of [...changes].reverse()) {
+        if (previous) this.applyPatch(previous.id, previous);
+        else this.drop(entry);
+      }
+      throw error;
+    }
     this.notify(changes, []);
     this.maybeCompact();
     return results;

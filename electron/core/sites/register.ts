@@ -153,11 +153,13 @@ export class SiteRegister {
   /** Stores whole records durably (one write for all). */
   async put(records: readonly SiteRecord[]): Promise<void> {
     if (records.length === 0) return;
-    if (this.failure) throw this.failure;
+    // Memory always takes the records, even after a failed write: the outbox is the source of
+    // truth and the register is rebuilt from it at the next open (reconcile.ts).
     for (const site of records) {
       this.set(site);
       this.revisions.stamp(siteKey(site.localId));
     }
+    if (this.failure) throw this.failure;
     await this.write(records.map((site) => ({ t: 'put', site }) satisfies RegisterRecord));
     this.maybeCompact();
   }

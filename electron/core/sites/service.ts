@@ -139,7 +139,18 @@ export class SiteService {
     // Outbox first: it is the source of truth, and the register is rebuilt from it if a crash
     // comes between the two writes.
     const enqueued = await store.enqueue(drafts);
-    if (newRecords.size > 0) await register.put([...newRecords.values()]);
+    if (newRecords.size > 0) {
+      try {
+        await register.put([...newRecords.values()]);
+      } catch (error) {
+        // The change is queued (on disk in the outbox): the answer must say so. The site list is
+        // rebuilt from the outbox at the next start; the user hears why it could not be written.
+        this.deps.events.emit('problem', {
+          message: 'The site list could not be written to disk; your change is queued and the list will be repaired when Sitewalk next starts. Free some disk space.',
+          detail: error instanceof Error ? error.message : String(error),
+        });
+      }
+    }
     // The user may have discarded the site (its create, and this change merged into it) while the
     // change was being written: then nothing of it is queued any more, and the answer says so.
     const gone = enqueued.findIndex(({ entry }) => !register.get((entry as SiteEntry).localId) || !store.get(entry.id));
