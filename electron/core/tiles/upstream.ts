@@ -41,7 +41,21 @@ export async function fetchUpstream(request: UpstreamRequest): Promise<UpstreamR
   if (request.etag) headers['If-None-Match'] = request.etag;
   if (request.lastModified) headers['If-Modified-Since'] = request.lastModified;
   try {
-    const response = await request.fetch(request.url, { method: 'GET', headers, signal: controller.signal, redirect: 'follow' });
+    // Redirects are followed only within the tile server's own origin: a tile is never taken from
+    // a host the user did not name (a captive portal, a hijacked DNS name's login page…).
+    let url = request.url;
+    let response = await request.fetch(url, { method: 'GET', headers, signal: controller.signal, redirect: 'manual' });
+    for (let hops = 0; REDIRECTS.has(response.status); hops++) {
+      await discard(response);
+      const location = response.headers.get('location');
+      const next = location ? safeUrl(location, url) : null;
+      if (!next || hops >= MAX_REDIRECTS) return { kind: 'refused', detail: `the tile server answered HTTP ${response.status} without a usable redirect` };
+      if (next.origin !== new URL(request.url).origin) {
+        return { kind: 'refused', detail: `the tile server redirected to another host (${next.host}); tiles are only taken from the server in the settings` };
+      }
+      url = next.href;
+      response = await request.fetch(url, { method: 'GET', headers, signal: controller.signal, redirect: 'manual' });
+    }
     if (response.status === 304 && (request.etag || request.lastModified)) {
       await discard(response);
       return { kind: 'not-modified' };
@@ -66,6 +80,17 @@ export async function fetchUpstream(request: UpstreamRequest): Promise<UpstreamR
   } finally {
     clearTimeout(timer);
     request.signal?.removeEventListener('abort', stop);
+  }
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 3;
+
+function safeUrl(location: string, base: string): URL | null {
+  try {
+    return new URL(location, base);
+  } catch {
+    return null;
   }
 }
 
