@@ -9,11 +9,11 @@ import { ServiceAccess } from './access/service-access';
 import { systemClock, type Clock } from './clock';
 import { TypedEvents } from './events';
 import { OutboxActions } from './outbox/actions';
-import { SyncEngine, type EngineStatus, type SettleResult } from './outbox/engine';
+import { SyncEngine, type SettleResult } from './outbox/engine';
 import { DEFAULT_PROBE, DEFAULT_RETRY } from './outbox/policy';
-import { OutboxStore, type OutboxChange } from './outbox/store';
-import type { OutboxEntry } from './outbox/types';
-import { entryView } from './outbox/views';
+import { OutboxStore } from './outbox/store';
+import { relayOutboxChanges } from './outbox-events';
+import { lastDonePerProfile, syncControl, toSyncStatus } from './sync-status';
 import { confStoreFactory, type KeyValueStore } from './profiles/kv';
 import { ProfileBook, SANDBOX_PROFILE_ID, sandboxProfile, type Profile } from './profiles/profiles';
 import { SandboxRunner } from './profiles/sandbox';
@@ -155,22 +155,9 @@ class Core implements SitewalkCore {
     this.profiles = this.profileService.profiles;
     this.sites = this.siteService.sites;
     this.outbox = this.actions.outbox;
-    this.sync = {
-      start: () => engine.start(),
-      syncNow: async () => {
-        if (store.pauseOf(activeId())) await engine.resume(activeId());
-        engine.start();
-        engine.syncNow();
-        return this.status();
-      },
-      untilSettled: () => keepingProcessAlive(async () => this.summary(await engine.untilSettled())),
-      untilIdle: () => keepingProcessAlive(async () => this.summary(await engine.untilIdle())),
-      status: () => this.status(),
-      setConnectivity: (online) => engine.setConnectivity(online),
-      setConcurrency: (limit) => engine.setConcurrency(limit),
-    };
+    this.sync = syncControl(engine, store, activeId, () => this.status(), (result) => this.summary(result));
     store.onApplied((changes) => this.reconciler.foldDone(changes));
-    store.subscribe((changes, removed) => this.onOutboxChange(changes, removed));
+    store.subscribe(relayOutboxChanges({ events, store, register, engine, siteView: (record) => this.siteService.viewOf(record) }));
   }
 
   static async open(dataDir: string, options: CoreOptions, lock: DataDirLock, folderWarning: string | null): Promise<Core> {
@@ -281,79 +268,9 @@ class Core implements SitewalkCore {
     return { blocked: result.blocked, status: toSyncStatus(result.status, activeId, this.journalProblems), counts: { ...this.store.countsOf(activeId) } };
   }
 
-  /** Tells listeners what changed, once it is on disk. */
-  private onOutboxChange(changes: readonly OutboxChange[], removed: readonly OutboxEntry[]): void {
-    const touched = new Set<string>();
-    // Views cost something for 10,000 entries: build them only for someone listening.
-    const tellEntries = this.events.listenerCount('outbox') > 0;
-    const tellSites = this.events.listenerCount('site') > 0;
-    for (const { entry, revision } of changes) {
-      if (tellEntries) this.events.emit('outbox', entryView(entry, revision));
-      if (entry.kind === 'site') touched.add(entry.localId);
-    }
-    for (const entry of removed) {
-      this.events.emit('outbox-removed', { entryId: entry.id, revision: this.store.revisionOf(entry.id) });
-      if (entry.kind === 'site') touched.add(entry.localId);
-    }
-    if (tellSites) {
-      for (const localId of touched) {
-        const record = this.register.get(localId);
-        if (record) this.events.emit('site', this.siteService.viewOf(record));
-      }
-    }
-    this.engine.refreshStatus();
-  }
-
   private reportProblem(error: unknown): void {
     const message = describeError(error);
     this.log(message);
     this.events.emit('problem', { message, detail: error instanceof Error ? (error.stack ?? message) : message });
-  }
-}
-
-// ---------- helpers ----------
-
-/** When each profile's service last accepted a request, as the journal remembers it. */
-function lastDonePerProfile(store: OutboxStore): Map<string, number> {
-  const last = new Map<string, number>();
-  for (const entry of store.list()) {
-    if (entry.state === 'done' && entry.updatedAt > (last.get(entry.profileId) ?? 0)) last.set(entry.profileId, entry.updatedAt);
-  }
-  return last;
-}
-
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
-
-function toSyncStatus(status: EngineStatus, activeProfileId: string, problems: readonly StoredProblem[]): SyncStatus {
-  return {
-    online: status.online,
-    syncing: status.syncing,
-    paused: status.paused ? { reason: status.paused.reason, message: status.paused.message, since: new Date(status.paused.since).toISOString() } : null,
-    blocked: status.blocked,
-    pendingCount: status.pendingCount,
-    sendingCount: status.sendingCount,
-    attentionCount: status.attentionCount,
-    lastSyncAt: iso(status.lastSyncAt),
-    connection: {
-      state: status.connection.state,
-      lastError: status.connection.lastError ? { message: status.connection.lastError.message, at: iso(status.connection.lastError.at)! } : null,
-      nextTryAt: iso(status.connection.nextTryAt),
-    },
-    activeProfileId,
-    dataProblems: problems.map((problem) => problem.message),
-  };
-}
-
-/**
- * Runs `wait` with the process held open. The engine's retry and probe timers do not keep a process
- * alive (an app must be able to quit), so a CLI waiting for the queue to settle while the only thing
- * left is a backoff timer would see Node exit under it, silently.
- */
-async function keepingProcessAlive<T>(wait: () => Promise<T>): Promise<T> {
-  const hold = setInterval(() => undefined, 60_000);
-  try {
-    return await wait();
-  } finally {
-    clearInterval(hold);
   }
 }
