@@ -75,7 +75,7 @@ export class OutboxActions {
     const profileId = this.deps.activeId();
     for (const entry of this.deps.store.list()) {
       if (entry.kind !== 'reprocess' || entry.profileId !== profileId || entry.payload.processId !== processId || !entry.payload.sendEmail) continue;
-      if (entry.state === 'done' && entry.updatedAt >= since) return `sent ${new Date(entry.updatedAt).toISOString()}`;
+      if (entry.state === 'done' && entry.updatedAt >= since) return `sent ${ago(this.deps.clock.now() - entry.updatedAt)}`;
       if (entry.state === 'pending' || entry.state === 'paused') return 'waiting to be sent';
       if (entry.state === 'sending') return 'being sent right now';
       if (entry.state === 'needs-review') return 'that may already have been sent (it needs review)';
@@ -204,4 +204,13 @@ export class OutboxActions {
     this.deps.engine.kick();
     return this.current(entry.id);
   }
+}
+
+/** "3 minutes ago", "5 hours ago": how long since, for a sentence. */
+function ago(ms: number): string {
+  const minutes = Math.max(0, Math.round(ms / 60_000));
+  if (minutes < 1) return 'just now';
+  if (minutes < 90) return `${minutes} minute${minutes === 1 ? '' : 's'} ago`;
+  const hours = Math.round(minutes / 60);
+  return `${hours} hour${hours === 1 ? '' : 's'} ago`;
 }

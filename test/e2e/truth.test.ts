@@ -1,0 +1,371 @@
+// The screen always tells the truth (issue 12): the scenarios a field crew tried against the sandbox,
+// replayed in Chromium with the sandbox's fault injection, and each outcome read off the screen
+// without a reload — a discarded change leaves the site at once, an answered reprocess leaves
+// "Waiting to send", the top bar says what calls really do (503s, a hung call, a refused
+// connection), a second emailing reprocess asks first, and a rejected edit stays rejected.
+import { join } from 'node:path';
+import type { Locator, Page } from 'playwright';
+import type { OutboxEntryView } from '../../electron/shared/contract/index';
+import { DEMO_ACCOUNT, startSandbox, type RunningSandbox } from '../../electron/sandbox/index';
+import type { FaultConfig } from '../../electron/sandbox/faults';
+import type { MailMessage, SandboxSite, SandboxState } from '../../electron/sandbox/state';
+import { describe, expect, test as e2e } from './fixtures';
+import { inspect, pinsDrawn } from './helpers';
+
+/** How long "at once" may take on a loaded 2-core machine: no reload, no waiting out a retry. */
+const AT_ONCE = 10_000;
+
+/** PUT {sandbox}/_sandbox/faults: the whole fault config is replaced ({} turns every fault off). */
+async function setFaults(base: string, faults: FaultConfig): Promise<void> {
+  const response = await fetch(`${base}/_sandbox/faults`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(faults) });
+  if (!response.ok) throw new Error(`sandbox faults: HTTP ${response.status} ${await response.text()}`);
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A site's row in the list, optionally in a given state (its accessible name ends with the state's words). */
+function row(page: Page, name: string, state?: string): Locator {
+  return page.getByRole('button', { name: new RegExp(`^${escape(name)}\\b${state ? `.*${escape(state)}` : ''}`) }).first();
+}
+
+async function rowText(page: Page, name: string): Promise<string> {
+  return (await row(page, name).getAttribute('aria-label')) ?? (await row(page, name).textContent()) ?? '';
+}
+
+function tab(page: Page, name: string): Locator {
+  return page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: new RegExp(`^${name}`) });
+}
+
+function siteCard(page: Page): Locator {
+  return page.locator('section.site-details');
+}
+
+async function connection(page: Page): Promise<string> {
+  return (await page.getByTestId('connection').textContent().catch(() => null)) ?? '(no connection status shown)';
+}
+
+async function pendingPins(page: Page): Promise<number> {
+  return Number(await page.getByTestId('map').getAttribute('data-pins-pending'));
+}
+
+async function editHeight(page: Page, name: string, height: number): Promise<void> {
+  await page.getByRole('button', { name: `Edit ${name}` }).click();
+  const form = page.getByRole('region', { name: `Edit ${name}` });
+  await form.getByLabel('Height (meters)').fill(String(height));
+  await form.getByRole('button', { name: 'Save site' }).click();
+  await form.waitFor({ state: 'detached' });
+}
+
+async function addById(page: Page, site: { id: string; name: string; height: number; latitude: number; longitude: number }): Promise<void> {
+  await page.getByRole('button', { name: 'Add by site ID' }).first().click();
+  const form = page.getByRole('region', { name: 'Add an existing site by its ID' });
+  await form.getByLabel('Site ID').fill(site.id);
+  await form.getByLabel('Name', { exact: true }).fill(site.name);
+  await form.getByLabel('Height (meters)').fill(String(site.height));
+  await form.getByLabel('Latitude').fill(String(site.latitude));
+  await form.getByLabel('Longitude').fill(String(site.longitude));
+  await form.getByRole('button', { name: 'Add site' }).click();
+  await form.waitFor({ state: 'detached' });
+  await row(page, site.name).waitFor();
+}
+
+async function queueReprocess(page: Page, processId: string, multiMapId: string, sendEmail: boolean): Promise<void> {
+  await page.getByLabel('Process ID').fill(processId);
+  await page.getByLabel('Multi Map ID').fill(multiMapId);
+  await page.getByRole('radio', { name: sendEmail ? /Yes, send the email again/ : /No email/ }).check();
+  await page.getByRole('button', { name: 'Queue reprocess' }).click();
+}
+
+function reprocessCard(page: Page, processId: string, multiMapId: string, sendEmail: boolean, state?: string): Locator {
+  const what = `Reprocess submission ${processId} into Multi Map ${multiMapId}${sendEmail ? ', email resent' : ''}`;
+  return page.getByRole('article', { name: new RegExp(`^${escape(what)}: ${state ?? '\\S+'}$`) });
+}
+
+async function reprocessesOf(call: <T>(method: string, ...args: unknown[]) => Promise<T>, processId: string): Promise<OutboxEntryView[]> {
+  return (await call<OutboxEntryView[]>('listOutbox')).filter((e) => e.kind === 'reprocess' && e.payload['processId'] === processId);
+}
+
+/** Built-in Sandbox tests: the welcome answered with the Sandbox, all its demo sites drawn. */
+const onSandbox = e2e.extend('demo', async ({ page, sandboxUrl }) => {
+  const demo = await inspect<SandboxSite[]>(sandboxUrl, 'sites');
+  await expect.poll(() => pinsDrawn(page), { message: 'the demo sites drawn' }).toBe(demo.length);
+  return demo;
+});
+
+interface AccountService {
+  url: string;
+  sites: SandboxSite[];
+  /** Goes away: connections are refused (hung calls are cut). */
+  stop(): Promise<void>;
+  /** Comes back on the same address with the same data and no faults. */
+  restart(): Promise<void>;
+}
+
+/** A service of the test's own (as in offline.test.ts), so it can be stopped and started again. */
+const withService = e2e.extend('service', async ({ tempDir }, { onCleanup }): Promise<AccountService> => {
+  const dataFile = join(tempDir, 'service-state.json');
+  let running: RunningSandbox | null = await startSandbox({ port: 0, dataFile });
+  const { url } = running;
+  const port = Number(new URL(url).port);
+  onCleanup(async () => {
+    await running?.close();
+  });
+  return {
+    url,
+    sites: running.snapshot().sites,
+    async stop() {
+      await running?.close();
+      running = null;
+    },
+    async restart() {
+      running = await startSandbox({ port, dataFile });
+    },
+  };
+});
+
+describe('the screen tells the truth', () => {
+  onSandbox('a change discarded while the service answers 503 leaves the site at once: previous height, no waiting mark, no 503 text, 0 waiting', async ({ page, session, sandboxUrl: base, demo }) => {
+    const target = demo[0]!;
+    const discarded = target.height + 7;
+    await setFaults(base, { proxy503Rate: 1 });
+
+    await page.getByLabel('Search sites').fill(target.name);
+    await row(page, target.name).click();
+    await editHeight(page, target.name, discarded);
+
+    // Waiting, everywhere, and the top bar says why.
+    await row(page, target.name, 'Waiting to send').waitFor();
+    await expect.poll(() => connection(page), { message: 'the top bar under 503s' }).toMatch(/Service not answering/);
+    expect(await connection(page)).not.toMatch(/Online/);
+    await expect.poll(() => siteCard(page).textContent(), { message: 'the site card: the new height, waiting, the 503' }).toMatch(new RegExp(`${discarded} m[\\s\\S]*503|503[\\s\\S]*${discarded} m`));
+    expect(await siteCard(page).textContent()).toMatch(/Waiting to send/);
+    await page.getByTestId('pending-count').getByText('1 waiting').waitFor();
+    expect(await pendingPins(page)).toBe(1);
+    await session.screenshot('truth-503-waiting');
+
+    // Discard it in the Outbox (it backs off between 503s, so it is offered).
+    await tab(page, 'Outbox').click();
+    const entry = page.getByRole('article', { name: new RegExp(`\\[${target.id}\\]: ${discarded} m: pending$`) });
+    await entry.getByRole('button', { name: 'Discard' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Discard this change?' });
+    await dialog.getByRole('button', { name: 'Discard' }).click();
+    await page.getByRole('heading', { name: 'Waiting to send (0)' }).waitFor({ timeout: AT_ONCE });
+
+    // Back on the site, without a reload: the truth at once.
+    await tab(page, 'Sites').click();
+    await expect.poll(() => rowText(page, target.name), { message: 'the row after the discard', timeout: AT_ONCE }).toMatch(new RegExp(`\\b${target.height} m\\b[\\s\\S]*On the service`));
+    await expect.poll(() => page.getByTestId('pending-count').textContent(), { timeout: AT_ONCE }).toMatch(/^\s*0 waiting/);
+    await expect.poll(() => pendingPins(page), { message: 'no waiting mark on the map', timeout: AT_ONCE }).toBe(0);
+    await row(page, target.name).click();
+    await expect.poll(() => siteCard(page).textContent(), { message: 'the site card after the discard', timeout: AT_ONCE }).toMatch(new RegExp(`Height${target.height} m`));
+    const card = (await siteCard(page).textContent()) ?? '';
+    expect(card).not.toMatch(/Waiting/);
+    expect(card).not.toMatch(/503/);
+    expect(card).not.toContain(`${discarded} m`);
+    expect(await rowText(page, target.name)).not.toMatch(/Waiting/);
+    await siteCard(page).scrollIntoViewIfNeeded();
+    await session.screenshot('truth-503-discarded');
+
+    // Nothing reached the service.
+    expect((await inspect<SandboxSite[]>(base, 'sites')).find((s) => s.id === target.id)!.height).toBe(target.height);
+    expect(session.errors).toEqual([]);
+  });
+
+  onSandbox('a single EUS reprocess the sandbox applies leaves "Waiting to send" within seconds and is no longer offered for discard', async ({ app, page, session, sandboxUrl: base }) => {
+    const state = await inspect<SandboxState>(base, 'state');
+    await tab(page, 'EUS').click();
+
+    // Three tries of each (the issue saw 3 of 5 stay waiting), with and without email, one submission each.
+    for (let i = 0; i < 6; i++) {
+      const submission = state.submissions[i]!;
+      const target = state.multiMaps.find((m) => m.id !== submission.multiMapId)!;
+      const sendEmail = i % 2 === 0;
+      await queueReprocess(page, submission.processId, target.id, sendEmail);
+      const done = reprocessCard(page, submission.processId, target.id, sendEmail, 'done');
+      await done.waitFor({ timeout: 15_000 });
+      await done.getByText(/Service answered:/).waitFor();
+      expect(await done.getByRole('button', { name: 'Discard' }).count()).toBe(0);
+      expect(await done.textContent()).not.toMatch(/Waiting to send/);
+      // The sandbox did apply it (and emailed only when asked).
+      const applied = await inspect<SandboxState>(base, 'state');
+      expect(applied.submissions.find((s) => s.processId === submission.processId)!.multiMapId).toBe(target.id);
+      const mail = applied.mail.filter((m: MailMessage) => m.processId === submission.processId);
+      expect(mail.length > 0).toBe(sendEmail);
+      expect((await reprocessesOf(app.call, submission.processId)).map((e) => e.state)).toEqual(['done']);
+    }
+    await page.getByRole('heading', { name: 'History (6)' }).scrollIntoViewIfNeeded();
+    await session.screenshot('truth-eus-done');
+
+    // The Outbox agrees: nothing waiting, six done.
+    await tab(page, 'Outbox').click();
+    await page.getByRole('heading', { name: 'Waiting to send (0)' }).waitFor({ timeout: AT_ONCE });
+    await page.getByRole('heading', { name: 'Done (6)' }).waitFor({ timeout: AT_ONCE });
+    await page.getByTestId('pending-count').getByText('0 waiting').waitFor({ timeout: AT_ONCE });
+    expect(session.errors).toEqual([]);
+  });
+
+  onSandbox('on first run with the Sandbox the top bar shows a true last sync beside the synced demo sites', async ({ page, session, demo }) => {
+    await expect.poll(() => connection(page), { message: 'the connection once the sandbox is reached' }).toMatch(/Online/);
+    const lastSync = (await page.getByTestId('last-sync').textContent()) ?? '';
+    expect(lastSync).toMatch(/^Last sync (just now|\d+ min ago)$/);
+    expect(lastSync).not.toMatch(/never/);
+    await page.getByLabel('Search sites').fill(demo[0]!.name);
+    await row(page, demo[0]!.name, 'On the service').waitFor();
+    await session.screenshot('truth-first-run-last-sync');
+    expect(session.errors).toEqual([]);
+  });
+
+  withService('the connection status follows what calls do: 503s and a hung call are "not answering", a refused connection is offline, then online again', async ({ page, session, service }) => {
+    const site = service.sites[0]!;
+    await page.getByRole('button', { name: /Connect my account/ }).click();
+    const welcome = page.getByRole('dialog', { name: 'Connect your account' });
+    await welcome.getByLabel('Profile name').fill('Field account');
+    await welcome.getByLabel('Service address').fill(service.url);
+    await welcome.getByLabel('Account ID').fill(DEMO_ACCOUNT.account);
+    await welcome.getByLabel(/API key/).fill(DEMO_ACCOUNT.key);
+    await welcome.getByRole('button', { name: 'Save profile' }).click();
+    await page.locator('dialog[open]').waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: /^Profile: Field account/ }).waitFor();
+    // The new profile's own (empty) list and map, not the Sandbox's sites from behind the welcome.
+    await page.getByRole('heading', { name: 'No sites in Field account yet' }).waitFor({ timeout: AT_ONCE });
+    await expect.poll(() => pinsDrawn(page), { message: 'no pins for a profile without sites', timeout: AT_ONCE }).toBe(0);
+    // A profile that never synced says so; it never borrows another profile's time.
+    await expect.poll(() => page.getByTestId('last-sync').textContent(), { message: 'the last sync of a new profile' }).toMatch(/^(Not synced yet|Last sync just now)$/);
+    await session.screenshot('truth-status-new-profile');
+    await addById(page, site);
+
+    // Working service: online, and a true last sync.
+    await editHeight(page, site.name, site.height + 1);
+    await row(page, site.name, 'On the service').waitFor({ timeout: 60_000 });
+    await expect.poll(() => connection(page)).toMatch(/Online/);
+    expect(await page.getByTestId('last-sync').textContent()).toBe('Last sync just now');
+
+    // Every call answered with a proxy's 503 page.
+    await setFaults(service.url, { proxy503Rate: 1 });
+    await editHeight(page, site.name, site.height + 2);
+    await expect.poll(() => connection(page), { message: 'the top bar under 503s' }).toMatch(/Service not answering/);
+    expect(await connection(page)).not.toMatch(/Online/);
+    await row(page, site.name, 'Waiting to send').waitFor();
+    await session.screenshot('truth-status-503');
+
+    // Back to normal.
+    await setFaults(service.url, {});
+    await page.getByRole('button', { name: 'Sync now' }).first().click();
+    await row(page, site.name, 'On the service').waitFor({ timeout: 60_000 });
+    await expect.poll(() => connection(page)).toMatch(/Online/);
+
+    // A call that is never answered: "not answering" within ~15 s, long before its 30 s timeout.
+    await setFaults(service.url, { hangRate: 1 });
+    await editHeight(page, site.name, site.height + 3);
+    const hungFrom = Date.now();
+    await expect.poll(() => connection(page), { message: 'the top bar with a hung call', timeout: 15_000 }).toMatch(/Service not answering/);
+    expect(Date.now() - hungFrom).toBeLessThan(15_000);
+    await row(page, site.name, 'Waiting to send').waitFor();
+    await session.screenshot('truth-status-hung');
+
+    // The service goes away: connections are refused.
+    await service.stop();
+    await expect.poll(async () => {
+      const text = await connection(page);
+      // Nudge the queue past its backoff, as a user would, once the hung call has been cut.
+      if (!/Offline/.test(text)) await page.getByRole('button', { name: 'Sync now' }).first().click({ timeout: 1_000 }).catch(() => undefined);
+      return text;
+    }, { message: 'the top bar with the service stopped', interval: 2_000 }).toMatch(/Offline/);
+    await row(page, site.name, 'Waiting to send').waitFor();
+    await page.getByTestId('pending-count').getByText('1 waiting').waitFor();
+    await session.screenshot('truth-status-offline');
+
+    // It comes back, with no faults: online again, the edit sent once, 0 waiting.
+    await service.restart();
+    await page.getByRole('button', { name: 'Sync now' }).first().click();
+    await row(page, site.name, 'On the service').waitFor({ timeout: 90_000 });
+    await expect.poll(() => connection(page), { message: 'the top bar with the service back' }).toMatch(/Online/);
+    await page.getByTestId('pending-count').getByText('0 waiting').waitFor();
+    expect(await page.getByTestId('last-sync').textContent()).toBe('Last sync just now');
+    expect((await inspect<SandboxSite[]>(service.url, 'sites')).find((s) => s.id === site.id)!.height).toBe(site.height + 3);
+    await session.screenshot('truth-status-online-again');
+    expect(session.errors).toEqual([]);
+  });
+
+  onSandbox('a second reprocess with email for the same submission asks first, with Cancel focused; Cancel queues nothing, confirming queues it', async ({ app, page, session, sandboxUrl: base }) => {
+    const state = await inspect<SandboxState>(base, 'state');
+    const submission = state.submissions[10]!;
+    const target = state.multiMaps.find((m) => m.id !== submission.multiMapId)!;
+    await tab(page, 'EUS').click();
+
+    await queueReprocess(page, submission.processId, target.id, true);
+    await reprocessCard(page, submission.processId, target.id, true, 'done').waitFor({ timeout: 60_000 });
+    const mailAfterFirst = (await inspect<MailMessage[]>(base, 'mail')).filter((m) => m.processId === submission.processId).length;
+    expect(mailAfterFirst).toBeGreaterThan(0);
+
+    // The same again: the app asks, and Enter would not send it.
+    await queueReprocess(page, submission.processId, target.id, true);
+    const dialog = page.getByRole('dialog', { name: 'Email the recipients again?' });
+    await dialog.waitFor();
+    await dialog.getByText(new RegExp(`Submission ${submission.processId} already has a reprocess with email`)).waitFor();
+    const cancel = dialog.getByRole('button', { name: 'Cancel' });
+    await expect.poll(() => cancel.evaluate((el) => el === document.activeElement), { message: 'Cancel focused', timeout: AT_ONCE }).toBe(true);
+    await session.screenshot('truth-duplicate-email-confirm');
+    await cancel.click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await reprocessesOf(app.call, submission.processId)).toHaveLength(1);
+    await page.getByRole('heading', { name: 'History (1)' }).waitFor();
+    expect((await inspect<MailMessage[]>(base, 'mail')).filter((m) => m.processId === submission.processId)).toHaveLength(mailAfterFirst);
+
+    // Asked again and confirmed: it is queued (and sent).
+    // The form still holds what was typed.
+    await page.getByRole('button', { name: 'Queue reprocess' }).click();
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Send the email again' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByRole('heading', { name: 'History (2)' }).waitFor({ timeout: AT_ONCE });
+    await expect.poll(async () => (await reprocessesOf(app.call, submission.processId)).map((e) => e.state)).toEqual(['done', 'done']);
+    await expect.poll(() => reprocessCard(page, submission.processId, target.id, true, 'done').count()).toBe(2);
+    await page.getByRole('heading', { name: 'History (2)' }).scrollIntoViewIfNeeded();
+    await session.screenshot('truth-duplicate-email-confirmed');
+    expect(session.errors).toEqual([]);
+  });
+
+  onSandbox('a rejected edit shows as rejected and never as waiting, and discarding it shows the site as it was', async ({ page, session, demo }) => {
+    const near = demo[0]!;
+    // A site ID the service does not have: its edit is refused ("Site … was not found").
+    const ghost = { id: '990001', name: 'Ghost Mast', height: 30, latitude: near.latitude + 0.01, longitude: near.longitude + 0.01 };
+    await addById(page, ghost);
+    await page.getByLabel('Search sites').fill(ghost.name);
+    await row(page, ghost.name).click();
+    await editHeight(page, ghost.name, 44);
+
+    await row(page, ghost.name, 'Rejected').waitFor({ timeout: 60_000 });
+    // It stays rejected: sampled for a few seconds, on the row, the card, the outbox entry and the counts.
+    for (let i = 0; i < 12; i++) {
+      expect(await rowText(page, ghost.name)).not.toMatch(/Waiting/);
+      expect(await siteCard(page).textContent()).not.toMatch(/Waiting/);
+      await page.waitForTimeout(250);
+    }
+    await page.getByTestId('pending-count').getByText('0 waiting').waitFor();
+    await page.getByTestId('attention-count').getByText('1 needs attention').waitFor();
+    expect(await siteCard(page).textContent()).toMatch(/not found/);
+    await session.screenshot('truth-rejected-edit');
+
+    await tab(page, 'Outbox').click();
+    const entry = page.getByRole('article', { name: /\[990001\]: 44 m: failed$/ });
+    await entry.waitFor();
+    expect(await page.getByRole('heading', { name: 'Waiting to send (0)' }).count()).toBe(1);
+    await entry.getByRole('button', { name: 'Discard' }).click();
+    await page.getByRole('dialog', { name: 'Discard this change?' }).getByRole('button', { name: 'Discard' }).click();
+    await page.getByRole('heading', { name: 'Needs attention (0)' }).waitFor({ timeout: AT_ONCE });
+
+    await tab(page, 'Sites').click();
+    await expect.poll(() => rowText(page, ghost.name), { message: 'the row after discarding the rejected edit', timeout: AT_ONCE }).toMatch(/\b30 m\b/);
+    expect(await rowText(page, ghost.name)).not.toMatch(/Rejected|Waiting/);
+    await expect.poll(() => page.getByTestId('attention-count').count(), { timeout: AT_ONCE }).toBe(0);
+    await row(page, ghost.name).click();
+    await expect.poll(() => siteCard(page).textContent(), { timeout: AT_ONCE }).toMatch(/Height30 m/);
+    expect(await siteCard(page).textContent()).not.toMatch(/not found|Rejected/);
+    await siteCard(page).scrollIntoViewIfNeeded();
+    await session.screenshot('truth-rejected-discarded');
+    expect(session.errors).toEqual([]);
+  });
+});
