@@ -194,7 +194,9 @@ class Core implements SitewalkCore {
 
   private async startUp(): Promise<void> {
     for (const problem of this.journalProblems) this.log(`data folder: ${problem.message}`);
-    // A process that died mid-call left entries 'sending': decide them now, before anything is sent.
+    // A process that died mid-call left entries 'sending'. Those whose answer the register already
+    // recorded are done; the rest are decided now, before anything is sent.
+    await this.reconciler.recoverDoneEntries((entry) => entry.state === 'sending');
     const recovered = await this.store.recoverInterrupted();
     if (recovered.length > 0) this.log(`outbox: ${recovered.length} request(s) were interrupted by the last shutdown and have been re-queued or set for review.`);
     const book = this.profileBook;

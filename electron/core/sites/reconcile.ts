@@ -5,7 +5,7 @@
 // demo sites, so a new user sees them without typing IDs.
 import type { OutboxChange, OutboxStore } from '../outbox/store';
 import { recoverDone } from '../outbox/transitions';
-import { laneOf, type SiteEntry } from '../outbox/types';
+import { laneOf, type OutboxEntry, type SiteEntry } from '../outbox/types';
 import type { SandboxHandle } from '../profiles/sandbox';
 import type { SiteFields, SiteRecord, SiteRegister } from './register';
 import { overlay } from './view';
@@ -101,13 +101,15 @@ export class RegisterReconciler {
 
   /**
    * An entry the register has already folded as done (appliedSeq at or past it) but which the
-   * outbox shows unfinished lost its 'done' record: it is done, and never sent again.
+   * outbox shows unfinished lost its 'done' record: it is done, and never sent again. Run first for
+   * entries left 'sending' (a crash between the register's write and the outbox's, which is no
+   * damage: the answer had come), then by reconcile() for the rest (which is).
    */
-  private async recoverDoneEntries(): Promise<number> {
+  async recoverDoneEntries(which: (entry: OutboxEntry) => boolean = () => true): Promise<number> {
     const recovered = [];
     let count = 0;
     for (const entry of this.store.list()) {
-      if (entry.kind !== 'site' || entry.state === 'done') continue;
+      if (entry.kind !== 'site' || entry.state === 'done' || !which(entry)) continue;
       const record = this.register.get(entry.localId);
       if (!record || record.appliedSeq < entry.seq) continue;
       const siteId = entry.op === 'create' ? record.siteId : null;
