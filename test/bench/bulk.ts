@@ -1,12 +1,18 @@
 // Bulk import benchmark: a 10,000-row CSV parsed, validated (mapping + the shared schema) and
 // enqueued durably in one batch through the real core, each timed and together (target: under 1 s
-// together, printed, not asserted); plus 10,000 KML placemarks and GeoJSON features to a preview.
-// Each figure is the median of a few runs after a warm-up, so one GC pause does not decide it.
+// together, printed, not asserted); plus 10,000 KML placemarks and GeoJSON features to a preview,
+// and KML at 10,000 and 100,000 placemarks with the streaming reader beside the previous DOM reader
+// (xmldom + togeojson, test/bulk/reference) in the same run. Each figure is the median of a few runs
+// after a warm-up, so one GC pause does not decide it.
 import { openCore } from '../../electron/core/open-core';
 import { coreOutboxPort } from '../../electron/core/bulk/core-port';
 import { exportGeoJson, exportKml, type ExportSite } from '../../electron/shared/bulk/export';
 import { readImportTable } from '../../electron/shared/bulk/import';
+import { decodeText } from '../../electron/shared/bulk/decode';
+import { parseKml } from '../../electron/shared/bulk/geo';
 import { buildPreview } from '../../electron/shared/bulk/preview';
+import type { ImportTable } from '../../electron/shared/bulk/table';
+import { referenceParseKml } from '../bulk/reference/togeojson-kml';
 import type { BenchFigure } from './figures';
 import { testCoreOptions } from '../support/core';
 import { makeTempDir } from '../support/temp';
@@ -89,9 +95,52 @@ export async function benchBulk(): Promise<BenchFigure[]> {
     kmlTimes.push((await timed(async () => buildPreview(await readImportTable(kml, { fileName: 'sites.kml' })))).ms);
     geoTimes.push((await timed(async () => buildPreview(await readImportTable(geojson, { fileName: 'sites.geojson' })))).ms);
   }
-  figures.push({ name: `KML ${ROWS.toLocaleString('en')} placemarks: parse + validate`, value: round(median(kmlTimes)), unit: 'ms', note: `${Math.round(kml.length / 1024)} KiB, xmldom + togeojson` });
+  figures.push({ name: `KML ${ROWS.toLocaleString('en')} placemarks: parse + validate`, value: round(median(kmlTimes)), unit: 'ms', note: `${Math.round(kml.length / 1024)} KiB, streaming reader (saxes)` });
   figures.push({ name: `GeoJSON ${ROWS.toLocaleString('en')} features: parse + validate`, value: round(median(geoTimes)), unit: 'ms', note: `${Math.round(geojson.length / 1024)} KiB` });
+  figures.push(...benchKmlReaders(10_000, 3, 500), ...benchKmlReaders(100_000, 1));
   return figures;
+}
+
+type KmlReader = (text: string) => ImportTable;
+
+/** Bytes → the import table with the given KML reader (the part the reader decides; mapping and validation are the same for both). */
+function readKmlWith(reader: KmlReader, bytes: Uint8Array, placemarks: number): number {
+  const start = performance.now();
+  const decoded = decodeText(bytes);
+  if (!decoded.ok) throw new Error(decoded.message);
+  const table = reader(decoded.text);
+  const ms = performance.now() - start;
+  if (table.rows.length !== placemarks || table.problems.length > 0) throw new Error('the KML was not read');
+  return ms;
+}
+
+/**
+ * The streaming reader (value) beside the previous DOM reader (baseline), alternating run by run
+ * on the same file so both see the same machine; ratio = streaming / DOM (smaller is better).
+ */
+function benchKmlReaders(placemarks: number, runs: number, targetMs?: number): BenchFigure[] {
+  const bytes = new TextEncoder().encode(exportKml(sites(placemarks)).text);
+  const streaming: number[] = [];
+  const dom: number[] = [];
+  readKmlWith(parseKml, bytes, placemarks);
+  if (runs > 1) readKmlWith(referenceParseKml, bytes, placemarks);
+  for (let run = 0; run < runs; run++) {
+    streaming.push(readKmlWith(parseKml, bytes, placemarks));
+    dom.push(readKmlWith(referenceParseKml, bytes, placemarks));
+  }
+  const value = median(streaming);
+  const baseline = median(dom);
+  const target = targetMs === undefined ? '' : `; target under ${targetMs} ms`;
+  return [
+    {
+      name: `KML ${placemarks.toLocaleString('en')} placemarks: read (streaming)`,
+      value: round(value),
+      unit: 'ms',
+      baseline: round(baseline),
+      ratio: round(value / baseline, 3),
+      note: `${Math.round(bytes.length / 1024)} KiB, decode + table; baseline = xmldom + togeojson (previous reader), median of ${runs}${target}`,
+    },
+  ];
 }
 
 function round(value: number, digits = 1): number {

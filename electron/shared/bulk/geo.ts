@@ -2,12 +2,11 @@
 // comes from its Point, and whose name, description, ExtendedData / properties become columns that
 // the shared alias table maps (so "height", "Group", "Siteid", "pinstyle" work as in a CSV).
 // Anything that is not a single point (lines, polygons, overlays, no geometry) stays in the table as
-// a skipped row with its reason, so the preview accounts for every placemark. Browser-safe: xmldom
+// a skipped row with its reason, so the preview accounts for every placemark. Browser-safe: saxes
 // and jszip are pure JavaScript.
-import { kmlWithFolders } from '@tmcw/togeojson';
-import { DOMParser } from '@xmldom/xmldom';
 import JSZip from 'jszip';
 import { decodeText } from './decode';
+import { readKmlFeatures, type FeatureEntry, type GeoFeature } from './kml';
 import { valueToCell, numberToCell, type ImportTable, type TableRow } from './table';
 
 /** The position columns every geo table starts with, filled from the geometry. */
@@ -16,8 +15,8 @@ export const GEO_LONGITUDE_COLUMN = 'Longitude';
 /** The innermost KML folder of a placemark (not mapped automatically: map it to group if it is one). */
 export const KML_FOLDER_COLUMN = 'Folder';
 
-// Properties togeojson adds for styling and display; they are not site data and would only clutter
-// the column list.
+// Properties the KML reader adds for styling and display (togeojson's names, kept by ./kml); they
+// are not site data and would only clutter the column list.
 const STYLE_PROPERTIES = new Set([
   'styleUrl',
   'styleHash',
@@ -48,59 +47,13 @@ const STYLE_PROPERTIES = new Set([
   'marker-symbol',
 ]);
 
-interface GeoFeature {
-  type?: unknown;
-  geometry?: unknown;
-  properties?: unknown;
-}
-
-interface FeatureEntry {
-  feature: GeoFeature;
-  folder?: string;
-}
-
-/** Reads a KML document. Never throws. */
+/** Reads a KML document (one streaming pass, see ./kml). Never throws. */
 export function parseKml(text: string, format: 'kml' | 'kmz' = 'kml', notes: string[] = []): ImportTable {
+  const read = readKmlFeatures(text);
+  if (!read.ok) return emptyTable(format, notes, [read.problem]);
   const failures: string[] = [];
-  let doc: ReturnType<DOMParser['parseFromString']>;
-  try {
-    doc = new DOMParser({
-      onError: (level, message) => {
-        if (level !== 'warning') throw new Error(message);
-      },
-    }).parseFromString(text, 'text/xml');
-  } catch (error) {
-    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    failures.push(`The KML is not well-formed XML (${message}). Export it again from Google Earth or the mapping tool.`);
-    return emptyTable(format, notes, failures);
-  }
-  const root = doc.documentElement;
-  if (!root || root.localName !== 'kml') {
-    failures.push(`The file is XML but not KML (its root element is <${root?.localName ?? '?'}>, not <kml>).`);
-    return emptyTable(format, notes, failures);
-  }
-  const entries: FeatureEntry[] = [];
-  try {
-    const tree = kmlWithFolders(doc);
-    collect(tree.children, undefined, entries);
-  } catch (error) {
-    failures.push(`The KML could not be read (${error instanceof Error ? error.message : String(error)}).`);
-    return emptyTable(format, notes, failures);
-  }
-  if (entries.length === 0) failures.push('The KML has no placemarks.');
-  return featuresToTable(entries, format, notes, failures, 'Placemark');
-}
-
-function collect(children: ReadonlyArray<{ type: string }>, folder: string | undefined, into: FeatureEntry[]): void {
-  for (const child of children) {
-    if (child.type === 'folder') {
-      const node = child as unknown as { meta: Record<string, unknown>; children: Array<{ type: string }> };
-      const name = typeof node.meta.name === 'string' && node.meta.name.trim() !== '' ? node.meta.name.trim() : folder;
-      collect(node.children, name, into);
-    } else if (child.type === 'Feature') {
-      into.push(folder === undefined ? { feature: child as GeoFeature } : { feature: child as GeoFeature, folder });
-    }
-  }
+  if (read.entries.length === 0) failures.push('The KML has no placemarks.');
+  return featuresToTable(read.entries, format, notes, failures, 'Placemark');
 }
 
 /** Opens a KMZ (a zip holding doc.kml, or else its first .kml file) and reads that KML. */
