@@ -1,7 +1,10 @@
 // `sitewalk call <Operation>`: one raw call with the spec's parameter names, for support to
 // reproduce exactly what the service says. Values are not validated (that is the service's job
 // here) except for characters XML cannot carry; names are checked, case-sensitively. The key comes
-// from --key or SITEWALK_KEY and is never printed.
+// from --key or SITEWALK_KEY and is never printed. The call goes over the binding asked, always (no
+// binding fallback): when the service's ASP.NET front refuses it (request validation on HTTP GET/POST,
+// a GET query over 2,048 characters), the outcome says it is not retryable as sent and names the
+// binding that would carry it (error.refusedBy.carrier, and a line on stderr).
 import { Argument, Command, Option } from 'commander';
 import { createServiceClient } from '../core/service/client';
 import { extractSiteId } from '../core/service/interpret';
@@ -102,6 +105,11 @@ async function runCall(operation: Operation, flags: CallFlags, io: CliIo): Promi
   if (!outcome.ok) {
     if (outcome.error.kind === 'invalid-input') usageError(io, outcome.error.issues, context);
     io.stderr(`sitewalk call: ${outcome.error.message}\n`);
+    const refused = outcome.error.refusedBy;
+    if (refused) {
+      const rule = refused.rule === 'request-validation' ? `ASP.NET request validation refused ${refused.parameter ?? 'a parameter'}` : 'ASP.NET refused the query string as too long';
+      io.stderr(`sitewalk call: ${rule} over ${flags.binding}; not retryable as sent. --binding ${refused.carrier} would carry it (nothing was changed, no API call was used).\n`);
+    }
     printJson(io, { ok: false, ...context, error: errorDocument(outcome.error) });
     throw new CliExit(EXIT.failed);
   }
@@ -120,4 +128,3 @@ async function runCall(operation: Operation, flags: CallFlags, io: CliIo): Promi
   }
   printJson(io, { ok: true, ...context, result });
 }
-

@@ -192,6 +192,9 @@ export function createHostApi(core: SitewalkCore, options: { host: HostKind; bul
     async clearApiKey(profileId) {
       return core.profiles.clearKey(profileId);
     },
+    async testProfile(profileId, testOptions) {
+      return core.profiles.test(profileId, testOptions.everyBinding ? { everyBinding: true } : {});
+    },
     async listSites() {
       return core.sites.list();
     },
@@ -227,7 +230,8 @@ export function createHostApi(core: SitewalkCore, options: { host: HostKind; bul
       return toStatusView(await core.sync.syncNow(), host);
     },
     async reprocessEus(input) {
-      return core.reprocess(input);
+      const { force, ...request } = input;
+      return core.reprocess(request, { force: force === true });
     },
     async getRenderingQualities(qualityOptions) {
       return core.renderingQualities(qualityOptions.refresh ? { refresh: true } : {});

@@ -20,10 +20,16 @@ import type { SiteView } from './sites/view';
 import type { StoredProblem } from './storage/records';
 import type { EusReprocessInput, SiteEditInput } from '../shared/validation/index';
 import type { ProfileInput } from '../shared/validation/profile';
-import type { OutboxEntryView as ContractEntryView, ProfileView, RenderingQualitiesView as ContractQualitiesView, SyncStatus } from '../shared/contract/views';
+import type {
+  ConnectionTestView,
+  OutboxEntryView as ContractEntryView,
+  ProfileView,
+  RenderingQualitiesView as ContractQualitiesView,
+  SyncStatus,
+} from '../shared/contract/views';
 import type { BatchResult, Result } from '../shared/result';
 
-export type { ProfileView, SyncStatus };
+export type { ConnectionTestView, ProfileView, SyncStatus };
 
 // ---------- options ----------
 
@@ -78,7 +84,6 @@ export interface SavedSite {
   coalesced: boolean;
 }
 
-
 export interface StorageStats {
   /** Bytes written to the outbox and register journals since open, compactions included. */
   bytesWritten: number;
@@ -123,6 +128,12 @@ export interface SitewalkCore {
     /** Write-only. `sessionOnly`: kept in memory for this run, never stored (SITEWALK_KEY). */
     setKey(id: string, key: string, options?: { sessionOnly?: boolean }): Promise<Result<ProfileView>>;
     clearKey(id: string): Promise<Result<ProfileView>>;
+    /**
+     * "Test connection" (by ID or name): the service description (no API call), the account and key
+     * with one GetRenderingQualityList call, and which bindings answer (free refusal probes, or with
+     * `everyBinding` the real call over the other three: up to 3 more API calls). The view says what it used.
+     */
+    test(idOrName: string, options?: { everyBinding?: boolean }): Promise<Result<ConnectionTestView>>;
   };
   sites: {
     /** Sites of the active profile. */

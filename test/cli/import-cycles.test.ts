@@ -64,7 +64,7 @@ describe('imports of the CLI', () => {
       [`${root}/main.ts`, "import { Command } from 'commander';\nimport {\n  run,\n} from './commands/index';\n"],
       [`${root}/commands/index.ts`, "export { run } from './run';\n"],
       [`${root}/commands/run.ts`, "// imports from '../main' are only named in this comment\nimport type { Io } from '../main.js';\nexport const run = 1;\n"],
-      [`${root}/io.ts`, "export const printJson = 1;\n"],
+      [`${root}/io.ts`, 'export const printJson = 1;\n'],
     ]);
     const cycles = findCycles(importGraph(sources));
     expect(cycles.map((cycle) => show(cycle, root))).toEqual(['commands/index.ts → commands/run.ts → main.ts → commands/index.ts']);

@@ -61,7 +61,7 @@ describe('profiles and keys', () => {
     const withKey = await hostApi.api.setApiKey(added.value.id, 'very-secret-key-42');
     expect(withKey).toMatchObject({ ok: true, value: { hasKey: true } });
     expect(Object.keys((withKey as { ok: true; value: object }).value).sort()).toEqual(
-      ['account', 'active', 'baseUrl', 'binding', 'builtIn', 'hasKey', 'id', 'keyStore', 'name', 'namespace', 'servicePath'].sort(),
+      ['account', 'active', 'baseUrl', 'binding', 'bindingFallback', 'builtIn', 'hasKey', 'id', 'keyStore', 'name', 'namespace', 'servicePath'].sort(),
     );
     const seen = JSON.stringify([await hostApi.api.listProfiles(), events, await hostApi.api.getStatus()]);
     expect(seen).not.toContain('very-secret-key-42');

@@ -7,7 +7,7 @@ import { createRedactor, redact, redactError, REDACTED } from '../../electron/co
 import { escapeXmlText } from '../../electron/core/service/xml';
 import { faultError } from '../../electron/core/service/errors';
 
-const KEY = `k3y!'()*&<>" +%é😀z`;
+const KEY = 'k3y!\'()*&<>" +%é😀z';
 const wire = (value: string) => encodeParams([['key', value]]).slice(4);
 const xml = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 const numeric = (value: string) => [...value].map((c) => `&#${c.codePointAt(0)};`).join('');

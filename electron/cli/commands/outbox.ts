@@ -9,7 +9,9 @@
 //   outbox discard  → { ok: true, removed: string[] }      (a create takes its queued edits along)
 //   outbox resolve  → { ok: true, entry: OutboxEntryView }
 // OutboxEntryView = { id, kind, state, profileId, localId?, op?, siteId?, summary, payload, attempts,
-//                     createdAt, updatedAt, nextAttemptAt, result, problem }
+//                     createdAt, updatedAt, nextAttemptAt, result, problem, carriedBy? }
+// carriedBy = { binding, instead, reason: 'request-validation' | 'query-length', message }: the last
+// try went over another binding than the profile's (the summary ends " · via SOAP 1.1").
 import type { Command } from 'commander';
 import type { OutboxEntryView, SitewalkCore } from '../../core/open-core';
 import { issuesExit, output, table, type CliIo, type CommonFlags } from '../io';
@@ -25,7 +27,8 @@ interface ListFlags extends CommonFlags {
 
 export function describeEntry(entry: OutboxEntryView): string {
   const detail = entry.problem ? ` — ${entry.problem.message}` : entry.result ? ` — ${entry.result}` : '';
-  return `${entry.id} ${entry.state}: ${entry.summary}${detail}`;
+  const carried = entry.carriedBy ? ` (${entry.carriedBy.message})` : '';
+  return `${entry.id} ${entry.state}: ${entry.summary}${detail}${carried}`;
 }
 
 export function registerOutboxCommands(program: Command, io: CliIo, options: CoreCommandOptions): void {
@@ -48,7 +51,8 @@ export function registerOutboxCommands(program: Command, io: CliIo, options: Cor
                 entry.state,
                 String(entry.attempts),
                 entry.summary,
-                entry.problem?.message ?? entry.result ?? (entry.nextAttemptAt ? `retry after ${entry.nextAttemptAt}` : ''),
+                (entry.problem?.message ?? entry.result ?? (entry.nextAttemptAt ? `retry after ${entry.nextAttemptAt}` : '')) +
+                (entry.carriedBy ? ` [${entry.carriedBy.message}]` : ''),
               ]),
             ]),
       );

@@ -106,8 +106,8 @@ export function registerSyncCommand(program: Command, io: CliIo, options: CoreCo
       const { counts } = summary;
       io.stderr(
         `${counts.done} done, ${counts.pending + counts.sending} still queued, ${counts.failed} failed, ${counts['needs-review']} need review, ${counts.paused} paused.` +
-          (summary.blocked ? ` ${summary.blocked.message}` : '') +
-          '\n',
+        (summary.blocked ? ` ${summary.blocked.message}` : '') +
+        '\n',
       );
       output(io, flags, { ok: code === EXIT.ok, blocked: summary.blocked, status: summary.status, concurrency, counts, attention }, () => attention.map(describeEntry).join('\n'));
       if (code !== EXIT.ok) throw new CliExit(code);

@@ -2,8 +2,10 @@
 // sandbox's is known once it runs), reads the key once per session and hands it to the client per
 // call, caches one client per profile and connection, probes reachability without spending an API
 // call, and scrubs the key out of anything stored. The sync engine, the qualities and the profile
-// service all go through this one object; nothing else reads a key.
+// service all go through this one object; nothing else reads a key. It also runs a profile's
+// "Test connection" (testConnection), which spends one API call and says so.
 import { REAL_SERVICE } from '../../shared/domain';
+import { bindingFallbackOf } from '../../shared/validation/profile';
 import { describeError } from '../../shared/result';
 import type { Blocked, Reachability, ServiceAccessPort } from '../outbox/engine';
 import type { Problem } from '../outbox/types';
@@ -12,10 +14,38 @@ import type { SandboxRunner } from '../profiles/sandbox';
 import type { LayeredSecretStore } from '../profiles/secrets';
 import { serviceUrl } from '../service/codec';
 import { createServiceClient } from '../service/client';
+import { nodeTransport } from '../service/node-transport';
+import { probeBinding, readDescription } from '../service/probe';
 import { redactFields } from '../service/redact';
-import type { Connection, Credentials, FetchLike, ServiceClient } from '../service/types';
+import { BINDINGS, type Binding, type CallError, type Connection, type Credentials, type FetchLike, type ServiceClient, type Transport } from '../service/types';
+import { BINDING_NAMES } from '../../shared/aspnet';
+import type { BindingCheck, ConnectionCheck, ConnectionTestView } from '../../shared/contract/views';
 
 const PROBE_TIMEOUT_MS = 10_000;
+
+/** Whether a failed call reached the operation and so may have used one of the account's API calls. */
+function sentToService(error: CallError): boolean {
+  if (error.kind === 'invalid-input') return false;
+  if (error.kind === 'network' && error.sent === 'no') return false;
+  // Refused by ASP.NET or ASMX before any operation ran.
+  return error.refusedBy === undefined;
+}
+
+/** The credentials step of a connection test, from its one GetRenderingQualityList call. */
+function credentialsCheck(listed: Awaited<ReturnType<ServiceClient['listRenderingQualities']>>, binding: Binding): ConnectionCheck {
+  if (listed.ok) {
+    const count = listed.value.length;
+    return {
+      outcome: 'passed',
+      message: `The account and API key were accepted (GetRenderingQualityList over ${BINDING_NAMES[binding]} listed ${count} rendering ${count === 1 ? 'quality' : 'qualities'}; that used one API call).`,
+      detail: '',
+    };
+  }
+  const error = listed.error;
+  if (error.kind === 'invalid-input') return { outcome: 'skipped', message: `Not tried: ${error.message}`, detail: error.detail };
+  if (error.quotaExhausted) return { outcome: 'failed', message: `The account has no API calls left, so the key could not be checked: ${error.message}`, detail: error.detail };
+  return { outcome: 'failed', message: error.message, detail: error.detail };
+}
 
 export interface ServiceAccessOptions {
   book: ProfileBook;
@@ -104,11 +134,14 @@ export class ServiceAccess implements ServiceAccessPort {
 
   async clientFor(profileId: string): Promise<ServiceClient> {
     const connection = await this.connectionFor(profileId);
-    const cacheKey = JSON.stringify(connection);
+    const profile = this.options.book.get(profileId);
+    const bindingFallback = profile ? bindingFallbackOf(profile) : true;
+    const cacheKey = JSON.stringify({ connection, bindingFallback });
     const cached = this.clients.get(profileId);
     if (cached && cached.key === cacheKey) return cached.client;
     const client = createServiceClient({
       connection,
+      bindingFallback,
       credentials: () => this.credentialsFor(profileId),
       ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
       ...(this.options.timeoutMs ? { timeoutMs: this.options.timeoutMs } : {}),
@@ -155,6 +188,85 @@ export class ServiceAccess implements ServiceAccessPort {
         ? { state: 'not-answering', message: `The service did not answer within ${PROBE_TIMEOUT_MS / 1000} s.` }
         : { state: 'offline', message: `The service cannot be reached: ${describeError(error)}` };
     }
+  }
+
+  /**
+   * "Test connection": (1) the service description (…?WSDL, no API call: is it there, which ports
+   * does it list, under which namespace); (2) the account and key, with one GetRenderingQualityList
+   * call over the profile's binding (the one API call the test uses); (3) which bindings answer, each
+   * asked a request ASMX refuses before any operation runs (no API call; see service/probe.ts) —
+   * or, with `everyBinding`, the real call over each of the other three (up to 3 more API calls).
+   */
+  async testConnection(profileId: string, options: { everyBinding?: boolean } = {}): Promise<ConnectionTestView> {
+    const testedAt = new Date().toISOString();
+    const timeoutMs = Math.min(this.options.timeoutMs ?? PROBE_TIMEOUT_MS, PROBE_TIMEOUT_MS * 3);
+    const transport: Transport = this.options.fetch ?? nodeTransport;
+    const skipped = (message: string): ConnectionCheck => ({ outcome: 'skipped', message, detail: '' });
+    let connection: Connection;
+    try {
+      connection = await this.connectionFor(profileId);
+    } catch (error) {
+      const reachability: ConnectionCheck = { outcome: 'failed', message: describeError(error), detail: '' };
+      return { profileId, ok: false, reachability, credentials: skipped('Not tried: the service cannot be used.'), bindings: [], apiCallsUsed: 0, summary: reachability.message, testedAt };
+    }
+
+    const description = await readDescription(connection, transport, timeoutMs);
+    const reachability: ConnectionCheck = { outcome: description.ok ? 'passed' : 'failed', message: description.message, detail: description.detail };
+    const answered = description.status !== null;
+    if (!answered || (description.ports === null && !description.ok)) {
+      const credentials = skipped('Not tried: the service did not answer with its description, so no API call was used.');
+      const bindings = BINDINGS.map((binding): BindingCheck => ({ binding, inWsdl: null, answers: null, how: 'not-asked', message: `${BINDING_NAMES[binding]}: not asked.` }));
+      return { profileId, ok: false, reachability, credentials, bindings, apiCallsUsed: 0, summary: `${description.message} Nothing else was tried; no API call was used.`, testedAt };
+    }
+
+    let apiCallsUsed = 0;
+    const client = await this.clientFor(profileId);
+    const listed = await client.listRenderingQualities({ timeoutMs });
+    if (listed.ok || sentToService(listed.error)) apiCallsUsed++;
+    const credentials = credentialsCheck(listed, connection.binding);
+
+    const bindings: BindingCheck[] = [];
+    for (const binding of BINDINGS) {
+      const inWsdl = description.ports === null ? null : description.ports.includes(binding);
+      if (binding === connection.binding && credentials.outcome !== 'skipped' && (listed.ok || listed.error.kind === 'fault')) {
+        // The credentials call went over it and the service answered it as itself.
+        bindings.push({ binding, inWsdl, answers: true, how: 'call', message: `${BINDING_NAMES[binding]} (the profile's) answered the GetRenderingQualityList call.` });
+        continue;
+      }
+      if (options.everyBinding && binding !== connection.binding) {
+        const other = createServiceClient({
+          connection: { ...connection, binding },
+          bindingFallback: false,
+          credentials: () => this.credentialsFor(profileId),
+          ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+          timeoutMs,
+        });
+        const called = await other.listRenderingQualities({ timeoutMs });
+        if (called.ok || sentToService(called.error)) apiCallsUsed++;
+        const answers = called.ok || called.error.kind === 'fault' ? true : called.error.kind === 'invalid-input' ? null : false;
+        bindings.push({
+          binding,
+          inWsdl,
+          answers,
+          how: 'call',
+          message: called.ok ? `${BINDING_NAMES[binding]} answered the GetRenderingQualityList call.` : `${BINDING_NAMES[binding]}: ${called.error.message}`,
+        });
+        continue;
+      }
+      const probe = await probeBinding(binding, connection, transport, timeoutMs);
+      bindings.push({ binding, inWsdl, answers: probe.answers, how: 'refusal', message: probe.message });
+    }
+
+    const ok = description.ok && credentials.outcome === 'passed';
+    const serving = bindings.filter((check) => check.answers === true).map((check) => BINDING_NAMES[check.binding]);
+    const cost = apiCallsUsed === 0 ? 'No API call was used.' : apiCallsUsed === 1 ? 'This test used one API call.' : `This test used ${apiCallsUsed} API calls.`;
+    const summary = [
+      description.message,
+      credentials.message,
+      serving.length > 0 ? `Bindings that answer: ${serving.join(', ')}.` : 'No binding answered as the service does.',
+      cost,
+    ].join(' ');
+    return { profileId, ok, reachability, credentials, bindings, apiCallsUsed, summary, testedAt };
   }
 
   /** The problem with the profile's key taken out of every text, in every encoding the client writes. */

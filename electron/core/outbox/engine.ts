@@ -344,14 +344,14 @@ export class SyncEngine {
       if (entry.kind === 'site' && entry.op === 'create') {
         const siteId = (result.value as SiteResult).siteId;
         if (siteId === null) {
-          await this.store.update([transitions.recordWithoutSiteId(entry, result.value.message, noSiteIdProblem(result.value.raw), now)]);
+          await this.store.update([transitions.recordWithoutSiteId(entry, result.value.message, noSiteIdProblem(result.value.raw), now, result.value.carriedBy)]);
           return;
         }
         // The create and the rewrite of the edits queued behind it land in one durable write.
-        await this.store.update(transitions.recordSuccess(entry, result.value.message, now, { siteId, lane: this.store.lane(laneOf(entry)) }));
+        await this.store.update(transitions.recordSuccess(entry, result.value.message, now, { siteId, lane: this.store.lane(laneOf(entry)) }, result.value.carriedBy));
         return;
       }
-      await this.store.update(transitions.recordSuccess(entry, result.value.message, now));
+      await this.store.update(transitions.recordSuccess(entry, result.value.message, now, undefined, result.value.carriedBy));
       return;
     }
 
@@ -364,7 +364,7 @@ export class SyncEngine {
     // A request that never left does not count as an attempt.
     const attempts = notSent ? Math.max(0, entry.attempts - 1) : entry.attempts;
     const nextAttemptAt = decision.state === 'pending' && !decision.offline ? now + backoffDelay(Math.max(1, attempts), this.retry, this.random) : null;
-    await this.store.update([transitions.applyDecision(entry, decision, problem, attempts, now, nextAttemptAt)]);
+    await this.store.update([transitions.applyDecision(entry, decision, problem, attempts, now, nextAttemptAt, error.carriedBy)]);
     if (decision.state === 'paused') await this.store.setPause(entry.profileId, { ...decision.pause, since: now });
     if (decision.state === 'pending' && decision.offline) this.goOffline();
   }
@@ -426,7 +426,8 @@ export class SyncEngine {
       this.emitStatus();
       this.kick();
     } else {
-      this.scheduleProbe();
+      // Nothing reached it (at start, too): offline, and the probe keeps trying with backoff.
+      this.goOffline();
       this.emitStatus();
     }
   }

@@ -3,6 +3,12 @@
 // profile; an ambiguous failure of a create or an emailing reprocess goes to review (never resent
 // silently); transport trouble is retried with exponential backoff and full jitter; anything the
 // service rejected deliberately fails and waits for the user.
+// A server exception (a 500 text/plain exception from HTTP GET/POST, a soap:Server/Receiver fault,
+// a 500 error page) may be transient — a deadlock, a database timeout — or a bug that throws the
+// same way for this input every time. "500" cannot tell them apart, the words can: each such
+// answer is compared with the entry's last problem, and after SAME_ANSWER_LIMIT identical answers
+// in a row (the first try and three retries) the entry fails with "The service keeps answering: …".
+// Transport failures, 502/503/504 and timeouts keep the attempt limit (RetryPolicy.maxAttempts).
 import { mayHaveBeenApplied, type CallError } from '../service/types';
 import type { Random } from '../clock';
 import { isIdempotent, type OutboxEntry, type PauseInfo, type Problem } from './types';
@@ -17,6 +23,12 @@ export interface RetryPolicy {
 }
 
 export const DEFAULT_RETRY: RetryPolicy = { baseMs: 2_000, capMs: 5 * 60_000, maxAttempts: 12 };
+
+/**
+ * Identical server-exception answers in a row after which the entry fails: the first try and at
+ * most three retries. With DEFAULT_RETRY's backoff the retries wait at most 2 + 4 + 8 s in all.
+ */
+export const SAME_ANSWER_LIMIT = 4;
 
 /** Probe of an unreachable service: first after ~baseMs, then doubling, never more than capMs apart. */
 export const DEFAULT_PROBE: RetryPolicy = { baseMs: 1_000, capMs: 60_000, maxAttempts: Number.POSITIVE_INFINITY };
@@ -54,7 +66,36 @@ export function problemOf(error: CallError): Problem {
     mayHaveBeenApplied: mayHaveBeenApplied(error),
   };
   if (error.kind === 'invalid-input') problem.issues = error.issues.map((issue) => ({ field: issue.field, message: issue.message }));
+  // A value the service's ASP.NET front refused: the form can show it beside its field.
+  else if (error.refusedBy?.field) problem.issues = [{ field: error.refusedBy.field, message: error.message }];
   return problem;
+}
+
+/**
+ * An answer of the service's own code that failed in a way that may pass: an exception (HTTP
+ * GET/POST 500 text, soap:Server/Receiver) or a 500 error page. Not gateways (502/503/504), which
+ * say the service is away, nor transport failures.
+ */
+export function isServerException(error: CallError): boolean {
+  if (!error.retryable) return false;
+  if (error.kind === 'fault') return error.source !== 'result';
+  if (error.kind === 'http') return error.status >= 500 && error.status !== 502 && error.status !== 503 && error.status !== 504;
+  return false;
+}
+
+/** How many tries in a row, this one included, ended with this same answer (the entry's last problem, word for word). */
+function repeatsOf(entry: OutboxEntry, problem: Problem): number {
+  const last = entry.problem;
+  // attempts counts this try: a first try (or the first after the user's retry) starts over.
+  if (entry.attempts <= 1 || !last || last.kind !== problem.kind || last.message !== problem.message) return 1;
+  return (last.repeats ?? 1) + 1;
+}
+
+/** The service's own words in an error, for "The service keeps answering: …". */
+function serviceWords(error: CallError): string {
+  if (error.kind === 'fault') return error.reason === '' ? 'no reason given' : error.reason;
+  if (error.kind === 'http') return /\((HTTP \d{3}[^)]*)\)/.exec(error.message)?.[1] ?? `HTTP ${error.status}`;
+  return error.message;
 }
 
 /** The decision for a failed call of `entry`, whose `attempts` already counts this one. */
@@ -79,6 +120,24 @@ export function decide(entry: OutboxEntry, error: CallError, policy: RetryPolicy
   }
   if (error.retryable) {
     const notSent = error.kind === 'network' && error.sent === 'no';
+    if (isServerException(error)) {
+      problem.repeats = repeatsOf(entry, problem);
+      if (problem.repeats >= SAME_ANSWER_LIMIT) {
+        const page = error.kind === 'http' ? ' (an error page)' : '';
+        return {
+          state: 'failed',
+          problem: {
+            ...problem,
+            kind: 'gave-up',
+            retryable: false,
+            message:
+              `The service keeps answering: "${serviceWords(error)}"${page}. It answered that, word for word, ${problem.repeats} times in a row, ` +
+              `so Sitewalk stopped trying; ${problem.mayHaveBeenApplied ? 'whether it was applied is not known (sending it again is harmless)' : 'nothing is known to have changed'}. ` +
+              'Retry once the service is fixed, or change the request.',
+          },
+        };
+      }
+    }
     if (!notSent && entry.attempts >= policy.maxAttempts) {
       return {
         state: 'failed',

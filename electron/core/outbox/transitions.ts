@@ -30,7 +30,7 @@
 import type { Decision } from './policy';
 import { interruptedProblem } from './policy';
 import { isIdempotent, type OutboxEntry, type OutboxState, type Problem, type SiteEntry } from './types';
-import type { EusReprocess, SiteEdit } from '../service/types';
+import type { CarriedBy, EusReprocess, SiteEdit } from '../service/types';
 
 /** Which states an entry may move to from each state (staying in a state is always allowed). */
 export const ALLOWED: Readonly<Record<OutboxState, readonly OutboxState[]>> = {
@@ -77,26 +77,58 @@ export function markSending(entry: OutboxEntry, now: number): Transition {
 }
 
 /**
- * The service accepted the request. For a create this also gives the edits queued behind it (in
- * `lane`, still without a service ID) the new ID, in the same durable write.
+ * Which binding carried the try just made: set when another binding than the profile's carried it,
+ * cleared when the profile's own did (and nothing written when there is nothing to say).
  */
-export function recordSuccess(entry: OutboxEntry, result: string, now: number, created?: { siteId: string; lane: readonly OutboxEntry[] }): Transition[] {
-  const done: Partial<OutboxEntry> = { state: 'done', updatedAt: now, nextAttemptAt: null, result, problem: null };
+function carrier(entry: OutboxEntry, carriedBy: CarriedBy | undefined): Partial<OutboxEntry> {
+  if (carriedBy) return { carriedBy };
+  return entry.carriedBy ? { carriedBy: null } : {};
+}
+
+/**
+ * The service accepted the request. For a create this also gives the edits queued behind it (in
+ * `lane`, still without a service ID) the new ID, in the same durable write. `carriedBy`: the
+ * binding that carried it, when not the profile's (request validation, query length).
+ */
+export function recordSuccess(
+  entry: OutboxEntry,
+  result: string,
+  now: number,
+  created?: { siteId: string; lane: readonly OutboxEntry[] },
+  carriedBy?: CarriedBy,
+): Transition[] {
+  const done: Partial<OutboxEntry> = { state: 'done', updatedAt: now, nextAttemptAt: null, result, problem: null, ...carrier(entry, carriedBy) };
   if (!created) return [transition(entry, done)];
   return [transition(entry, { ...done, resultSiteId: created.siteId }), ...giveFollowersSiteId(entry, created.lane, created.siteId, now)];
 }
 
 /** A create the service accepted without saying which ID it gave: the user must look it up. */
-export function recordWithoutSiteId(entry: OutboxEntry, result: string, problem: Problem, now: number): Transition {
-  return transition(entry, { state: 'needs-review', updatedAt: now, result, problem });
+export function recordWithoutSiteId(entry: OutboxEntry, result: string, problem: Problem, now: number, carriedBy?: CarriedBy): Transition {
+  return transition(entry, { state: 'needs-review', updatedAt: now, result, problem, ...carrier(entry, carriedBy) });
 }
 
 /**
  * A failed call, as policy.decide judged it. `attempts` is the entry's count after the call (a
- * request that never left does not count); `nextAttemptAt` is the backoff for a retry.
+ * request that never left does not count); `nextAttemptAt` is the backoff for a retry; `carriedBy`
+ * the binding that carried the failed try, when not the profile's.
  */
-export function applyDecision(entry: OutboxEntry, decision: Decision, problem: Problem, attempts: number, now: number, nextAttemptAt: number | null = null): Transition {
-  return transition(entry, { state: decision.state, attempts, updatedAt: now, nextAttemptAt: decision.state === 'pending' ? nextAttemptAt : null, problem });
+export function applyDecision(
+  entry: OutboxEntry,
+  decision: Decision,
+  problem: Problem,
+  attempts: number,
+  now: number,
+  nextAttemptAt: number | null = null,
+  carriedBy?: CarriedBy,
+): Transition {
+  return transition(entry, {
+    state: decision.state,
+    attempts,
+    updatedAt: now,
+    nextAttemptAt: decision.state === 'pending' ? nextAttemptAt : null,
+    problem,
+    ...carrier(entry, carriedBy),
+  });
 }
 
 /** A pause is lifted (the user fixed the key, or retried): paused entries go back to pending. */

@@ -4,7 +4,9 @@
 import { z } from 'zod';
 import type { ProblemView } from '../../shared/contract/views';
 import { OUTBOX_STATES, PIN_STYLES, type OutboxState } from '../../shared/domain';
-import type { CallError, EusReprocess, SiteEdit } from '../service/types';
+import type { CallError, CarriedBy, EusReprocess, SiteEdit } from '../service/types';
+import { BINDING_NAMES } from '../../shared/aspnet';
+import { BINDINGS } from '../../shared/domain';
 
 export { OUTBOX_STATES, type OutboxState };
 
@@ -22,6 +24,11 @@ export interface Problem extends ProblemView {
   mayHaveBeenApplied: boolean;
   /** Field issues, for invalid input and validation faults. */
   issues?: Array<{ field: string; message: string }>;
+  /**
+   * How many tries in a row ended with this same sentence, for an answer that may pass (a server
+   * exception): policy.ts stops retrying when it keeps coming back word for word.
+   */
+  repeats?: number;
 }
 
 interface EntryBase {
@@ -41,6 +48,11 @@ interface EntryBase {
   /** The service's answer, once done. */
   result: string | null;
   problem: Problem | null;
+  /**
+   * The last try went over another binding than the profile's, because the service's ASP.NET front
+   * would have refused it (absent or null: over the profile's binding).
+   */
+  carriedBy?: CarriedBy | null;
 }
 
 export interface SiteEntry extends EntryBase {
@@ -93,8 +105,13 @@ export function isIdempotent(entry: OutboxEntry): boolean {
   return !entry.payload.sendEmail;
 }
 
-/** A one-line summary for lists, e.g. "Create site 'North Ridge' (45 m)". */
+/** A one-line summary for lists, e.g. "Create site 'North Ridge' (45 m)", and " · via SOAP 1.1" when another binding carried it. */
 export function summarize(entry: OutboxEntry): string {
+  const what = describeRequest(entry);
+  return entry.carriedBy ? `${what} · via ${BINDING_NAMES[entry.carriedBy.binding]}` : what;
+}
+
+function describeRequest(entry: OutboxEntry): string {
   if (entry.kind === 'reprocess') {
     const email = entry.payload.sendEmail ? ', email resent' : '';
     return `Reprocess submission ${entry.payload.processId} into Multi Map ${entry.payload.multiMapId}${email}`;
@@ -118,6 +135,14 @@ const problemSchema = z.object({
   authRejected: z.boolean(),
   mayHaveBeenApplied: z.boolean(),
   issues: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+  repeats: z.number().int().positive().optional(),
+});
+
+const carriedBySchema = z.object({
+  binding: z.enum(BINDINGS),
+  instead: z.enum(BINDINGS),
+  reason: z.enum(['request-validation', 'query-length']),
+  message: z.string(),
 });
 
 const siteEditSchema = z.object({
@@ -144,6 +169,7 @@ const baseFields = {
   nextAttemptAt: z.number().nullable(),
   result: z.string().nullable(),
   problem: problemSchema.nullable(),
+  carriedBy: carriedBySchema.nullable().optional(),
 };
 const siteFields = { localId: z.string().min(1), op: z.enum(['create', 'edit']), payload: siteEditSchema, resultSiteId: z.string().nullable() };
 

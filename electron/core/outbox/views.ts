@@ -1,5 +1,6 @@
 // An outbox entry as the renderer and the CLI see it: the contract's view with dates as ISO text,
-// the summary line, and for a site entry its local ID, operation and service ID once known.
+// the summary line, and for a site entry its local ID, operation and service ID once known; when
+// another binding than the profile's carried the last try, which one and why (carriedBy).
 import type { OutboxEntryView } from '../sitewalk-core';
 import { summarize, type OutboxEntry } from './types';
 
@@ -20,6 +21,7 @@ export function entryView(entry: OutboxEntry, revision: number): OutboxEntryView
     problem: entry.problem,
     revision,
   };
+  if (entry.carriedBy) view.carriedBy = { ...entry.carriedBy };
   if (entry.kind === 'site') {
     view.localId = entry.localId;
     view.op = entry.op;

@@ -1,10 +1,11 @@
 // The profile service: the profiles as the user sees them (never a key: hasKey and keyStore only),
 // which one is active, and their keys. A key belongs to the service it was given for, so pointing a
 // profile at another origin forgets it; a profile with unsent work cannot be removed; fixing a
-// profile or its key lifts a pause.
-import type { ProfileView } from '../../shared/contract/views';
+// profile or its key lifts a pause. "Test connection" (test) goes through service access and says
+// what it cost in API calls.
+import type { ConnectionTestView, ProfileView } from '../../shared/contract/views';
 import { findXmlForbidden } from '../../shared/validation/index';
-import type { ProfileInput } from '../../shared/validation/profile';
+import { bindingFallbackOf, type ProfileInput } from '../../shared/validation/profile';
 import { describeError, ok, refuse, type Result } from '../../shared/result';
 import type { ServiceAccess } from '../access/service-access';
 import type { TypedEvents } from '../events';
@@ -53,6 +54,7 @@ export class ProfileService implements Pick<SitewalkCore, 'profiles'> {
       use: (idOrName) => this.use(idOrName),
       setKey: (id, key, keyOptions) => this.setKey(id, key, keyOptions?.sessionOnly ?? false),
       clearKey: (id) => this.clearKey(id),
+      test: (idOrName, testOptions) => this.test(idOrName, testOptions ?? {}),
     };
   }
 
@@ -91,6 +93,7 @@ export class ProfileService implements Pick<SitewalkCore, 'profiles'> {
       active: profile.id === this.current,
       hasKey,
       keyStore: profile.builtIn ? 'session-only' : this.deps.secrets.kindOf(profile.id),
+      bindingFallback: bindingFallbackOf(profile),
     };
   }
 
@@ -111,7 +114,10 @@ export class ProfileService implements Pick<SitewalkCore, 'profiles'> {
 
   private async update(id: string, input: ProfileInput): Promise<Result<ProfileView>> {
     const before = this.find(id);
-    const updated = this.deps.book.update(id, input);
+    // The book merges only the text fields given; the fallback switch goes as text, and keeps its
+    // stored value when not given (a profile stored before the switch existed reads as on).
+    const fallback = input.bindingFallback ?? (before ? bindingFallbackOf(before) : undefined);
+    const updated = this.deps.book.update(id, fallback === undefined ? input : { ...input, bindingFallback: String(fallback) });
     if (!updated.ok) return updated;
     // A key belongs to the service it was given for: pointing the profile at another server (or
     // from https to http) forgets it, so an edited address can never carry the key somewhere else.
@@ -125,6 +131,17 @@ export class ProfileService implements Pick<SitewalkCore, 'profiles'> {
     await this.emitProfiles();
     this.deps.engine.kick();
     return ok(await this.view(updated.value));
+  }
+
+  private async test(idOrName: string, options: { everyBinding?: boolean }): Promise<Result<ConnectionTestView>> {
+    const profile = this.find(idOrName);
+    if (!profile) return refuse('id', `There is no profile "${idOrName}". Run "sitewalk profile list" to see them.`);
+    if (!profile.builtIn) await this.deps.access.refreshKeyKnown(profile.id);
+    try {
+      return ok(await this.deps.access.testConnection(profile.id, options));
+    } catch (error) {
+      return refuse('id', `The connection of "${profile.name}" could not be tested: ${describeError(error)}`);
+    }
   }
 
   private async remove(id: string): Promise<Result<null>> {

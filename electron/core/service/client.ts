@@ -10,8 +10,16 @@
 // return; the error keeps a few KB of the service's text (bounded.ts).
 // Keep-alive is the transport's: undici and net.fetch pool connections per origin (see errors.ts for
 // the stale keep-alive race and why such failures are reported as sent 'maybe').
+// Binding fallback (on unless the profile says otherwise; never for callRaw): the service's ASP.NET
+// front refuses some HTTP GET/POST requests before the operation runs — a value that looks like
+// markup (request validation), a GET query over 2,048 characters — though SOAP bodies are never
+// checked. Such a call is checked before it leaves (shared/aspnet.ts) and sent over SOAP 1.1 (or HTTP
+// POST, for a GET that is only too long) at the same endpoint; an answer that shows such a refusal
+// anyway (a service with stricter settings) is sent once more the same way, which is safe because
+// nothing ran. Either way the result says which binding carried the call and why (carriedBy).
 import type {
   Binding,
+  CarriedBy,
   CallError,
   CallOptions,
   CallResult,
@@ -27,6 +35,7 @@ import type {
   RenderingQuality,
   ReprocessResult,
   ServiceClient,
+  ServiceRefusal,
   SiteEdit,
   SiteResult,
 } from './types';
@@ -38,7 +47,9 @@ import { httpGet } from './http-get';
 import { httpPost } from './http-post';
 import { soap11 } from './soap11';
 import { soap12 } from './soap12';
-import { eusParams, rawParams, renderingListParams, requestParameters, siteParams, type WireParams } from './operations';
+import { CREDENTIAL_PARAMETERS, domainFieldOf, eusParams, rawParams, renderingListParams, requestParameters, siteParams, type WireParams } from './operations';
+import { BINDING_NAMES, describeRefusal, formEncodeParams, isFormBinding, predictRefusal, type AspNetRefusal } from '../../shared/aspnet';
+import { labelFor } from '../../shared/validation/common';
 import { cancelledError, describeThrown, invalidInput, networkError, protocolError, stripQuery, timeoutError } from './errors';
 import { createRedactor, redactError, type Redactor } from './redact';
 import { firstInvalidUtf8Offset } from '../../shared/bulk/decode';
@@ -68,10 +79,14 @@ export const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 type Exchanged = { ok: true; element: XmlElement | null; answer: Answer } | { ok: false; error: CallError };
 
+/** An exchange's outcome, with the key (for redaction) and the binding that carried it when not the profile's. */
+type Exchange = Exchanged & { key: string; carriedBy?: CarriedBy };
+
 export function createServiceClient(options: ClientOptions): ServiceClient {
   const connection: Readonly<Connection> = Object.freeze({ ...options.connection });
   const transport: Transport = options.fetch ?? nodeTransport;
   const defaultTimeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const fallbackAllowed = options.bindingFallback !== false;
   // The connection is frozen: checked once, reported on every call.
   const connectionIssues = checkConnection(connection);
   // The key rarely changes between calls; its pattern is worth keeping.
@@ -81,13 +96,18 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
     return lastRedactor.redact;
   };
 
-  /** Credentials, the connection and the parameters checked; then one request, its answer read. */
+  /**
+   * Credentials, the connection and the parameters checked; then one request over the profile's
+   * binding, its answer read — or over the binding that carries it when ASP.NET would refuse it
+   * (`fallback`, see the header).
+   */
   async function exchange(
     operation: Operation,
     paramsFor: (credentials: Credentials) => WireParams | CallError,
     strictCredentials: boolean,
     callOptions: CallOptions | undefined,
-  ): Promise<Exchanged & { key: string }> {
+    fallback: boolean,
+  ): Promise<Exchange> {
     if (connectionIssues.length > 0) return { ok: false, error: invalidInput(connectionIssues), key: '' };
 
     let credentials: Credentials;
@@ -107,13 +127,41 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
 
     const params = paramsFor({ account: strictCredentials ? account.trim() : account, key: strictCredentials ? key.trim() : key });
     if (!Array.isArray(params)) return { ok: false, error: params as CallError, key };
-    const paramIssues = unsendable(params as WireParams);
+    const wire = params as WireParams;
+    const paramIssues = unsendable(wire);
     if (paramIssues.length > 0) return { ok: false, error: invalidInput(paramIssues), key };
 
-    const codec = CODECS[connection.binding];
-    const request = codec.build(operation, params as WireParams, connection);
-    const result = await send(request, operation, codec, callOptions, redactorFor(key));
+    const asked = connection.binding;
+    const redact = redactorFor(key);
+    // Refused before it would run: it goes straight over the binding that takes it.
+    const predicted = fallback ? predictRefusal(asked, wire) : null;
+    if (predicted) return { ...(await carry(operation, wire, predicted, callOptions, redact)), key };
+
+    const codec = CODECS[asked];
+    const result = await send(codec.build(operation, wire, connection), operation, codec, callOptions, redact);
+    const refused = result.ok ? undefined : result.error.refusedBy;
+    if (fallback && refused && isFormBinding(asked) && refused.carrier !== asked && (refused.rule === 'request-validation' || asked === 'http-get')) {
+      // ASP.NET refused it before the operation ran, by a rule stricter than ours: nothing happened,
+      // so sending it once over the binding that takes it is safe, even for a create.
+      const refusal: AspNetRefusal = refused.rule === 'query-length' ? { ...refused, trigger: String(formEncodeParams(wire).length) } : refused;
+      return { ...(await carry(operation, wire, refusal, callOptions, redact)), key };
+    }
     return { ...result, key };
+  }
+
+  /** One call over the binding that takes what ASP.NET refuses over the profile's; the outcome says so. */
+  async function carry(operation: Operation, params: WireParams, refusal: AspNetRefusal, callOptions: CallOptions | undefined, redact: Redactor): Promise<Exchanged & { carriedBy: CarriedBy }> {
+    const asked = connection.binding;
+    const carriedBy: CarriedBy = {
+      binding: refusal.carrier,
+      instead: asked,
+      reason: refusal.rule,
+      message: `Sent over ${BINDING_NAMES[refusal.carrier]} instead of ${BINDING_NAMES[asked]}. ${describeRefusal(refusalForPeople(refusal), asked, refusalLabel(refusal))}.`,
+    };
+    const codec = CODECS[refusal.carrier];
+    const result = await send(codec.build(operation, params, connection), operation, codec, callOptions, redact);
+    if (!result.ok) return { ok: false, error: { ...result.error, carriedBy }, carriedBy };
+    return { ...result, carriedBy };
   }
 
   async function send(
@@ -250,15 +298,15 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
       const checked = parseSiteEdit(edit);
       if (!checked.ok) return { ok: false, error: invalidInput(checked.issues) };
       const site = checked.value;
-      const exchanged = await exchange('SitesAPI', (credentials) => siteParams(site, credentials), true, callOptions);
+      const exchanged = await exchange('SitesAPI', (credentials) => siteParams(site, credentials), true, callOptions, fallbackAllowed);
       if (!exchanged.ok) return finish(exchanged, exchanged.key);
       const text = resultText(exchanged.element, exchanged.answer);
-      if (!text.ok) return finish(text, exchanged.key);
-      return finish(interpretSiteResult(text.value, site), exchanged.key);
+      if (!text.ok) return finish(withCarrier(text, exchanged.carriedBy), exchanged.key);
+      return finish(withCarrier(interpretSiteResult(text.value, site), exchanged.carriedBy), exchanged.key);
     },
 
     async listRenderingQualities(callOptions?: CallOptions): Promise<CallResult<RenderingQuality[]>> {
-      const exchanged = await exchange('GetRenderingQualityList', renderingListParams, true, callOptions);
+      const exchanged = await exchange('GetRenderingQualityList', renderingListParams, true, callOptions, fallbackAllowed);
       if (!exchanged.ok) return finish(exchanged, exchanged.key);
       return finish(interpretRenderingList(exchanged.element, exchanged.answer, connection.namespace), exchanged.key);
     },
@@ -267,11 +315,11 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
       const checked = parseEusReprocess(request);
       if (!checked.ok) return { ok: false, error: invalidInput(checked.issues) };
       const eus = checked.value;
-      const exchanged = await exchange('EusReprocessAPI', (credentials) => eusParams(eus, credentials), true, callOptions);
+      const exchanged = await exchange('EusReprocessAPI', (credentials) => eusParams(eus, credentials), true, callOptions, fallbackAllowed);
       if (!exchanged.ok) return finish(exchanged, exchanged.key);
       const text = resultText(exchanged.element, exchanged.answer);
-      if (!text.ok) return finish(text, exchanged.key);
-      return finish(interpretReprocessResult(text.value), exchanged.key);
+      if (!text.ok) return finish(withCarrier(text, exchanged.carriedBy), exchanged.key);
+      return finish(withCarrier(interpretReprocessResult(text.value), exchanged.carriedBy), exchanged.key);
     },
 
     async callRaw(operation: Operation, params: Record<string, string>, callOptions?: CallOptions): Promise<CallResult<RawResult>> {
@@ -291,6 +339,8 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
         // Raw calls send what support typed, blank credentials included, to reproduce the service's answer.
         false,
         callOptions,
+        // …over the binding asked, whatever ASP.NET makes of it.
+        false,
       );
       if (!exchanged.ok) return finish(exchanged, exchanged.key);
       if (operation === 'GetRenderingQualityList') {
@@ -304,6 +354,24 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
       return { ok: true, value: { operation, result: text.value } };
     },
   };
+}
+
+/** A result (or its failure) of a call another binding carried, saying so. */
+function withCarrier<T extends object>(result: CallResult<T>, carriedBy: CarriedBy | undefined): CallResult<T> {
+  if (!carriedBy) return result;
+  return result.ok ? { ok: true, value: { ...result.value, carriedBy } } : { ok: false, error: { ...result.error, carriedBy } };
+}
+
+/** A refusal as it may be told: what trips request validation in a credential is never quoted back. */
+function refusalForPeople(refusal: AspNetRefusal): AspNetRefusal {
+  return refusal.parameter !== null && CREDENTIAL_PARAMETERS.includes(refusal.parameter) ? { ...refusal, trigger: '' } : refusal;
+}
+
+/** "the site name", "the description"… for the parameter a refusal names. */
+function refusalLabel(refusal: AspNetRefusal | ServiceRefusal): string | null {
+  if (refusal.parameter === null) return null;
+  const field = domainFieldOf(refusal.parameter);
+  return field ? `the ${labelFor(field).toLowerCase()}` : `parameter ${refusal.parameter}`;
 }
 
 function rawParamIssues(operation: Operation, unknown: string[], credentials: string[]): InputIssue[] {

@@ -9,8 +9,12 @@
 // - faults: retryable only for soap:Server / soap:Receiver and HTTP GET/POST exception texts (ASMX's
 //   equivalent of soap:Server) whose message is not a validation, quota or auth message. ASMX
 //   reports transient trouble (a database timeout, a deadlock) exactly that way; a deterministic
-//   server bug fails again and the outbox's backoff caps the cost. soap:Client/Sender faults and
-//   200 results that read as errors are never retried: the service answered deliberately.
+//   server bug answers the same words every time, and the outbox stops after a few such answers in
+//   a row (policy.ts). soap:Client/Sender faults and 200 results that read as errors are never
+//   retried: the service answered deliberately.
+// - refusals by ASP.NET before the operation runs — request validation on HTTP GET/POST, a GET
+//   query over the length limit (400/414) — are rejected input: never retryable as sent, and they
+//   carry `refusedBy` with the binding that takes the same call (the client uses it, see client.ts).
 // - protocol errors: retryable when the body was empty, cut short or not XML (transport damage);
 //   not when it was well-formed XML of the wrong shape (a wrong namespace or path in the profile).
 // - invalid input, 3xx, and other 4xx: never.
@@ -20,9 +24,22 @@
 // the one excerpt support needs (head and tail, with the byte count), so a 7.9 MB error page costs a
 // few KB in the outbox journal however often it is retried. The key is removed by the client
 // (redact.ts) from the body before these builders see it and from every field after.
-import type { CallError, InputIssue } from './types';
-import { ASMX_FAULT_PREFIX, DOTNET_EXCEPTION_TYPE, DOTNET_STACK_LINE, isAuthText, isQuotaText, isValidationText } from './patterns';
+import type { CallError, InputIssue, ServiceRefusal } from './types';
+import {
+  ASMX_FAULT_PREFIX,
+  DOTNET_EXCEPTION_TYPE,
+  DOTNET_STACK_LINE,
+  REQUEST_VALIDATION_PARAMETER,
+  isAuthText,
+  isQueryTooLongText,
+  isQuotaText,
+  isRequestValidationText,
+  isValidationText,
+} from './patterns';
 import { boundText, quote, REASON_BYTES, SCAN_CHARS } from './bounded';
+import { domainFieldOf } from './operations';
+import { dangerousIndex, dangerousSnippet, MAX_QUERY_STRING_LENGTH } from '../../shared/aspnet';
+import { labelFor } from '../../shared/validation/common';
 
 export { redactError } from './redact';
 
@@ -112,14 +129,16 @@ export function faultError(facts: FaultFacts): CallError {
   const { message: cleaned } = cleanServiceMessage(scanned);
   const said = boundText(cleaned, { maxBytes: REASON_BYTES });
   const spoken = said === '' ? 'no reason given' : quote(said);
-  const quotaExhausted = isQuotaText(scanned);
-  const authRejected = !quotaExhausted && isAuthText(scanned);
+  const refusedBy = isRequestValidationText(scanned) ? requestValidationRefusal(cleaned) : undefined;
+  const quotaExhausted = !refusedBy && isQuotaText(scanned);
+  const authRejected = !refusedBy && !quotaExhausted && isAuthText(scanned);
   const validation = isValidationText(scanned);
   // SOAP 1.1 allows dotted refinements ("soap:Server.Database"), hence the prefix test.
   const serverSide = facts.source === 'http-text' || /^soap:(?:Server|Receiver)\b/.test(facts.code);
-  const retryable = facts.source !== 'result' && serverSide && !validation && !quotaExhausted && !authRejected;
+  const retryable = !refusedBy && facts.source !== 'result' && serverSide && !validation && !quotaExhausted && !authRejected;
   let message: string;
-  if (quotaExhausted) message = `${QUOTA_SENTENCE} The service said: "${spoken}"`;
+  if (refusedBy) message = `${requestValidationSentence(refusedBy)} The service said: "${spoken}"`;
+  else if (quotaExhausted) message = `${QUOTA_SENTENCE} The service said: "${spoken}"`;
   else if (authRejected) message = `${AUTH_SENTENCE} The service said: "${spoken}"`;
   else if (retryable) message = `The service could not process the request and may manage on a later try; nothing is known to have changed. The service said: "${spoken}"`;
   else if (facts.source === 'result') message = `The service answered with an error: "${spoken}"`;
@@ -129,8 +148,40 @@ export function faultError(facts: FaultFacts): CallError {
     [`fault (${facts.source}) code ${code}`, `reason: ${boundText(facts.reason, { cut: facts.truncated === true })}`, boundText(facts.detail, { maxBytes: DETAIL_BYTES / 2 })].filter((line) => line !== '').join('\n'),
     { maxBytes: DETAIL_BYTES },
   );
-  return { kind: 'fault', code, reason: said, source: facts.source, message, detail, retryable, quotaExhausted, authRejected };
+  const error: CallError = { kind: 'fault', code, reason: said, source: facts.source, message, detail, retryable, quotaExhausted, authRejected };
+  if (refusedBy) error.refusedBy = refusedBy;
+  return error;
 }
+
+/** What a request-validation message says: the parameter it names and the markup-like text in the value shown. */
+function requestValidationRefusal(message: string): ServiceRefusal {
+  const named = REQUEST_VALIDATION_PARAMETER.exec(message);
+  const parameter = named?.[1] ?? null;
+  const shown = named ? message.slice(named.index + named[0].length) : '';
+  const at = dangerousIndex(shown);
+  return {
+    rule: 'request-validation',
+    parameter,
+    field: parameter === null ? null : domainFieldOf(parameter),
+    trigger: at >= 0 ? dangerousSnippet(shown, at) : '',
+    carrier: 'soap11',
+  };
+}
+
+/** The sentence for a request-validation refusal: what was refused, that nothing happened, and what carries it. */
+export function requestValidationSentence(refusal: ServiceRefusal): string {
+  const what = refusal.field ? `the ${labelFor(refusal.field).toLowerCase()}` : refusal.parameter ? `parameter ${quote(refusal.parameter, 100)}` : 'a value';
+  const has = refusal.trigger ? ` (it has "${refusal.trigger}")` : '';
+  return (
+    `The service's ASP.NET request validation refused ${what}${has} before the operation ran: HTTP GET and POST may not carry a "<" ` +
+    'followed by a letter, "!", "/" or "?", or "&#". Nothing was changed and no API call was used; sending it again the same way fails again. ' +
+    'SOAP 1.1 carries such text: let the profile use SOAP 1.1 when needed, or change the text.'
+  );
+}
+
+const QUERY_TOO_LONG_SENTENCE =
+  `The service refused the request because its query string is too long for HTTP GET (ASP.NET takes ${new Intl.NumberFormat('en-US').format(MAX_QUERY_STRING_LENGTH)} characters). ` +
+  'Nothing was changed and no API call was used; sending it again the same way fails again. HTTP POST carries it: let the profile use HTTP POST when needed, or shorten the text.';
 
 export interface HttpFacts {
   status: number;
@@ -157,6 +208,7 @@ export function httpError(facts: HttpFacts): CallError {
   let retryable = false;
   let quotaExhausted = false;
   let authRejected = false;
+  let refusedBy: ServiceRefusal | undefined;
   if ((status >= 300 && status < 400) || status === 0) {
     const target = facts.location ? ` to ${quote(stripQuery(facts.location), HEADER_BYTES)}` : '';
     message =
@@ -169,6 +221,10 @@ export function httpError(facts: HttpFacts): CallError {
   } else if (status >= 500) {
     retryable = true;
     message = `The service had an internal error (${statusLine}). It will be tried again later.`;
+  } else if (status === 414 || ((status === 400 || status === 404) && isQueryTooLongText(facts.body.slice(0, SCAN_CHARS)))) {
+    // ASP.NET's maxQueryStringLength (400, a "Runtime Error" page) or IIS request filtering (404.15, 414).
+    message = `${QUERY_TOO_LONG_SENTENCE} (${statusLine})`;
+    refusedBy = { rule: 'query-length', parameter: null, field: null, trigger: '', carrier: 'http-post' };
   } else if (status === 404 || status === 410) {
     message = `The service address was not found (${statusLine}): check the base URL and service path in the profile.`;
   } else if (status === 405) {
@@ -202,7 +258,9 @@ export function httpError(facts: HttpFacts): CallError {
   ]
     .filter((line) => line !== '')
     .join('\n');
-  return { kind: 'http', status, contentType, body: shown, message, detail, retryable, quotaExhausted, authRejected };
+  const error: CallError = { kind: 'http', status, contentType, body: shown, message, detail, retryable, quotaExhausted, authRejected };
+  if (refusedBy) error.refusedBy = refusedBy;
+  return error;
 }
 
 export interface ProtocolFacts {
@@ -351,7 +409,7 @@ export function networkError(error: unknown, endpoint: string, host: string): Ca
   } else if (code === 'BAD_PORT' || code === 'net::ERR_UNSAFE_PORT') {
     message = `The port in the base URL (${host}) is one that web clients refuse to use; the service cannot be on it. Nothing was sent.`;
   } else if (NEVER_RETRY.test(code)) {
-    message = `The service address is not valid: check the base URL and service path in the profile. Nothing was sent.`;
+    message = 'The service address is not valid: check the base URL and service path in the profile. Nothing was sent.';
   } else if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'net::ERR_CONNECTION_TIMED_OUT') {
     message = `The connection to ${host} could not be opened in time: this computer may be offline. Nothing was sent.`;
   } else if (sent === 'no') {

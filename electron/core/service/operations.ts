@@ -14,6 +14,32 @@ export const PARAMETER_ORDER: Readonly<Record<Operation, readonly string[]>> = {
   EusReprocessAPI: ['processid', 'Account', 'multicoverageid', 'emailsend', 'key'],
 };
 
+/** Each parameter's domain name, for messages and field issues (a refusal names the parameter as sent). */
+export const DOMAIN_FIELDS: Readonly<Record<string, string>> = {
+  Account: 'account',
+  key: 'key',
+  Sitename: 'name',
+  Siteid: 'siteId',
+  height: 'height',
+  Latitude: 'latitude',
+  Longitude: 'longitude',
+  Description: 'description',
+  Group: 'group',
+  Pinstyle: 'pinStyle',
+  processid: 'processId',
+  multicoverageid: 'multiMapId',
+  emailsend: 'sendEmail',
+};
+
+/** The domain field of a parameter named as sent; ASP.NET compares names without case. */
+export function domainFieldOf(parameter: string): string | null {
+  const exact = DOMAIN_FIELDS[parameter];
+  if (exact) return exact;
+  const lower = parameter.toLowerCase();
+  const found = Object.keys(DOMAIN_FIELDS).find((name) => name.toLowerCase() === lower);
+  return found ? DOMAIN_FIELDS[found]! : null;
+}
+
 /** Parameters that come from the profile's credentials rather than from the request. */
 export const CREDENTIAL_PARAMETERS: readonly string[] = ['Account', 'key'];
 

@@ -58,6 +58,30 @@ export const VALIDATION_PATTERNS: readonly RegExp[] = [
 ];
 
 /**
+ * ASP.NET's request validation refused a value before the operation ran (HTTP GET/POST only):
+ * "A potentially dangerous Request.Form value was detected from the client (Sitename="…")."
+ * (Request.QueryString for GET), as System.Web.HttpRequestValidationException. Nothing ran, so
+ * another binding (SOAP 1.1) can carry the same call; the same request never passes.
+ */
+export const REQUEST_VALIDATION_PATTERNS: readonly RegExp[] = [
+  /\bpotentially dangerous Request\.\w+ value was detected\b/i,
+  /\bHttpRequestValidationException\b/,
+];
+
+/**
+ * ASP.NET refused a query string over httpRuntime's maxQueryStringLength (HTTP 400, a "Runtime
+ * Error" page that may keep the exception in a comment), or IIS refused it (HTTP 404.15 / 414).
+ */
+export const QUERY_TOO_LONG_PATTERNS: readonly RegExp[] = [
+  /\bmaxQueryStringLength\b/i,
+  /\bquery string\b[^.]{0,80}\b(?:exceeds|too long)\b/i,
+  /\bmaxQueryString\b/i,
+];
+
+/** The parameter a request-validation message names: `(Sitename="…")`. */
+export const REQUEST_VALIDATION_PARAMETER = /\(\s*([^\s=()"]{1,100})\s*="/;
+
+/**
  * A 200 result string that reads as an error (spec §7.2 leaves open whether failures come back
  * in the result). Anchored at the start for the generic words so that a success such as
  * "Site 12 updated." or "Submission P-1 reprocessed…" never matches; quota and auth wordings
@@ -94,6 +118,8 @@ export const isQuotaText = (text: string): boolean => matchesAny(QUOTA_PATTERNS,
 export const isAuthText = (text: string): boolean => matchesAny(AUTH_PATTERNS, text);
 export const isValidationText = (text: string): boolean => matchesAny(VALIDATION_PATTERNS, text);
 export const isErrorResult = (text: string): boolean => matchesAny(RESULT_ERROR_PATTERNS, text);
+export const isRequestValidationText = (text: string): boolean => matchesAny(REQUEST_VALIDATION_PATTERNS, text);
+export const isQueryTooLongText = (text: string): boolean => matchesAny(QUERY_TOO_LONG_PATTERNS, text);
 
 /**
  * A site ID in a result string: digits alone ("100026"), or labelled ("Site ID: 123",

@@ -4,22 +4,20 @@
 import type { Connection, Operation } from './types';
 import type { WireParams } from './operations';
 import { isSuccess, parseBody, readFailure, serviceUrl, wrongShape, type Answer, type ReadResult } from './codec';
+import { formEncodeParams } from '../../shared/aspnet';
 
 export function operationUrl(connection: Connection, operation: Operation): string {
   return `${serviceUrl(connection)}/${operation}`;
 }
 
 /**
- * application/x-www-form-urlencoded / query encoding of every parameter. encodeURIComponent plus
- * the five characters it leaves alone that some servers treat specially (! ' ( ) *); space is %20,
- * which every decoder reads as a space (a "+" would not survive a strict query parser).
+ * application/x-www-form-urlencoded / query encoding of every parameter (shared/aspnet.ts, where the
+ * query length ASP.NET limits is measured with the same encoding). encodeURIComponent plus the five
+ * characters it leaves alone that some servers treat specially (! ' ( ) *); space is %20, which every
+ * decoder reads as a space (a "+" would not survive a strict query parser).
  */
 export function encodeParams(params: WireParams): string {
-  return params.map(([name, value]) => `${encodeComponent(name)}=${encodeComponent(value)}`).join('&');
-}
-
-function encodeComponent(text: string): string {
-  return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return formEncodeParams(params);
 }
 
 export function readPlain(operation: Operation, answer: Answer, connection: Connection): ReadResult {

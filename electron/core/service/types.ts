@@ -5,6 +5,9 @@
 // service can do.
 
 import type { Connection, EusReprocess, InputIssue, RenderingQuality, SiteEdit } from '../../shared/domain';
+import type { AspNetRefusal, CarriedBy } from '../../shared/aspnet';
+
+export type { AspNetRefusal, CarriedBy } from '../../shared/aspnet';
 
 export { BINDINGS, REAL_SERVICE } from '../../shared/domain';
 export type { Binding, Connection, EusReprocess, InputIssue, PinStyle, RenderingQuality, SiteEdit } from '../../shared/domain';
@@ -24,11 +27,20 @@ export interface SiteResult {
   message: string;
   /** The result text exactly as received. */
   raw: string;
+  /** Present when the call went over another binding than the profile's (see ServiceRefusal). */
+  carriedBy?: CarriedBy;
 }
 
 export interface ReprocessResult {
   message: string;
   raw: string;
+  carriedBy?: CarriedBy;
+}
+
+/** A refusal by the service's ASP.NET front (request validation, query length), with the domain field it names. */
+export interface ServiceRefusal extends AspNetRefusal {
+  /** The domain field of `parameter` (name, description…), or null. */
+  field: string | null;
 }
 
 interface ErrorFaces {
@@ -42,6 +54,14 @@ interface ErrorFaces {
   quotaExhausted: boolean;
   /** The service rejected the account ID or API key. */
   authRejected: boolean;
+  /**
+   * The service's ASP.NET front refused the request before the operation ran (nothing changed, no
+   * API call used): request validation on HTTP GET/POST, or a GET query over its length limit.
+   * Rejected input: never retryable as it is; `carrier` is the binding that takes it.
+   */
+  refusedBy?: ServiceRefusal;
+  /** The call went over another binding than the profile's (the error is that binding's answer). */
+  carriedBy?: CarriedBy;
 }
 
 export type CallError =
@@ -128,4 +148,11 @@ export interface ClientOptions {
   fetch?: Transport;
   /** Per call, default 30 s. */
   timeoutMs?: number;
+  /**
+   * When a call over HTTP GET/POST would be refused by the service's ASP.NET front (request
+   * validation, a GET query over 2,048 characters), send that one call over SOAP 1.1 (or HTTP POST
+   * for a GET that is only too long) at the same endpoint, and say so in the result (default true).
+   * Off: the call goes as asked and the refusal comes back as rejected input. callRaw never does it.
+   */
+  bindingFallback?: boolean;
 }

@@ -133,7 +133,7 @@ function markupAt(text: string, at: number): Markup | null {
 function scanShape(text: string, limits: Readonly<XmlLimits>): string | null {
   let elements = 0;
   let depth = 0;
-  for (let at = text.indexOf('<'); at !== -1; ) {
+  for (let at = text.indexOf('<'); at !== -1;) {
     const markup = markupAt(text, at);
     if (!markup) return null;
     if (markup.kind === 'end') depth--;
@@ -156,7 +156,7 @@ function scanShape(text: string, limits: Readonly<XmlLimits>): string | null {
 export function closeTruncated(text: string): string | null {
   const open: string[] = [];
   let cut = text.length;
-  for (let at = text.indexOf('<'); at !== -1; ) {
+  for (let at = text.indexOf('<'); at !== -1;) {
     const markup = markupAt(text, at);
     if (!markup) {
       cut = at;
@@ -243,7 +243,7 @@ const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '
 function decodeEntities(text: string): string {
   if (!text.includes('&')) return text;
   return text.replace(/&([^;\s&]*);?/g, (whole, name: string) => {
-    if (!whole.endsWith(';')) throw new XmlSyntaxError(`a bare "&" appears in the text`);
+    if (!whole.endsWith(';')) throw new XmlSyntaxError('a bare "&" appears in the text');
     if (name.startsWith('#')) {
       const code = /^#x[0-9a-f]+$/i.test(name) ? parseInt(name.slice(2), 16) : /^#\d+$/.test(name) ? parseInt(name.slice(1), 10) : NaN;
       if (!isXmlChar(code)) throw new XmlSyntaxError(`the character reference &${name}; is not an XML character`);

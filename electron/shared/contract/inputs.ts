@@ -30,6 +30,8 @@ export const reprocessInputSchema = z.object({
   processId: optText,
   multiMapId: numberish.optional(),
   sendEmail: z.union([z.boolean(), z.string().max(10)]).optional(),
+  /** The user confirmed emailing a submission that was emailed (or is queued to be) in the last 24 h. */
+  force: z.boolean().optional(),
 });
 export type ReprocessInput = z.infer<typeof reprocessInputSchema>;
 
@@ -41,8 +43,16 @@ export const profileInputSchema = z.object({
   namespace: optText,
   binding: z.enum(BINDINGS).optional(),
   account: text,
+  /** Send a call that ASP.NET would refuse over HTTP GET/POST over SOAP 1.1 (or POST) instead (default true). */
+  bindingFallback: z.boolean().optional(),
 });
 export type ProfileInput = z.infer<typeof profileInputSchema>;
+
+export const connectionTestOptionsSchema = z.object({
+  /** Also call GetRenderingQualityList over each of the other three bindings (up to 3 more API calls). */
+  everyBinding: z.boolean().optional(),
+});
+export type ConnectionTestOptions = z.infer<typeof connectionTestOptionsSchema>;
 
 export const settingsPatchSchema = z.object({
   tileUrl: text.optional(),
@@ -84,4 +94,3 @@ export const reprocessFileOptionsSchema = z.object({
   skipInvalid: z.boolean().optional(),
 });
 export type ReprocessFileOptions = z.infer<typeof reprocessFileOptionsSchema>;
-

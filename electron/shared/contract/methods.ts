@@ -7,6 +7,7 @@ import type { ImportPreview } from '../bulk/preview';
 import type { ApiEvent } from './events';
 import {
   bulkFileSchema,
+  connectionTestOptionsSchema,
   importOptionsSchema,
   MAX_BULK_FILE_BYTES,
   profileInputSchema,
@@ -14,6 +15,7 @@ import {
   reprocessInputSchema,
   settingsPatchSchema,
   siteInputSchema,
+  type ConnectionTestOptions,
   type ImportOptionsInput,
   type ProfileInput,
   type ReprocessFileOptions,
@@ -25,6 +27,7 @@ import type {
   BulkFileView,
   ChangeSet,
   BulkRunView,
+  ConnectionTestView,
   ExportedFile,
   OutboxEntryView,
   ProfileView,
@@ -45,6 +48,7 @@ export const API_METHODS = {
   useProfile: z.tuple([id]),
   setApiKey: z.tuple([id, z.string().min(1).max(1000)]),
   clearApiKey: z.tuple([id]),
+  testProfile: z.tuple([id, connectionTestOptionsSchema]),
   listSites: z.tuple([]),
   saveSite: z.tuple([siteInputSchema]),
   addExistingSite: z.tuple([siteInputSchema]),
@@ -80,6 +84,12 @@ export interface SitewalkApi {
   /** Write-only: the key is stored by the main process and never returned. */
   setApiKey(profileId: string, key: string): Promise<Result<ProfileView>>;
   clearApiKey(profileId: string): Promise<Result<ProfileView>>;
+  /**
+   * "Test connection": the service description (no API call), then the account and key with one
+   * GetRenderingQualityList call, then which bindings answer (free; `everyBinding` makes the real
+   * call over the other three too, up to 3 more API calls).
+   */
+  testProfile(profileId: string, options: ConnectionTestOptions): Promise<Result<ConnectionTestView>>;
   listSites(): Promise<SiteView[]>;
   /** Validates, queues durably, returns the site as now pending. */
   saveSite(input: SiteInput): Promise<Result<SiteView>>;

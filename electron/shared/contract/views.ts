@@ -3,6 +3,9 @@
 // No view carries an API key: profiles say hasKey and keyStore.
 import type { Binding, HeightUnit, InputIssue, KeyStoreKind, OutboxState, PinStyle, RenderingQuality, SyncState } from '../domain';
 import type { BulkProgress, ReportRow, RunResult } from '../bulk/report';
+import type { CarriedBy } from '../aspnet';
+
+export type { CarriedBy };
 
 export interface ProfileView {
   id: string;
@@ -18,6 +21,51 @@ export interface ProfileView {
   hasKey: boolean;
   /** Where this profile's key is kept; 'session-only' means it is forgotten when the app quits. */
   keyStore: KeyStoreKind;
+  /**
+   * A call the service's ASP.NET front would refuse over HTTP GET/POST (markup-like text, a GET query
+   * over 2,048 characters) goes over SOAP 1.1 (or HTTP POST) instead; off = it fails as rejected input.
+   */
+  bindingFallback: boolean;
+}
+
+/** One step of a connection test: passed, failed, or not run (skipped, with why). */
+export type ConnectionCheckOutcome = 'passed' | 'failed' | 'skipped';
+
+export interface ConnectionCheck {
+  outcome: ConnectionCheckOutcome;
+  /** A sentence for the user. */
+  message: string;
+  /** For support: statuses, codes, what was answered. */
+  detail: string;
+}
+
+/** How one binding fared in a connection test. */
+export interface BindingCheck {
+  binding: Binding;
+  /** Whether the service description lists a port for it (null when the WSDL could not be read). */
+  inWsdl: boolean | null;
+  /** Whether the binding answered as ASMX does (null: not asked, or the answer says nothing). */
+  answers: boolean | null;
+  /** How it was asked: a request ASMX refuses before any operation (free), or the real call (one API call). */
+  how: 'refusal' | 'call' | 'not-asked';
+  message: string;
+}
+
+/** The result of "Test connection" for a profile: each step, and what it cost. */
+export interface ConnectionTestView {
+  profileId: string;
+  /** The service answers and accepted the account and key. */
+  ok: boolean;
+  /** The service description (…?WSDL) answered: no API call. */
+  reachability: ConnectionCheck;
+  /** One GetRenderingQualityList call with the profile's account and key. */
+  credentials: ConnectionCheck;
+  bindings: BindingCheck[];
+  /** API calls this test used (each one counts against the account's calls). */
+  apiCallsUsed: number;
+  /** One paragraph saying it all. */
+  summary: string;
+  testedAt: string;
 }
 
 /** What went wrong, in both faces. */
@@ -34,6 +82,8 @@ export interface ProblemView {
   mayHaveBeenApplied?: boolean;
   /** Field issues, for invalid input and validation faults. */
   issues?: InputIssue[];
+  /** How many tries in a row the service gave this same answer (server exceptions). */
+  repeats?: number;
 }
 
 export type SiteOrigin =
@@ -90,6 +140,11 @@ export interface OutboxEntryView {
   /** The service's answer once done. */
   result: string | null;
   problem: ProblemView | null;
+  /**
+   * Set when the last try went over another binding than the profile's because the service's ASP.NET
+   * front would have refused it (request validation, query length): which one, and why.
+   */
+  carriedBy?: CarriedBy | null;
   /** Grows with every change of the entry: a view with a lower one is stale. */
   revision: number;
 }

@@ -16,3 +16,4 @@ export {
 } from './common';
 export { parseSiteEdit, siteEditSchema, type SiteEditInput } from './site';
 export { parseEusReprocess, eusReprocessSchema, type EusReprocessInput } from './eus';
+export { siteRefusalWarnings, estimatedSiteQueryLength, type RefusalWarning, type RefusalContext } from './request-validation';

@@ -14,6 +14,11 @@ export interface ProfileInput {
   namespace?: string;
   binding?: string;
   account?: string;
+  /**
+   * Whether a call that ASP.NET would refuse over HTTP GET/POST (request validation, query length)
+   * may go over SOAP 1.1 (or HTTP POST) instead. true/false, or "on"/"off", "yes"/"no", "true"/"false".
+   */
+  bindingFallback?: boolean | string;
 }
 
 export interface ProfileSettings {
@@ -23,6 +28,13 @@ export interface ProfileSettings {
   namespace: string;
   binding: Binding;
   account: string;
+  /** Absent in profiles stored before it existed: read as true (see bindingFallbackOf). */
+  bindingFallback?: boolean;
+}
+
+/** A profile's binding fallback: on unless switched off. */
+export function bindingFallbackOf(profile: { bindingFallback?: boolean | undefined }): boolean {
+  return profile.bindingFallback !== false;
 }
 
 export interface ProfileContext {
@@ -111,6 +123,21 @@ const binding = z.preprocess(
     }),
 );
 
+const FALLBACK_WORDS: Readonly<Record<string, boolean>> = { true: true, on: true, yes: true, 1: true, false: false, off: false, no: false, 0: false };
+
+const bindingFallback = z.preprocess(
+  blankToUndefined,
+  z
+    .unknown()
+    .transform((value, ctx): boolean => {
+      if (value === undefined || value === null) return true;
+      if (typeof value === 'boolean') return value;
+      const word = typeof value === 'string' ? FALLBACK_WORDS[value.trim().toLowerCase()] : undefined;
+      if (word === undefined) return addIssue(ctx, 'Binding fallback must be on or off.');
+      return word;
+    }),
+);
+
 function profileSchema(context: ProfileContext) {
   const taken = new Set(context.otherNames.map((name) => name.trim().toLowerCase()));
   return z.object({
@@ -127,6 +154,7 @@ function profileSchema(context: ProfileContext) {
     servicePath,
     namespace,
     binding,
+    bindingFallback,
     account: requiredText({ label: 'Account ID', max: 100, blankMessage: 'The account ID is required; it is in the API section of the account settings.' }),
   });
 }

@@ -192,6 +192,7 @@ export const API_METHOD_NAMES = Object.keys({
   useProfile: true,
   setApiKey: true,
   clearApiKey: true,
+  testProfile: true,
   listSites: true,
   saveSite: true,
   addExistingSite: true,

@@ -1,13 +1,15 @@
-// Settings: connection profiles (add, edit, delete, use; the API key is write-only and the panel says
-// where it is kept — OS keychain or this session only), and the app's own settings: tile server, sync
-// concurrency and height units. Input problems come back from the main process as field issues and
-// are shown beside the field; nothing is changed until a save succeeds.
+// Settings: connection profiles (add, edit, delete, use, test the connection; the API key is
+// write-only and the panel says where it is kept — OS keychain or this session only; whether a call
+// the service refuses over HTTP GET/POST may go over SOAP 1.1 instead), and the app's own settings:
+// tile server, sync concurrency and height units. Input problems come back from the main process as
+// field issues and are shown beside the field; nothing is changed until a save succeeds.
 import { useId, useState } from 'react';
 import type { ProfileInput, ProfileView, SettingsView } from '../../../electron/shared/contract/index';
 import { DEFAULT_SETTINGS } from '../../../electron/shared/contract/index';
 import { BINDINGS, HEIGHT_UNITS, REAL_SERVICE, type Binding, type KeyStoreKind } from '../../../electron/shared/domain';
 import { useAppState } from '../store';
 import { issueText, issuesByField } from '../lib/issues';
+import { ConnectionTest } from './ConnectionTest';
 import { Field, ValueForm } from './forms';
 import { useUi } from './ui';
 
@@ -59,6 +61,7 @@ export function SettingsPanel({ focusProfileId }: { focusProfileId?: string | un
 function ProfileCard({ profile, onEdit, highlight }: { profile: ProfileView; onEdit: () => void; highlight: boolean }) {
   const ui = useUi();
   const [keyOpen, setKeyOpen] = useState(highlight && !profile.hasKey);
+  const [testOpen, setTestOpen] = useState(false);
   return (
     <article className={`profile panel-card ${profile.active ? 'active' : ''}`} aria-label={`Profile ${profile.name}`}>
       <header>
@@ -70,7 +73,11 @@ function ProfileCard({ profile, onEdit, highlight }: { profile: ProfileView; onE
         <dt>Service</dt>
         <dd className="wrap">{profile.baseUrl + profile.servicePath}</dd>
         <dt>Binding</dt>
-        <dd>{BINDING_LABELS[profile.binding]}</dd>
+        <dd>
+          {BINDING_LABELS[profile.binding]}
+          {(profile.binding === 'http-post' || profile.binding === 'http-get') &&
+            (profile.bindingFallback ? '; SOAP 1.1 when the service would refuse a value' : '; never another protocol (values the service refuses fail)')}
+        </dd>
         <dt>Account ID</dt>
         <dd>{profile.account || '—'}</dd>
         <dt>API key</dt>
@@ -92,6 +99,9 @@ function ProfileCard({ profile, onEdit, highlight }: { profile: ProfileView; onE
             Use this profile
           </button>
         )}
+        <button type="button" onClick={() => setTestOpen(!testOpen)} aria-expanded={testOpen}>
+          Test connection…
+        </button>
         {!profile.builtIn && (
           <button type="button" onClick={onEdit}>
             Edit
@@ -124,6 +134,7 @@ function ProfileCard({ profile, onEdit, highlight }: { profile: ProfileView; onE
         )}
       </div>
       {keyOpen && <KeyForm profile={profile} onDone={() => setKeyOpen(false)} />}
+      {testOpen && <ConnectionTest profile={profile} />}
     </article>
   );
 }
@@ -179,8 +190,9 @@ export function ProfileForm({ profile, onDone }: { profile: ProfileView | null; 
     binding: profile?.binding ?? REAL_SERVICE.binding,
     account: profile?.account ?? '',
   });
+  const [bindingFallback, setBindingFallback] = useState(profile?.bindingFallback ?? true);
   const [key, setKey] = useState('');
-  const [issues, setIssues] = useState<Partial<Record<ProfileField | 'key' | '', string>>>({});
+  const [issues, setIssues] = useState<Partial<Record<ProfileField | 'bindingFallback' | 'key' | '', string>>>({});
   const [busy, setBusy] = useState(false);
 
   const field = (name: ProfileField, label: string, hint?: string) => (
@@ -211,7 +223,7 @@ export function ProfileForm({ profile, onDone }: { profile: ProfileView | null; 
       onSubmit={async (e) => {
         e.preventDefault();
         setBusy(true);
-        const input: ProfileInput = { ...values };
+        const input: ProfileInput = { ...values, bindingFallback };
         if (profile) input.id = profile.id;
         const result = await ui.call(() => ui.api.saveProfile(input));
         if (!result) {
@@ -255,6 +267,27 @@ export function ProfileForm({ profile, onDone }: { profile: ProfileView | null; 
           </select>
         )}
       </Field>
+      <div className={`field ${issues.bindingFallback ? 'has-error' : ''}`}>
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            checked={bindingFallback}
+            aria-describedby={issues.bindingFallback ? `${id}-fallback-error` : `${id}-fallback-hint`}
+            onChange={(e) => setBindingFallback(e.target.checked)}
+          />
+          When the service would refuse a site over HTTP POST or GET, send it over SOAP 1.1 (or HTTP POST) instead
+        </label>
+        {issues.bindingFallback ? (
+          <p id={`${id}-fallback-error`} className="field-error">
+            {issues.bindingFallback}
+          </p>
+        ) : (
+          <p id={`${id}-fallback-hint`} className="hint">
+            The service&apos;s ASP.NET front refuses text like “&lt;North&gt;” or “&amp;#8217;” over HTTP POST and GET, and HTTP GET queries over 2,048 characters, before anything is saved. Off: such
+            a site fails, and the site form warns before saving it.
+          </p>
+        )}
+      </div>
       <details>
         <summary>Advanced: service path and namespace</summary>
         {field('servicePath', 'Service path')}
