@@ -91,7 +91,10 @@ export class OutboxActions {
 
   /** The entry as it is now, after an action. */
   private current(id: string): Result<OutboxEntryView> {
-    return ok(entryView(this.deps.store.get(id)!, this.deps.store.revisionOf(id)));
+    const entry = this.deps.store.get(id);
+    // Discarded while the action was being written (another window, the CLI beside the app).
+    if (!entry) return refuse('id', `Entry ${id} was discarded meanwhile.`);
+    return ok(entryView(entry, this.deps.store.revisionOf(id)));
   }
 
   private async retry(id: string): Promise<Result<OutboxEntryView>> {

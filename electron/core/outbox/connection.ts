@@ -20,6 +20,8 @@ export const HUNG_AFTER_MS = 10_000;
 
 /** How a failed call counts: a refusal of the input is still an answer from a working service. */
 export function connectionAfter(error: CallError): Exclude<ConnectionState, 'checking'> {
+  // ASP.NET refusing a value (request validation, a query too long) is a working service's answer.
+  if (error.refusedBy) return 'online';
   switch (error.kind) {
     case 'invalid-input':
     case 'fault':

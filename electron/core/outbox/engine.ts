@@ -4,81 +4,16 @@
 // ambiguous on the next start. After a call, policy.ts decides the next state. When the service is
 // unreachable the engine goes offline and probes with backoff (the host may hint at connectivity
 // too); when the probe answers, sending resumes by itself.
-import type { BlockedView } from '../../shared/contract/views';
 import type { Clock, Random, TimerHandle } from '../clock';
+import type { Blocked, EngineOptions, EngineStatus, Reachability, SettleResult } from './engine-types';
 import type { CallResult, ReprocessResult, ServiceClient, SiteResult } from '../service/types';
 import { backoffDelay, decide, DEFAULT_PROBE, DEFAULT_RETRY, type RetryPolicy } from './policy';
 import type { OutboxStore } from './store';
-import { ConnectionMonitor, HUNG_AFTER_MS, type ConnectionState } from './connection';
+import { ConnectionMonitor, HUNG_AFTER_MS } from './connection';
 import * as transitions from './transitions';
-import { isIdempotent, laneOf, type OutboxEntry, type PauseInfo, type Problem } from './types';
+import { isIdempotent, laneOf, type OutboxEntry, type Problem } from './types';
 
-/** Why the active profile's queue cannot move now (the contract's view of it, defined once). */
-export type Blocked = BlockedView;
-
-export interface EngineStatus {
-  online: boolean;
-  /** At least one request is in flight. */
-  syncing: boolean;
-  paused: PauseInfo | null;
-  blocked: Blocked | null;
-  /** pending + sending + paused of the active profile. */
-  pendingCount: number;
-  sendingCount: number;
-  /** failed + needs-review of the active profile: entries waiting for the user. */
-  attentionCount: number;
-  /** Last time the service answered well for the active profile (ms), or null. */
-  lastSyncAt: number | null;
-  /** What calls really say about the active profile's service. */
-  connection: {
-    state: ConnectionState | 'paused';
-    lastError: { message: string; at: number } | null;
-    /** When the engine will try the service again (a retry or a probe), ms; null when not waiting. */
-    nextTryAt: number | null;
-  };
-}
-
-export interface SettleResult {
-  /** null = nothing is left that could be sent; otherwise why the rest cannot move now. */
-  blocked: Blocked | null;
-  status: EngineStatus;
-}
-
-/** A probe's finding: online (a good answer), not answering (an error page, 5xx), offline (nothing). */
-export interface Reachability {
-  state: 'online' | 'not-answering' | 'offline';
-  message: string;
-}
-
-/** What the engine needs of the service, per profile (core/access implements it). */
-export interface ServiceAccessPort {
-  /** The client for a profile (reads the key per call); may start the built-in sandbox first. */
-  clientFor(profileId: string): ServiceClient | Promise<ServiceClient>;
-  /** A reason the profile cannot send at all right now (no key…), checked before each pass. */
-  precheck?(profileId: string): Blocked | null;
-  /** Whether the profile's service answers, and how well; must not cost an API call. */
-  reachable(profileId: string): Promise<Reachability>;
-  /** Last chance to strip anything secret from a problem before it is stored. */
-  scrub?(problem: Problem, profileId: string): Problem;
-}
-
-export interface EngineOptions {
-  store: OutboxStore;
-  clock: Clock;
-  random: Random;
-  /** Requests in flight at once, across sites (default 4). */
-  concurrency?: number;
-  retry?: RetryPolicy;
-  probe?: Pick<RetryPolicy, 'baseMs' | 'capMs'>;
-  /** The profile whose entries are sent, or null. */
-  activeProfile(): string | null;
-  /** The one way to the service: clients, keys and reachability per profile. */
-  access: ServiceAccessPort;
-  onStatus?(status: EngineStatus): void;
-  log?(line: string): void;
-  /** When each profile's service last accepted a request, from the journal (ms). */
-  initialContact?: ReadonlyMap<string, number>;
-}
+export type { Blocked, EngineOptions, EngineStatus, Reachability, ServiceAccessPort, SettleResult } from './engine-types';
 
 export class SyncEngine {
   private readonly store: OutboxStore;
@@ -446,7 +381,9 @@ export class SyncEngine {
       const seconds = Math.round((now - oldest) / 1000);
       return { state: 'not-answering', lastError: { message: `A request has been waiting ${seconds} s for the service to answer.`, at: now }, nextTryAt: null };
     }
-    const nextTryAt = facts.state === 'not-answering' && Number.isFinite(this.retryAt) ? this.retryAt : null;
+    // A retry time only while something of this profile is waiting for it.
+    const waiting = this.store.countsOf(profileId).pending > 0;
+    const nextTryAt = facts.state === 'not-answering' && waiting && Number.isFinite(this.retryAt) ? this.retryAt : null;
     return { state: facts.state, lastError: facts.lastError, nextTryAt };
   }
 

@@ -4,9 +4,10 @@
 // fresh on every call so another process's change (the CLI beside the app) is seen. Keys are not
 // here: they live in the SecretStore, by profile ID.
 import { randomBytes } from 'node:crypto';
-import { REAL_SERVICE, type Binding } from '../../shared/domain';
+import { z } from 'zod';
+import { BINDINGS, REAL_SERVICE } from '../../shared/domain';
 import { refuse, type Result } from '../../shared/result';
-import { parseProfile, SANDBOX_PROFILE_NAME, type ProfileInput, type ProfileSettings } from '../../shared/validation/profile';
+import { bindingFallbackOf, parseProfile, SANDBOX_PROFILE_NAME, type ProfileInput, type ProfileSettings } from '../../shared/validation/profile';
 import type { KeyValueStore } from './kv';
 
 export const SANDBOX_PROFILE_ID = 'sandbox';
@@ -89,9 +90,9 @@ export class ProfileBook {
     const document = this.read();
     const current = document.profiles.find((profile) => profile.id === id);
     if (!current) return refuse('id', `There is no profile "${id}".`);
-    const merged: ProfileInput = { ...pickSettings(current) };
+    const merged: ProfileInput = { ...profileSettings(current) };
     for (const [key, value] of Object.entries(input) as Array<[keyof ProfileInput, unknown]>) {
-      if (typeof value === 'string' && value.trim() !== '') merged[key] = value;
+      if ((typeof value === 'string' && value.trim() !== '') || typeof value === 'boolean') (merged as Record<string, unknown>)[key] = value;
     }
     const parsed = parseProfile(merged, { otherNames: document.profiles.filter((profile) => profile.id !== id).map((profile) => profile.name) });
     if (!parsed.ok) return parsed;
@@ -135,7 +136,8 @@ export class ProfileBook {
 }
 
 
-function pickSettings(profile: Profile): ProfileInput {
+/** Where a profile's calls go and as whom: what the user set (and sees), without ID or key. */
+export function profileSettings(profile: Profile): ProfileSettings & { bindingFallback: boolean } {
   return {
     name: profile.name,
     baseUrl: profile.baseUrl,
@@ -143,6 +145,7 @@ function pickSettings(profile: Profile): ProfileInput {
     namespace: profile.namespace,
     binding: profile.binding,
     account: profile.account,
+    bindingFallback: bindingFallbackOf(profile),
   };
 }
 
@@ -153,19 +156,18 @@ function newProfileId(existing: readonly Profile[]): string {
   }
 }
 
-const BINDING_VALUES: readonly Binding[] = ['http-post', 'http-get', 'soap11', 'soap12'];
+/** A profile as stored (read back parsed, never trusted; one that does not parse is left out). */
+const storedProfileSchema = z.looseObject({
+  id: z.string().refine((id) => id !== SANDBOX_PROFILE_ID),
+  name: z.string(),
+  baseUrl: z.string(),
+  servicePath: z.string(),
+  namespace: z.string(),
+  account: z.string(),
+  binding: z.enum(BINDINGS),
+  bindingFallback: z.boolean().optional(),
+});
 
 function isStoredProfile(value: unknown): value is Profile {
-  if (typeof value !== 'object' || value === null) return false;
-  const profile = value as Partial<Profile>;
-  return (
-    typeof profile.id === 'string' &&
-    profile.id !== SANDBOX_PROFILE_ID &&
-    typeof profile.name === 'string' &&
-    typeof profile.baseUrl === 'string' &&
-    typeof profile.servicePath === 'string' &&
-    typeof profile.namespace === 'string' &&
-    typeof profile.account === 'string' &&
-    BINDING_VALUES.includes(profile.binding as Binding)
-  );
+  return storedProfileSchema.safeParse(value).success;
 }

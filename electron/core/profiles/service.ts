@@ -14,7 +14,7 @@ import type { OutboxStore } from '../outbox/store';
 import type { QualitiesCache } from '../qualities/cache';
 import type { CoreEvents, SitewalkCore } from '../sitewalk-core';
 import type { SiteRegister } from '../sites/register';
-import type { Profile, ProfileBook } from './profiles';
+import { profileSettings, type Profile, type ProfileBook } from './profiles';
 import type { LayeredSecretStore } from './secrets';
 
 const KEY_MAX = 1000;
@@ -83,17 +83,11 @@ export class ProfileService implements Pick<SitewalkCore, 'profiles'> {
     }
     return {
       id: profile.id,
-      name: profile.name,
-      baseUrl: profile.baseUrl,
-      servicePath: profile.servicePath,
-      namespace: profile.namespace,
-      binding: profile.binding,
-      account: profile.account,
+      ...profileSettings(profile),
       builtIn: profile.builtIn,
       active: profile.id === this.current,
       hasKey,
       keyStore: profile.builtIn ? 'session-only' : this.deps.secrets.kindOf(profile.id),
-      bindingFallback: bindingFallbackOf(profile),
     };
   }
 

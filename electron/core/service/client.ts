@@ -27,7 +27,6 @@ import type {
   Credentials,
   Connection,
   EusReprocess,
-  InputIssue,
   Transport,
   TransportResponse,
   Operation,
@@ -39,25 +38,24 @@ import type {
   SiteEdit,
   SiteResult,
 } from './types';
-import { BINDINGS, OPERATIONS } from './types';
+import { OPERATIONS } from './types';
 import type { Answer, BindingCodec, WireRequest } from './codec';
 import type { XmlElement } from './xml';
-import { serviceUrl } from './codec';
 import { httpGet } from './http-get';
 import { httpPost } from './http-post';
 import { soap11 } from './soap11';
 import { soap12 } from './soap12';
-import { CREDENTIAL_PARAMETERS, domainFieldOf, eusParams, rawParams, renderingListParams, requestParameters, siteParams, type WireParams } from './operations';
+import { CREDENTIAL_PARAMETERS, domainFieldOf, eusParams, rawParams, renderingListParams, siteParams, type WireParams } from './operations';
 import { BINDING_NAMES, describeRefusal, formEncodeParams, isFormBinding, predictRefusal, type AspNetRefusal } from '../../shared/aspnet';
 import { labelFor } from '../../shared/validation/common';
 import { cancelledError, describeThrown, invalidInput, networkError, protocolError, stripQuery, timeoutError } from './errors';
 import { createRedactor, redactError, type Redactor } from './redact';
-import { firstInvalidUtf8Offset } from '../../shared/bulk/decode';
 import { interpretRenderingList, interpretReprocessResult, interpretSiteResult, resultError, resultText } from './interpret';
-import { findXmlForbidden } from '../../shared/validation/common';
 import { parseEusReprocess } from '../../shared/validation/eus';
 import { parseSiteEdit } from '../../shared/validation/site';
 import { nodeTransport } from './node-transport';
+import { checkConnection, checkCredentials, rawParamIssues, unsendable } from './checks';
+import { decodeBody, readBody } from './body';
 
 export const CODECS: Readonly<Record<Binding, BindingCodec>> = {
   'http-post': httpPost,
@@ -374,69 +372,6 @@ function refusalLabel(refusal: AspNetRefusal | ServiceRefusal): string | null {
   return field ? `the ${labelFor(field).toLowerCase()}` : `parameter ${refusal.parameter}`;
 }
 
-function rawParamIssues(operation: Operation, unknown: string[], credentials: string[]): InputIssue[] {
-  const valid = requestParameters(operation);
-  const issues: InputIssue[] = unknown.map((name) => {
-    const near = valid.find((candidate) => candidate.toLowerCase() === name.toLowerCase());
-    return {
-      field: name,
-      message:
-        `${operation} has no parameter "${name}"` +
-        (near ? ` (names are case-sensitive: did you mean "${near}"?)` : '') +
-        `; its parameters are ${valid.join(', ')}.`,
-    };
-  });
-  for (const name of credentials) {
-    issues.push({ field: name, message: `"${name}" comes from the account and key settings, not from the request parameters.` });
-  }
-  return issues;
-}
-
-function checkConnection(connection: Connection): InputIssue[] {
-  const issues: InputIssue[] = [];
-  if (!BINDINGS.includes(connection.binding)) {
-    issues.push({ field: 'binding', message: `The binding "${String(connection.binding)}" is not one of ${BINDINGS.join(', ')}.` });
-  }
-  let url: URL | null = null;
-  try {
-    url = new URL(serviceUrl(connection));
-  } catch {
-    url = null;
-  }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    issues.push({ field: 'baseUrl', message: `The base URL "${connection.baseUrl}" is not a web address like https://api.towercoverage.com.` });
-  } else if (url.search || url.hash) {
-    issues.push({ field: 'baseUrl', message: 'The base URL and service path must not contain "?" or "#".' });
-  }
-  if (typeof connection.namespace !== 'string' || connection.namespace.trim() === '') {
-    issues.push({ field: 'namespace', message: 'The SOAP namespace is empty; the real service uses http://tempuri.org/.' });
-  } else if (findXmlForbidden(connection.namespace) || /["<>&\s]/.test(connection.namespace)) {
-    issues.push({ field: 'namespace', message: 'The SOAP namespace must be a URI without spaces or quotes, like http://tempuri.org/.' });
-  }
-  return issues;
-}
-
-function checkCredentials(credentials: Credentials, strict: boolean): InputIssue[] {
-  const issues: InputIssue[] = [];
-  if (strict && credentials.account.trim() === '') issues.push({ field: 'account', message: 'The profile has no account ID; it is in the API section of the account settings.' });
-  if (strict && credentials.key.trim() === '') issues.push({ field: 'key', message: 'The profile has no API key; it is in the API section of the account settings.' });
-  if (findXmlForbidden(credentials.account)) issues.push({ field: 'account', message: 'The account ID contains an invisible control character; retype it.' });
-  // The key's characters are never quoted back.
-  if (findXmlForbidden(credentials.key)) issues.push({ field: 'key', message: 'The API key contains an invisible control character; paste it again.' });
-  return issues;
-}
-
-/** Values XML 1.0 cannot carry (relevant to callRaw, whose values are not otherwise validated). */
-function unsendable(params: WireParams): InputIssue[] {
-  const issues: InputIssue[] = [];
-  for (const [name, value] of params) {
-    if (name === 'Account' || name === 'key') continue; // checked with the credentials
-    const forbidden = findXmlForbidden(value);
-    if (forbidden) issues.push({ field: name, message: `${name} contains ${forbidden.description} at position ${forbidden.index + 1}; it cannot be sent.` });
-  }
-  return issues;
-}
-
 function redactOrNull(text: string | null, redact: Redactor): string | null {
   return text === null ? null : redact(text);
 }
@@ -446,63 +381,5 @@ function hostOf(url: string): string {
     return new URL(url).host;
   } catch {
     return url;
-  }
-}
-
-/**
- * Reads the body up to `limit` bytes, keeping what arrived when the stream fails. Past the limit
- * the rest is not read: leaving the loop cancels a web stream and destroys a Node stream.
- */
-async function readBody(response: TransportResponse, signal: AbortSignal, limit: number): Promise<{ bytes: Uint8Array; failure?: unknown; tooLarge: boolean }> {
-  if (!response.body) return { bytes: new Uint8Array(0), tooLarge: false };
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let failure: unknown;
-  let tooLarge = false;
-  // Web streams (fetch) and Node streams (undici's request API) are both async iterables of bytes.
-  const stream = response.body as AsyncIterable<Uint8Array>;
-  try {
-    for await (const value of stream) {
-      if (signal.aborted) throw signal.reason;
-      if (size + value.byteLength > limit) {
-        tooLarge = true;
-        chunks.push(value.subarray(0, limit - size));
-        size = limit;
-        break;
-      }
-      size += value.byteLength;
-      chunks.push(value);
-    }
-  } catch (error) {
-    failure = error ?? new Error('the body stream failed');
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return failure === undefined ? { bytes, tooLarge } : { bytes, failure, tooLarge };
-}
-
-/**
- * The body as text in the charset its content type names (UTF-8 by default; the decoder drops a
- * leading BOM). strict: bytes that are not valid in that charset make `invalid` say so (the text is
- * then decoded leniently, for the error's excerpt).
- */
-function decodeBody(bytes: Uint8Array, contentType: string, strict: boolean): { text: string; invalid?: string } {
-  const charset = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType)?.[1];
-  let label = 'utf-8';
-  try {
-    label = new TextDecoder(charset ?? 'utf-8').encoding;
-  } catch {
-    label = 'utf-8';
-  }
-  if (!strict) return { text: new TextDecoder(label).decode(bytes) };
-  try {
-    return { text: new TextDecoder(label, { fatal: true }).decode(bytes) };
-  } catch {
-    const where = label === 'utf-8' ? ` (the first bad byte is at offset ${firstInvalidUtf8Offset(bytes)})` : '';
-    return { text: new TextDecoder(label).decode(bytes), invalid: `the answer is not valid ${label.toUpperCase()}${where}` };
   }
 }

@@ -2,48 +2,21 @@
 // request validation (a query or form value that looks like markup is refused, whatever the
 // parameter) and the query-string length limit. Only the HTTP GET and POST bindings go through it:
 // ASMX reads SOAP bodies as XML, never through Request.Form. Both can be switched off together.
+import { firstDangerousValue, type FormPart } from '../../shared/aspnet';
 import { ServiceError } from '../errors';
 import { TEXT_HTML, type Reply } from './reply';
 
-/** httpRuntime maxQueryStringLength's default, in characters of the query as sent (still percent-encoded). */
-export const MAX_QUERY_STRING_LENGTH = 2048;
+export { MAX_QUERY_STRING_LENGTH, type FormPart } from '../../shared/aspnet';
 
 export type ValidatedCollection = 'Request.Form' | 'Request.QueryString';
 
-/** One name=value part of a query or form body, decoded; a part without '=' has no name. */
-export interface FormPart {
-  name: string | null;
-  value: string;
-}
-
 /**
- * CrossSiteScriptingValidation.IsDangerousString: the index of the first `<` followed by an ASCII
- * letter, `!`, `/` or `?`, or of the first `&#`; -1 when there is none. `a < b`, `AT&T` and `3<5` pass.
- */
-export function dangerousIndex(value: string): number {
-  return value.search(/<[A-Za-z!/?]|&#/);
-}
-
-/**
- * Refuses the request the way HttpRequest.ValidateString does, checking the collection as
- * ASP.NET holds it: names compared without case, the values of a repeated name joined with commas,
- * names starting with "__" (ASP.NET's own fields) and empty values skipped, NUL characters dropped.
+ * Refuses the request the way HttpRequest.ValidateString does (the rule itself, shared with the
+ * client that avoids it, is electron/shared/aspnet.ts).
  */
 export function validateRequestValues(parts: readonly FormPart[], collection: ValidatedCollection): void {
-  const joined = new Map<string | null, { name: string | null; values: string[] }>();
-  for (const part of parts) {
-    const key = part.name === null ? null : part.name.toLowerCase();
-    const entry = joined.get(key);
-    if (entry) entry.values.push(part.value);
-    else joined.set(key, { name: part.name, values: [part.value] });
-  }
-  for (const { name, values } of joined.values()) {
-    if (name !== null && name.startsWith('__')) continue;
-    const value = values.join(',').replaceAll('\0', '');
-    if (value === '') continue;
-    const at = dangerousIndex(value);
-    if (at >= 0) throw dangerousValue(collection, name ?? '', value, at);
-  }
+  const dangerous = firstDangerousValue(parts);
+  if (dangerous) throw dangerousValue(collection, dangerous.name, dangerous.value, dangerous.index);
 }
 
 /** "A potentially dangerous Request.Form value was detected from the client (Sitename="…")." */
