@@ -34,6 +34,7 @@ import { PIN_NAMES } from '../map/sprites';
 import { useAppState } from '../store';
 import { Field, FieldError } from './forms';
 import { PinIcon, Problem, SyncBadge, useUi } from './ui';
+import { RefusalNotice } from './ConnectionTest';
 
 export interface SiteFormProps {
   request: SiteFormRequest;
@@ -99,6 +100,7 @@ export function SiteForm({ request, onClose, onPickOnMap, picked }: SiteFormProp
   const isEdit = request.mode === 'edit';
   const reading = useMemo(() => readForm(fields, request.mode, site?.siteId ?? null), [fields, request.mode, site?.siteId]);
   const validation = useMemo(() => parseSiteEdit(reading.input), [reading]);
+  const activeProfile = useAppState(store, (s) => s.profiles.find((profile) => profile.active) ?? null);
   const issues = fieldIssues(fields, request.mode, reading, validation, serverIssues);
   const shown = (field: FieldName) => (submitted || touched.has(field) ? issues[field] : undefined);
   const generalIssue = serverIssues[''];
@@ -325,6 +327,8 @@ export function SiteForm({ request, onClose, onPickOnMap, picked }: SiteFormProp
 
         {isEdit && <p className="form-help">Blank name, description or group keep what the service has.</p>}
         {generalIssue && <p className="field-error" role="alert">{generalIssue}</p>}
+        {/* Values the service's ASP.NET front refuses over HTTP GET/POST: said before saving. */}
+        {!isExisting && <RefusalNotice edit={validation.ok ? validation.value : null} profile={activeProfile} />}
         {submitted && errorCount > 0 && (
           <p className="field-error" role="alert">
             {errorCount === 1 ? 'One field needs fixing' : `${errorCount} fields need fixing`} before the site can be saved. Nothing was queued.
