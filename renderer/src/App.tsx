@@ -9,6 +9,7 @@ import { type AppStore, describeError, useAppState } from './store';
 import { MapView, type MapHandle } from './map/MapView';
 import { SiteForm } from './components/SiteForm';
 import { SitesPanel } from './components/SitesPanel';
+import { NO_FILTER, readMapFollowsList, writeMapFollowsList, type SiteFilter } from './lib/siteFilter';
 import { OutboxPanel } from './components/OutboxPanel';
 import { EusPanel } from './components/EusPanel';
 import { QualitiesPanel } from './components/QualitiesPanel';
@@ -47,6 +48,9 @@ export function App({ store, onSessionProblem }: { store: AppStore; onSessionPro
   const [panel, setPanel] = useState<Panel>('sites');
   const [panelFocus, setPanelFocus] = useState<string | undefined>(undefined);
   const [selectedId, setSelectedId] = useState<string | null>(null);
+  // The list's search and filters live here, so the map can show exactly what the list shows.
+  const [siteFilter, setSiteFilter] = useState<SiteFilter>(NO_FILTER);
+  const [mapFollowsList, setMapFollowsList] = useState(readMapFollowsList);
   const [form, setForm] = useState<{ request: SiteFormRequest; seq: number } | null>(null);
   const [addMode, setAddMode] = useState<'new' | 'pick' | null>(null);
   const [picked, setPicked] = useState<{ lat: number; lng: number; seq: number } | null>(null);
@@ -259,6 +263,13 @@ export function App({ store, onSessionProblem }: { store: AppStore; onSessionPro
                   onToggleMove={(localId) => (move.movableId === localId ? cancelMove() : startMoveFrom(localId, 'card'))}
                   draftsVersion={draftsVersion}
                   onDraftsChanged={() => setDraftsVersion((v) => v + 1)}
+                  filter={siteFilter}
+                  onFilterChange={setSiteFilter}
+                  mapFollowsList={mapFollowsList}
+                  onMapFollowsListChange={(on) => {
+                    setMapFollowsList(on);
+                    writeMapFollowsList(on);
+                  }}
                 />
               )}
               {panel === 'outbox' && <OutboxPanel />}
@@ -308,6 +319,7 @@ export function App({ store, onSessionProblem }: { store: AppStore; onSessionPro
               store={store}
               settings={settings}
               selectedId={selectedId}
+              filter={mapFollowsList ? siteFilter : null}
               addMode={addMode !== null}
               movableId={move.movableId}
               movePreview={move.preview}

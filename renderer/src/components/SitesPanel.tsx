@@ -1,8 +1,11 @@
 // The site list: search and filters (name/ID, group, sync state), a windowed list that stays quick
 // with 10,000 sites (only the rows in view exist in the DOM), the selected site's details, and the
-// unsaved drafts, so typed input that was never saved is always one click away.
+// unsaved drafts, so typed input that was never saved is always one click away. A profile of one's
+// own with no sites yet gets a first-run card instead of an empty list: the service has no operation
+// that lists an account's sites, so they come from a file or by their IDs.
 import { useEffect, useMemo, useRef, useState, type UIEvent } from 'react';
 import type { SiteView, SyncState } from '../../../electron/shared/contract/index';
+import { siteMatcher, type SiteFilter, type StateFilter } from '../lib/siteFilter';
 import type { HeightUnit } from '../../../electron/shared/domain';
 import { useAppState } from '../store';
 import { SYNC_LABELS, siteTitle, relativeTime } from '../lib/format';
@@ -17,9 +20,7 @@ const ROW_HEIGHT = 64;
 const BY_TITLE = new Intl.Collator(undefined, { numeric: true });
 const OVERSCAN = 6;
 
-type StateFilter = 'all' | SyncState | 'attention';
-
-export function SitesPanel({ selectedId, onAddSite, movingId, onToggleMove, draftsVersion, onDraftsChanged }: {
+export function SitesPanel({ selectedId, onAddSite, movingId, onToggleMove, draftsVersion, onDraftsChanged, filter, onFilterChange, mapFollowsList, onMapFollowsListChange }: {
   selectedId: string | null;
   onAddSite: () => void;
   /** The site in move mode (its pin can be dragged), or null. */
@@ -28,13 +29,21 @@ export function SitesPanel({ selectedId, onAddSite, movingId, onToggleMove, draf
   onToggleMove: (localId: string) => void;
   draftsVersion: number;
   onDraftsChanged: () => void;
+  /** The search and filters (kept by the app, so the map can follow them). */
+  filter: SiteFilter;
+  onFilterChange: (filter: SiteFilter) => void;
+  /** Whether the map shows only the sites listed here. */
+  mapFollowsList: boolean;
+  onMapFollowsListChange: (on: boolean) => void;
 }) {
   const ui = useUi();
   const sites = useAppState(ui.store, (s) => s.sites);
   const unit = useAppState(ui.store, (s) => s.settings.heightUnit);
-  const [query, setQuery] = useState('');
-  const [group, setGroup] = useState('');
-  const [state, setState] = useState<StateFilter>('all');
+  const activeProfile = useAppState(ui.store, (s) => s.profiles.find((profile) => profile.active) ?? null);
+  const { query, group, state } = filter;
+  const setQuery = (value: string) => onFilterChange({ ...filter, query: value });
+  const setGroup = (value: string) => onFilterChange({ ...filter, group: value });
+  const setState = (value: StateFilter) => onFilterChange({ ...filter, state: value });
   useNow();
 
   const all = useMemo(() => {
@@ -50,20 +59,13 @@ export function SitesPanel({ selectedId, onAddSite, movingId, onToggleMove, draf
     return c;
   }, [all]);
 
-  const filtered = useMemo(() => {
-    const q = query.trim().toLowerCase();
-    return all.filter((s) => {
-      if (group && s.group !== group) return false;
-      if (state === 'attention' ? s.syncState !== 'failed' && s.syncState !== 'needs-review' : state !== 'all' && s.syncState !== state) return false;
-      if (!q) return true;
-      return s.name.toLowerCase().includes(q) || (s.siteId ?? '').toLowerCase().includes(q) || s.group.toLowerCase().includes(q) || s.description.toLowerCase().includes(q);
-    });
-  }, [all, query, group, state]);
+  const filtered = useMemo(() => all.filter(siteMatcher({ query, group, state })), [all, query, group, state]);
 
   // eslint-friendly: reading localStorage on every render is cheap (a handful of keys).
   void draftsVersion;
   const drafts = listDrafts();
   const selected = selectedId ? sites.get(selectedId) ?? null : null;
+  const firstRun = all.length === 0 && activeProfile !== null && !activeProfile.builtIn;
 
   return (
     <div className="sites-panel">
@@ -125,42 +127,77 @@ export function SitesPanel({ selectedId, onAddSite, movingId, onToggleMove, draf
         </section>
       )}
 
-      <div className="filters" role="search">
-        <label className="field">
-          <span>Search sites</span>
-          <input type="search" value={query} placeholder="Name, site ID, group…" onChange={(e) => setQuery(e.target.value)} />
-        </label>
-        <div className="filter-row">
-          <label className="field">
-            <span>Group</span>
-            <select value={group} onChange={(e) => setGroup(e.target.value)}>
-              <option value="">All groups</option>
-              {groups.map((g) => (
-                <option key={g} value={g}>
-                  {g}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="field">
-            <span>State</span>
-            <select value={state} onChange={(e) => setState(e.target.value as StateFilter)}>
-              <option value="all">All ({all.length})</option>
-              <option value="synced">{SYNC_LABELS.synced} ({counts.synced})</option>
-              <option value="pending">{SYNC_LABELS.pending} ({counts.pending})</option>
-              <option value="attention">Needs attention ({counts.failed + counts['needs-review']})</option>
-              <option value="failed">{SYNC_LABELS.failed} ({counts.failed})</option>
-              <option value="needs-review">{SYNC_LABELS['needs-review']} ({counts['needs-review']})</option>
-            </select>
-          </label>
-        </div>
-        <p className="result-count" aria-live="polite">
-          {filtered.length === all.length ? `${all.length} sites` : `Showing ${filtered.length} of ${all.length} sites`}
-        </p>
-      </div>
+      {firstRun ? (
+        <FirstRun profileName={activeProfile.name} onAddSite={onAddSite} />
+      ) : (
+        <>
+          <div className="filters" role="search">
+            <label className="field">
+              <span>Search sites</span>
+              <input type="search" value={query} placeholder="Name, site ID, group…" onChange={(e) => setQuery(e.target.value)} />
+            </label>
+            <div className="filter-row">
+              <label className="field">
+                <span>Group</span>
+                <select value={group} onChange={(e) => setGroup(e.target.value)}>
+                  <option value="">All groups</option>
+                  {groups.map((g) => (
+                    <option key={g} value={g}>
+                      {g}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label className="field">
+                <span>State</span>
+                <select value={state} onChange={(e) => setState(e.target.value as StateFilter)}>
+                  <option value="all">All ({all.length})</option>
+                  <option value="synced">{SYNC_LABELS.synced} ({counts.synced})</option>
+                  <option value="pending">{SYNC_LABELS.pending} ({counts.pending})</option>
+                  <option value="attention">Needs attention ({counts.failed + counts['needs-review']})</option>
+                  <option value="failed">{SYNC_LABELS.failed} ({counts.failed})</option>
+                  <option value="needs-review">{SYNC_LABELS['needs-review']} ({counts['needs-review']})</option>
+                </select>
+              </label>
+            </div>
+            <p className="result-count" aria-live="polite">
+              {filtered.length === all.length ? `${all.length} sites` : `Showing ${filtered.length} of ${all.length} sites`}
+            </p>
+            <label className="check map-follows">
+              <input type="checkbox" checked={mapFollowsList} onChange={(e) => onMapFollowsListChange(e.target.checked)} />
+              <span>Show only these sites on the map</span>
+            </label>
+          </div>
 
-      <SiteRows sites={filtered} selectedId={selectedId} unit={unit} />
+          <SiteRows sites={filtered} selectedId={selectedId} unit={unit} />
+        </>
+      )}
     </div>
+  );
+}
+
+/** A real account with no sites in Sitewalk yet: why the list is empty, and the ways to fill it. */
+function FirstRun({ profileName, onAddSite }: { profileName: string; onAddSite: () => void }) {
+  const ui = useUi();
+  return (
+    <section className="first-run panel-card" aria-labelledby="first-run-title">
+      <h3 id="first-run-title">No sites in {profileName} yet</h3>
+      <p>
+        The service has no operation that lists an account&apos;s sites, so Sitewalk cannot fetch the ones you already have. It shows the sites you add here: import them from a file
+        (CSV, KML or GeoJSON, such as an export from the web interface), or add each one by its site ID. New towers can be added on the map.
+      </p>
+      <div className="actions">
+        <button type="button" className="primary" onClick={() => ui.openBulk('import')}>
+          Import file…
+        </button>
+        <button type="button" onClick={() => ui.openSiteForm({ mode: 'existing' })}>
+          Add by site ID
+        </button>
+        <button type="button" onClick={onAddSite}>
+          Add on the map
+        </button>
+      </div>
+    </section>
   );
 }
 

@@ -286,3 +286,9 @@ export function formatDms(value: number, axis: Axis): string {
 export function formatDecimal(value: number): string {
   return String(Number(value.toFixed(6)));
 }
+
+/** A position both ways: `45.123456, -111.5` and `45°07'24.4"N 111°30'00.0"W` (longitude wrapped into ±180). */
+export function formatPosition(lat: number, lng: number): { decimal: string; dms: string } {
+  const lon = ((((lng + 180) % 360) + 360) % 360) - 180;
+  return { decimal: `${formatDecimal(lat)}, ${formatDecimal(lon)}`, dms: `${formatDms(lat, 'lat')} ${formatDms(lon, 'lon')}` };
+}

@@ -5,12 +5,18 @@
 // can be dragged. A right click or a long press on a pin opens its menu (Move, Edit…).
 // Tiles of the configured server come through the host, which keeps them for offline use; when one
 // cannot be had (offline and never seen, blocked) a coordinate grid shows.
+// Readable at scale: pins cluster up to a zoom (a click on a cluster zooms in), names show from a
+// zoom on, the map can show only what the list's search and filters show (`filter`), a scale bar
+// in the user's units, the coordinates under the cursor, and a measure tool (two points or sites).
 import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
 import L from 'leaflet';
 import type { SettingsView, SiteView } from '../../../electron/shared/contract/index';
 import { PIN_STYLES } from '../../../electron/shared/domain';
 import type { AppStore } from '../store';
-import { PinLayer, type MovePreview, type Pin } from './pins';
+import { PinLayer, isCluster, type ClusterMark, type MovePreview, type Pin } from './pins';
+import { CursorCoordinates } from './CursorCoordinates';
+import { siteMatcher, type SiteFilter } from '../lib/siteFilter';
+import { formatBearing, formatDistance, haversineDistance, initialBearing } from '../lib/geodesy';
 import { coordinateGrid } from './gridLayer';
 import { hostTileUrl } from './tileUrl';
 import { BADGE_URLS, PIN_NAMES, PIN_URLS } from './sprites';
@@ -32,6 +38,8 @@ export interface MapViewProps {
   store: AppStore;
   settings: SettingsView;
   selectedId: string | null;
+  /** Show only the sites this filter lets through (the list's), or every site when null. */
+  filter: SiteFilter | null;
   addMode: boolean;
   /** The one site whose pin can be dragged (move mode), or null. */
   movableId: string | null;
@@ -74,8 +82,21 @@ const MARK_WORDS: Record<Pin['mark'], string> = {
 /** The open context menu: the map's (a place) or a pin's (a site). */
 type MenuState = { kind: 'map'; x: number; y: number; lat: number; lng: number } | { kind: 'pin'; x: number; y: number; lat: number; lng: number; localId: string; title: string };
 
+/** One end of a measurement: a clicked spot, or a site (with its name). */
+interface MeasurePoint {
+  lat: number;
+  lng: number;
+  name: string | null;
+}
+
+function pointName(p: MeasurePoint): string {
+  return p.name ?? `${formatDecimal(p.lat)}, ${formatDecimal(p.lng)}`;
+}
+
 export function MapView(props: MapViewProps) {
-  const { store, settings, selectedId, addMode, movableId, movePreview, handle } = props;
+  const { store, settings, selectedId, filter, addMode, movableId, movePreview, handle } = props;
+  /** The filter (and the always-shown sites) the layer's pins were last chosen by: 'all' = every site. */
+  const appliedRef = useRef('all');
   const containerRef = useRef<HTMLDivElement>(null);
   const mapRef = useRef<L.Map | null>(null);
   const layerRef = useRef<PinLayer | null>(null);
@@ -85,7 +106,16 @@ export function MapView(props: MapViewProps) {
   callbacks.current = props;
   const [tilesFailing, setTilesFailing] = useState(false);
   const [menu, setMenu] = useState<MenuState | null>(null);
-  const [hover, setHover] = useState<{ pin: Pin; x: number; y: number } | null>(null);
+  const [hover, setHover] = useState<{ item: Pin | ClusterMark; x: number; y: number } | null>(null);
+  const [leafletMap, setLeafletMap] = useState<L.Map | null>(null);
+  // The measure tool: on or off, and the points clicked so far (a third click starts again).
+  const [measuring, setMeasuring] = useState(false);
+  const [measurePoints, setMeasurePoints] = useState<MeasurePoint[]>([]);
+  const measuringRef = useRef(false);
+  measuringRef.current = measuring;
+  const addMeasurePoint = (point: MeasurePoint) => setMeasurePoints((points) => (points.length >= 2 ? [point] : [...points, point]));
+  /** Which sites the map shows: the filter's, plus the selected site and the one being moved. */
+  const shownRef = useRef<(site: SiteView) => boolean>(() => true);
   // Open where there is room for it beside the toolbar; a tap away otherwise.
   const [legendOpen, setLegendOpen] = useState(() => window.innerWidth - 440 >= 1000);
   const menuRef = useRef<HTMLDivElement>(null);
@@ -105,11 +135,16 @@ export function MapView(props: MapViewProps) {
     });
     map.attributionControl.setPrefix(false);
     mapRef.current = map;
+    setLeafletMap(map);
     container.querySelector('.leaflet-control-zoom-in')?.setAttribute('aria-label', 'Zoom in');
     container.querySelector('.leaflet-control-zoom-out')?.setAttribute('aria-label', 'Zoom out');
 
     const layer = new PinLayer({
-      onPinClick: (id) => callbacks.current.onSelect(id),
+      onPinClick: (id) => {
+        const pin = layer.getPin(id);
+        if (measuringRef.current && pin) addMeasurePoint({ lat: pin.lat, lng: L.Util.wrapNum(pin.lng, [-180, 180], true), name: pin.title });
+        else callbacks.current.onSelect(id);
+      },
       onPinMenu: (id, point) => {
         const pin = layer.getPin(id);
         if (!pin) return;
@@ -118,7 +153,7 @@ export function MapView(props: MapViewProps) {
         setMenu({ kind: 'pin', x: point.x, y: point.y, lat: pin.lat, lng: pin.lng, localId: id, title: pin.title });
       },
       onPinDrop: (id, latlng) => callbacks.current.onDrop(id, latlng.lat, L.Util.wrapNum(latlng.lng, [-180, 180], true)),
-      onHover: (pin, point) => setHover(pin && point ? { pin, x: point.x, y: point.y } : null),
+      onHover: (item, point) => setHover(item && point ? { item, x: point.x, y: point.y } : null),
       // What is on the canvas, readable from outside (the canvas itself is opaque to tests and tools).
       onDrawn: (info) => {
         container.dataset['pinsDrawn'] = String(info.drawn);
@@ -126,6 +161,8 @@ export function MapView(props: MapViewProps) {
         container.dataset['pinsFailed'] = String(info.marks.failed);
         container.dataset['pinsReview'] = String(info.marks.review);
         container.dataset['pinsCompact'] = String(info.compact);
+        container.dataset['clustersDrawn'] = String(info.clusters);
+        container.dataset['pinsOnMap'] = String(layer.size);
       },
     });
     layer.addTo(map);
@@ -133,7 +170,8 @@ export function MapView(props: MapViewProps) {
 
     map.on('click', (e: L.LeafletMouseEvent) => {
       setMenu(null);
-      if (callbacks.current.addMode) callbacks.current.onPick(e.latlng.lat, L.Util.wrapNum(e.latlng.lng, [-180, 180], true));
+      if (measuringRef.current) addMeasurePoint({ lat: e.latlng.lat, lng: L.Util.wrapNum(e.latlng.lng, [-180, 180], true), name: null });
+      else if (callbacks.current.addMode) callbacks.current.onPick(e.latlng.lat, L.Util.wrapNum(e.latlng.lng, [-180, 180], true));
     });
     map.on('contextmenu', (e: L.LeafletMouseEvent) => {
       setMenu({ kind: 'map', x: e.containerPoint.x, y: e.containerPoint.y, lat: e.latlng.lat, lng: L.Util.wrapNum(e.latlng.lng, [-180, 180], true) });
@@ -161,12 +199,12 @@ export function MapView(props: MapViewProps) {
       clearTimeout(fitTimer);
     });
     const stopSites = store.onSites((changed, removed, reset) => {
-      const pins = changed.map(toPin);
+      const pins = changed.map((site) => (shownRef.current(site) ? toPin(site) : null));
       if (reset) {
         layer.setPins(pins.filter((p): p is Pin => p !== null));
         fitNow(fitted);
       } else {
-        // A site that lost its position leaves the map.
+        // A site that lost its position (or no longer passes the filter) leaves the map.
         const gone = [...removed, ...changed.filter((s, i) => pins[i] === null).map((s) => s.localId)];
         layer.update(pins.filter((p): p is Pin => p !== null), gone);
         if (!fitted && layer.size > 0) {
@@ -178,7 +216,7 @@ export function MapView(props: MapViewProps) {
     // The store may have loaded before the map existed.
     const state = store.getState();
     if (state.loaded) {
-      layer.setPins([...state.sites.values()].map(toPin).filter((p): p is Pin => p !== null));
+      layer.setPins([...state.sites.values()].filter((site) => shownRef.current(site)).map(toPin).filter((p): p is Pin => p !== null));
       fitNow(false);
     }
 
@@ -189,6 +227,7 @@ export function MapView(props: MapViewProps) {
       clearTimeout(fitTimer);
       resize.disconnect();
       map.remove();
+      setLeafletMap(null);
       mapRef.current = null;
       layerRef.current = null;
       tilesRef.current = null;
@@ -231,6 +270,70 @@ export function MapView(props: MapViewProps) {
   useEffect(() => {
     containerRef.current?.setAttribute('data-tiles', tilesFailing ? 'grid' : 'tiles');
   }, [tilesFailing]);
+
+  // The map shows what the list shows: every site the filter lets through, and always the selected
+  // site and the one being moved (so a move or a selection never loses its pin). A filter typed
+  // letter by letter redraws once it rests.
+  useEffect(() => {
+    const layer = layerRef.current;
+    const container = containerRef.current;
+    if (!layer) return;
+    const matches = filter ? siteMatcher(filter) : null;
+    shownRef.current = (site) => !matches || matches(site) || site.localId === selectedId || site.localId === movableId;
+    if (container) container.dataset['filtered'] = matches ? 'true' : 'false';
+    // Without a filter every site is on the map already: a new selection changes nothing.
+    const key = filter ? JSON.stringify([filter, selectedId, movableId]) : 'all';
+    if (key === appliedRef.current) return;
+    const apply = () => {
+      appliedRef.current = key;
+      const sites = store.getState().sites;
+      layer.setPins([...sites.values()].filter((site) => shownRef.current(site)).map(toPin).filter((p): p is Pin => p !== null));
+    };
+    const timer = setTimeout(apply, matches ? 120 : 0);
+    return () => clearTimeout(timer);
+  }, [store, filter, selectedId, movableId]);
+
+  // A scale bar in the user's units: metric for metres, imperial for feet.
+  useEffect(() => {
+    if (!leafletMap) return;
+    const metric = settings.heightUnit !== 'ft';
+    const scale = L.control.scale({ position: 'bottomleft', metric, imperial: !metric, maxWidth: 140 });
+    scale.addTo(leafletMap);
+    return () => {
+      scale.remove();
+    };
+  }, [leafletMap, settings.heightUnit]);
+
+  // The measure line and its ends, under the pins; Esc clears the points, then leaves the tool.
+  useEffect(() => {
+    if (!leafletMap || measurePoints.length === 0) return;
+    const group = L.layerGroup();
+    const latlngs = measurePoints.map((p) => L.latLng(p.lat, p.lng));
+    if (latlngs.length === 2) {
+      L.polyline(latlngs, { color: '#ffffff', weight: 7, opacity: 0.9, interactive: false }).addTo(group);
+      L.polyline(latlngs, { color: '#111111', weight: 3, dashArray: '8 6', interactive: false }).addTo(group);
+    }
+    for (const ll of latlngs) L.circleMarker(ll, { radius: 6, color: '#111111', weight: 3, fillColor: '#ffd400', fillOpacity: 1, interactive: false }).addTo(group);
+    group.addTo(leafletMap);
+    return () => {
+      group.remove();
+    };
+  }, [leafletMap, measurePoints]);
+
+  useEffect(() => {
+    containerRef.current?.classList.toggle('measuring', measuring);
+    if (!measuring) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      e.stopPropagation();
+      setMeasurePoints((points) => {
+        if (points.length === 0) setMeasuring(false);
+        return [];
+      });
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [measuring]);
 
   useEffect(() => {
     layerRef.current?.setSelected(selectedId);
@@ -293,7 +396,9 @@ export function MapView(props: MapViewProps) {
     (): MapHandle => ({
       showSite(localId) {
         const map = mapRef.current;
-        const pin = layerRef.current?.getPin(localId);
+        // The store's site: a filter may keep its pin off the map until it is selected.
+        const site = store.getState().sites.get(localId);
+        const pin = layerRef.current?.getPin(localId) ?? (site ? toPin(site) : null);
         if (!map || !pin) return false;
         const zoom = Math.max(map.getZoom(), 13);
         const inset = callbacks.current.rightInset;
@@ -391,10 +496,43 @@ export function MapView(props: MapViewProps) {
 
       {hover && !menu && (
         <div className="pin-tooltip" style={{ left: hover.x, top: hover.y }} aria-hidden="true">
-          <strong>{hover.pin.title}</strong>
-          <span>{MARK_WORDS[hover.pin.mark]}</span>
+          {isCluster(hover.item) ? (
+            <>
+              <strong>{hover.item.count} sites</strong>
+              <span>
+                {hover.item.failed + hover.item.review > 0 ? `${hover.item.failed + hover.item.review} need attention · ` : hover.item.pending > 0 ? `${hover.item.pending} waiting · ` : ''}
+                Click to zoom in
+              </span>
+            </>
+          ) : (
+            <>
+              <strong>{hover.item.title}</strong>
+              <span>{MARK_WORDS[hover.item.mark]}</span>
+            </>
+          )}
         </div>
       )}
+
+      <div className="map-measure">
+        <button
+          type="button"
+          aria-pressed={measuring}
+          onClick={() => {
+            if (measuring) {
+              setMeasuring(false);
+              setMeasurePoints([]);
+            } else {
+              if (addMode) callbacks.current.onCancelAdd();
+              setMeasuring(true);
+            }
+          }}
+        >
+          Measure
+        </button>
+        {measuring && <MeasureResult points={measurePoints} unit={settings.heightUnit} />}
+      </div>
+
+      <CursorCoordinates map={leafletMap} />
 
       <section className={`legend ${legendOpen ? '' : 'closed'}`} aria-label="Map legend">
         <button type="button" className="legend-toggle" aria-expanded={legendOpen} onClick={() => setLegendOpen(!legendOpen)}>
@@ -421,6 +559,35 @@ export function MapView(props: MapViewProps) {
           </ul>
         )}
       </section>
+    </div>
+  );
+}
+
+/** What the measure tool says: the next click to make, or the distance and bearing from A to B. */
+function MeasureResult({ points, unit }: { points: MeasurePoint[]; unit: SettingsView['heightUnit'] }) {
+  const [a, b] = points;
+  return (
+    <div className="measure-result" role="status" data-testid="measure-result">
+      {!a ? (
+        <p>Click the first point or site. Esc to stop measuring.</p>
+      ) : !b ? (
+        <p>
+          From <strong>{pointName(a)}</strong>: click the second point or site. Esc to clear.
+        </p>
+      ) : (
+        <>
+          <p className="measure-ends">
+            <strong>{pointName(a)}</strong> → <strong>{pointName(b)}</strong>
+          </p>
+          <dl>
+            <dt>Distance</dt>
+            <dd data-testid="measure-distance">{formatDistance(haversineDistance(a, b), unit)}</dd>
+            <dt>Bearing</dt>
+            <dd data-testid="measure-bearing">{formatBearing(initialBearing(a, b))}</dd>
+          </dl>
+          <p className="measure-hint">Click again to start a new measurement. Esc to clear.</p>
+        </>
+      )}
     </div>
   );
 }

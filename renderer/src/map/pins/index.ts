@@ -4,3 +4,4 @@
 export { PinLayer, type PinLayerOptions } from './layer';
 export { PinDrag } from './drag';
 export type { DrawInfo, MovePreview, Pin } from './types';
+export { PinClusters, isCluster, type ClusterMark } from './clusters';

@@ -4,13 +4,17 @@
 // callbacks the React side listens to. Painting, hit testing and dragging are its parts.
 // Pins are fixed unless one is made movable (setMovable): a press on any other pin is left to the
 // map, so dragging always pans, and it is a click only if it was let go where it started.
+// Up to a zoom, pins close together are drawn as clusters (clusters.ts); a click on one zooms to the
+// box around its members. The selected pin and the one in move mode are always drawn on their own.
 import L from 'leaflet';
 import { loadSprites, type Sprite, type SpriteSet } from '../sprites';
 import { PinDrag, type PinDragHost, type PinPress, type PinPressEventType } from './drag';
+import { PinClusters, isCluster, type ClusterMark } from './clusters';
 import { HitGrid } from './hitGrid';
-import { PinPainter } from './painter';
+import { PinPainter, type ProjectedClusters } from './painter';
 import { PRESS_DEFAULTS, longPressOpensMenu, pressOwner, tapOutcome, type Tap } from './press';
 import { PinSet } from './pinSet';
+import type { Projected } from './pinSet';
 import type { DrawInfo, MovePreview, Pin } from './types';
 
 export interface PinLayerOptions {
@@ -24,11 +28,18 @@ export interface PinLayerOptions {
   clickTolerance: number;
   /** A finger or pen held still this long on a pin opens its menu (ms). */
   longPressMs: number;
+  /** Pins closer than this (pixels) are clustered; 0 switches clustering off. */
+  clusterRadius: number;
+  /** The last zoom with clusters: from the next one on, every pin is drawn. */
+  clusterMaxZoom: number;
+  /** From this zoom on, site names are drawn beside full pins (overlapping names are skipped). */
+  labelsFromZoom: number;
   onPinClick?: (id: string) => void;
   onPinDrop?: (id: string, latlng: L.LatLng) => void;
   /** Right click on a pin, or a long press with a finger or pen. */
   onPinMenu?: (id: string, containerPoint: L.Point) => void;
-  onHover?: (pin: Pin | null, containerPoint: L.Point | null) => void;
+  /** The pointer is over a pin, a cluster, or nothing. */
+  onHover?: (item: Pin | ClusterMark | null, containerPoint: L.Point | null) => void;
   /** Called after every redraw (tests and the benchmark wait for it). */
   onDrawn?: (info: DrawInfo) => void;
 }
@@ -37,6 +48,9 @@ const DEFAULTS: PinLayerOptions = {
   padding: 0.3,
   compactAbove: 600,
   compactBelowZoom: 7,
+  clusterRadius: 44,
+  clusterMaxZoom: 12,
+  labelsFromZoom: 14,
   ...PRESS_DEFAULTS,
 };
 
@@ -47,7 +61,7 @@ function mapPanned(map: L.Map): boolean {
 
 /** A tap being watched, with its pointer and the timer of a long press. */
 interface WatchedTap extends Tap {
-  readonly pin: Pin;
+  readonly item: Pin | ClusterMark;
   readonly pointerId: number;
   timer: number;
 }
@@ -59,7 +73,9 @@ export class PinLayer extends L.Layer implements PinDragHost {
   private movableId: string | null = null;
   private readonly opts: PinLayerOptions;
   private readonly pins = new PinSet();
-  private readonly hits = new HitGrid<Pin>();
+  private readonly hits = new HitGrid<Pin | ClusterMark>();
+  private readonly clusters: PinClusters;
+  private clustersDirty = true;
   private painter: PinPainter | null = null;
   private sprites: SpriteSet | null = null;
   private canvas: HTMLCanvasElement | null = null;
@@ -87,6 +103,7 @@ export class PinLayer extends L.Layer implements PinDragHost {
   constructor(options: Partial<PinLayerOptions> = {}) {
     super();
     this.opts = { ...DEFAULTS, ...options };
+    this.clusters = new PinClusters({ radius: this.opts.clusterRadius, maxZoom: this.opts.clusterMaxZoom });
   }
 
   // ---------- data ----------
@@ -94,12 +111,14 @@ export class PinLayer extends L.Layer implements PinDragHost {
   /** Replaces every pin. */
   setPins(pins: Iterable<Pin>): void {
     this.pins.replace(pins);
+    this.clustersDirty = true;
     this.scheduleRedraw();
   }
 
   /** Adds or replaces some pins and removes others, in one redraw. */
   update(changed: Iterable<Pin>, removedIds: Iterable<string> = []): void {
     this.pins.update(changed, removedIds);
+    this.clustersDirty = true;
     if (this.preview && !this.pins.get(this.preview.id)) this.preview = null;
     this.scheduleRedraw();
   }
@@ -145,12 +164,28 @@ export class PinLayer extends L.Layer implements PinDragHost {
     this.scheduleRedraw(true);
   }
 
-  /** The topmost pin under a point given in map-container pixels. */
+  /** The topmost pin under a point given in map-container pixels (null over a cluster). */
   pinAt(containerPoint: L.Point): Pin | null {
+    const item = this.itemAt(containerPoint);
+    return item && !isCluster(item) ? item : null;
+  }
+
+  /** The pin or cluster under a point given in map-container pixels. */
+  itemAt(containerPoint: L.Point): Pin | ClusterMark | null {
     const map = this.leafletMap;
     if (!map) return null;
     const p = map.containerPointToLayerPoint(containerPoint).subtract(this.boundsMin);
     return this.hits.at(p.x, p.y);
+  }
+
+  /** Zooms to the box around a cluster's members, at least far enough for it to split. */
+  zoomToCluster(cluster: ClusterMark): void {
+    const map = this.leafletMap;
+    if (!map) return;
+    const bounds = L.latLngBounds([cluster.south, cluster.west], [cluster.north, cluster.east]);
+    const maxZoom = Number.isFinite(map.getMaxZoom()) ? map.getMaxZoom() : 18;
+    const zoom = Math.min(maxZoom, Math.max(map.getBoundsZoom(bounds.pad(0.2)), this.clusters.expansionZoom(cluster.id), map.getZoom() + 1));
+    map.setView(bounds.getCenter(), zoom);
   }
 
   /** Where a pin's anchor is, in map-container pixels (null when it is not drawn). */
@@ -292,9 +327,11 @@ export class PinLayer extends L.Layer implements PinDragHost {
     this.timer = 0;
     const started = performance.now();
     const zoom = map.getZoom();
-    const projected = this.pins.project(map.options.crs ?? L.CRS.EPSG3857, zoom);
-    const origin = map.getPixelOrigin();
+    const crs = map.options.crs ?? L.CRS.EPSG3857;
     const min = this.boundsMin;
+    const clustered = this.opts.clusterRadius > 0 && this.clusters.clusters(zoom) ? this.clusteredView(map, crs, zoom) : null;
+    const projected = clustered?.pins ?? this.pins.project(crs, zoom);
+    const origin = map.getPixelOrigin();
     const previewPin = this.preview && this.pins.get(this.preview.id);
     const previewAt = previewPin ? map.latLngToLayerPoint([this.preview!.lat, this.preview!.lng]).subtract(min) : null;
     const info = painter.paint(
@@ -313,14 +350,55 @@ export class PinLayer extends L.Layer implements PinDragHost {
         hiddenId: this.hiddenId,
         preview: previewPin && previewAt ? { pin: previewPin, x: previewAt.x, y: previewAt.y } : null,
         mayShift: !this.fullRedrawNeeded && this.preview === null,
+        labels: zoom >= this.opts.labelsFromZoom,
       },
       this.hits,
+      clustered?.clusters ?? null,
     );
     if (info.full) {
       this.fullRedrawNeeded = false;
       this.lastFullCost = performance.now() - started;
     }
     this.opts.onDrawn?.(info);
+  }
+
+  /**
+   * The pins drawn on their own and the clusters around the canvas (plus a margin) at a zoom with
+   * clusters. The selected pin, the movable one and a previewed one are never hidden in a cluster:
+   * they are drawn on their own, on top (their cluster still counts them).
+   */
+  private clusteredView(map: L.Map, crs: L.CRS, zoom: number): { pins: Projected; clusters: ProjectedClusters } {
+    if (this.clustersDirty) {
+      this.clusters.load(this.pins.ordered());
+      this.clustersDirty = false;
+    }
+    const margin = 80;
+    const nw = map.layerPointToLatLng(this.boundsMin.subtract([margin, margin]));
+    const se = map.layerPointToLatLng(this.boundsMin.add([this.cssWidth + margin, this.cssHeight + margin]));
+    const view = this.clusters.query(nw.lng, se.lat, se.lng, nw.lat, zoom);
+    const always = [this.selectedId, this.movableId, this.preview?.id ?? null].filter((id): id is string => id !== null);
+    if (always.length > 0) {
+      const shown = new Set(view.pins.map((pin) => pin.id));
+      for (const id of always) {
+        const pin = this.pins.get(id);
+        if (pin && !shown.has(id)) {
+          view.pins.push(pin);
+          shown.add(id);
+        }
+      }
+    }
+    view.pins.sort((a, b) => b.lat - a.lat);
+    const project = <T extends { lat: number; lng: number }>(items: readonly T[]) => {
+      const x = new Float64Array(items.length);
+      const y = new Float64Array(items.length);
+      items.forEach((item, i) => {
+        const p = crs.latLngToPoint(L.latLng(item.lat, item.lng), zoom);
+        x[i] = p.x;
+        y[i] = p.y;
+      });
+      return { x, y };
+    };
+    return { pins: { pins: view.pins, ...project(view.pins) }, clusters: { marks: view.clusters, ...project(view.clusters) } };
   }
 
   // ---------- what dragging asks of the layer ----------
@@ -383,13 +461,14 @@ export class PinLayer extends L.Layer implements PinDragHost {
     const map = this.leafletMap;
     if (e.button !== 0 || !map) return;
     const point = map.mouseEventToContainerPoint(e);
-    const pin = this.pinAt(point);
-    const owner = pressOwner(pin?.id ?? null, this.movableId, this.dragging?.enabled() ?? false);
-    if (!pin || owner === 'map') return;
+    const item = this.itemAt(point);
+    // A cluster is always a tap: a click zooms in, a drag pans.
+    const owner = item && isCluster(item) ? 'tap' : pressOwner(item?.id ?? null, this.movableId, this.dragging?.enabled() ?? false);
+    if (!item || owner === 'map') return;
     if (owner === 'tap') {
       // The map gets this press and pans if it moves (never preventDefault here: that would hold
       // back the mousedown Leaflet's dragging starts from). We only watch for a click or a hold.
-      const tap: WatchedTap = { pin, pointerId: e.pointerId, startX: point.x, startY: point.y, x: point.x, y: point.y, mapMoved: false, menuShown: false, timer: 0 };
+      const tap: WatchedTap = { item, pointerId: e.pointerId, startX: point.x, startY: point.y, x: point.x, y: point.y, mapMoved: false, menuShown: false, timer: 0 };
       if (e.pointerType !== 'mouse') tap.timer = window.setTimeout(() => this.held(tap, e.pointerType), this.opts.longPressMs);
       this.tap = tap;
       return;
@@ -397,7 +476,7 @@ export class PinLayer extends L.Layer implements PinDragHost {
     // The movable pin: keep the map from starting its own drag (Leaflet listens for pointerdown/mousedown above us).
     e.preventDefault();
     e.stopPropagation();
-    this.press = { pin, pointerId: e.pointerId, dragging: false };
+    this.press = { pin: item as Pin, pointerId: e.pointerId, dragging: false };
     this.canvas?.setPointerCapture?.(e.pointerId);
     this.firePress('pinpress', this.press, point);
   };
@@ -424,11 +503,12 @@ export class PinLayer extends L.Layer implements PinDragHost {
       tap.mapMoved ||= mapPanned(map);
       return;
     }
-    const pin = this.pinAt(point);
-    this.setCursor(pin ? (pin.id === this.movableId && this.dragging?.enabled() ? 'grab' : 'pointer') : '');
-    if ((pin?.id ?? null) !== this.hoverId) {
-      this.hoverId = pin?.id ?? null;
-      this.opts.onHover?.(pin, pin ? point : null);
+    const item = this.itemAt(point);
+    this.setCursor(item ? (!isCluster(item) && item.id === this.movableId && this.dragging?.enabled() ? 'grab' : 'pointer') : '');
+    const key = item ? (isCluster(item) ? `cluster:${item.id}` : item.id) : null;
+    if (key !== this.hoverId) {
+      this.hoverId = key;
+      this.opts.onHover?.(item, item ? point : null);
     }
   };
 
@@ -444,7 +524,8 @@ export class PinLayer extends L.Layer implements PinDragHost {
       if (tapOutcome(tap, this.opts) === 'click') {
         // The click that follows belongs to the pin, not to the map underneath.
         this.swallowClick = true;
-        this.opts.onPinClick?.(tap.pin.id);
+        if (isCluster(tap.item)) this.zoomToCluster(tap.item);
+        else this.opts.onPinClick?.(tap.item.id);
       } else if (tap.menuShown) {
         this.swallowClick = true;
       }
@@ -481,10 +562,10 @@ export class PinLayer extends L.Layer implements PinDragHost {
     const map = this.leafletMap;
     if (this.tap !== tap || !map) return;
     tap.mapMoved ||= mapPanned(map);
-    if (!longPressOpensMenu(tap, pointerType, this.opts)) return;
+    if (isCluster(tap.item) || !longPressOpensMenu(tap, pointerType, this.opts)) return;
     tap.menuShown = true;
     this.menuByHold = true;
-    this.opts.onPinMenu?.(tap.pin.id, L.point(tap.x, tap.y));
+    this.opts.onPinMenu?.(tap.item.id, L.point(tap.x, tap.y));
   }
 
   private endTap(): void {

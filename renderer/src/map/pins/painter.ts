@@ -1,12 +1,23 @@
 // Painting: draws one frame of pins on the layer's canvas as drawImage calls of pre-rendered sprites,
-// and records the box of every pin drawn in the hit grid, so what can be hit is what is seen. After a
-// pan at the same zoom it shifts the last picture and draws only the strips the pan uncovered. It
-// speaks canvas CSS pixels only: the layer turns the map's state into a Frame.
+// clusters as numbered discs and, from a zoom on, site names beside their pins (a name that would
+// overlap another is skipped). It records the box of every pin and cluster drawn in the hit grid, so
+// what can be hit is what is seen. After a pan at the same zoom it shifts the last picture and draws
+// only the strips the pan uncovered. It speaks canvas CSS pixels only: the layer turns the map's
+// state into a Frame.
 import { touches, uncovered, type Rect } from '../geometry';
 import type { PinMark, Sprite, SpriteSet } from '../sprites';
+import type { ClusterMark } from './clusters';
 import type { HitGrid } from './hitGrid';
+import { LabelPlacer, clusterCountText } from './labels';
 import type { Projected } from './pinSet';
 import type { DrawInfo, Pin } from './types';
+
+/** Clusters to draw, with their positions in world pixels of the frame's zoom. */
+export interface ProjectedClusters {
+  readonly marks: readonly ClusterMark[];
+  readonly x: ArrayLike<number>;
+  readonly y: ArrayLike<number>;
+}
 
 export interface PainterOptions {
   /** More pins than this in view: draw compact dots instead of full pins. */
@@ -36,6 +47,19 @@ export interface Frame {
   preview: { pin: Pin; x: number; y: number } | null;
   /** False when something besides the view changed (data, selection): everything is drawn. */
   mayShift: boolean;
+  /** Draw site names beside the pins (full pins only, never compact dots). */
+  labels: boolean;
+}
+
+/** Cluster discs: dark navy with a white ring and white figures (contrast above 10:1), legible on any tile. */
+const CLUSTER_FILL = '#1d3557';
+const CLUSTER_RING = '#ffffff';
+const ATTENTION_FILL = '#b3261e';
+const PENDING_FILL = '#f2a900';
+const LABEL_FONT = '600 12px system-ui, sans-serif';
+
+export function clusterRadius(count: number): number {
+  return count < 10 ? 15 : count < 100 ? 18 : count < 1000 ? 21 : 25;
 }
 
 /** Pins this far outside the canvas are still drawn: their sprite can reach into it. */
@@ -56,7 +80,11 @@ export class PinPainter {
     this.painted = null;
   }
 
-  paint(projected: Projected, sprites: SpriteSet, frame: Frame, hits: HitGrid<Pin>): DrawInfo {
+  private readonly labels = new LabelPlacer();
+  /** Label widths by text: measureText is the slow part of a label. */
+  private readonly widths = new Map<string, number>();
+
+  paint(projected: Projected, sprites: SpriteSet, frame: Frame, hits: HitGrid<Pin | ClusterMark>, clusters: ProjectedClusters | null = null): DrawInfo {
     const { ctx, canvas } = this;
     const { pins, x: px, y: py } = projected;
     const { width: w, height: h, offsetX, offsetY, zoom, selectedId, movableId, hiddenId, preview } = frame;
@@ -102,7 +130,21 @@ export class PinPainter {
       ctx.clearRect(0, 0, w, h);
     }
 
-    hits.begin(visible.length + 2);
+    const shownClusters: number[] = [];
+    if (clusters) {
+      for (let i = 0; i < clusters.marks.length; i++) {
+        const x = clusters.x[i]! + offsetX;
+        const y = clusters.y[i]! + offsetY;
+        if (x > -MARGIN && x < w + MARGIN && y > -MARGIN && y < h + MARGIN) shownClusters.push(i);
+      }
+    }
+    const withLabels = frame.labels && !compact;
+    if (withLabels) {
+      this.labels.reset();
+      ctx.font = LABEL_FONT;
+    }
+
+    hits.begin(visible.length + shownClusters.length + 2);
     // The selected and the movable pin (usually the same) are drawn last, on top of the others.
     const highlighted: { pin: Pin; x: number; y: number }[] = [];
     let previewFrom: { x: number; y: number } | null = null;
@@ -126,6 +168,23 @@ export class PinPainter {
       if (strips && !touches(strips, left, top, sprite.width, sprite.height)) continue;
       ctx.drawImage(sprite.canvas, left, top, sprite.width, sprite.height);
     }
+    for (const i of shownClusters) {
+      const mark = clusters!.marks[i]!;
+      const x = Math.round(clusters!.x[i]! + offsetX);
+      const y = Math.round(clusters!.y[i]! + offsetY);
+      const r = clusterRadius(mark.count);
+      hits.add(mark, x - r, y - r, 2 * r, 2 * r);
+      if (strips && !touches(strips, x - r - 4, y - r - 4, 2 * r + 8, 2 * r + 8)) continue;
+      this.drawCluster(mark, x, y, r);
+    }
+    // Names after every pin, so no pin covers a name; the order is the pins' (north first).
+    if (withLabels) {
+      for (const i of visible) {
+        const pin = pins[i]!;
+        if (pin.id === hiddenId || preview?.pin.id === pin.id) continue;
+        this.drawLabel(pin.title, Math.round(px[i]! + offsetX), Math.round(py[i]! + offsetY), sprites.get(pin.style, pin.mark, false), strips);
+      }
+    }
     // A moved pin is drawn at its proposed place, with a dashed line back to where it was.
     if (preview) {
       if (previewFrom) {
@@ -146,16 +205,93 @@ export class PinPainter {
     hits.end();
     this.painted = { minX: frame.minX, minY: frame.minY, zoom, compact };
 
+    // Sites on the canvas: a pin counts one, a cluster its members.
     const marks: Record<PinMark, number> = { none: 0, pending: 0, failed: 0, review: 0 };
-    for (const pin of hits.recorded) marks[pin.mark]++;
-    return { drawn: hits.recorded.length, marks, compact, full: !shift };
+    let drawn = 0;
+    let clusterCount = 0;
+    for (const item of hits.recorded) {
+      if ('kind' in item) {
+        drawn += item.count;
+        clusterCount++;
+        marks.pending += item.pending;
+        marks.failed += item.failed;
+        marks.review += item.review;
+        marks.none += item.count - item.pending - item.failed - item.review;
+      } else {
+        drawn++;
+        marks[item.mark]++;
+      }
+    }
+    return { drawn, clusters: clusterCount, marks, compact, full: !shift };
+  }
+
+  /** A numbered disc; a small red dot when a member needs attention, else amber when one waits to be sent. */
+  private drawCluster(mark: ClusterMark, x: number, y: number, r: number): void {
+    const ctx = this.ctx;
+    ctx.beginPath();
+    ctx.arc(x, y, r, 0, Math.PI * 2);
+    ctx.fillStyle = CLUSTER_FILL;
+    ctx.fill();
+    ctx.lineWidth = 3;
+    ctx.strokeStyle = CLUSTER_RING;
+    ctx.stroke();
+    ctx.beginPath();
+    ctx.arc(x, y, r + 2, 0, Math.PI * 2);
+    ctx.lineWidth = 1;
+    ctx.strokeStyle = 'rgba(0,0,0,0.55)';
+    ctx.stroke();
+    ctx.fillStyle = '#ffffff';
+    ctx.font = `700 ${r >= 21 ? 13 : 14}px system-ui, sans-serif`;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    ctx.fillText(clusterCountText(mark.count), x, y + 1);
+    const attention = mark.failed + mark.review > 0;
+    if (attention || mark.pending > 0) {
+      const bx = x + r * 0.72;
+      const by = y - r * 0.72;
+      ctx.beginPath();
+      ctx.arc(bx, by, 6, 0, Math.PI * 2);
+      ctx.fillStyle = attention ? ATTENTION_FILL : PENDING_FILL;
+      ctx.fill();
+      ctx.lineWidth = 2;
+      ctx.strokeStyle = attention ? '#ffffff' : '#111111';
+      ctx.stroke();
+    }
+    ctx.textAlign = 'start';
+    ctx.textBaseline = 'alphabetic';
+  }
+
+  /** A site name right of its pin's head, dark on a white halo; skipped when it would overlap another. */
+  private drawLabel(text: string, x: number, y: number, sprite: Sprite, strips: Rect[] | null): void {
+    if (!text) return;
+    const ctx = this.ctx;
+    let width = this.widths.get(text);
+    if (width === undefined) {
+      if (this.widths.size > 20_000) this.widths.clear();
+      width = ctx.measureText(text).width;
+      this.widths.set(text, width);
+    }
+    const left = x - sprite.anchorX + sprite.width - 4;
+    const mid = y - sprite.anchorY + 22;
+    const top = mid - 8;
+    if (!this.labels.place(left - 2, top - 2, width + 4, 20)) return;
+    if (strips && !touches(strips, left - 3, top - 3, width + 6, 22)) return;
+    ctx.font = LABEL_FONT;
+    ctx.textBaseline = 'middle';
+    ctx.lineJoin = 'round';
+    ctx.lineWidth = 3.5;
+    ctx.strokeStyle = 'rgba(255,255,255,0.95)';
+    ctx.strokeText(text, left, mid + 1);
+    ctx.fillStyle = '#111111';
+    ctx.fillText(text, left, mid + 1);
+    ctx.textBaseline = 'alphabetic';
   }
 
   /**
    * A thick black-and-yellow ring around the pin's head: visible on any tile and in sunlight. A pin
    * in move mode also gets a dashed black-and-white ring further out: "this one can be picked up".
    */
-  private drawHighlighted(sprite: Sprite, x: number, y: number, pin: Pin, hits: HitGrid<Pin>, movable: boolean): void {
+  private drawHighlighted(sprite: Sprite, x: number, y: number, pin: Pin, hits: HitGrid<Pin | ClusterMark>, movable: boolean): void {
     const ctx = this.ctx;
     const headY = y - sprite.anchorY + 6 + 16;
     if (movable) {

@@ -54,13 +54,19 @@ export class PinSet {
     return L.latLngBounds([s, w], [n, e]);
   }
 
-  /** Every pin in drawing order, projected at `zoom` (computed again only when something changed). */
-  project(crs: L.CRS, zoom: number): Projected {
+  /** Every pin in drawing order (north first). */
+  ordered(): readonly Pin[] {
     if (this.orderDirty) {
       this.order = [...this.byId.values()].sort((a, b) => b.lat - a.lat);
       this.orderDirty = false;
       this.projectedZoom = NaN;
     }
+    return this.order;
+  }
+
+  /** Every pin in drawing order, projected at `zoom` (computed again only when something changed). */
+  project(crs: L.CRS, zoom: number): Projected {
+    this.ordered();
     const n = this.order.length;
     if (this.projectedZoom !== zoom || this.x.length !== n) {
       if (this.x.length !== n) {

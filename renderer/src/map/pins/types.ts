@@ -14,8 +14,10 @@ export interface Pin {
 }
 
 export interface DrawInfo {
-  /** Pins on the canvas now (view plus padding). */
+  /** Sites on the canvas now (view plus padding): a pin counts one, a cluster its members. */
   drawn: number;
+  /** Clusters among what is drawn. */
+  clusters: number;
   /** Of those, how many carry each state badge. */
   marks: Record<PinMark, number>;
   compact: boolean;

@@ -1,0 +1,41 @@
+// The one filter behind the site list and the map: what a search or a filter lets through is the
+// same on both, by construction.
+import { describe, expect, it } from 'vitest';
+import type { SiteView } from '../../electron/shared/contract/index';
+import { filterSites, isEmptyFilter, NO_FILTER, siteMatcher } from '../../renderer/src/lib/siteFilter';
+import { siteView } from './site-view';
+
+const sites: SiteView[] = [
+  siteView({ localId: 'a', name: 'Bozeman Ridge', siteId: '1001', group: 'North', syncState: 'synced' }),
+  siteView({ localId: 'b', name: 'Belgrade Water Tower', siteId: '1002', group: 'South', syncState: 'failed' }),
+  siteView({ localId: 'c', name: 'Manhattan Silo', siteId: null, group: 'North', syncState: 'pending', description: 'Grain elevator near the ridge' }),
+  siteView({ localId: 'd', name: 'Four Corners', siteId: '1004', group: '', syncState: 'needs-review' }),
+];
+const ids = (list: SiteView[]) => list.map((s) => s.localId);
+
+describe('the site filter', () => {
+  it('lets everything through when empty', () => {
+    expect(isEmptyFilter(NO_FILTER)).toBe(true);
+    expect(ids(filterSites(sites, NO_FILTER))).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('searches name, site ID, group and description, ignoring case and outer spaces', () => {
+    expect(ids(filterSites(sites, { ...NO_FILTER, query: '  RIDGE ' }))).toEqual(['a', 'c']);
+    expect(ids(filterSites(sites, { ...NO_FILTER, query: '1002' }))).toEqual(['b']);
+    expect(ids(filterSites(sites, { ...NO_FILTER, query: 'south' }))).toEqual(['b']);
+  });
+
+  it('filters by group and by state, "needs attention" being failed or needs review', () => {
+    expect(ids(filterSites(sites, { ...NO_FILTER, group: 'North' }))).toEqual(['a', 'c']);
+    expect(ids(filterSites(sites, { ...NO_FILTER, state: 'pending' }))).toEqual(['c']);
+    expect(ids(filterSites(sites, { ...NO_FILTER, state: 'attention' }))).toEqual(['b', 'd']);
+    expect(ids(filterSites(sites, { query: 'ridge', group: 'North', state: 'pending' }))).toEqual(['c']);
+    expect(isEmptyFilter({ ...NO_FILTER, state: 'attention' })).toBe(false);
+  });
+
+  it('is the same predicate for one site as for the list', () => {
+    const filter = { query: 'o', group: '', state: 'all' as const };
+    const matches = siteMatcher(filter);
+    expect(ids(sites.filter(matches))).toEqual(ids(filterSites(sites, filter)));
+  });
+});
