@@ -1,49 +1,11 @@
-// The KML/KMZ reader as it was before the streaming one (electron/shared/bulk/kml.ts): xmldom builds
-// the whole DOM, @tmcw/togeojson walks it. Kept verbatim (only GeoJSON removed, the functions
-// renamed) as the reference the equivalence test and the bench compare the streaming reader with.
+// The KML reader as it was before the streaming one (electron/shared/bulk/kml.ts): xmldom builds the
+// whole DOM, @tmcw/togeojson walks it. Kept as the reference the equivalence test and the bench
+// compare the streaming reader with; the table building and the KMZ half, which did not change,
+// are the shared ones (electron/shared/bulk/geo.ts).
 import { kmlWithFolders } from '@tmcw/togeojson';
 import { DOMParser } from '@xmldom/xmldom';
-import JSZip from 'jszip';
-import { decodeText } from '../../../electron/shared/bulk/decode';
-import { valueToCell, numberToCell, type ImportTable, type TableRow } from '../../../electron/shared/bulk/table';
-
-/** The position columns every geo table starts with, filled from the geometry. */
-const GEO_LATITUDE_COLUMN = 'Latitude';
-const GEO_LONGITUDE_COLUMN = 'Longitude';
-/** The innermost KML folder of a placemark (not mapped automatically: map it to group if it is one). */
-const KML_FOLDER_COLUMN = 'Folder';
-
-// Properties togeojson adds for styling and display; they are not site data and would only clutter
-// the column list.
-const STYLE_PROPERTIES = new Set([
-  'styleUrl',
-  'styleHash',
-  'styleMapHash',
-  'stroke',
-  'stroke-opacity',
-  'stroke-width',
-  'fill',
-  'fill-opacity',
-  'icon',
-  'icon-color',
-  'icon-opacity',
-  'icon-scale',
-  'icon-heading',
-  'icon-offset',
-  'icon-offset-units',
-  'label-color',
-  'label-opacity',
-  'label-scale',
-  'visibility',
-  'open',
-  'timespan',
-  'timestamp',
-  'coordTimes',
-  '@geometry-type',
-  'marker-color',
-  'marker-size',
-  'marker-symbol',
-]);
+import { emptyTable, featuresToTable, readKmz } from '../../../electron/shared/bulk/geo';
+import type { ImportTable } from '../../../electron/shared/bulk/table';
 
 interface GeoFeature {
   type?: unknown;
@@ -100,127 +62,7 @@ function collect(children: ReadonlyArray<{ type: string }>, folder: string | und
   }
 }
 
-/** Opens a KMZ (a zip holding doc.kml, or else its first .kml file) and reads that KML. */
-export async function referenceParseKmz(bytes: Uint8Array): Promise<ImportTable> {
-  const notes: string[] = [];
-  let zip: JSZip;
-  try {
-    zip = await JSZip.loadAsync(bytes);
-  } catch (error) {
-    return emptyTable('kmz', notes, [`The KMZ is not a readable zip archive (${error instanceof Error ? error.message : String(error)}).`]);
-  }
-  const kmlFiles = Object.values(zip.files).filter((entry) => !entry.dir && /\.kml$/i.test(entry.name));
-  const chosen = kmlFiles.find((entry) => entry.name.toLowerCase() === 'doc.kml') ?? kmlFiles[0];
-  if (!chosen) return emptyTable('kmz', notes, ['The KMZ holds no .kml file.']);
-  if (chosen.name.toLowerCase() !== 'doc.kml') notes.push(`The KMZ has no doc.kml; read ${chosen.name} instead.`);
-  if (kmlFiles.length > 1) notes.push(`The KMZ holds ${kmlFiles.length} KML files; only ${chosen.name} was read.`);
-  let content: Uint8Array;
-  try {
-    content = await chosen.async('uint8array');
-  } catch (error) {
-    return emptyTable('kmz', notes, [`${chosen.name} in the KMZ cannot be unpacked (${error instanceof Error ? error.message : String(error)}).`]);
-  }
-  const decoded = decodeText(content);
-  if (!decoded.ok) return emptyTable('kmz', notes, [decoded.message]);
-  const table = referenceParseKml(decoded.text, 'kmz', [...notes, ...decoded.notes]);
-  table.details = { ...table.details, kml: chosen.name };
-  return table;
-}
-
-type Position = { ok: true; longitude: unknown; latitude: unknown } | { ok: false; reason: string };
-
-const SHAPE_NAMES: Record<string, string> = {
-  LineString: 'a line',
-  MultiLineString: 'several lines',
-  Polygon: 'an area (polygon)',
-  MultiPolygon: 'several areas',
-  MultiPoint: 'several points',
-  GeometryCollection: 'several shapes',
-};
-
-/** The one point of a feature, or why there is none. A collection of exactly one point counts as that point. */
-function pointOf(feature: GeoFeature, noun: string): Position {
-  if (feature.type !== 'Feature') return { ok: false, reason: `The ${noun.toLowerCase()} is not a GeoJSON Feature.` };
-  const geometry = feature.geometry as { type?: unknown; coordinates?: unknown; geometries?: unknown } | null | undefined;
-  // No geometry at all is not a shape we cannot use: the row may still edit a site by its ID (an
-  // edit may leave the position as it is); validation says so when it is a new site.
-  if (!geometry) return { ok: true, longitude: undefined, latitude: undefined };
-  let point = geometry;
-  if ((geometry.type === 'MultiPoint') && Array.isArray(geometry.coordinates) && geometry.coordinates.length === 1) {
-    point = { type: 'Point', coordinates: geometry.coordinates[0] };
-  }
-  if (geometry.type === 'GeometryCollection' && Array.isArray(geometry.geometries) && geometry.geometries.length === 1) {
-    point = geometry.geometries[0] as typeof point;
-  }
-  if (point.type !== 'Point') {
-    const shape = typeof point.type === 'string' ? (SHAPE_NAMES[point.type] ?? `a ${point.type}`) : 'no point';
-    const properties = feature.properties as Record<string, unknown> | null | undefined;
-    const overlay = properties?.['@geometry-type'] === 'groundoverlay';
-    return { ok: false, reason: `Only points can become sites; this ${noun.toLowerCase()} is ${overlay ? 'an image overlay' : shape}.` };
-  }
-  const coordinates = point.coordinates;
-  if (!Array.isArray(coordinates) || coordinates.length < 2) {
-    return { ok: false, reason: `The ${noun.toLowerCase()}'s point has no coordinates.` };
-  }
-  // GeoJSON and KML both write longitude first.
-  return { ok: true, longitude: coordinates[0], latitude: coordinates[1] };
-}
-
-function featuresToTable(entries: FeatureEntry[], format: ImportTable['format'], notes: string[], problems: string[], noun: string): ImportTable {
-  const hasFolders = entries.some((entry) => entry.folder !== undefined);
-  const columns: string[] = [GEO_LATITUDE_COLUMN, GEO_LONGITUDE_COLUMN];
-  if (hasFolders) columns.push(KML_FOLDER_COLUMN);
-  const columnIndex = new Map<string, number>(columns.map((name, index) => [name, index]));
-  const propertyColumns = new Map<string, number>();
-
-  const rows: TableRow[] = [];
-  entries.forEach((entry, index) => {
-    const cells: string[] = [];
-    const row: TableRow = { row: index + 1, cells };
-    const position = pointOf(entry.feature, noun);
-    if (position.ok) {
-      cells[0] = coordinateCell(position.latitude);
-      cells[1] = coordinateCell(position.longitude);
-    } else {
-      row.skip = position.reason;
-    }
-    if (hasFolders) cells[2] = entry.folder ?? '';
-    const properties = entry.feature.properties;
-    if (typeof properties === 'object' && properties !== null) {
-      for (const [key, value] of Object.entries(properties as Record<string, unknown>)) {
-        if (STYLE_PROPERTIES.has(key)) continue;
-        let at = propertyColumns.get(key);
-        if (at === undefined) {
-          // A property spelled like a fixed column ("Latitude") gets its own column, so the mapping
-          // can report it as a second source for the same field instead of overwriting the point.
-          const name = columnIndex.has(key) ? `${key} (property)` : key;
-          at = columns.length;
-          columns.push(name);
-          columnIndex.set(name, at);
-          propertyColumns.set(key, at);
-        }
-        cells[at] = valueToCell(value);
-      }
-      const name = (properties as Record<string, unknown>).name;
-      if (typeof name === 'string' && name.trim() !== '') row.label = name.trim();
-    }
-    rows.push(row);
-  });
-  for (const row of rows) {
-    for (let i = 0; i < columns.length; i++) row.cells[i] ??= '';
-  }
-  const skipped = rows.filter((row) => row.skip !== undefined).length;
-  if (skipped > 0) {
-    notes.push(`${skipped} of ${rows.length} ${noun.toLowerCase()}s ${skipped === 1 ? 'is' : 'are'} not a single point and will be skipped (reasons in the preview).`);
-  }
-  return { format, columns, rows, decimalComma: false, notes, problems, details: {} };
-}
-
-function coordinateCell(value: unknown): string {
-  if (typeof value === 'number') return numberToCell(value);
-  return valueToCell(value);
-}
-
-function emptyTable(format: ImportTable['format'], notes: string[], problems: string[]): ImportTable {
-  return { format, columns: [], rows: [], decimalComma: false, notes, problems, details: {} };
+/** Opens a KMZ with the shared KMZ half (unchanged), reading its KML the former way. */
+export function referenceParseKmz(bytes: Uint8Array): Promise<ImportTable> {
+  return readKmz(bytes, referenceParseKml);
 }
