@@ -3,7 +3,7 @@
 // <OpResponse><OpResult> out of the answer by namespace URI. The version modules add headers.
 import type { Connection, Operation } from './types';
 import type { WireParams } from './operations';
-import { isSuccess, parseBody, readFailure, soapFault, wrongShape, type Answer, type ReadResult } from './codec';
+import { isSuccess, parseBody, readFailure, serviceUrl, soapFault, wrongShape, type Answer, type BindingCodec, type ReadResult } from './codec';
 import { childOf, escapeXmlAttribute, escapeXmlText } from './xml';
 
 export function envelope(envelopeNs: string, operation: Operation, params: WireParams, connection: Connection): string {
@@ -48,4 +48,13 @@ export function readSoap(envelopeNs: string, operation: Operation, answer: Answe
   const result = response.children.find((child) => child.local === `${operation}Result` && (child.ns === connection.namespace || child.ns === ''));
   // ASMX omits a null string result entirely: that reads as an empty result, not as damage.
   return { ok: true, element: result ?? null };
+}
+
+/** A SOAP binding: POST to the service path, the envelope of its version, the version's headers. */
+export function soapCodec(binding: 'soap11' | 'soap12', envelopeNs: string, headers: (operation: Operation, connection: Connection) => Record<string, string>): BindingCodec {
+  return {
+    binding,
+    build: (operation, params, connection) => ({ url: serviceUrl(connection), method: 'POST', headers: headers(operation, connection), body: envelope(envelopeNs, operation, params, connection) }),
+    read: (operation, answer, connection) => readSoap(envelopeNs, operation, answer, connection),
+  };
 }

@@ -4,17 +4,13 @@
 import type { Binding, HeightUnit, InputIssue, KeyStoreKind, OutboxState, PinStyle, RenderingQuality, SyncState } from '../domain';
 import type { BulkProgress, ReportRow, RunResult } from '../bulk/report';
 import type { CarriedBy } from '../aspnet';
+import type { ProfileSettings } from '../validation/profile';
 
 export type { CarriedBy };
 
-export interface ProfileView {
+/** A profile as the user sees it: its settings (where calls go, as whom), never its key. */
+export interface ProfileView extends ProfileSettings {
   id: string;
-  name: string;
-  baseUrl: string;
-  servicePath: string;
-  namespace: string;
-  binding: Binding;
-  account: string;
   /** The built-in Sandbox profile (starts the local sandbox; not editable, not deletable). */
   builtIn: boolean;
   active: boolean;
