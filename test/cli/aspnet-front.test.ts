@@ -3,82 +3,24 @@
 // retryable, naming the binding that would carry it; `sitewalk profile test` checks the service, the
 // account and key with one API call and the bindings; the binding-fallback switch is set with
 // `profile add` / `profile edit`; the outbox listing says which binding carried an entry.
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../electron/sandbox/index';
 import { BINDINGS } from '../../electron/core/service/types';
+import { sitewalkInTempHome } from '../support/cli';
 import { makeTempDir, type TempDir } from '../support/temp';
-import { startTestSandbox } from '../service/helpers/sandbox';
+import { sandboxPerFile, startTestSandbox } from '../service/helpers/sandbox';
 
-const SITEWALK = join(process.cwd(), 'electron/cli/sitewalk.mjs');
 const LONG_DESCRIPTION = 'Access road — gate 4, north side; '.repeat(60).slice(0, 1990);
 
 let sandbox: RunningSandbox;
-let home: TempDir;
+sandboxPerFile((started) => (sandbox = started));
 const dirs: TempDir[] = [];
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  home = await makeTempDir('sitewalk-cli-home-');
-});
-afterAll(async () => {
-  await sandbox?.close();
-  await home?.remove();
-});
-beforeEach(() => {
-  sandbox.setFaults({});
-  sandbox.reset('demo');
-});
 afterEach(async () => {
   for (const dir of dirs.splice(0)) await dir.remove();
 });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a parsed document, checked field by field
-  json: any;
-}
-
-function sitewalk(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SITEWALK, ...args], {
-      env: {
-        ...process.env,
-        HOME: home.path,
-        XDG_CONFIG_HOME: join(home.path, '.config'),
-        SITEWALK_DATA_DIR: '',
-        SITEWALK_KEY: '',
-        NO_COLOR: '1',
-        // No keyring: keys given to the CLI are kept for the run only.
-        DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent-sitewalk-test',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const guard = setTimeout(() => child.kill('SIGKILL'), 90_000);
-    child.on('error', (error) => {
-      clearTimeout(guard);
-      reject(error);
-    });
-    child.on('close', (code) => {
-      clearTimeout(guard);
-      let json: unknown = null;
-      try {
-        json = JSON.parse(stdout);
-      } catch {
-        json = null;
-      }
-      resolve({ code, stdout, stderr, json });
-    });
-  });
-}
+const run = sitewalkInTempHome();
+const sitewalk = (args: string[], env: Record<string, string> = {}) => run(args, { env });
 
 const KEY = { SITEWALK_KEY: 'sandbox-demo-key' };
 const connection = (binding: string) => ['--base-url', sandbox.url, '--service-path', sandbox.servicePath, '--namespace', sandbox.namespace, '--binding', binding, '--account', sandbox.demo.account];

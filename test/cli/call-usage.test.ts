@@ -1,19 +1,16 @@
 // `sitewalk call` run in-process: usage errors (exit 2, a sentence on stderr, one JSON document on
 // stdout, nothing sent), the key never echoed, and the JSON shape of results and failures against a
 // loopback server that records what arrived.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { main, type CliIo } from '../../electron/cli/main';
-import { reply, startRawServer, type RawReply, type RawServer } from '../service/helpers/raw-server';
+import { reply, rawServerPerFile, type RawReply, type RawServer } from '../service/helpers/raw-server';
 
 let server: RawServer;
 let next: RawReply;
-
-beforeAll(async () => {
-  server = await startRawServer(() => next);
-});
-afterAll(async () => {
-  await server.close();
-});
+rawServerPerFile(
+  () => next,
+  (started) => (server = started),
+);
 beforeEach(() => {
   server.requests.length = 0;
 });

@@ -1,14 +1,10 @@
 // `sitewalk call` as a user runs it: a real process (node electron/cli/sitewalk.mjs) against the
 // sandbox, on every binding, success and failure, the JSON on stdout checked and the exit code.
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../electron/sandbox/index';
 import { BINDINGS } from '../../electron/core/service/types';
 import { startTestSandbox } from '../service/helpers/sandbox';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const SHIM = fileURLToPath(new URL('../../electron/cli/sitewalk.mjs', import.meta.url));
+import { sitewalkInTempHome } from '../support/cli';
 
 let sandbox: RunningSandbox;
 
@@ -19,44 +15,9 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a parsed document, checked field by field
-  json: any;
-}
-
+const run = sitewalkInTempHome();
 /** Runs the CLI with the sandbox's connection flags; the key goes through SITEWALK_KEY. */
-function sitewalk(args: string[], key = sandbox.demo.key): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SHIM, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, SITEWALK_KEY: key, NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    // Never leave a process behind, whatever happens to the test.
-    const guard = setTimeout(() => child.kill('SIGKILL'), 90_000);
-    child.on('error', (error) => {
-      clearTimeout(guard);
-      reject(error);
-    });
-    child.on('close', (code) => {
-      clearTimeout(guard);
-      let json: unknown = null;
-      try {
-        json = JSON.parse(stdout);
-      } catch {
-        json = null;
-      }
-      resolve({ code, stdout, stderr, json });
-    });
-  });
-}
+const sitewalk = (args: string[], key = sandbox.demo.key) => run(args, { env: { SITEWALK_KEY: key } });
 
 const connection = (binding: string) => ['--base-url', sandbox.url, '--service-path', sandbox.servicePath, '--namespace', sandbox.namespace, '--binding', binding, '--account', sandbox.demo.account];
 

@@ -3,82 +3,35 @@
 // on loopback — in this process for a profile of one's own, or the built-in one the CLI starts itself
 // and keeps in <dataDir>/sandbox.json between runs. The key goes in through SITEWALK_KEY only and
 // must never come out.
-import { spawn } from 'node:child_process';
 import { createServer as createHttpServer, request } from 'node:http';
-import { createServer } from 'node:net';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openHostBackend } from '../../electron/core/host-api';
 import { createSessionSecretStore } from '../../electron/core/profiles/session';
 import { startSandbox } from '../../electron/sandbox/index';
-import { tempDir } from '../core/helpers';
-import { sandboxSites } from '../core/sandbox-state';
+import { sitewalkInTempHome } from '../support/cli';
+import { freePort } from '../support/net';
+import { serviceSites } from '../support/service-state';
+import { makeTempDir } from '../support/temp';
 
-const SITEWALK = join(process.cwd(), 'electron/cli/sitewalk.mjs');
 const KEY = 'sandbox-demo-key';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 let sandbox: Sandbox;
 const dirs: Array<{ remove(): Promise<void> }> = [];
-/** HOME for the children: a slip to the default data folder lands here, never in the real home. */
-let home: { path: string; remove(): Promise<void> };
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, host: '127.0.0.1', seed: 'demo' });
-  home = await tempDir('sitewalk-cli-home-');
 });
 afterAll(async () => {
   await sandbox?.close();
-  await home?.remove();
 });
 afterEach(async () => {
   sandbox.setFaults({});
   for (const dir of dirs.splice(0)) await dir.remove();
 });
 
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function sitewalk(args: string[], env: Record<string, string> = {}, stdin?: string): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SITEWALK, ...args], {
-      env: {
-        ...process.env,
-        HOME: home.path,
-        XDG_CONFIG_HOME: join(home.path, '.config'),
-        SITEWALK_DATA_DIR: '',
-        SITEWALK_KEY: '',
-        // No keyring: keys given to the CLI can only be kept for the run (what most CI machines have).
-        DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent-sitewalk-test',
-        ...env,
-      },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin ?? '');
-  });
-}
-
-/** A loopback port nothing listens on (just released by a throwaway listener). */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+const run = sitewalkInTempHome();
+const sitewalk = (args: string[], env: Record<string, string> = {}, stdin?: string) => run(args, { env, stdin });
 
 async function setCallsLeft(callsLeft: number): Promise<void> {
   const response = await fetch(`${sandbox.url}/_sandbox/accounts/10001`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ callsLeft }) });
@@ -98,7 +51,7 @@ async function until(check: () => Promise<boolean>, limitMs = 30_000): Promise<v
 }
 
 async function dataDir(): Promise<string> {
-  const dir = await tempDir('sitewalk-cli-');
+  const dir = await makeTempDir('sitewalk-cli-');
   dirs.push(dir);
   return dir.path;
 }
@@ -180,7 +133,7 @@ describe('sitewalk CLI: sites, outbox and sync', { timeout: 120_000 }, () => {
     const sites = (JSON.parse(list.stdout) as { sites: Array<{ localId: string; siteId: string | null; syncState: string; pinStyle: number }> }).sites;
     expect(sites).toHaveLength(1);
     expect(sites[0]).toMatchObject({ localId, syncState: 'synced', pinStyle: 2 });
-    const onService = (await sandboxSites(sandbox.url)).find((site) => site.id === sites[0]!.siteId);
+    const onService = (await serviceSites(sandbox.url)).find((site) => site.id === sites[0]!.siteId);
     expect(onService).toMatchObject({ name: 'CLI Ridge', height: 40, latitude: 45.25, longitude: -93.5 });
 
     // Edit it by its service ID; only the height changes.
@@ -188,7 +141,7 @@ describe('sitewalk CLI: sites, outbox and sync', { timeout: 120_000 }, () => {
     expect(edit.code, edit.stderr).toBe(0);
     expect(edit.stdout.trim()).toBe(localId);
     expect((await sitewalk(['sync', '--data-dir', dir], { SITEWALK_KEY: KEY })).code).toBe(0);
-    expect((await sandboxSites(sandbox.url)).find((site) => site.id === sites[0]!.siteId)).toMatchObject({ name: 'CLI Ridge', height: 44 });
+    expect((await serviceSites(sandbox.url)).find((site) => site.id === sites[0]!.siteId)).toMatchObject({ name: 'CLI Ridge', height: 44 });
   });
 
   it('refuses bad input with exit 2 and queues nothing', async () => {
@@ -242,7 +195,7 @@ describe('sitewalk CLI: sites, outbox and sync', { timeout: 120_000 }, () => {
     expect(sync.code).toBe(3);
     const document = JSON.parse(sync.stdout) as { attention: Array<{ id: string; state: string; localId: string }> };
     expect(document.attention).toEqual([expect.objectContaining({ state: 'needs-review', localId: add.stdout.trim() })]);
-    const created = (await sandboxSites(sandbox.url)).filter((site) => site.name === 'Lost answer');
+    const created = (await serviceSites(sandbox.url)).filter((site) => site.name === 'Lost answer');
     expect(created).toHaveLength(1);
 
     const noId = await sitewalk(['outbox', 'resolve', document.attention[0]!.id, '--data-dir', dir]);
@@ -256,7 +209,7 @@ describe('sitewalk CLI: sites, outbox and sync', { timeout: 120_000 }, () => {
 
   it('waits through a retry with --until-settled instead of ending silently while only a backoff timer is left', async () => {
     const dir = await fieldProfile();
-    const siteId = (await sandboxSites(sandbox.url))[0]!.id;
+    const siteId = (await serviceSites(sandbox.url))[0]!.id;
     await sitewalk(['site', 'edit', siteId, '--height=77', '--data-dir', dir]);
     // The first answer is lost on the way back; an edit is safe to send again, after a backoff.
     sandbox.setFaults({ applyThenDropRate: 1 });
@@ -266,12 +219,12 @@ describe('sitewalk CLI: sites, outbox and sync', { timeout: 120_000 }, () => {
     const result = await settling;
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ ok: true, counts: { done: 1, pending: 0 } });
-    expect((await sandboxSites(sandbox.url)).find((site) => site.id === siteId)!.height).toBe(77);
+    expect((await serviceSites(sandbox.url)).find((site) => site.id === siteId)!.height).toBe(77);
   });
 
   it('says with exit 6 when one pass leaves an entry waiting to be sent again', async () => {
     const dir = await fieldProfile();
-    const siteId = (await sandboxSites(sandbox.url))[1]!.id;
+    const siteId = (await serviceSites(sandbox.url))[1]!.id;
     await sitewalk(['site', 'edit', siteId, '--height=78', '--data-dir', dir]);
     sandbox.setFaults({ proxy503Rate: 1 });
     const pass = await sitewalk(['sync', '--json', '--data-dir', dir], { SITEWALK_KEY: KEY });
@@ -372,7 +325,7 @@ async function countingProxy(): Promise<{ url: string; most(): number; reset(): 
 describe('sitewalk sync --concurrency', { timeout: 180_000 }, () => {
   /** Queues a height edit of each of `count` sandbox sites, from the `first`-th on. */
   async function queueEdits(dir: string, first: number, count: number): Promise<void> {
-    const sites = (await sandboxSites(sandbox.url)).slice(first, first + count);
+    const sites = (await serviceSites(sandbox.url)).slice(first, first + count);
     expect(sites).toHaveLength(count);
     for (const [index, site] of sites.entries()) {
       const edit = await sitewalk(['site', 'edit', site.id, `--height=${50 + index}`, '--data-dir', dir]);

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appDataFolder, dataDirArgument, defaultDataDir, ensureDataDir, resolveDataDir } from '../../electron/core/storage/data-dir';
 import { parseStartArgs } from '../../electron/start';
-import { tempDir } from '../core/helpers';
+import { makeTempDir } from '../support/temp';
 
 describe('which data folder', () => {
   const env = { SITEWALK_DATA_DIR: '/srv/from-env', XDG_CONFIG_HOME: '/home/tech/.config-xdg' };
@@ -54,7 +54,7 @@ describe('ensureDataDir', () => {
   let root: { path: string; remove(): Promise<void> };
   let umask: number;
   beforeEach(async () => {
-    root = await tempDir('sitewalk-data-dir-');
+    root = await makeTempDir('sitewalk-data-dir-');
     umask = process.umask();
   });
   afterEach(async () => {

@@ -1,46 +1,29 @@
 // The CLI on a full disk: an edit is either durably queued and reported so, or not queued at all —
 // never "failed" for an edit that is in fact waiting (running it again would create a duplicate).
 // A real full disk: a small tmpfs as the data folder (root on Linux, as on the build machines).
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile, statfs } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sitewalkInTempHome } from '../support/cli';
 
-const SITEWALK = join(process.cwd(), 'electron/cli/sitewalk.mjs');
 const canMount = process.platform === 'linux' && process.getuid?.() === 0;
 
 let mountPoint = '';
-let home = '';
-
-function sitewalk(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SITEWALK, ...args, '--data-dir', join(mountPoint, 'data')], {
-      env: { ...process.env, HOME: home, SITEWALK_DATA_DIR: '', SITEWALK_KEY: '', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent-sitewalk-test' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-const add = (name: string) => sitewalk(['site', 'add', '--name', name, '--height', '30', '--lat', '45.5', '--lon=-110.5', '--description', 'd'.repeat(1900)]);
 
 describe.runIf(canMount)('the CLI on a full disk', () => {
+  const run = sitewalkInTempHome();
+  const sitewalk = (args: string[]) => run([...args, '--data-dir', join(mountPoint, 'data')]);
+  const add = (name: string) => sitewalk(['site', 'add', '--name', name, '--height', '30', '--lat', '45.5', '--lon=-110.5', '--description', 'd'.repeat(1900)]);
+
   beforeAll(async () => {
-    home = await mkdtemp(join(tmpdir(), 'sitewalk-fulldisk-home-'));
     mountPoint = await mkdtemp(join(tmpdir(), 'sitewalk-fulldisk-'));
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', mountPoint]);
   });
   afterAll(async () => {
     if (mountPoint) execFileSync('umount', [mountPoint]);
     await rm(mountPoint, { recursive: true, force: true });
-    await rm(home, { recursive: true, force: true });
   });
 
   it('reports every add as queued or not queued, truthfully, and a repeat after freeing space queues it once', async () => {

@@ -6,15 +6,31 @@
 // temporary folder go. Chromium is launched once a file (the slow part); everything else is fresh
 // for each test, so no test sees another's data. Without Chromium every test reports itself
 // skipped, with the reason (global-setup.ts makes that a failure under CI). A file with a need of
-// its own extends this `test` (offline.test.ts: its own service; sites.test.ts: the demo drawn).
+// its own extends this `test`. Also here: `demo` (the built-in Sandbox's demo sites, all drawn) and
+// `service` (the account's own service, which a test can stop and restart); `testOnDemoSites` gives
+// every test of a file `demo`.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test as base } from 'vitest';
+import { expect, test as base } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../electron/sandbox/index';
+import type { SandboxSite } from '../../electron/sandbox/state';
 import type { ProfileView } from '../../electron/shared/contract/index';
-import { CHROMIUM_PATH, chooseSandbox, E2E_SKIP_REASON, findSandboxUrl, launchChromium, openSession, startApp, type App, type Session } from './helpers';
+import { CHROMIUM_PATH, chooseSandbox, E2E_SKIP_REASON, findSandboxUrl, inspect, launchChromium, openSession, pinsDrawn, startApp, type App, type Session } from './helpers';
 
 export { describe, expect, vi } from 'vitest';
+
+/** A service of the test's own, so it can be stopped and started again. */
+export interface AccountService {
+  /** Its address, the same each time it runs. */
+  url: string;
+  /** Its sites when the test began. */
+  sites: SandboxSite[];
+  /** Goes away: connections are refused (hung calls are cut). */
+  stop(): Promise<void>;
+  /** Comes back on the same address with the same data and no faults. */
+  restart(): Promise<void>;
+}
 
 export const test = base
   /** Debian's Chromium, or the one SITEWALK_CHROMIUM names. */
@@ -75,7 +91,37 @@ export const test = base
   .extend('sandboxUrl', async ({ app, page }) => {
     await chooseSandbox(page);
     return findSandboxUrl(app);
+  })
+  /** On the built-in Sandbox (`sandboxUrl`) with all its demo sites drawn: those sites as the service has them. */
+  .extend('demo', async ({ page, sandboxUrl }) => {
+    const demo = await inspect<SandboxSite[]>(sandboxUrl, 'sites');
+    await expect.poll(() => pinsDrawn(page), { message: 'the demo sites drawn' }).toBe(demo.length);
+    return demo;
+  })
+  /** The account's own service: a sandbox of the test's, its state kept in the test's folder. */
+  .extend('service', async ({ tempDir }, { onCleanup }): Promise<AccountService> => {
+    const dataFile = join(tempDir, 'service-state.json');
+    let running: RunningSandbox | null = await startSandbox({ port: 0, dataFile });
+    const { url } = running;
+    const port = Number(new URL(url).port);
+    onCleanup(async () => {
+      await running?.close();
+    });
+    return {
+      url,
+      sites: running.snapshot().sites,
+      async stop() {
+        await running?.close();
+        running = null;
+      },
+      async restart() {
+        running = await startSandbox({ port, dataFile });
+      },
+    };
   });
+
+/** `test` for a file whose every test starts on the built-in Sandbox with all its demo sites drawn (`demo`). */
+export const testOnDemoSites = test.extend('demoDrawn', { auto: true }, ({ demo }) => demo);
 
 /** A profile a test added goes with it, and its key too, wherever the app kept it. */
 async function forgetAddedProfiles(app: App): Promise<void> {

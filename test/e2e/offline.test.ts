@@ -3,45 +3,11 @@
 // the list, nothing is lost, and when the service is back "Sync now" applies each change exactly once.
 // The account is connected the way a user does it: the welcome's "Connect my account", then sites
 // brought in by their service IDs.
-import { join } from 'node:path';
 import type { Page } from 'playwright';
-import { DEMO_ACCOUNT, startSandbox, type RunningSandbox } from '../../electron/sandbox/index';
+import { DEMO_ACCOUNT } from '../../electron/sandbox/index';
 import type { CallLogEntry, SandboxSite } from '../../electron/sandbox/state';
-import { describe, expect, test as e2e } from './fixtures';
+import { describe, expect, test } from './fixtures';
 import { inspect } from './helpers';
-
-interface AccountService {
-  /** Its address, the same each time it runs. */
-  url: string;
-  /** Its sites when the test began. */
-  sites: SandboxSite[];
-  /** Goes away: connections are refused. */
-  stop(): Promise<void>;
-  /** Comes back on the same address with the same data. */
-  restart(): Promise<void>;
-}
-
-/** The account's own service: a sandbox of the test's, its state kept in the test's folder. */
-const test = e2e.extend('service', async ({ tempDir }, { onCleanup }): Promise<AccountService> => {
-  const dataFile = join(tempDir, 'service-state.json');
-  let running: RunningSandbox | null = await startSandbox({ port: 0, dataFile });
-  const { url } = running;
-  const port = Number(new URL(url).port);
-  onCleanup(async () => {
-    await running?.close();
-  });
-  return {
-    url,
-    sites: running.snapshot().sites,
-    async stop() {
-      await running?.close();
-      running = null;
-    },
-    async restart() {
-      running = await startSandbox({ port, dataFile });
-    },
-  };
-});
 
 function row(page: Page, name: string, state?: string) {
   return page.getByRole('button', { name: new RegExp(`^${name}\\b${state ? `.*${state}` : ''}`) }).first();

@@ -5,16 +5,8 @@
 import type { Page } from 'playwright';
 import type { BulkFileView, BulkRunView, OutboxEntryView, SiteView } from '../../electron/shared/contract/index';
 import type { Result } from '../../electron/shared/result';
-import type { SandboxSite } from '../../electron/sandbox/state';
-import { describe, expect, test as e2e } from './fixtures';
-import { inspect, pinsDrawn, type App } from './helpers';
-
-/** Every test here starts on the built-in Sandbox with all its demo sites drawn; `demo` is those sites as the service has them. */
-const test = e2e.extend('demo', { auto: true }, async ({ page, sandboxUrl }) => {
-  const demo = await inspect<SandboxSite[]>(sandboxUrl, 'sites');
-  await expect.poll(() => pinsDrawn(page), { message: 'the demo sites drawn' }).toBe(demo.length);
-  return demo;
-});
+import { describe, expect, testOnDemoSites as test } from './fixtures';
+import { pinsDrawn, type App } from './helpers';
 
 async function mapSettled(page: Page): Promise<void> {
   await expect.poll(() => page.getByTestId('map').getAttribute('data-moving'), { message: 'the map to stop moving', timeout: 10_000 }).not.toBe('1');

@@ -3,13 +3,12 @@
 // without a reload — a discarded change leaves the site at once, an answered reprocess leaves
 // "Waiting to send", the top bar says what calls really do (503s, a hung call, a refused
 // connection), a second emailing reprocess asks first, and a rejected edit stays rejected.
-import { join } from 'node:path';
 import type { Locator, Page } from 'playwright';
 import type { OutboxEntryView } from '../../electron/shared/contract/index';
-import { DEMO_ACCOUNT, startSandbox, type RunningSandbox } from '../../electron/sandbox/index';
+import { DEMO_ACCOUNT } from '../../electron/sandbox/index';
 import type { FaultConfig } from '../../electron/sandbox/faults';
 import type { MailMessage, SandboxSite, SandboxState } from '../../electron/sandbox/state';
-import { describe, expect, test as e2e } from './fixtures';
+import { describe, expect, test } from './fixtures';
 import { inspect, pinsDrawn } from './helpers';
 
 /** How long "at once" may take on a loaded 2-core machine: no reload, no waiting out a retry. */
@@ -87,46 +86,8 @@ async function reprocessesOf(call: <T>(method: string, ...args: unknown[]) => Pr
   return (await call<OutboxEntryView[]>('listOutbox')).filter((e) => e.kind === 'reprocess' && e.payload['processId'] === processId);
 }
 
-/** Built-in Sandbox tests: the welcome answered with the Sandbox, all its demo sites drawn. */
-const onSandbox = e2e.extend('demo', async ({ page, sandboxUrl }) => {
-  const demo = await inspect<SandboxSite[]>(sandboxUrl, 'sites');
-  await expect.poll(() => pinsDrawn(page), { message: 'the demo sites drawn' }).toBe(demo.length);
-  return demo;
-});
-
-interface AccountService {
-  url: string;
-  sites: SandboxSite[];
-  /** Goes away: connections are refused (hung calls are cut). */
-  stop(): Promise<void>;
-  /** Comes back on the same address with the same data and no faults. */
-  restart(): Promise<void>;
-}
-
-/** A service of the test's own (as in offline.test.ts), so it can be stopped and started again. */
-const withService = e2e.extend('service', async ({ tempDir }, { onCleanup }): Promise<AccountService> => {
-  const dataFile = join(tempDir, 'service-state.json');
-  let running: RunningSandbox | null = await startSandbox({ port: 0, dataFile });
-  const { url } = running;
-  const port = Number(new URL(url).port);
-  onCleanup(async () => {
-    await running?.close();
-  });
-  return {
-    url,
-    sites: running.snapshot().sites,
-    async stop() {
-      await running?.close();
-      running = null;
-    },
-    async restart() {
-      running = await startSandbox({ port, dataFile });
-    },
-  };
-});
-
 describe('the screen tells the truth', () => {
-  onSandbox('a change discarded while the service answers 503 leaves the site at once: previous height, no waiting mark, no 503 text, 0 waiting', async ({ page, session, sandboxUrl: base, demo }) => {
+  test('a change discarded while the service answers 503 leaves the site at once: previous height, no waiting mark, no 503 text, 0 waiting', async ({ page, session, sandboxUrl: base, demo }) => {
     const target = demo[0]!;
     const discarded = target.height + 7;
     await setFaults(base, { proxy503Rate: 1 });
@@ -173,7 +134,7 @@ describe('the screen tells the truth', () => {
     expect(session.errors).toEqual([]);
   });
 
-  onSandbox('a single EUS reprocess the sandbox applies leaves "Waiting to send" within seconds and is no longer offered for discard', async ({ app, page, session, sandboxUrl: base }) => {
+  test('a single EUS reprocess the sandbox applies leaves "Waiting to send" within seconds and is no longer offered for discard', async ({ app, page, session, sandboxUrl: base }) => {
     const state = await inspect<SandboxState>(base, 'state');
     await tab(page, 'EUS').click();
 
@@ -206,7 +167,7 @@ describe('the screen tells the truth', () => {
     expect(session.errors).toEqual([]);
   });
 
-  onSandbox('on first run with the Sandbox the top bar shows a true last sync beside the synced demo sites', async ({ page, session, demo }) => {
+  test('on first run with the Sandbox the top bar shows a true last sync beside the synced demo sites', async ({ page, session, demo }) => {
     await expect.poll(() => connection(page), { message: 'the connection once the sandbox is reached' }).toMatch(/Online/);
     const lastSync = (await page.getByTestId('last-sync').textContent()) ?? '';
     expect(lastSync).toMatch(/^Last sync (just now|\d+ min ago)$/);
@@ -217,7 +178,7 @@ describe('the screen tells the truth', () => {
     expect(session.errors).toEqual([]);
   });
 
-  withService('the connection status follows what calls do: 503s and a hung call are "not answering", a refused connection is offline, then online again', async ({ page, session, service }) => {
+  test('the connection status follows what calls do: 503s and a hung call are "not answering", a refused connection is offline, then online again', async ({ page, session, service }) => {
     const site = service.sites[0]!;
     await page.getByRole('button', { name: /Connect my account/ }).click();
     const welcome = page.getByRole('dialog', { name: 'Connect your account' });
@@ -289,7 +250,7 @@ describe('the screen tells the truth', () => {
     expect(session.errors).toEqual([]);
   });
 
-  onSandbox('a second reprocess with email for the same submission asks first, with Cancel focused; Cancel queues nothing, confirming queues it', async ({ app, page, session, sandboxUrl: base }) => {
+  test('a second reprocess with email for the same submission asks first, with Cancel focused; Cancel queues nothing, confirming queues it', async ({ app, page, session, sandboxUrl: base }) => {
     const state = await inspect<SandboxState>(base, 'state');
     const submission = state.submissions[10]!;
     const target = state.multiMaps.find((m) => m.id !== submission.multiMapId)!;
@@ -328,7 +289,7 @@ describe('the screen tells the truth', () => {
     expect(session.errors).toEqual([]);
   });
 
-  onSandbox('a rejected edit shows as rejected and never as waiting, and discarding it shows the site as it was', async ({ page, session, demo }) => {
+  test('a rejected edit shows as rejected and never as waiting, and discarding it shows the site as it was', async ({ page, session, demo }) => {
     const near = demo[0]!;
     // A site ID the service does not have: its edit is refused ("Site … was not found").
     const ghost = { id: '990001', name: 'Ghost Mast', height: 30, latitude: near.latitude + 0.01, longitude: near.longitude + 0.01 };

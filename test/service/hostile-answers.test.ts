@@ -3,10 +3,10 @@
 // typed error holding a few KB, quickly, without reading or building what it does not need.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createServiceClient, MAX_ERROR_BODY_BYTES } from '../../electron/core/service/client';
 import type { Binding, CallError, CallResult } from '../../electron/core/service/types';
-import { reply, startRawServer, type RawReply, type RawServer } from './helpers/raw-server';
+import { reply, rawServerPerFile, type RawReply, type RawServer } from './helpers/raw-server';
 
 const NS = 'http://tempuri.org/';
 const SOAP11 = 'http://schemas.xmlsoap.org/soap/envelope/';
@@ -16,13 +16,10 @@ const ERROR_BUDGET = 12 * 1024;
 
 let server: RawServer;
 let next: RawReply;
-
-beforeAll(async () => {
-  server = await startRawServer(() => next);
-});
-afterAll(async () => {
-  await server.close();
-});
+rawServerPerFile(
+  () => next,
+  (started) => (server = started),
+);
 
 function client(binding: Binding, baseUrl = server.url) {
   return createServiceClient({

@@ -1,20 +1,17 @@
 // The client against recorded responses of shapes the sandbox does not produce: other SOAP
 // prefixes, a BOM, proxy pages, .NET stack traces, login redirects, results that read as errors.
 // Each is served byte for byte from a loopback server, so the real fetch and socket are in the loop.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createServiceClient } from '../../electron/core/service/client';
 import { mayHaveBeenApplied, type Binding, type CallError, type CallResult, type ServiceClient } from '../../electron/core/service/types';
-import { fixtureReply, startRawServer, type RawReply, type RawServer } from './helpers/raw-server';
+import { fixtureReply, rawServerPerFile, type RawReply, type RawServer } from './helpers/raw-server';
 
 let server: RawServer;
 let next: RawReply;
-
-beforeAll(async () => {
-  server = await startRawServer(() => next);
-});
-afterAll(async () => {
-  await server.close();
-});
+rawServerPerFile(
+  () => next,
+  (started) => (server = started),
+);
 
 function client(binding: Binding, key = 'fixture-secret-key'): ServiceClient {
   return createServiceClient({
@@ -48,34 +45,39 @@ describe('successful answers in shapes other servers use', () => {
     expect(result.ok && result.value.message).toBe('Submission P-7781 reprocessed into Multi Map 4410. Email sent to 2 recipients.');
   });
 
-  it('reads a SOAP 1.2 list under the env: prefix, keeping an absent Error (null) apart from an empty one', async () => {
-    serving('soap12-env-prefix-list');
-    const result = await client('soap12').listRenderingQualities();
-    expect(result).toEqual({
-      ok: true,
-      value: [
+  // Rendering-quality lists: each recorded answer read over its binding into the same list shape.
+  const lists: Array<{ name: string; fixture: string; binding: Binding; qualities: unknown[] }> = [
+    {
+      name: 'reads a SOAP 1.2 list under the env: prefix, keeping an absent Error (null) apart from an empty one',
+      fixture: 'soap12-env-prefix-list',
+      binding: 'soap12',
+      qualities: [
         { id: 1, name: 'Draft & quick', error: null },
         { id: 3, name: 'High <30 m>', error: '' },
       ],
+    },
+    {
+      name: 'reads an ArrayOfRendering in the default namespace over HTTP GET',
+      fixture: 'http-list-default-namespace',
+      binding: 'http-get',
+      qualities: [
+        { id: 2, name: 'Standard', error: '' },
+        { id: 4, name: 'Best (slow)', error: null },
+      ],
+    },
+  ];
+  for (const { name, fixture, binding, qualities } of lists) {
+    it(name, async () => {
+      serving(fixture);
+      const result = await client(binding).listRenderingQualities();
+      expect(result).toEqual({ ok: true, value: qualities });
     });
-  });
+  }
 
   it('reads an HTTP answer that starts with a UTF-8 byte order mark', async () => {
     serving('http-bom-string');
     const result = await client('http-post').saveSite({ siteId: '100031', height: 42 });
     expect(result).toEqual({ ok: true, value: { siteId: '100031', message: 'Site 100031 updated.', raw: 'Site 100031 updated.' } });
-  });
-
-  it('reads an ArrayOfRendering in the default namespace over HTTP GET', async () => {
-    serving('http-list-default-namespace');
-    const result = await client('http-get').listRenderingQualities();
-    expect(result).toEqual({
-      ok: true,
-      value: [
-        { id: 2, name: 'Standard', error: '' },
-        { id: 4, name: 'Best (slow)', error: null },
-      ],
-    });
   });
 
   it('treats a SOAP response without a result element as a create with no ID rather than as damage', async () => {

@@ -4,7 +4,7 @@
 // and says so; with the fallback off it comes back as rejected input, never retryable; a refusal the
 // client did not predict (a stricter server) is carried the same way. Plus the shared rule itself,
 // the form's estimate of a query's length, and how such refusals are classified.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox, SandboxSite } from '../../electron/sandbox/index';
 import { createServiceClient } from '../../electron/core/service/client';
 import { faultError, httpError } from '../../electron/core/service/errors';
@@ -14,29 +14,14 @@ import { BINDINGS, type Binding, type CallError, type CallResult, type ServiceCl
 import { dangerousIndex, firstDangerousValue, MAX_QUERY_STRING_LENGTH, predictRefusal } from '../../electron/shared/aspnet';
 import { estimatedSiteQueryLength, siteRefusalWarnings } from '../../electron/shared/validation/request-validation';
 import { parseSiteEdit } from '../../electron/shared/validation/site';
-import { inspect, startTestSandbox } from './helpers/sandbox';
+import { clientFor as sandboxClient, inspect, sandboxPerFile } from './helpers/sandbox';
 import { reply, startRawServer, type RawServer } from './helpers/raw-server';
 
 let sandbox: RunningSandbox;
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-beforeEach(() => {
-  sandbox.setFaults({});
-  sandbox.reset('demo');
-});
+sandboxPerFile((started) => (sandbox = started));
 
 function clientFor(binding: Binding, bindingFallback?: boolean): ServiceClient {
-  return createServiceClient({
-    connection: { baseUrl: sandbox.url, servicePath: sandbox.servicePath, namespace: sandbox.namespace, binding },
-    credentials: () => sandbox.demo,
-    timeoutMs: 15_000,
-    ...(bindingFallback === undefined ? {} : { bindingFallback }),
-  });
+  return sandboxClient(sandbox, binding, { bindingFallback });
 }
 
 function value<T>(result: CallResult<T>): T {

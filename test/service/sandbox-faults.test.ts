@@ -1,23 +1,13 @@
 // Whether a failed call may have reached the service, checked against what the sandbox really did:
 // a refused port (nothing can have happened), a call applied and then dropped (the site exists:
 // 'maybe' was the only honest answer), and a call that hangs past the time limit.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../electron/sandbox/index';
 import { BINDINGS, mayHaveBeenApplied, type CallError, type CallResult } from '../../electron/core/service/types';
-import { clientFor, startTestSandbox } from './helpers/sandbox';
+import { clientFor, sandboxPerFile, startTestSandbox } from './helpers/sandbox';
 
 let sandbox: RunningSandbox;
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-beforeEach(() => {
-  sandbox.setFaults({});
-  sandbox.reset('demo');
-});
+sandboxPerFile((started) => (sandbox = started));
 
 function failure<T>(result: CallResult<T>): CallError {
   if (result.ok) throw new Error(`expected a failure, got ${JSON.stringify(result.value)}`);

@@ -1,23 +1,13 @@
 // The client against the sandbox on every binding: each operation's success, and each way the
 // service refuses (wrong key, no calls left, a value it rejects, an unknown site or submission,
 // injected server errors and proxy pages) — with what the service holds checked afterwards.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningSandbox, SandboxSite, SandboxState } from '../../electron/sandbox/index';
 import { BINDINGS, mayHaveBeenApplied, type CallError, type CallResult } from '../../electron/core/service/types';
-import { clientFor, inspect, startTestSandbox } from './helpers/sandbox';
+import { clientFor, inspect, sandboxPerFile } from './helpers/sandbox';
 
 let sandbox: RunningSandbox;
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-beforeEach(() => {
-  sandbox.setFaults({});
-  sandbox.reset('demo');
-});
+sandboxPerFile((started) => (sandbox = started));
 
 function failure<T>(result: CallResult<T>): CallError {
   if (result.ok) throw new Error(`expected a failure, got ${JSON.stringify(result.value)}`);

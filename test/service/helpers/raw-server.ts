@@ -6,6 +6,7 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 
 export interface CapturedRequest {
   method: string;
@@ -79,6 +80,21 @@ export async function startRawServer(respond: (request: CapturedRequest) => RawR
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * One raw server for the tests of a file: started before the first (answering each request with what
+ * `respond` gives) and closed after the last. `started` is handed the running server.
+ */
+export function rawServerPerFile(respond: (request: CapturedRequest) => RawReply | Promise<RawReply>, started: (server: RawServer) => void): void {
+  let server: RawServer | undefined;
+  beforeAll(async () => {
+    server = await startRawServer(respond);
+    started(server);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
 }
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/responses/', import.meta.url));
