@@ -77,7 +77,7 @@ function openBrowser(url: string): void {
     process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : ['xdg-open', [url]];
   try {
     const child = spawn(command, args as string[], { stdio: 'ignore', detached: true, windowsHide: true });
-    child.on('error', () => say(`could not open a browser; open the address above yourself.`));
+    child.on('error', () => say('could not open a browser; open the address above yourself.'));
     child.unref();
   } catch {
     say('could not open a browser; open the address above yourself.');

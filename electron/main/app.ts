@@ -62,7 +62,6 @@ export interface MainApp {
 
 export const WINDOW_STATE_KEY = 'window';
 
-
 export function createMainApp(electron: ElectronMain, options: MainOptions): MainApp {
   const { app, BrowserWindow, ipcMain, Menu, net, protocol, safeStorage, screen, session, shell } = electron;
   const log = options.log ?? ((line: string) => console.error(`sitewalk: ${line}`));

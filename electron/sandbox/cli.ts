@@ -118,9 +118,9 @@ async function main(argv: string[]): Promise<number> {
     const code = (error as NodeJS.ErrnoException).code;
     const reason =
       code === 'EADDRINUSE' ? `port ${options.port} is already in use; pick another with --port (or --port 0 for any free port).`
-      : code === 'EACCES' ? `not allowed to listen on ${options.host}:${options.port}.`
-      : error instanceof StateError ? error.message
-      : (error as Error).message;
+        : code === 'EACCES' ? `not allowed to listen on ${options.host}:${options.port}.`
+          : error instanceof StateError ? error.message
+            : (error as Error).message;
     process.stderr.write(`sandbox: could not start: ${reason}\n`);
     return 1;
   }
@@ -135,7 +135,7 @@ async function main(argv: string[]): Promise<number> {
       `  Demo account: ${sandbox.demo.account}   API key: ${sandbox.demo.key}`,
       `  Inspect:      ${sandbox.url}/_sandbox/state`,
       `  Data:         ${options.dataFile ?? `in memory (seed '${options.seed}')`}`,
-      `  Validation:   ${options.requestValidation === false ? 'off (--no-request-validation)' : "ASP.NET request validation on HTTP GET/POST (--no-request-validation turns it off)"}`,
+      `  Validation:   ${options.requestValidation === false ? 'off (--no-request-validation)' : 'ASP.NET request validation on HTTP GET/POST (--no-request-validation turns it off)'}`,
       'Press Ctrl-C to stop.',
       '',
     ].join('\n'),

@@ -65,18 +65,23 @@ export class SandboxServer implements InspectHost {
   state(): SandboxState {
     return this.data.state();
   }
+
   commit(): void {
     this.data.commit();
   }
+
   replaceState(state: SandboxState): void {
     this.data.replaceState(state);
   }
+
   reset(seed: Seed): void {
     this.data.reset(seed);
   }
+
   faults(): FaultConfig {
     return this.calls.faults();
   }
+
   setFaults(faults: FaultConfig): void {
     this.calls.setFaults(faults);
   }

@@ -103,7 +103,7 @@ export function wsdlDocument(namespace: string, location: string): string {
     for (const operation of OPERATION_NAMES) {
       add(`    <wsdl:operation name="${operation}">`);
       add(`      <${prefix}:operation soapAction="${ns}${operation}" style="document" />`);
-      add(`      <wsdl:input>`);
+      add('      <wsdl:input>');
       add(`        <${prefix}:body use="literal" />`);
       add('      </wsdl:input>');
       add('      <wsdl:output>');

@@ -111,7 +111,7 @@ export function parseXml(source: string): XmlElement {
  */
 function findDeclaration(text: string): { index: number; inProlog: boolean } | null {
   let inProlog = true;
-  for (let at = text.indexOf('<'); at >= 0; ) {
+  for (let at = text.indexOf('<'); at >= 0;) {
     let end: number;
     if (text.startsWith('<!--', at)) end = endOf(text, '-->', at + 4);
     else if (text.startsWith('<![CDATA[', at)) end = endOf(text, ']]>', at + 9);

@@ -52,6 +52,7 @@ export class AppStore {
     problems: [],
     bulkRuns: new Map(),
   };
+
   private problemSeq = 0;
   private readonly listeners = new Set<() => void>();
   private readonly siteListeners = new Set<SitesListener>();

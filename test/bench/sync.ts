@@ -63,7 +63,7 @@ async function timedSync(core: SitewalkCore, siteIds: readonly string[], height:
     const firstProblem = core.outbox.list().find((entry) => entry.problem !== null)?.problem;
     throw new Error(
       `the sync did not finish cleanly (${JSON.stringify(counts)}${settled.blocked ? `, blocked: ${settled.blocked.message}` : ''})` +
-        (firstProblem ? `: ${firstProblem.message} ${firstProblem.detail}` : ''),
+      (firstProblem ? `: ${firstProblem.message} ${firstProblem.detail}` : ''),
     );
   }
   return seconds;
@@ -130,7 +130,7 @@ export async function benchSync(options: SyncOptions = {}): Promise<BenchFigure[
         note: `target ≥ 0.85 of the ideal (concurrency ÷ latency); ${bulkSeconds.toFixed(1)} s in all`,
       },
       {
-        name: `sync: the same, beside one at a time`,
+        name: 'sync: the same, beside one at a time',
         value: achieved,
         unit: 'edits/s',
         baseline: oneAtATime,

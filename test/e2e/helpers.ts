@@ -81,7 +81,7 @@ export async function startApp(dataDir: string): Promise<App> {
     });
     const origin = match[1]!;
     const token = match[2]!;
-    const call = async <T,>(method: string, ...args: unknown[]): Promise<T> => {
+    const call = async <T>(method: string, ...args: unknown[]): Promise<T> => {
       const response = await fetch(`${origin}/api/${method}`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },

@@ -30,12 +30,15 @@ export class FakeWebContents extends EventEmitter {
   setWindowOpenHandler(handler: (details: { url: string }) => { action: string }): void {
     this.windowOpenHandler = handler;
   }
+
   getURL(): string {
     return this.mainFrame.url;
   }
+
   send(channel: string, payload: unknown): void {
     this.sent.push({ channel, payload });
   }
+
   /** Plays a navigation the page started; returns whether the host blocked it. */
   navigate(kind: 'will-navigate' | 'will-redirect', url: string): boolean {
     const event = new FakeEvent();
@@ -59,34 +62,43 @@ export class FakeApp extends EventEmitter {
   setPath(name: string, value: string): void {
     this.paths.set(name, value);
   }
+
   getPath(name: string): string {
     return this.paths.get(name) ?? `/fake/${name}`;
   }
+
   requestSingleInstanceLock(): boolean {
     this.locked = this.lockAvailable;
     return this.locked;
   }
+
   enableSandbox(): void {
     this.sandboxEnforced = true;
   }
+
   whenReady(): Promise<void> {
     return this.readyPromise;
   }
+
   becomeReady(): void {
     this.readyResolve();
   }
+
   quit(): void {
     this.quitCalls++;
     const event = new FakeEvent();
     this.emit('before-quit', event);
     if (!event.defaultPrevented) this.emit('will-quit', new FakeEvent());
   }
+
   exit(code: number): void {
     this.exitCode = code;
   }
+
   getVersion(): string {
     return '0.0.0-test';
   }
+
   setAboutPanelOptions(): void {}
   showAboutPanel(): void {
     this.aboutShown++;
@@ -133,34 +145,44 @@ export function createFakeElectron(options: { online?: boolean; backend?: string
       windows.push(this);
       app.emit('web-contents-created', new FakeEvent(), this.webContents);
     }
+
     async loadURL(url: string): Promise<void> {
       this.webContents.mainFrame.url = url;
       this.emit('ready-to-show');
     }
+
     maximize(): void {
       this.maximized = true;
     }
+
     isMaximized(): boolean {
       return this.maximized;
     }
+
     isMinimized(): boolean {
       return this.minimized;
     }
+
     restore(): void {
       this.minimized = false;
     }
+
     show(): void {
       this.visible = true;
     }
+
     focus(): void {
       this.focused++;
     }
+
     isDestroyed(): boolean {
       return this.destroyed;
     }
+
     getNormalBounds() {
       return { ...this.bounds };
     }
+
     /** Plays the user closing the window. */
     close(): void {
       this.emit('close', new FakeEvent());

@@ -101,7 +101,7 @@ describe('permissions and headers', () => {
     const handlers = hardened();
     const headers = await new Promise<Record<string, string[]>>((resolve) =>
       handlers.headersReceived!(
-        { responseHeaders: { 'content-security-policy': ["default-src *"], 'Content-Type': ['image/png'] } },
+        { responseHeaders: { 'content-security-policy': ['default-src *'], 'Content-Type': ['image/png'] } },
         (response) => resolve(response.responseHeaders ?? {}),
       ),
     );

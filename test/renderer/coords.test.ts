@@ -25,13 +25,13 @@ function error(text: string): string {
 
 describe('reading pasted coordinates', () => {
   it('reads the classic DMS pair with hemisphere letters (Pittsburgh)', () => {
-    const p = pair(`40°26'46"N 79°58'56"W`);
+    const p = pair('40°26\'46"N 79°58\'56"W');
     expect(p.latitude).toBeCloseTo(40.446111, 6);
     expect(p.longitude).toBeCloseTo(-79.982222, 6);
   });
 
   it('reads the look-alike characters that word processors and GPS units produce', () => {
-    const expected = pair(`40°26'46"N 79°58'56"W`);
+    const expected = pair('40°26\'46"N 79°58\'56"W');
     expect(pair('40º26′46″N, 79º58′56″W')).toEqual(expected);
     expect(pair('40˚26’46”N 79˚58’56”W')).toEqual(expected);
     expect(pair("40°26'46''N 79°58'56''W")).toEqual(expected);
@@ -42,7 +42,7 @@ describe('reading pasted coordinates', () => {
   });
 
   it('puts latitude first even when the longitude is written first', () => {
-    const p = pair(`79°58'56"W 40°26'46"N`);
+    const p = pair('79°58\'56"W 40°26\'46"N');
     expect(p.latitude).toBeCloseTo(40.446111, 6);
     expect(p.longitude).toBeCloseTo(-79.982222, 6);
   });
@@ -60,19 +60,19 @@ describe('reading pasted coordinates', () => {
   });
 
   it('makes southern and western coordinates negative', () => {
-    expect(single(`33°52'8"S`)).toBeCloseTo(-33.868889, 6);
+    expect(single('33°52\'8"S')).toBeCloseTo(-33.868889, 6);
     expect(single('151.2093 E')).toBe(151.2093);
     expect(single('0.5 W')).toBe(-0.5);
     expect(single('-12.5')).toBe(-12.5);
   });
 
   it('keeps at most 7 decimals, like the wire', () => {
-    expect(single(`40°26'46.123456"N`)).toBe(40.4461454);
+    expect(single('40°26\'46.123456"N')).toBe(40.4461454);
   });
 
   it('refuses minutes or seconds of 60 and more', () => {
-    expect(error(`40°61'00"N`)).toMatch(/Minutes must be below 60/);
-    expect(error(`40°26'75"N`)).toMatch(/Seconds must be below 60/);
+    expect(error('40°61\'00"N')).toMatch(/Minutes must be below 60/);
+    expect(error('40°26\'75"N')).toMatch(/Seconds must be below 60/);
   });
 
   it('refuses a minus sign together with a hemisphere letter', () => {
@@ -107,7 +107,7 @@ describe('reading pasted coordinates', () => {
 
 describe('what the form sends for one coordinate field', () => {
   it('sends a converted decimal for DMS text', () => {
-    expect(coordinateFieldValue(`40°26'46"N`, 'lat')).toEqual({ value: '40.4461111', message: null, converted: true });
+    expect(coordinateFieldValue('40°26\'46"N', 'lat')).toEqual({ value: '40.4461111', message: null, converted: true });
   });
 
   it('passes plain decimals and comma decimals through, so the shared schema words the error', () => {
@@ -117,11 +117,11 @@ describe('what the form sends for one coordinate field', () => {
   });
 
   it('says so when a longitude is typed into the latitude field', () => {
-    expect(coordinateFieldValue(`79°58'56"W`, 'lat').message).toMatch(/longitude/);
-    expect(coordinateFieldValue(`40°26'46"N`, 'lon').message).toMatch(/latitude/);
+    expect(coordinateFieldValue('79°58\'56"W', 'lat').message).toMatch(/longitude/);
+    expect(coordinateFieldValue('40°26\'46"N', 'lon').message).toMatch(/latitude/);
   });
 
   it('gives a DMS sentence for broken DMS text', () => {
-    expect(coordinateFieldValue(`40°75'N`, 'lat').message).toMatch(/Minutes must be below 60/);
+    expect(coordinateFieldValue('40°75\'N', 'lat').message).toMatch(/Minutes must be below 60/);
   });
 });

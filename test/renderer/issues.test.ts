@@ -14,7 +14,7 @@ describe('refusals on screen', () => {
     expect(issuesByField(issues)).toEqual({ height: 'Height is required.', quota: 'No calls left.' });
   });
 
-  it("puts what a form has no field for on its general line", () => {
+  it('puts what a form has no field for on its general line', () => {
     expect(issuesByField(issues, ['height', 'name'])).toEqual({ height: 'Height is required.', '': 'No calls left.' });
   });
 

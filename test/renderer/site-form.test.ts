@@ -108,7 +108,7 @@ describe('what a save sends', () => {
 });
 
 describe('which sentence a field shows', () => {
-  it("says what is wrong with feet itself, since the schema never sees them", () => {
+  it('says what is wrong with feet itself, since the schema never sees them', () => {
     const typed = fields({ height: '98,5 ft' });
     const reading = readForm(typed, 'new', null);
     const issues = fieldIssues(typed, 'new', reading, parseSiteEdit(reading.input), {});
@@ -152,17 +152,17 @@ describe('which sentence a field shows', () => {
 
 describe('coordinates typed or pasted as text', () => {
   it('fills both fields from a pasted pair, in the order its hemisphere letters say', () => {
-    const fill = pastedPair(`79°58'56"W 40°26'46"N`);
-    expect(fill).toEqual({ patch: { latitude: '40.446111', longitude: '-79.982222' }, note: `Read from “79°58'56"W 40°26'46"N”.`, pair: true });
+    const fill = pastedPair('79°58\'56"W 40°26\'46"N');
+    expect(fill).toEqual({ patch: { latitude: '40.446111', longitude: '-79.982222' }, note: 'Read from “79°58\'56"W 40°26\'46"N”.', pair: true });
   });
 
   it('leaves a paste of one coordinate to the field', () => {
     expect(pastedPair('40.446')).toBeNull();
   });
 
-  it("turns DMS left in a field into a decimal, but not a coordinate of the other axis", () => {
-    expect(coordinateFill('latitude', `40°26'46"N`)?.patch).toEqual({ latitude: '40.446111' });
-    expect(coordinateFill('longitude', `40°26'46"N`)).toBeNull();
+  it('turns DMS left in a field into a decimal, but not a coordinate of the other axis', () => {
+    expect(coordinateFill('latitude', '40°26\'46"N')?.patch).toEqual({ latitude: '40.446111' });
+    expect(coordinateFill('longitude', '40°26\'46"N')).toBeNull();
     expect(coordinateFill('latitude', '40.446')).toBeNull();
   });
 

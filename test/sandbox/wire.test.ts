@@ -397,7 +397,7 @@ describe('markup-like values, with request validation off', () => {
 
   describe.each(['http-get', 'http-post'] as const)('over %s', (binding) => {
     it('HTML-encodes the message of a text/plain error body', async () => {
-      const response = await call(sandbox, binding, 'SitesAPI', validFields(sandbox, 'SitesAPI', { height: `<b>&"` }));
+      const response = await call(sandbox, binding, 'SitesAPI', validFields(sandbox, 'SitesAPI', { height: '<b>&"' }));
       expect(response.status).toBe(500);
       expect(response.body.split('\r\n')[0]).toBe('System.ArgumentException: Height must be a whole number of meters, like 30; &#39;&lt;b&gt;&amp;&quot;&#39; is not.');
     });

@@ -33,7 +33,6 @@ export interface BulkSessionOptions {
 
 const DEFAULTS = { maxFiles: 4, maxFileBytes: MAX_BULK_FILE_BYTES, maxEndedRuns: 10, progressIntervalMs: 250 } as const;
 
-
 const DELIMITERS: Record<NonNullable<ImportChoices['delimiter']>, Delimiter> = { comma: ',', semicolon: ';', tab: '\t', pipe: '|' };
 
 const EXPORT_TYPES: Record<ExportFormat, { extension: string; mimeType: string }> = {
@@ -53,7 +52,6 @@ interface Tracked {
   lastEmit: number;
   timer: ReturnType<typeof setTimeout> | null;
 }
-
 
 /** Strips the rows: events carry counts, getBulkRun carries the rows. */
 export function withoutRows(run: BulkRun): BulkRun {

@@ -134,7 +134,7 @@ export class OutboxActions {
     if (entry.kind === 'site' && entry.op === 'create') {
       const record = register.get(entry.localId);
       const followers = store.lane(laneOf(entry)).filter((other) => other.id !== entry.id);
-      if (followers.some((other) => other.state === 'sending')) return refuse('id', `An edit of this site is being sent; wait for its answer.`);
+      if (followers.some((other) => other.state === 'sending')) return refuse('id', 'An edit of this site is being sent; wait for its answer.');
       // Edits behind a discarded create could never be sent: they go with it, and so does the site.
       ids.push(...followers.map((other) => other.id));
       if (record && record.siteId === null) dropSite = record.localId;

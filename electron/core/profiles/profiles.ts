@@ -135,7 +135,6 @@ export class ProfileBook {
   }
 }
 
-
 /** Where a profile's calls go and as whom: what the user set (and sees), without ID or key. */
 export function profileSettings(profile: Profile): ProfileSettings & { bindingFallback: boolean } {
   return {

@@ -82,7 +82,7 @@ export class RegisterReconciler {
     if (highest >= this.store.nextSequence) {
       said.push(
         `The outbox file (outbox.journal) is missing, empty or cut short: the site list has seen requests up to #${highest}, the outbox only up to #${this.store.nextSequence - 1}. ` +
-          (lost.length > 0 ? `${lost.length} new site(s) whose request was lost are marked for review.` : 'Check the Outbox for requests you expected to see.'),
+        (lost.length > 0 ? `${lost.length} new site(s) whose request was lost are marked for review.` : 'Check the Outbox for requests you expected to see.'),
       );
     } else if (lost.length > 0) {
       said.push(`${lost.length} new site(s) have no request in the outbox (it was lost or discarded mid-way) and are marked for review.`);

@@ -234,7 +234,6 @@ function indexKey(profileId: string, siteId: string): string {
   return `${profileId}\u0000${siteId}`;
 }
 
-
 let pool = Buffer.alloc(0);
 let poolOffset = 0;
 

@@ -415,7 +415,7 @@ async function scan(path: string, name: string, limits: Readonly<JournalLimits>,
     for (let bytesRead = -1; bytesRead !== 0; out.size += bytesRead) {
       bytesRead = (await handle.read(buffer, 0, READ_CHUNK, out.size)).bytesRead;
       const chunk = buffer.subarray(0, bytesRead);
-      for (let from = 0; from < bytesRead; ) {
+      for (let from = 0; from < bytesRead;) {
         const newline = chunk.indexOf(0x0a, from);
         const stop = newline === -1 ? bytesRead : newline + 1;
         lineBytes += stop - from;
@@ -437,7 +437,7 @@ async function scan(path: string, name: string, limits: Readonly<JournalLimits>,
   }
   if (out.header === null && out.records > 0) {
     // A damaged first line with good records after it is a damaged header, not a foreign file.
-    if (out.bad[0]?.line !== 1) throw new JournalFormatError(`The journal has records but no header; it was not written by Sitewalk.`);
+    if (out.bad[0]?.line !== 1) throw new JournalFormatError('The journal has records but no header; it was not written by Sitewalk.');
     out.header = { journal: name, version: JOURNAL_FORMAT_VERSION };
   }
   return out;
@@ -483,7 +483,7 @@ async function quarantine(path: string, problems: JournalProblem[]): Promise<voi
 }
 
 async function writeAll(handle: FileHandle, data: Buffer): Promise<number> {
-  for (let offset = 0; offset < data.length; ) offset += (await handle.write(data, offset, data.length - offset)).bytesWritten;
+  for (let offset = 0; offset < data.length;) offset += (await handle.write(data, offset, data.length - offset)).bytesWritten;
   return data.length;
 }
 

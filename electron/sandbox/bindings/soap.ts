@@ -12,7 +12,7 @@ export type SoapVersion = '1.1' | '1.2';
 export const SOAP11_ENVELOPE_NS = 'http://schemas.xmlsoap.org/soap/envelope/';
 export const SOAP12_ENVELOPE_NS = 'http://www.w3.org/2003/05/soap-envelope';
 
-const ENVELOPE_NS: Record<SoapVersion, string> = { '1.1': SOAP11_ENVELOPE_NS, '1.2': SOAP12_ENVELOPE_NS };
+const ENVELOPE_NS: Record<SoapVersion, string> = { 1.1: SOAP11_ENVELOPE_NS, 1.2: SOAP12_ENVELOPE_NS };
 const ROUTE_AT = 'System.Web.Services.Protocols.Soap11ServerProtocolHelper.RouteRequest()';
 
 export interface SoapRequest {

@@ -9,14 +9,14 @@ export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252
 
 export type DecodeResult =
   | {
-      ok: true;
-      text: string;
-      encoding: TextEncodingName;
-      /** A byte-order mark led the file (it is not part of the text). */
-      bom: boolean;
-      /** Sentences for the preview: how the file was read when that was not plain UTF-8. */
-      notes: string[];
-    }
+    ok: true;
+    text: string;
+    encoding: TextEncodingName;
+    /** A byte-order mark led the file (it is not part of the text). */
+    bom: boolean;
+    /** Sentences for the preview: how the file was read when that was not plain UTF-8. */
+    notes: string[];
+  }
   | { ok: false; message: string };
 
 // Signatures of files that are often picked by mistake in an import dialog.

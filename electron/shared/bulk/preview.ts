@@ -5,7 +5,7 @@
 // merged (a site ID on two rows makes both rows invalid); the result is plain data so it can be
 // computed in a Web Worker.
 import { parseSiteEdit, type SiteEditInput } from '../validation';
-import type { InputIssue, PinStyle, SiteEdit } from '../domain';
+import type { InputIssue, SiteEdit } from '../domain';
 import { unguardFormula, type ExportSite } from './export';
 import { feetToMeters, targetLabel, type SiteField } from './fields';
 import { resolveMapping, type ColumnMapping, type ManualMapping } from './mapping';

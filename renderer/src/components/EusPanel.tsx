@@ -112,10 +112,17 @@ export function EusPanel() {
         <fieldset className={`email-choice ${shown('sendEmail') ? 'has-error' : ''}`} aria-describedby={shown('sendEmail') ? `${id}-email-error` : undefined}>
           <legend>Send the email again?</legend>
           <label className={sendEmail === 'yes' ? 'checked' : ''}>
-            <input id={`${id}-email-yes`} type="radio" name={`${id}-email`} value="yes" checked={sendEmail === 'yes'} onChange={() => {
-              setSendEmail('yes');
-              touch('sendEmail');
-            }} />
+            <input
+              id={`${id}-email-yes`}
+              type="radio"
+              name={`${id}-email`}
+              value="yes"
+              checked={sendEmail === 'yes'}
+              onChange={() => {
+                setSendEmail('yes');
+                touch('sendEmail');
+              }}
+            />
             <span>
               <strong>Yes, send the email again</strong>
               <br />
@@ -123,10 +130,16 @@ export function EusPanel() {
             </span>
           </label>
           <label className={sendEmail === 'no' ? 'checked' : ''}>
-            <input type="radio" name={`${id}-email`} value="no" checked={sendEmail === 'no'} onChange={() => {
-              setSendEmail('no');
-              touch('sendEmail');
-            }} />
+            <input
+              type="radio"
+              name={`${id}-email`}
+              value="no"
+              checked={sendEmail === 'no'}
+              onChange={() => {
+                setSendEmail('no');
+                touch('sendEmail');
+              }}
+            />
             <span>
               <strong>No email</strong>
               <br />

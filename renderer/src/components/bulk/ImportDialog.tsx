@@ -138,8 +138,7 @@ function Review({ file, preview, options, onChange, onApply, busy }: {
           <button
             type="button"
             onClick={() =>
-              saveFile({ fileName: `${file.name.replace(/\.[^.]+$/, '')}-dry-run.csv`, mimeType: 'text/csv;charset=utf-8', content: reportCsv(dryRunReport(preview), { bom: true }) })
-            }
+              saveFile({ fileName: `${file.name.replace(/\.[^.]+$/, '')}-dry-run.csv`, mimeType: 'text/csv;charset=utf-8', content: reportCsv(dryRunReport(preview), { bom: true }) })}
           >
             Download dry-run report
           </button>

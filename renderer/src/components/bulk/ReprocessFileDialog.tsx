@@ -143,8 +143,7 @@ function ReprocessFlow({ onClose }: { onClose: () => void }) {
                           if (e.target.checked) next.add(row.row);
                           else next.delete(row.row);
                           return next;
-                        })
-                      }
+                        })}
                     />
                   </td>
                   <td>{row.row}</td>
