@@ -3,36 +3,13 @@
 // the list, nothing is lost, and when the service is back "Sync now" applies each change exactly once.
 // The account is connected the way a user does it: the welcome's "Connect my account", then sites
 // brought in by their service IDs.
-import type { Page } from 'playwright';
 import { DEMO_ACCOUNT } from '../../electron/sandbox/index';
 import type { CallLogEntry, SandboxSite } from '../../electron/sandbox/state';
 import { describe, expect, test } from './fixtures';
 import { inspect } from './helpers';
+import { addById, editHeight, siteRow } from './steps';
 
-function row(page: Page, name: string, state?: string) {
-  return page.getByRole('button', { name: new RegExp(`^${name}\\b${state ? `.*${state}` : ''}`) }).first();
-}
-
-async function addById(page: Page, site: SandboxSite): Promise<void> {
-  await page.getByRole('button', { name: 'Add by site ID' }).click();
-  const form = page.getByRole('region', { name: 'Add an existing site by its ID' });
-  await form.getByLabel('Site ID').fill(site.id);
-  await form.getByLabel('Name', { exact: true }).fill(site.name);
-  await form.getByLabel('Height (meters)').fill(String(site.height));
-  await form.getByLabel('Latitude').fill(String(site.latitude));
-  await form.getByLabel('Longitude').fill(String(site.longitude));
-  await form.getByRole('button', { name: 'Add site' }).click();
-  await form.waitFor({ state: 'detached' });
-  await row(page, site.name).waitFor();
-}
-
-async function editHeight(page: Page, site: SandboxSite, height: number): Promise<void> {
-  await page.getByRole('button', { name: `Edit ${site.name}` }).click();
-  const form = page.getByRole('region', { name: `Edit ${site.name}` });
-  await form.getByLabel('Height (meters)').fill(String(height));
-  await form.getByRole('button', { name: 'Save site' }).click();
-  await form.waitFor({ state: 'detached' });
-}
+const row = siteRow;
 
 describe('offline', () => {
   test('keeps two edits and a new site made offline, marks them waiting, and applies each exactly once back online', async ({ page, session, service }) => {
@@ -56,8 +33,8 @@ describe('offline', () => {
     // The service goes away.
     await service.stop();
 
-    await editHeight(page, a!, a!.height + 3);
-    await editHeight(page, b!, b!.height + 4);
+    await editHeight(page, a!.name, a!.height + 3);
+    await editHeight(page, b!.name, b!.height + 4);
     await page.getByRole('button', { name: '+ Add site' }).click();
     await page.getByRole('button', { name: 'Use map centre' }).click();
     const form = page.getByRole('region', { name: 'New site' });

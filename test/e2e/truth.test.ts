@@ -10,6 +10,7 @@ import type { FaultConfig } from '../../electron/sandbox/faults';
 import type { MailMessage, SandboxSite, SandboxState } from '../../electron/sandbox/state';
 import { describe, expect, test } from './fixtures';
 import { inspect, pinsDrawn } from './helpers';
+import { addById, editHeight, escapeRegExp, siteRow } from './steps';
 
 /** How long "at once" may take on a loaded 2-core machine: no reload, no waiting out a retry. */
 const AT_ONCE = 10_000;
@@ -20,14 +21,7 @@ async function setFaults(base: string, faults: FaultConfig): Promise<void> {
   if (!response.ok) throw new Error(`sandbox faults: HTTP ${response.status} ${await response.text()}`);
 }
 
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** A site's row in the list, optionally in a given state (its accessible name ends with the state's words). */
-function row(page: Page, name: string, state?: string): Locator {
-  return page.getByRole('button', { name: new RegExp(`^${escape(name)}\\b${state ? `.*${escape(state)}` : ''}`) }).first();
-}
+const row = siteRow;
 
 async function rowText(page: Page, name: string): Promise<string> {
   return (await row(page, name).getAttribute('aria-label')) ?? (await row(page, name).textContent()) ?? '';
@@ -49,27 +43,6 @@ async function pendingPins(page: Page): Promise<number> {
   return Number(await page.getByTestId('map').getAttribute('data-pins-pending'));
 }
 
-async function editHeight(page: Page, name: string, height: number): Promise<void> {
-  await page.getByRole('button', { name: `Edit ${name}` }).click();
-  const form = page.getByRole('region', { name: `Edit ${name}` });
-  await form.getByLabel('Height (meters)').fill(String(height));
-  await form.getByRole('button', { name: 'Save site' }).click();
-  await form.waitFor({ state: 'detached' });
-}
-
-async function addById(page: Page, site: { id: string; name: string; height: number; latitude: number; longitude: number }): Promise<void> {
-  await page.getByRole('button', { name: 'Add by site ID' }).first().click();
-  const form = page.getByRole('region', { name: 'Add an existing site by its ID' });
-  await form.getByLabel('Site ID').fill(site.id);
-  await form.getByLabel('Name', { exact: true }).fill(site.name);
-  await form.getByLabel('Height (meters)').fill(String(site.height));
-  await form.getByLabel('Latitude').fill(String(site.latitude));
-  await form.getByLabel('Longitude').fill(String(site.longitude));
-  await form.getByRole('button', { name: 'Add site' }).click();
-  await form.waitFor({ state: 'detached' });
-  await row(page, site.name).waitFor();
-}
-
 async function queueReprocess(page: Page, processId: string, multiMapId: string, sendEmail: boolean): Promise<void> {
   await page.getByLabel('Process ID').fill(processId);
   await page.getByLabel('Multi Map ID').fill(multiMapId);
@@ -79,7 +52,7 @@ async function queueReprocess(page: Page, processId: string, multiMapId: string,
 
 function reprocessCard(page: Page, processId: string, multiMapId: string, sendEmail: boolean, state?: string): Locator {
   const what = `Reprocess submission ${processId} into Multi Map ${multiMapId}${sendEmail ? ', email resent' : ''}`;
-  return page.getByRole('article', { name: new RegExp(`^${escape(what)}: ${state ?? '\\S+'}$`) });
+  return page.getByRole('article', { name: new RegExp(`^${escapeRegExp(what)}: ${state ?? '\\S+'}$`) });
 }
 
 async function reprocessesOf(call: <T>(method: string, ...args: unknown[]) => Promise<T>, processId: string): Promise<OutboxEntryView[]> {

@@ -1,0 +1,36 @@
+// What a user does in the app, as steps the e2e tests share: find a site's row, add a site by its
+// service ID, change a site's height. Each step waits until the screen shows it done.
+import type { Locator, Page } from 'playwright';
+
+/** Text as a regular expression that matches it literally. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A site's row in the list, optionally in a given state (its accessible name ends with the state's words). */
+export function siteRow(page: Page, name: string, state?: string): Locator {
+  return page.getByRole('button', { name: new RegExp(`^${escapeRegExp(name)}\\b${state ? `.*${escapeRegExp(state)}` : ''}`) }).first();
+}
+
+/** "Add by site ID" with the site's fields, until its row shows. */
+export async function addById(page: Page, site: { id: string; name: string; height: number; latitude: number; longitude: number }): Promise<void> {
+  await page.getByRole('button', { name: 'Add by site ID' }).first().click();
+  const form = page.getByRole('region', { name: 'Add an existing site by its ID' });
+  await form.getByLabel('Site ID').fill(site.id);
+  await form.getByLabel('Name', { exact: true }).fill(site.name);
+  await form.getByLabel('Height (meters)').fill(String(site.height));
+  await form.getByLabel('Latitude').fill(String(site.latitude));
+  await form.getByLabel('Longitude').fill(String(site.longitude));
+  await form.getByRole('button', { name: 'Add site' }).click();
+  await form.waitFor({ state: 'detached' });
+  await siteRow(page, site.name).waitFor();
+}
+
+/** Edit the site's height and save, until the form closes. */
+export async function editHeight(page: Page, name: string, height: number): Promise<void> {
+  await page.getByRole('button', { name: `Edit ${name}` }).click();
+  const form = page.getByRole('region', { name: `Edit ${name}` });
+  await form.getByLabel('Height (meters)').fill(String(height));
+  await form.getByRole('button', { name: 'Save site' }).click();
+  await form.waitFor({ state: 'detached' });
+}
