@@ -11,16 +11,17 @@
 import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
 import L from 'leaflet';
 import type { SettingsView, SiteView } from '../../../electron/shared/contract/index';
-import { PIN_STYLES } from '../../../electron/shared/domain';
 import type { AppStore } from '../store';
-import { PinLayer, isCluster, type ClusterMark, type MovePreview, type Pin } from './pins';
+import { PinLayer, type ClusterMark, type MovePreview, type Pin } from './pins';
 import { CursorCoordinates } from './CursorCoordinates';
+import { MapLegend } from './MapLegend';
+import { PinTooltip } from './PinTooltip';
+import { toPin } from './sitePin';
+import { MeasureResult, type MeasurePoint } from './MeasureResult';
 import { siteMatcher, type SiteFilter } from '../lib/siteFilter';
-import { formatBearing, formatDistance, haversineDistance, initialBearing } from '../lib/geodesy';
 import { coordinateGrid } from './gridLayer';
 import { hostTileUrl } from './tileUrl';
-import { BADGE_URLS, PIN_NAMES, PIN_URLS } from './sprites';
-import { SYNC_LABELS, markFor, safeAttribution, siteTitle } from '../lib/format';
+import { safeAttribution } from '../lib/format';
 import { formatDecimal } from '../lib/coords';
 
 export interface MapHandle {
@@ -60,38 +61,8 @@ export interface MapViewProps {
 // A 1×1 transparent GIF for tiles that failed, so the grid shows through instead of a broken image.
 const EMPTY_TILE = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
 
-function toPin(site: SiteView): Pin | null {
-  if (site.latitude === null || site.longitude === null) return null;
-  return {
-    id: site.localId,
-    lat: site.latitude,
-    lng: site.longitude,
-    style: site.pinStyle,
-    mark: markFor(site.syncState),
-    title: siteTitle(site),
-  };
-}
-
-const MARK_WORDS: Record<Pin['mark'], string> = {
-  none: SYNC_LABELS.synced,
-  pending: SYNC_LABELS.pending,
-  failed: SYNC_LABELS.failed,
-  review: SYNC_LABELS['needs-review'],
-};
-
 /** The open context menu: the map's (a place) or a pin's (a site). */
 type MenuState = { kind: 'map'; x: number; y: number; lat: number; lng: number } | { kind: 'pin'; x: number; y: number; lat: number; lng: number; localId: string; title: string };
-
-/** One end of a measurement: a clicked spot, or a site (with its name). */
-interface MeasurePoint {
-  lat: number;
-  lng: number;
-  name: string | null;
-}
-
-function pointName(p: MeasurePoint): string {
-  return p.name ?? `${formatDecimal(p.lat)}, ${formatDecimal(p.lng)}`;
-}
 
 export function MapView(props: MapViewProps) {
   const { store, settings, selectedId, filter, addMode, movableId, movePreview, handle } = props;
@@ -117,7 +88,6 @@ export function MapView(props: MapViewProps) {
   /** Which sites the map shows: the filter's, plus the selected site and the one being moved. */
   const shownRef = useRef<(site: SiteView) => boolean>(() => true);
   // Open where there is room for it beside the toolbar; a tap away otherwise.
-  const [legendOpen, setLegendOpen] = useState(() => window.innerWidth - 440 >= 1000);
   const menuRef = useRef<HTMLDivElement>(null);
 
   // Create the map once.
@@ -494,24 +464,7 @@ export function MapView(props: MapViewProps) {
         </div>
       )}
 
-      {hover && !menu && (
-        <div className="pin-tooltip" style={{ left: hover.x, top: hover.y }} aria-hidden="true">
-          {isCluster(hover.item) ? (
-            <>
-              <strong>{hover.item.count} sites</strong>
-              <span>
-                {hover.item.failed + hover.item.review > 0 ? `${hover.item.failed + hover.item.review} need attention · ` : hover.item.pending > 0 ? `${hover.item.pending} waiting · ` : ''}
-                Click to zoom in
-              </span>
-            </>
-          ) : (
-            <>
-              <strong>{hover.item.title}</strong>
-              <span>{MARK_WORDS[hover.item.mark]}</span>
-            </>
-          )}
-        </div>
-      )}
+      {hover && !menu && <PinTooltip item={hover.item} x={hover.x} y={hover.y} />}
 
       <div className="map-measure">
         <button
@@ -534,60 +487,7 @@ export function MapView(props: MapViewProps) {
 
       <CursorCoordinates map={leafletMap} />
 
-      <section className={`legend ${legendOpen ? '' : 'closed'}`} aria-label="Map legend">
-        <button type="button" className="legend-toggle" aria-expanded={legendOpen} onClick={() => setLegendOpen(!legendOpen)}>
-          Legend
-        </button>
-        {legendOpen && (
-          <ul>
-            <li className="legend-pins">
-              {PIN_STYLES.map((style) => (
-                <span key={style}>
-                  <img src={PIN_URLS[style]} alt="" width={16} height={22} /> {PIN_NAMES[style]}
-                </span>
-              ))}
-            </li>
-            <li>
-              <img src={BADGE_URLS.pending} alt="" width={18} height={18} /> Clock: waiting to send
-            </li>
-            <li>
-              <img src={BADGE_URLS.failed} alt="" width={18} height={18} /> Triangle: rejected
-            </li>
-            <li>
-              <img src={BADGE_URLS.review} alt="" width={18} height={18} /> Diamond: check needed
-            </li>
-          </ul>
-        )}
-      </section>
-    </div>
-  );
-}
-
-/** What the measure tool says: the next click to make, or the distance and bearing from A to B. */
-function MeasureResult({ points, unit }: { points: MeasurePoint[]; unit: SettingsView['heightUnit'] }) {
-  const [a, b] = points;
-  return (
-    <div className="measure-result" role="status" data-testid="measure-result">
-      {!a ? (
-        <p>Click the first point or site. Esc to stop measuring.</p>
-      ) : !b ? (
-        <p>
-          From <strong>{pointName(a)}</strong>: click the second point or site. Esc to clear.
-        </p>
-      ) : (
-        <>
-          <p className="measure-ends">
-            <strong>{pointName(a)}</strong> → <strong>{pointName(b)}</strong>
-          </p>
-          <dl>
-            <dt>Distance</dt>
-            <dd data-testid="measure-distance">{formatDistance(haversineDistance(a, b), unit)}</dd>
-            <dt>Bearing</dt>
-            <dd data-testid="measure-bearing">{formatBearing(initialBearing(a, b))}</dd>
-          </dl>
-          <p className="measure-hint">Click again to start a new measurement. Esc to clear.</p>
-        </>
-      )}
+      <MapLegend />
     </div>
   );
 }

@@ -8,11 +8,12 @@
 // box around its members. The selected pin and the one in move mode are always drawn on their own.
 import L from 'leaflet';
 import { loadSprites, type Sprite, type SpriteSet } from '../sprites';
-import { PinDrag, type PinDragHost, type PinPress, type PinPressEventType } from './drag';
+import { PinDrag, type PinDragHost } from './drag';
 import { PinClusters, isCluster, type ClusterMark } from './clusters';
 import { HitGrid } from './hitGrid';
 import { PinPainter, type ProjectedClusters } from './painter';
-import { PRESS_DEFAULTS, longPressOpensMenu, pressOwner, tapOutcome, type Tap } from './press';
+import { PinPointer } from './pointer';
+import { PRESS_DEFAULTS } from './press';
 import { PinSet } from './pinSet';
 import type { Projected } from './pinSet';
 import type { DrawInfo, MovePreview, Pin } from './types';
@@ -54,18 +55,6 @@ const DEFAULTS: PinLayerOptions = {
   ...PRESS_DEFAULTS,
 };
 
-/** Whether the map's own dragging has moved since the last press (Leaflet's Map.Drag#moved, untyped). */
-function mapPanned(map: L.Map): boolean {
-  return (map.dragging as (L.Handler & { moved?: () => boolean }) | undefined)?.moved?.() ?? false;
-}
-
-/** A tap being watched, with its pointer and the timer of a long press. */
-interface WatchedTap extends Tap {
-  readonly item: Pin | ClusterMark;
-  readonly pointerId: number;
-  timer: number;
-}
-
 export class PinLayer extends L.Layer implements PinDragHost {
   /** Pin dragging while the layer is on a map (as Leaflet's Marker#dragging); on only while a pin is movable. */
   dragging: PinDrag | null = null;
@@ -75,6 +64,8 @@ export class PinLayer extends L.Layer implements PinDragHost {
   private readonly pins = new PinSet();
   private readonly hits = new HitGrid<Pin | ClusterMark>();
   private readonly clusters: PinClusters;
+  /** Pointer input on the canvas: taps, holds, menus, hover, and presses on the movable pin. */
+  private readonly pointer: PinPointer;
   private clustersDirty = true;
   private painter: PinPainter | null = null;
   private sprites: SpriteSet | null = null;
@@ -93,17 +84,24 @@ export class PinLayer extends L.Layer implements PinDragHost {
   private selectedId: string | null = null;
   private hiddenId: string | null = null;
   private preview: MovePreview | null = null;
-  private press: PinPress | null = null;
-  private tap: WatchedTap | null = null;
   /** A long press opened a menu: the contextmenu event the browser may send after it is not a second one. */
-  private menuByHold = false;
-  private swallowClick = false;
-  private hoverId: string | null = null;
 
   constructor(options: Partial<PinLayerOptions> = {}) {
     super();
     this.opts = { ...DEFAULTS, ...options };
     this.clusters = new PinClusters({ radius: this.opts.clusterRadius, maxZoom: this.opts.clusterMaxZoom });
+    this.pointer = new PinPointer({
+      opts: this.opts,
+      movable: () => this.movableId,
+      map: () => this.leafletMap,
+      canvas: () => this.canvas,
+      draggingEnabled: () => this.dragging?.enabled() ?? false,
+      itemAt: (point) => this.itemAt(point),
+      pinAt: (point) => this.pinAt(point),
+      zoomToCluster: (cluster) => this.zoomToCluster(cluster),
+      setCursor: (cursor) => this.setCursor(cursor),
+      fire: (type, data) => void this.fire(type, data),
+    });
   }
 
   // ---------- data ----------
@@ -207,7 +205,7 @@ export class PinLayer extends L.Layer implements PinDragHost {
     this.canvas = canvas;
     const ctx = canvas.getContext('2d');
     this.painter = ctx ? new PinPainter(canvas, ctx, this.opts) : null;
-    for (const [type, listener, capture] of this.domListeners) canvas.addEventListener(type, listener, capture);
+    this.pointer.attach(canvas);
     this.dragging = new PinDrag(map, this);
     if (this.movableId !== null) this.dragging.enable();
     void loadSprites().then((sprites) => {
@@ -222,14 +220,14 @@ export class PinLayer extends L.Layer implements PinDragHost {
     // Re-added later, the movable pin (if any) can be dragged again.
     this.dragging?.disable();
     this.dragging = null;
-    this.endTap();
+    this.pointer.endTap();
     cancelAnimationFrame(this.frame);
     clearTimeout(this.timer);
     this.frame = 0;
     this.timer = 0;
     const canvas = this.canvas;
     if (canvas) {
-      for (const [type, listener, capture] of this.domListeners) canvas.removeEventListener(type, listener, capture);
+      this.pointer.detach(canvas);
       canvas.remove();
     }
     this.painter = null;
@@ -432,171 +430,4 @@ export class PinLayer extends L.Layer implements PinDragHost {
     this.setMovePreview({ id, lat: latlng.lat, lng: latlng.lng });
     this.opts.onPinDrop?.(id, latlng);
   }
-
-  // ---------- pointer input ----------
-
-  /** The canvas's DOM listeners, in one table so adding and removing them cannot drift apart. */
-  private get domListeners(): ReadonlyArray<[string, EventListener, boolean]> {
-    return [
-      ['pointerdown', this.onPointerDown as EventListener, false],
-      ['pointermove', this.onPointerMove as EventListener, false],
-      ['pointerup', this.onPointerUp as EventListener, false],
-      ['pointercancel', this.onPointerCancel as EventListener, false],
-      ['pointerleave', this.onPointerLeave, false],
-      ['mousedown', this.onMouseDown as EventListener, false],
-      ['contextmenu', this.onContextMenu as EventListener, false],
-      // Capture: the click must be stopped before Leaflet's map sees it.
-      ['click', this.onClick as EventListener, true],
-    ];
-  }
-
-  private firePress(type: PinPressEventType, press: PinPress, containerPoint: L.Point | null): void {
-    this.fire(type, { press, containerPoint });
-  }
-
-  private readonly onPointerDown = (e: PointerEvent): void => {
-    this.swallowClick = false;
-    this.menuByHold = false;
-    this.endTap();
-    const map = this.leafletMap;
-    if (e.button !== 0 || !map) return;
-    const point = map.mouseEventToContainerPoint(e);
-    const item = this.itemAt(point);
-    // A cluster is always a tap: a click zooms in, a drag pans.
-    const owner = item && isCluster(item) ? 'tap' : pressOwner(item?.id ?? null, this.movableId, this.dragging?.enabled() ?? false);
-    if (!item || owner === 'map') return;
-    if (owner === 'tap') {
-      // The map gets this press and pans if it moves (never preventDefault here: that would hold
-      // back the mousedown Leaflet's dragging starts from). We only watch for a click or a hold.
-      const tap: WatchedTap = { item, pointerId: e.pointerId, startX: point.x, startY: point.y, x: point.x, y: point.y, mapMoved: false, menuShown: false, timer: 0 };
-      if (e.pointerType !== 'mouse') tap.timer = window.setTimeout(() => this.held(tap, e.pointerType), this.opts.longPressMs);
-      this.tap = tap;
-      return;
-    }
-    // The movable pin: keep the map from starting its own drag (Leaflet listens for pointerdown/mousedown above us).
-    e.preventDefault();
-    e.stopPropagation();
-    this.press = { pin: item as Pin, pointerId: e.pointerId, dragging: false };
-    this.canvas?.setPointerCapture?.(e.pointerId);
-    this.firePress('pinpress', this.press, point);
-  };
-
-  private readonly onMouseDown = (e: MouseEvent): void => {
-    if (this.press) e.stopPropagation();
-  };
-
-  private readonly onPointerMove = (e: PointerEvent): void => {
-    const map = this.leafletMap;
-    if (!map) return;
-    const point = map.mouseEventToContainerPoint(e);
-    const press = this.press;
-    if (press && press.pointerId === e.pointerId) {
-      e.stopPropagation();
-      this.firePress('pinpressmove', press, point);
-      return;
-    }
-    const tap = this.tap;
-    if (tap && tap.pointerId === e.pointerId) {
-      // Container pixels: the container stays put while the map pans under the pointer.
-      tap.x = point.x;
-      tap.y = point.y;
-      tap.mapMoved ||= mapPanned(map);
-      return;
-    }
-    const item = this.itemAt(point);
-    this.setCursor(item ? (!isCluster(item) && item.id === this.movableId && this.dragging?.enabled() ? 'grab' : 'pointer') : '');
-    const key = item ? (isCluster(item) ? `cluster:${item.id}` : item.id) : null;
-    if (key !== this.hoverId) {
-      this.hoverId = key;
-      this.opts.onHover?.(item, item ? point : null);
-    }
-  };
-
-  private readonly onPointerUp = (e: PointerEvent): void => {
-    const map = this.leafletMap;
-    const tap = this.tap;
-    if (tap && tap.pointerId === e.pointerId && map) {
-      const point = map.mouseEventToContainerPoint(e);
-      tap.x = point.x;
-      tap.y = point.y;
-      tap.mapMoved ||= mapPanned(map);
-      this.endTap();
-      if (tapOutcome(tap, this.opts) === 'click') {
-        // The click that follows belongs to the pin, not to the map underneath.
-        this.swallowClick = true;
-        if (isCluster(tap.item)) this.zoomToCluster(tap.item);
-        else this.opts.onPinClick?.(tap.item.id);
-      } else if (tap.menuShown) {
-        this.swallowClick = true;
-      }
-      return;
-    }
-    const press = this.press;
-    if (!press || press.pointerId !== e.pointerId || !map) return;
-    e.stopPropagation();
-    this.press = null;
-    this.swallowClick = true;
-    this.canvas?.releasePointerCapture?.(e.pointerId);
-    if (press.dragging) this.firePress('pinpressend', press, map.mouseEventToContainerPoint(e));
-    else this.opts.onPinClick?.(press.pin.id);
-  };
-
-  private readonly onPointerCancel = (e: PointerEvent): void => {
-    if (this.tap?.pointerId === e.pointerId) this.endTap();
-    const press = this.press;
-    if (!press || press.pointerId !== e.pointerId) return;
-    this.press = null;
-    if (press.dragging) this.firePress('pinpresscancel', press, null);
-  };
-
-  private readonly onPointerLeave = (): void => {
-    if (this.hoverId !== null) {
-      this.hoverId = null;
-      this.opts.onHover?.(null, null);
-    }
-  };
-
-  /** A finger or pen held still on a pin: its menu, as a right click gives it. */
-  private held(tap: WatchedTap, pointerType: string): void {
-    tap.timer = 0;
-    const map = this.leafletMap;
-    if (this.tap !== tap || !map) return;
-    tap.mapMoved ||= mapPanned(map);
-    if (isCluster(tap.item) || !longPressOpensMenu(tap, pointerType, this.opts)) return;
-    tap.menuShown = true;
-    this.menuByHold = true;
-    this.opts.onPinMenu?.(tap.item.id, L.point(tap.x, tap.y));
-  }
-
-  private endTap(): void {
-    if (this.tap?.timer) clearTimeout(this.tap.timer);
-    this.tap = null;
-  }
-
-  private readonly onContextMenu = (e: MouseEvent): void => {
-    const map = this.leafletMap;
-    if (!map) return;
-    if (this.menuByHold) {
-      // The browser's own long-press menu event, after ours: one menu, not two.
-      this.menuByHold = false;
-      e.preventDefault();
-      e.stopPropagation();
-      return;
-    }
-    const point = map.mouseEventToContainerPoint(e);
-    const pin = this.pinAt(point);
-    if (!pin) return; // the map's own menu
-    e.preventDefault();
-    e.stopPropagation();
-    this.endTap();
-    this.opts.onPinMenu?.(pin.id, point);
-  };
-
-  private readonly onClick = (e: MouseEvent): void => {
-    // The click after a pin press or drag belongs to the pin, not to the map underneath.
-    if (this.swallowClick) {
-      this.swallowClick = false;
-      e.stopPropagation();
-    }
-  };
 }
