@@ -5,9 +5,6 @@ import { faultError, httpError, invalidInput, networkError, protocolError, timeo
 import type { CallError, CallResult, EusReprocess, RenderingQuality, ReprocessResult, ServiceClient, SiteEdit, SiteResult } from '../../electron/core/service/types';
 import { REAL_SERVICE } from '../../electron/core/service/types';
 
-/** Still imported by test/cli (another owner); new tests take the tempDir fixture from test/support/fixtures.ts. */
-export { makeTempDir as tempDir } from '../support/temp';
-
 export type Call = { settled: boolean } & (
   | { kind: 'site'; edit: SiteEdit; settle(result: CallResult<SiteResult>): void }
   | { kind: 'reprocess'; request: EusReprocess; settle(result: CallResult<ReprocessResult>): void }

@@ -4,7 +4,7 @@ import { appendFile, open as openFile, readFile, stat, truncate } from 'node:fs/
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { encodeRecord, Journal, JOURNAL_LIMITS, JournalLimitError, type JournalOpenOptions } from '../../electron/core/storage/journal';
-import { tempDir } from '../core/helpers';
+import { makeTempDir as tempDir } from '../support/temp';
 
 let dir: { path: string; remove(): Promise<void> };
 let file: string;

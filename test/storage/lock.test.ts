@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DataDirBusyError, LOCK_FILE, lockDataDir, type DataDirLock } from '../../electron/core/storage/lock';
-import { tempDir } from '../core/helpers';
+import { makeTempDir as tempDir } from '../support/temp';
 
 const CHILD = fileURLToPath(new URL('./lock-child.ts', import.meta.url));
 const dirs: Array<{ path: string; remove(): Promise<void> }> = [];
