@@ -92,6 +92,21 @@ export class SyncEngine {
     this.kick();
   }
 
+  /**
+   * The active profile changed: what was learnt about the last one's service says nothing about
+   * this one's, so it is asked afresh (and sending may start at once).
+   */
+  profileChanged(): void {
+    if (this.stopped) return;
+    if (this.probeTimer) this.clock.clearTimer(this.probeTimer);
+    this.probeTimer = null;
+    this.probeAt = null;
+    this.probeAttempt = 0;
+    this.online = true;
+    if (this.started && !this.probing) void this.runProbe();
+    this.kick();
+  }
+
   /** A connectivity hint from the host. `true` probes at once; `false` stops sending until a probe answers. */
   setConnectivity(online: boolean): void {
     if (this.stopped) return;
@@ -177,11 +192,9 @@ export class SyncEngine {
   private pump(): void {
     if (this.stopped) return;
     const profileId = this.options.activeProfile();
-    this.blocked = null;
-    if (profileId && this.online && !this.store.pauseOf(profileId) && !this.store.writeFailure) {
-      this.blocked = this.options.access.precheck?.(profileId) ?? null;
-      if (!this.blocked) this.sendDue(profileId);
-    }
+    // What the user must fix (no key, no profile) is said whether or not the service answers.
+    this.blocked = profileId ? (this.options.access.precheck?.(profileId) ?? null) : null;
+    if (profileId && !this.blocked && this.online && !this.store.pauseOf(profileId) && !this.store.writeFailure) this.sendDue(profileId);
     this.emitStatus();
     this.resolveWaiters();
   }
@@ -392,8 +405,9 @@ export class SyncEngine {
     if (this.store.writeFailure) return { reason: 'write-failed', message: this.store.writeFailure.message };
     const pause = this.store.pauseOf(profileId);
     if (pause) return { reason: 'paused', message: pause.message };
+    if (this.blocked) return this.blocked;
     if (!this.online) return { reason: 'offline', message: 'The service cannot be reached; Sitewalk keeps trying and sends the queue when it answers.' };
-    return this.blocked;
+    return null;
   }
 
   private emitStatus(): void {

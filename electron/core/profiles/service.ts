@@ -175,8 +175,8 @@ export class ProfileService implements Pick<SitewalkCore, 'profiles'> {
     if (this.current === profileId) return;
     this.current = profileId;
     await this.deps.access.refreshKeyKnown(profileId);
+    this.deps.engine.profileChanged();
     this.deps.events.emit('status', this.deps.status());
-    this.deps.engine.kick();
   }
 
   private async setKey(id: string, key: string, sessionOnly: boolean): Promise<Result<ProfileView>> {
