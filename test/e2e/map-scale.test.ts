@@ -3,17 +3,11 @@
 // filters show; a scale bar in the user's units and the coordinates under the cursor, copied from the
 // keyboard; and the distance and bearing between two sites measured by clicking their pins.
 import type { Page } from 'playwright';
-import type { SandboxSite } from '../../electron/sandbox/state';
 import { formatBearing, formatDistance, haversineDistance, initialBearing } from '../../renderer/src/lib/geodesy';
-import { describe, expect, test as e2e } from './fixtures';
-import { inspect, pinsDrawn } from './helpers';
+import { describe, expect, testOnDemoSites as test } from './fixtures';
+import { pinsDrawn } from './helpers';
 
-/** Every test here starts on the built-in Sandbox with all its demo sites drawn; `demo` is those sites as the service has them. */
-const test = e2e.extend('demo', { auto: true }, async ({ page, sandboxUrl }) => {
-  const demo = await inspect<SandboxSite[]>(sandboxUrl, 'sites');
-  await expect.poll(() => pinsDrawn(page), { message: 'the demo sites drawn' }).toBe(demo.length);
-  return demo;
-});
+// Every test here starts on the built-in Sandbox with all its demo sites drawn (`demo`, the sites as the service has them).
 
 async function mapSettled(page: Page): Promise<void> {
   await expect.poll(() => page.getByTestId('map').getAttribute('data-moving'), { message: 'the map to stop moving', timeout: 10_000 }).not.toBe('1');
