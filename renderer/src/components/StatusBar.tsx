@@ -63,7 +63,7 @@ function Connection({ status }: { status: StatusView | null }) {
     );
   }
   const { connection } = status;
-  const retry = connection.nextTryAt ? `; tried again ${relativeTime(connection.nextTryAt)}` : '';
+  const retry = connection.nextTryAt ? `; next try ${nextTry(connection.nextTryAt)}` : '';
   const why = connection.lastError ? `${connection.lastError.message} (${relativeTime(connection.lastError.at)})${retry}` : undefined;
   switch (connection.state) {
     case 'checking':
@@ -220,4 +220,12 @@ function Icon({ name, size = 20 }: { name: keyof typeof ICONS; size?: number }) 
       {ICONS[name]}
     </svg>
   );
+}
+
+/** When the service is tried again, said plainly: a moment away, seconds, or the usual relative time. */
+function nextTry(iso: string, now: number = Date.now()): string {
+  const seconds = Math.round((Date.parse(iso) - now) / 1000);
+  if (!Number.isFinite(seconds) || seconds <= 3) return 'in a moment';
+  if (seconds < 60) return `in ${seconds} s`;
+  return relativeTime(iso, now);
 }
