@@ -32,6 +32,7 @@ export function toSyncStatus(status: EngineStatus, activeProfileId: string, prob
       nextTryAt: iso(status.connection.nextTryAt),
     },
     activeProfileId,
+    revision: status.revision,
     dataProblems: problems.map((problem) => problem.message),
   };
 }

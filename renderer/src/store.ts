@@ -184,7 +184,8 @@ export class AppStore {
   private apply(event: ApiEvent): void {
     switch (event.type) {
       case 'status':
-        this.set({ status: event.status });
+        // A call's answer can carry a status older than an event already shown.
+        if (!this.state.status || event.status.revision >= this.state.status.revision) this.set({ status: event.status });
         break;
       case 'profiles':
         this.set({ profiles: event.profiles });

@@ -30,7 +30,7 @@ function site(localId: string, patch: Partial<SiteView> = {}): SiteView {
   };
 }
 
-const status: StatusView = { online: true, syncing: false, paused: null, blocked: null, pendingCount: 0, sendingCount: 0, attentionCount: 0, lastSyncAt: null, connection: { state: 'online', lastError: null, nextTryAt: null }, activeProfileId: 'p', dataProblems: [], host: 'browser' };
+const status: StatusView = { online: true, syncing: false, paused: null, blocked: null, pendingCount: 0, sendingCount: 0, attentionCount: 0, lastSyncAt: null, connection: { state: 'online', lastError: null, nextTryAt: null }, activeProfileId: 'p', dataProblems: [], revision: 1, host: 'browser' };
 
 function harness(initialSites: SiteView[]) {
   const listeners = new Set<(event: ApiEvent) => void>();
@@ -143,5 +143,16 @@ describe('the renderer store', () => {
     h.emit({ type: 'site', site: site('d', { syncState: 'pending', revision: 6 }) });
     h.store.flush();
     expect(h.store.getState().sites.get('d')?.syncState).toBe('synced');
+  });
+
+  it('never lets a call\'s late status answer replace a newer status event', async () => {
+    const h = harness([]);
+    h.releaseList();
+    await h.store.start();
+    h.emit({ type: 'status', status: { ...status, connection: { state: 'online', lastError: null, nextTryAt: null }, revision: 8 } });
+    // The "Sync now" answer, computed while the service was still not answering, arrives last.
+    h.store.applyStatus({ ...status, connection: { state: 'not-answering', lastError: null, nextTryAt: null }, revision: 7 });
+    expect(h.store.getState().status?.connection.state).toBe('online');
+    h.store.stop();
   });
 });

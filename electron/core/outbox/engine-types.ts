@@ -24,6 +24,8 @@ export interface EngineStatus {
   attentionCount: number;
   /** Last time the service answered well for the active profile (ms), or null. */
   lastSyncAt: number | null;
+  /** Grows with every status change told to listeners: an older one is stale. */
+  revision: number;
   /** What calls really say about the active profile's service. */
   connection: {
     state: ConnectionState | 'paused';

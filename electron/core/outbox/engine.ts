@@ -42,6 +42,7 @@ export class SyncEngine {
   private manualSyncAt = Number.NEGATIVE_INFINITY;
   private blocked: Blocked | null = null;
   private lastStatusKey = '';
+  private statusRevision = 0;
   private readonly waiters = new Set<{ skipWaiting: boolean; resolve: (result: SettleResult) => void }>();
 
   constructor(private readonly options: EngineOptions) {
@@ -129,6 +130,7 @@ export class SyncEngine {
       sendingCount: counts ? counts.sending : 0,
       attentionCount: counts ? counts.failed + counts['needs-review'] : 0,
       lastSyncAt: profileId ? this.connection.facts(profileId).lastContactAt : null,
+      revision: this.statusRevision,
       connection: this.connectionStatus(profileId),
     };
   }
@@ -412,11 +414,14 @@ export class SyncEngine {
 
   private emitStatus(): void {
     if (!this.options.onStatus) return;
-    const status = this.status();
+    const { revision: _revision, ...status } = this.status();
     const key = JSON.stringify(status);
     if (key === this.lastStatusKey) return;
     this.lastStatusKey = key;
-    this.options.onStatus(status);
+    // Every status that differs from the last one told gets a newer revision: a call's answer that
+    // carries an older status (computed before this one) can never replace it on screen.
+    this.statusRevision++;
+    this.options.onStatus({ ...status, revision: this.statusRevision });
   }
 
   private settled(skipWaiting: boolean): SettleResult | null {

@@ -197,6 +197,8 @@ export interface SyncStatus {
   activeProfileId: string;
   /** What was found damaged in the data folder at start, one sentence each (kept until restart). */
   dataProblems: string[];
+  /** Grows with every change of the status: a status with a lower one (a late call answer) is stale. */
+  revision: number;
 }
 
 /** The sync status as a host shows it, with which host serves the page. */
