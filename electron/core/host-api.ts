@@ -22,6 +22,7 @@ import {
   type SyncStatus,
 } from './open-core';
 import { refuse, type InputIssue } from '../shared/result';
+import { GPS_SOURCE_KINDS, THEMES, type GpsSourceKind, type Theme } from '../shared/domain';
 import { findXmlForbidden } from '../shared/validation/index';
 import { BulkSession, type BulkSessionOptions } from './bulk/session';
 
@@ -110,7 +111,7 @@ function mapResult<T, U>(outcome: Result<T>, map: (value: T) => U): Result<U> {
 
 // ---------- settings (kept in the core's key-value store, beside the profiles) ----------
 
-const SETTING_KEYS = ['tileUrl', 'tileAttribution', 'syncConcurrency', 'heightUnit'] as const;
+const SETTING_KEYS = ['tileUrl', 'tileAttribution', 'syncConcurrency', 'heightUnit', 'theme', 'gpsSource', 'gpsHost', 'gpsPort'] as const;
 
 /** Settings as stored; a value that is missing or no longer valid reads as its default. */
 function readSettings(core: SitewalkCore): SettingsView {
@@ -124,6 +125,14 @@ function readSettings(core: SitewalkCore): SettingsView {
   if (typeof concurrency === 'number' && Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= 16) settings.syncConcurrency = concurrency;
   const unit = stored('heightUnit');
   if (unit === 'm' || unit === 'ft') settings.heightUnit = unit;
+  const theme = stored('theme');
+  if (THEMES.includes(theme as Theme)) settings.theme = theme as Theme;
+  const gpsSource = stored('gpsSource');
+  if (GPS_SOURCE_KINDS.includes(gpsSource as GpsSourceKind)) settings.gpsSource = gpsSource as GpsSourceKind;
+  const gpsHost = stored('gpsHost');
+  if (typeof gpsHost === 'string' && gpsHostIssue(gpsHost) === null) settings.gpsHost = gpsHost;
+  const gpsPort = stored('gpsPort');
+  if (typeof gpsPort === 'number' && Number.isInteger(gpsPort) && gpsPort >= 1 && gpsPort <= 65535) settings.gpsPort = gpsPort;
   return settings;
 }
 
@@ -145,6 +154,14 @@ function attributionIssue(attribution: string): string | null {
   return null;
 }
 
+/** A receiver's host: a name or an IP address, nothing that could carry a path or a scheme. */
+function gpsHostIssue(host: string): string | null {
+  const text = host.trim();
+  if (text === '') return 'Enter the receiver\'s host, like 127.0.0.1 for gpsd on this computer.';
+  if (!/^[A-Za-z0-9.-]+$|^\[?[0-9A-Fa-f:.]+\]?$/.test(text)) return 'The receiver\'s host is a name or an IP address, like 127.0.0.1 or gps.local (no http://, no port).';
+  return null;
+}
+
 function settingsIssues(patch: SettingsPatch): InputIssue[] {
   const issues: InputIssue[] = [];
   if (patch.tileUrl !== undefined) {
@@ -154,6 +171,10 @@ function settingsIssues(patch: SettingsPatch): InputIssue[] {
   if (patch.tileAttribution !== undefined) {
     const issue = attributionIssue(patch.tileAttribution);
     if (issue) issues.push({ field: 'tileAttribution', message: issue });
+  }
+  if (patch.gpsHost !== undefined) {
+    const issue = gpsHostIssue(patch.gpsHost);
+    if (issue) issues.push({ field: 'gpsHost', message: issue });
   }
   return issues;
 }

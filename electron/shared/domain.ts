@@ -26,6 +26,17 @@ export type KeyStoreKind = (typeof KEY_STORE_KINDS)[number];
 export const HEIGHT_UNITS = ['m', 'ft'] as const;
 export type HeightUnit = (typeof HEIGHT_UNITS)[number];
 
+/** The colour scheme: 'system' follows the operating system's light or dark setting. */
+export const THEMES = ['system', 'light', 'dark'] as const;
+export type Theme = (typeof THEMES)[number];
+
+/**
+ * Where "My location" comes from: 'device' is the platform's geolocation (read by the page), 'gpsd'
+ * a gpsd daemon's JSON over TCP and 'nmea' a raw NMEA 0183 stream over TCP (both read by the host).
+ */
+export const GPS_SOURCE_KINDS = ['off', 'device', 'gpsd', 'nmea'] as const;
+export type GpsSourceKind = (typeof GPS_SOURCE_KINDS)[number];
+
 /** Where a profile's calls go. All of it is configurable per profile. */
 export interface Connection {
   baseUrl: string;

@@ -2,7 +2,7 @@
 // boundary the same way before anything reaches the core. Limits here are the transport's (how much
 // text a field may carry at all); the domain's rules are in ../validation.
 import { z } from 'zod';
-import { BINDINGS, HEIGHT_UNITS } from '../domain';
+import { BINDINGS, GPS_SOURCE_KINDS, HEIGHT_UNITS, THEMES } from '../domain';
 
 /** Largest file accepted for bulk work (base64 makes the request a third larger). */
 export const MAX_BULK_FILE_BYTES = 64 * 1024 * 1024;
@@ -59,6 +59,10 @@ export const settingsPatchSchema = z.object({
   tileAttribution: text.optional(),
   syncConcurrency: z.number().int().min(1).max(16).optional(),
   heightUnit: z.enum(HEIGHT_UNITS).optional(),
+  theme: z.enum(THEMES).optional(),
+  gpsSource: z.enum(GPS_SOURCE_KINDS).optional(),
+  gpsHost: z.string().max(253).optional(),
+  gpsPort: z.number().int().min(1).max(65535).optional(),
 });
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
 

@@ -1,7 +1,7 @@
 // What the renderer (and the CLI's JSON) sees: the single definition of every view. The core builds
 // these and extends them only where it keeps more (a Problem is a ProblemView with its facts typed).
 // No view carries an API key: profiles say hasKey and keyStore.
-import type { Binding, HeightUnit, InputIssue, KeyStoreKind, OutboxState, PinStyle, RenderingQuality, SyncState } from '../domain';
+import type { Binding, GpsSourceKind, HeightUnit, InputIssue, KeyStoreKind, OutboxState, PinStyle, RenderingQuality, SyncState, Theme } from '../domain';
 import type { BulkProgress, ReportRow, RunResult } from '../bulk/report';
 import type { CarriedBy } from '../aspnet';
 import type { ProfileSettings } from '../validation/profile';
@@ -221,6 +221,13 @@ export interface SettingsView {
   tileAttribution: string;
   syncConcurrency: number;
   heightUnit: HeightUnit;
+  /** 'system' follows the operating system's light or dark setting. */
+  theme: Theme;
+  /** Where "My location" comes from: the platform (browser/OS), a gpsd daemon or a raw NMEA 0183 stream over TCP. */
+  gpsSource: GpsSourceKind;
+  /** Host and port of the gpsd daemon or NMEA stream (unused for 'device' and 'off'). */
+  gpsHost: string;
+  gpsPort: number;
 }
 
 export const DEFAULT_SETTINGS: SettingsView = {
@@ -228,6 +235,10 @@ export const DEFAULT_SETTINGS: SettingsView = {
   tileAttribution: '&copy; OpenStreetMap contributors',
   syncConcurrency: 4,
   heightUnit: 'm',
+  theme: 'system',
+  gpsSource: 'device',
+  gpsHost: '127.0.0.1',
+  gpsPort: 2947,
 };
 
 // ---------- bulk work: import, export, EUS reprocess from a file ----------
