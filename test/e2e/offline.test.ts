@@ -3,11 +3,10 @@
 // the list, nothing is lost, and when the service is back "Sync now" applies each change exactly once.
 // The account is connected the way a user does it: the welcome's "Connect my account", then sites
 // brought in by their service IDs.
-import { DEMO_ACCOUNT } from '../../electron/sandbox/index';
 import type { CallLogEntry, SandboxSite } from '../../electron/sandbox/state';
 import { describe, expect, test } from './fixtures';
 import { inspect } from './helpers';
-import { addById, editHeight, siteRow } from './steps';
+import { addById, connectAccount, editHeight, siteRow } from './steps';
 
 const row = siteRow;
 
@@ -17,15 +16,7 @@ describe('offline', () => {
     expect(a && b).toBeTruthy();
 
     // Connect "my account" (the test's sandbox) from the welcome.
-    await page.getByRole('button', { name: /Connect my account/ }).click();
-    const welcome = page.getByRole('dialog', { name: 'Connect your account' });
-    await welcome.getByLabel('Profile name').fill('Field account');
-    await welcome.getByLabel('Service address').fill(service.url);
-    await welcome.getByLabel('Account ID').fill(DEMO_ACCOUNT.account);
-    await welcome.getByLabel(/API key/).fill(DEMO_ACCOUNT.key);
-    await welcome.getByRole('button', { name: 'Save profile' }).click();
-    await page.locator('dialog[open]').waitFor({ state: 'hidden' });
-    await page.getByRole('button', { name: /^Profile: Field account/ }).waitFor();
+    await connectAccount(page, service.url);
 
     await addById(page, a!);
     await addById(page, b!);

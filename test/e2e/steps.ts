@@ -1,6 +1,8 @@
-// What a user does in the app, as steps the e2e tests share: find a site's row, add a site by its
-// service ID, change a site's height. Each step waits until the screen shows it done.
+// What a user does in the app, as steps the e2e tests share: connect an account from the welcome,
+// find a site's row, add a site by its service ID, change a site's height. Each step waits until the
+// screen shows it done.
 import type { Locator, Page } from 'playwright';
+import { DEMO_ACCOUNT } from '../../electron/sandbox/index';
 
 /** Text as a regular expression that matches it literally. */
 export function escapeRegExp(text: string): string {
@@ -33,4 +35,17 @@ export async function editHeight(page: Page, name: string, height: number): Prom
   await form.getByLabel('Height (meters)').fill(String(height));
   await form.getByRole('button', { name: 'Save site' }).click();
   await form.waitFor({ state: 'detached' });
+}
+
+/** Connects "my account" (a service of the test's own, with the demo account) from the welcome dialog, as profile "Field account". */
+export async function connectAccount(page: Page, serviceUrl: string): Promise<void> {
+  await page.getByRole('button', { name: /Connect my account/ }).click();
+  const welcome = page.getByRole('dialog', { name: 'Connect your account' });
+  await welcome.getByLabel('Profile name').fill('Field account');
+  await welcome.getByLabel('Service address').fill(serviceUrl);
+  await welcome.getByLabel('Account ID').fill(DEMO_ACCOUNT.account);
+  await welcome.getByLabel(/API key/).fill(DEMO_ACCOUNT.key);
+  await welcome.getByRole('button', { name: 'Save profile' }).click();
+  await page.locator('dialog[open]').waitFor({ state: 'hidden' });
+  await page.getByRole('button', { name: /^Profile: Field account/ }).waitFor();
 }

@@ -5,12 +5,11 @@
 // connection), a second emailing reprocess asks first, and a rejected edit stays rejected.
 import type { Locator, Page } from 'playwright';
 import type { OutboxEntryView } from '../../electron/shared/contract/index';
-import { DEMO_ACCOUNT } from '../../electron/sandbox/index';
 import type { FaultConfig } from '../../electron/sandbox/faults';
 import type { MailMessage, SandboxSite, SandboxState } from '../../electron/sandbox/state';
 import { describe, expect, test } from './fixtures';
 import { inspect, pinsDrawn } from './helpers';
-import { addById, editHeight, escapeRegExp, siteRow } from './steps';
+import { addById, connectAccount, editHeight, escapeRegExp, siteRow } from './steps';
 
 /** How long "at once" may take on a loaded 2-core machine: no reload, no waiting out a retry. */
 const AT_ONCE = 10_000;
@@ -153,15 +152,7 @@ describe('the screen tells the truth', () => {
 
   test('the connection status follows what calls do: 503s and a hung call are "not answering", a refused connection is offline, then online again', async ({ page, session, service }) => {
     const site = service.sites[0]!;
-    await page.getByRole('button', { name: /Connect my account/ }).click();
-    const welcome = page.getByRole('dialog', { name: 'Connect your account' });
-    await welcome.getByLabel('Profile name').fill('Field account');
-    await welcome.getByLabel('Service address').fill(service.url);
-    await welcome.getByLabel('Account ID').fill(DEMO_ACCOUNT.account);
-    await welcome.getByLabel(/API key/).fill(DEMO_ACCOUNT.key);
-    await welcome.getByRole('button', { name: 'Save profile' }).click();
-    await page.locator('dialog[open]').waitFor({ state: 'hidden' });
-    await page.getByRole('button', { name: /^Profile: Field account/ }).waitFor();
+    await connectAccount(page, service.url);
     // The new profile's own (empty) list and map, not the Sandbox's sites from behind the welcome.
     await page.getByRole('heading', { name: 'No sites in Field account yet' }).waitFor({ timeout: AT_ONCE });
     await expect.poll(() => pinsDrawn(page), { message: 'no pins for a profile without sites', timeout: AT_ONCE }).toBe(0);
