@@ -1,4 +1,5 @@
 // What the renderer may hear: every change the core makes, as it is made.
+import type { BasemapView, DownloadView } from './basemaps';
 import type { BulkRunView, OutboxEntryView, ProfileView, SettingsView, SiteView, StatusView } from './views';
 
 export type ApiEvent =
@@ -13,4 +14,8 @@ export type ApiEvent =
   /** A bulk run started, moved on or ended (rows are left out: getBulkRun has them). */
   | { type: 'bulk-run'; run: BulkRunView }
   /** Something the user should know that is not tied to one entry (a damaged data file, a failed write). */
-  | { type: 'problem'; message: string; detail: string };
+  | { type: 'problem'; message: string; detail: string }
+  /** The basemaps changed (one added, removed, switched to, or a file became unreadable). */
+  | { type: 'basemaps'; basemaps: BasemapView[] }
+  /** An area download moved on (at most a few times a second) or ended. */
+  | { type: 'download'; download: DownloadView };

@@ -4,6 +4,7 @@ export * from './inputs';
 export * from './views';
 export * from './methods';
 export * from './events';
+export * from './basemaps';
 export type { Result } from '../result';
 export type { Binding, InputIssue, KeyStoreKind, OutboxState, PinStyle, SyncState } from '../domain';
 export type { BulkProgress, ReportRow, RunResult } from '../bulk/report';

@@ -36,6 +36,17 @@ import type {
   SiteView,
   StatusView,
 } from './views';
+import {
+  basemapFileInputSchema,
+  basemapSourceInputSchema,
+  downloadAreaInputSchema,
+  type BasemapFileInput,
+  type BasemapSourceInput,
+  type BasemapView,
+  type DownloadAreaInput,
+  type DownloadPlanView,
+  type DownloadView,
+} from './basemaps';
 
 const id = z.string().min(1).max(200);
 
@@ -71,6 +82,15 @@ export const API_METHODS = {
   cancelBulkRun: z.tuple([id]),
   getBulkReport: z.tuple([id]),
   exportSites: z.tuple([z.enum(['csv', 'kml', 'geojson'])]),
+  listBasemaps: z.tuple([]),
+  useBasemap: z.tuple([id]),
+  saveBasemapSource: z.tuple([basemapSourceInputSchema]),
+  addBasemapFile: z.tuple([basemapFileInputSchema]),
+  removeBasemap: z.tuple([id]),
+  planDownload: z.tuple([downloadAreaInputSchema]),
+  startDownload: z.tuple([downloadAreaInputSchema]),
+  cancelDownload: z.tuple([id]),
+  listDownloads: z.tuple([]),
 } as const;
 
 export type ApiMethod = keyof typeof API_METHODS;
@@ -124,6 +144,22 @@ export interface SitewalkApi {
   getBulkReport(runId: string): Promise<Result<ExportedFile>>;
   /** The register of the active profile as CSV (the import's columns), KML or GeoJSON. */
   exportSites(format: 'csv' | 'kml' | 'geojson'): Promise<Result<ExportedFile>>;
+  /** Every basemap: the configured tile servers and the added files; exactly one is active. */
+  listBasemaps(): Promise<BasemapView[]>;
+  useBasemap(basemapId: string): Promise<Result<BasemapView[]>>;
+  /** Adds or edits a tile server (street, satellite, topo or another). */
+  saveBasemapSource(input: BasemapSourceInput): Promise<Result<BasemapView[]>>;
+  /** Adds a raster MBTiles or PMTiles file, read where it is; refused with a sentence if it is not one. */
+  addBasemapFile(input: BasemapFileInput): Promise<Result<BasemapView[]>>;
+  /** Removes a file or a server the user added (the file itself is left alone). */
+  removeBasemap(basemapId: string): Promise<Result<BasemapView[]>>;
+  /** The tile count and size estimate of an area download, or why it would be refused. */
+  planDownload(input: DownloadAreaInput): Promise<Result<DownloadPlanView>>;
+  /** Starts (or resumes: cached tiles are skipped) an area download; progress comes as 'download' events. */
+  startDownload(input: DownloadAreaInput): Promise<Result<DownloadView>>;
+  cancelDownload(downloadId: string): Promise<Result<DownloadView>>;
+  /** Downloads of this session, the running one first. */
+  listDownloads(): Promise<DownloadView[]>;
 }
 
 /** Largest request body of the browser host per method, where the default is too small. */
