@@ -68,6 +68,18 @@ export interface SiteEdit {
   pinStyle?: PinStyle;
 }
 
+/** The fields of a site an edit can set, besides its service ID: the one list everything copies by. */
+export const SITE_FIELDS = ['name', 'height', 'latitude', 'longitude', 'description', 'group', 'pinStyle'] as const satisfies readonly (keyof SiteEdit)[];
+
+/** Copies each of `keys` that `from` sets (not undefined) onto `to`. */
+export function assignDefined<T extends object, K extends keyof T>(to: T, from: { readonly [P in K]?: T[P] | undefined }, keys: readonly K[]): T {
+  for (const key of keys) {
+    const value = from[key];
+    if (value !== undefined) to[key] = value as T[K];
+  }
+  return to;
+}
+
 /** Reprocess an end-user submission into a Multi Map, optionally sending its email again. */
 export interface EusReprocess {
   processId: string;

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Clock } from '../clock';
 import { z } from 'zod';
-import { PIN_STYLES, type PinStyle } from '../../shared/domain';
+import { PIN_STYLES, SITE_FIELDS, type PinStyle } from '../../shared/domain';
 import type { SiteOrigin } from '../../shared/contract/views';
 import { Revisions, siteKey } from '../revisions';
 import { Journal } from '../storage/journal';
@@ -27,7 +27,7 @@ export interface SiteFields {
   pinStyle?: PinStyle;
 }
 
-export const SITE_FIELD_NAMES: ReadonlyArray<keyof SiteFields> = ['name', 'height', 'latitude', 'longitude', 'description', 'group', 'pinStyle'];
+export const SITE_FIELD_NAMES: ReadonlyArray<keyof SiteFields> = SITE_FIELDS;
 
 export type { SiteOrigin } from '../../shared/contract/views';
 

@@ -3,7 +3,7 @@
 // register never has to be rewritten when an entry changes state.
 import type { OutboxEntry, Problem, SiteEntry } from '../outbox/types';
 import type { SiteView as ContractSiteView } from '../../shared/contract/views';
-import type { SyncState } from '../../shared/domain';
+import { assignDefined, SITE_FIELDS, type SyncState } from '../../shared/domain';
 import type { SiteFields, SiteRecord } from './register';
 
 export type { SyncState } from '../../shared/domain';
@@ -77,12 +77,5 @@ function lostProblem(message: string): Problem {
 
 /** Copies the fields an edit sets (blank = unchanged) onto `fields`. */
 export function overlay(fields: SiteFields, entry: SiteEntry): void {
-  const edit = entry.payload;
-  if (edit.name !== undefined) fields.name = edit.name;
-  if (edit.height !== undefined) fields.height = edit.height;
-  if (edit.latitude !== undefined) fields.latitude = edit.latitude;
-  if (edit.longitude !== undefined) fields.longitude = edit.longitude;
-  if (edit.description !== undefined) fields.description = edit.description;
-  if (edit.group !== undefined) fields.group = edit.group;
-  if (edit.pinStyle !== undefined) fields.pinStyle = edit.pinStyle;
+  assignDefined(fields, entry.payload, SITE_FIELDS);
 }

@@ -3,7 +3,7 @@
 // trimmed text, whole-meter height, coordinates rounded to 7 decimals, blanks as undefined.
 // Rule: a new site (no siteId) needs both coordinates; an edit takes both or neither.
 import { z } from 'zod';
-import type { PinStyle, SiteEdit } from '../domain';
+import { assignDefined, SITE_FIELDS, type PinStyle, type SiteEdit } from '../domain';
 import {
   MAX_HEIGHT_M,
   TEXT_LIMITS,
@@ -123,17 +123,8 @@ export const siteEditSchema = siteFields
       payload.value !== null &&
       !payload.issues.some((issue) => (issue.path ?? []).length === 0 || POSITION_FIELDS.has(String(issue.path?.[0]))),
   })
-  .transform((site): SiteEdit => {
-    const edit: SiteEdit = { height: site.height };
-    if (site.siteId !== undefined) edit.siteId = site.siteId;
-    if (site.name !== undefined) edit.name = site.name;
-    if (site.latitude !== undefined) edit.latitude = site.latitude;
-    if (site.longitude !== undefined) edit.longitude = site.longitude;
-    if (site.description !== undefined) edit.description = site.description;
-    if (site.group !== undefined) edit.group = site.group;
-    if (site.pinStyle !== undefined) edit.pinStyle = site.pinStyle;
-    return edit;
-  });
+  // Only the fields given: an absent field means "unchanged", never "blank".
+  .transform((site): SiteEdit => assignDefined<SiteEdit, keyof SiteEdit>({ height: site.height }, site, ['siteId', ...SITE_FIELDS]));
 
 /** Validates a site create/edit. Never throws; issues name the field and say what to type. */
 export function parseSiteEdit(input: SiteEditInput): ValidationResult<SiteEdit> {
