@@ -8,6 +8,10 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { AppStore, describeError } from './store';
 import { getApi, onApiEvent, onSessionProblem } from './api';
+import { applyTheme, savedTheme } from './lib/theme';
+
+// The last theme before the first paint: no flash of white at night while the settings load.
+applyTheme(savedTheme());
 
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element.');

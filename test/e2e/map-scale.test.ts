@@ -78,18 +78,21 @@ describe('a map readable at scale', () => {
     expect(session.errors).toEqual([]);
   });
 
-  test('shows only the sites the list shows once asked, and every site again after', async ({ page, session, demo }) => {
+  test('shows only the sites the list shows by default, every site when asked, and every site again after', async ({ page, session, demo }) => {
     const group = demo[0]!.group;
     const inGroup = demo.filter((s) => s.group === group).length;
     expect(inGroup).toBeLessThan(demo.length);
+    const follow = page.getByLabel('Show only these sites on the map');
+    expect(await follow.isChecked()).toBe(true);
     await page.getByLabel('Group').selectOption(group);
     await page.getByText(`Showing ${inGroup} of ${demo.length} sites`).waitFor();
-    // Off by default: the map still shows every site.
-    expect(await pinsDrawn(page)).toBe(demo.length);
-
-    const follow = page.getByLabel('Show only these sites on the map');
-    await follow.check();
+    // On by default: the map shows what the list shows.
     await expect.poll(() => pinsDrawn(page), { message: 'only the group on the map' }).toBe(inGroup);
+    // Unticked, the map shows every site whatever the list shows; ticked again, the list's only.
+    await follow.uncheck();
+    await expect.poll(() => pinsDrawn(page), { message: 'every site on the map while the list is filtered' }).toBe(demo.length);
+    await follow.check();
+    await expect.poll(() => pinsDrawn(page), { message: 'only the group on the map again' }).toBe(inGroup);
     await page.getByRole('button', { name: 'Show all sites' }).click();
     await mapSettled(page);
     await session.screenshot('map-scale-filter-group');
@@ -103,7 +106,6 @@ describe('a map readable at scale', () => {
     await page.getByRole('button', { name: 'Show all sites' }).click();
     await mapSettled(page);
     await expect.poll(() => pinsDrawn(page), { message: 'every site back' }).toBe(demo.length);
-    await follow.uncheck();
     expect(session.errors).toEqual([]);
   });
 

@@ -1,8 +1,8 @@
 // The one filter behind the site list and the map: what a search or a filter lets through is the
 // same on both, by construction.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SiteView } from '../../electron/shared/contract/index';
-import { filterSites, isEmptyFilter, NO_FILTER, siteMatcher } from '../../renderer/src/lib/siteFilter';
+import { filterSites, isEmptyFilter, NO_FILTER, readMapFollowsList, siteMatcher, writeMapFollowsList } from '../../renderer/src/lib/siteFilter';
 import { siteView } from './site-view';
 
 const sites: SiteView[] = [
@@ -37,5 +37,19 @@ describe('the site filter', () => {
     const filter = { query: 'o', group: '', state: 'all' as const };
     const matches = siteMatcher(filter);
     expect(ids(sites.filter(matches))).toEqual(ids(filterSites(sites, filter)));
+  });
+
+  describe('the map follows the list', () => {
+    afterEach(() => vi.unstubAllGlobals());
+
+    it('by default, until the user turns it off, and remembers either choice', () => {
+      const kept = new Map<string, string>();
+      vi.stubGlobal('localStorage', { getItem: (k: string) => kept.get(k) ?? null, setItem: (k: string, v: string) => kept.set(k, v) });
+      expect(readMapFollowsList()).toBe(true);
+      writeMapFollowsList(false);
+      expect(readMapFollowsList()).toBe(false);
+      writeMapFollowsList(true);
+      expect(readMapFollowsList()).toBe(true);
+    });
   });
 });

@@ -15,6 +15,7 @@ import { formatDecimal, formatDms } from '../lib/coords';
 import { PinIcon, Problem, SyncBadge, useNow, useUi } from './ui';
 import { PIN_NAMES } from '../map/sprites';
 
+/** A row's height in pixels: styles.css's --row-height on the list (64, or less in the compact layout). */
 const ROW_HEIGHT = 64;
 /** One collator for every comparison: localeCompare with options builds a new one each call (seconds for 10,000 sites). */
 const BY_TITLE = new Intl.Collator(undefined, { numeric: true });
@@ -151,7 +152,7 @@ export function SitesPanel({ selectedId, onAddSite, movingId, onToggleMove, draf
               <label className="field">
                 <span>State</span>
                 <select value={state} onChange={(e) => setState(e.target.value as StateFilter)}>
-                  <option value="all">All ({all.length})</option>
+                  <option value="all">All states ({all.length})</option>
                   <option value="synced">{SYNC_LABELS.synced} ({counts.synced})</option>
                   <option value="pending">{SYNC_LABELS.pending} ({counts.pending})</option>
                   <option value="attention">Needs attention ({counts.failed + counts['needs-review']})</option>
@@ -206,15 +207,22 @@ function SiteRows({ sites, selectedId, unit }: { sites: SiteView[]; selectedId: 
   const ref = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [viewHeight, setViewHeight] = useState(400);
+  const [rowHeight, setRowHeight] = useState(ROW_HEIGHT);
 
+  // The list's height and the row height change together with the layout (a resize, the compact media query).
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
-    const observer = new ResizeObserver(() => setViewHeight(el.clientHeight));
+    const measure = () => {
+      setViewHeight(el.clientHeight);
+      setRowHeight(Number.parseFloat(getComputedStyle(el).getPropertyValue('--row-height')) || ROW_HEIGHT);
+    };
+    const observer = new ResizeObserver(measure);
     observer.observe(el);
-    setViewHeight(el.clientHeight);
+    measure();
     return () => observer.disconnect();
-  }, []);
+    // The list element appears once there are sites (an empty list is a sentence instead).
+  }, [sites.length === 0]);
 
   // A pin picked on the map scrolls its row into view.
   useEffect(() => {
@@ -222,12 +230,12 @@ function SiteRows({ sites, selectedId, unit }: { sites: SiteView[]; selectedId: 
     if (!el || !selectedId) return;
     const index = sites.findIndex((s) => s.localId === selectedId);
     if (index < 0) return;
-    const top = index * ROW_HEIGHT;
-    if (top < el.scrollTop || top + ROW_HEIGHT > el.scrollTop + el.clientHeight) el.scrollTop = Math.max(0, top - el.clientHeight / 3);
-  }, [selectedId, sites]);
+    const top = index * rowHeight;
+    if (top < el.scrollTop || top + rowHeight > el.scrollTop + el.clientHeight) el.scrollTop = Math.max(0, top - el.clientHeight / 3);
+  }, [selectedId, sites, rowHeight]);
 
-  const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
-  const last = Math.min(sites.length, Math.ceil((scrollTop + viewHeight) / ROW_HEIGHT) + OVERSCAN);
+  const first = Math.max(0, Math.floor(scrollTop / rowHeight) - OVERSCAN);
+  const last = Math.min(sites.length, Math.ceil((scrollTop + viewHeight) / rowHeight) + OVERSCAN);
   const rows = sites.slice(first, last);
 
   if (sites.length === 0) {
@@ -236,11 +244,11 @@ function SiteRows({ sites, selectedId, unit }: { sites: SiteView[]; selectedId: 
 
   return (
     <div ref={ref} className="site-rows" onScroll={(e: UIEvent<HTMLDivElement>) => setScrollTop(e.currentTarget.scrollTop)}>
-      <ul style={{ height: sites.length * ROW_HEIGHT }} aria-label="Sites">
+      <ul style={{ height: sites.length * rowHeight }} aria-label="Sites">
         {rows.map((site, i) => {
           const index = first + i;
           return (
-            <li key={site.localId} className={`site-row ${site.localId === selectedId ? 'selected' : ''}`} style={{ transform: `translateY(${index * ROW_HEIGHT}px)` }} data-local-id={site.localId}>
+            <li key={site.localId} className={`site-row ${site.localId === selectedId ? 'selected' : ''}`} style={{ transform: `translateY(${index * rowHeight}px)` }} data-local-id={site.localId}>
               <button type="button" className="row-main" aria-current={site.localId === selectedId ? 'true' : undefined} onClick={() => ui.selectSite(site.localId, true)}>
                 <PinIcon style={site.pinStyle} decorative />
                 <span className="row-text">
@@ -268,9 +276,11 @@ function SiteRows({ sites, selectedId, unit }: { sites: SiteView[]; selectedId: 
 
 function SiteDetails({ site, unit, moving, onToggleMove }: { site: SiteView; unit: HeightUnit; moving: boolean; onToggleMove: () => void }) {
   const ui = useUi();
+  // The compact layout shows the essentials; "More details" shows the rest (styles.css hides .more there).
+  const [more, setMore] = useState(false);
   return (
     // Focusable from script only: focus lands here after the site is saved from the form.
-    <section className="site-details panel-card" aria-labelledby="site-details-title" tabIndex={-1} data-site-card={site.localId}>
+    <section className={`site-details panel-card ${more ? 'show-more' : ''}`} aria-labelledby="site-details-title" tabIndex={-1} data-site-card={site.localId}>
       <header>
         <h3 id="site-details-title">
           <PinIcon style={site.pinStyle} size={26} /> {siteTitle(site)}
@@ -279,8 +289,11 @@ function SiteDetails({ site, unit, moving, onToggleMove }: { site: SiteView; uni
           ×
         </button>
       </header>
-      <p>
+      <p className="card-state">
         <SyncBadge state={site.syncState} />
+        <button type="button" className="more-toggle" aria-expanded={more} onClick={() => setMore(!more)}>
+          {more ? 'Fewer details' : 'More details'}
+        </button>
       </p>
       <dl>
         <dt>Site ID</dt>
@@ -292,8 +305,7 @@ function SiteDetails({ site, unit, moving, onToggleMove }: { site: SiteView; uni
           {site.latitude !== null && site.longitude !== null ? (
             <>
               {formatDecimal(site.latitude)}, {formatDecimal(site.longitude)}
-              <br />
-              <small>
+              <small className="dms more">
                 {formatDms(site.latitude, 'lat')} {formatDms(site.longitude, 'lon')}
               </small>
             </>
@@ -303,18 +315,18 @@ function SiteDetails({ site, unit, moving, onToggleMove }: { site: SiteView; uni
         </dd>
         {site.group && (
           <>
-            <dt>Group</dt>
-            <dd>{site.group}</dd>
+            <dt className="more">Group</dt>
+            <dd className="more">{site.group}</dd>
           </>
         )}
         {site.description && (
           <>
-            <dt>Description</dt>
-            <dd className="prewrap">{site.description}</dd>
+            <dt className="more">Description</dt>
+            <dd className="more prewrap">{site.description}</dd>
           </>
         )}
-        <dt>Changed</dt>
-        <dd>{relativeTime(site.updatedAt)}</dd>
+        <dt className="more">Changed</dt>
+        <dd className="more">{relativeTime(site.updatedAt)}</dd>
       </dl>
       {site.lastError && <Problem problem={site.lastError} />}
       <div className="actions">

@@ -7,6 +7,7 @@ import type { StatusView } from '../../../electron/shared/contract/index';
 import { useAppState } from '../store';
 import { relativeTime } from '../lib/format';
 import { SupportDetails, syncNow, useNow, useUi } from './ui';
+import { ThemeToggle } from './ThemeChoice';
 
 export function StatusBar() {
   const ui = useUi();
@@ -46,6 +47,7 @@ export function StatusBar() {
           </>
         )}
       </div>
+      <ThemeToggle />
       <button type="button" className="primary sync-button" disabled={!status || status.syncing} onClick={() => void syncNow(ui)}>
         {status?.syncing ? 'Syncing…' : 'Sync now'}
       </button>

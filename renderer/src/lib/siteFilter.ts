@@ -40,12 +40,12 @@ export function filterSites(sites: readonly SiteView[], filter: SiteFilter): Sit
 
 const FOLLOW_KEY = 'sitewalk.mapFollowsList';
 
-/** Whether the map shows only the sites the list shows (the user's choice, kept across sessions; off until chosen). */
+/** Whether the map shows only the sites the list shows (the user's choice, kept across sessions; on until turned off). */
 export function readMapFollowsList(): boolean {
   try {
-    return globalThis.localStorage?.getItem(FOLLOW_KEY) === '1';
+    return globalThis.localStorage?.getItem(FOLLOW_KEY) !== '0';
   } catch {
-    return false;
+    return true;
   }
 }
 

@@ -3,8 +3,10 @@
 // read coordinates from instead of grey nothing. The lines are drawn per tile on small canvases;
 // the labels are drawn once for the view, along its top (longitude, under the toolbar) and left
 // (latitude) edges, so they never repeat per tile or run into each other where two tiles meet.
+// Its colours are the theme's (setPalette redraws the tiles); the labels take theirs from the stylesheet.
 import L from 'leaflet';
 import { formatGridLabel, gridStep, roundTo } from './geometry';
+import { LIGHT_MAP_PALETTE, type MapPalette } from '../lib/theme';
 
 /** Where the longitude labels run (under the toolbar), and the room kept for the zoom buttons top left. */
 const LONGITUDE_ROW = 68;
@@ -15,6 +17,12 @@ interface GridInternals {
   _map: L.Map;
   _labels?: HTMLElement;
   _frame?: number;
+  _colours?: Pick<MapPalette, 'gridBackground' | 'gridLine'>;
+}
+
+/** The grid layer, with the theme's colours. */
+export interface CoordinateGridLayer extends L.GridLayer {
+  setPalette(palette: MapPalette): void;
 }
 
 export const CoordinateGrid = L.GridLayer.extend({
@@ -39,6 +47,13 @@ export const CoordinateGrid = L.GridLayer.extend({
     return this;
   },
 
+  setPalette(this: L.GridLayer & GridInternals, palette: MapPalette) {
+    const { gridBackground, gridLine } = palette;
+    if (this._colours?.gridBackground === gridBackground && this._colours.gridLine === gridLine) return;
+    this._colours = { gridBackground, gridLine };
+    if (this._map) this.redraw();
+  },
+
   createTile(this: L.GridLayer & GridInternals, coords: L.Coords): HTMLElement {
     const tile = document.createElement('canvas');
     const size = this.getTileSize();
@@ -49,7 +64,8 @@ export const CoordinateGrid = L.GridLayer.extend({
     const map = this._map;
     if (!ctx || !map) return tile;
     ctx.scale(ratio, ratio);
-    ctx.fillStyle = '#eef1ea';
+    const colours = this._colours ?? LIGHT_MAP_PALETTE;
+    ctx.fillStyle = colours.gridBackground;
     ctx.fillRect(0, 0, size.x, size.y);
 
     const nwPoint = coords.scaleBy(size);
@@ -59,7 +75,7 @@ export const CoordinateGrid = L.GridLayer.extend({
     const toX = (lng: number) => map.project([nw.lat, lng], coords.z).x - nwPoint.x;
     const toY = (lat: number) => map.project([lat, nw.lng], coords.z).y - nwPoint.y;
 
-    ctx.strokeStyle = '#8a9486';
+    ctx.strokeStyle = colours.gridLine;
     ctx.lineWidth = 1;
     for (let lng = Math.ceil(nw.lng / step) * step; lng < se.lng; lng += step) {
       const x = Math.round(toX(lng)) + 0.5;
@@ -118,6 +134,8 @@ function placeLabels(this: L.GridLayer & GridInternals): void {
   box.replaceChildren(...labels);
 }
 
-export function coordinateGrid(): L.GridLayer {
-  return new (CoordinateGrid as unknown as new () => L.GridLayer)();
+export function coordinateGrid(palette: MapPalette = LIGHT_MAP_PALETTE): CoordinateGridLayer {
+  const grid = new (CoordinateGrid as unknown as new () => CoordinateGridLayer)();
+  grid.setPalette(palette);
+  return grid;
 }

@@ -1,7 +1,8 @@
 // Pin pictures for the canvas layer: the SVG pins in assets/pins/ (one per pin style) combined with a
 // state badge (pending clock, failed triangle, needs-review diamond), rasterised once per device pixel
 // ratio into small canvases so drawing 10,000 pins is 10,000 cheap drawImage calls.
-// The state is carried by the badge's shape, never by colour alone.
+// The state is carried by the badge's shape, never by colour alone. On a dark map the pins get a thin
+// light halo (a set per halo colour), so their dark outlines do not vanish into the background.
 import pin1 from '../../../assets/pins/pin-1.svg';
 import pin2 from '../../../assets/pins/pin-2.svg';
 import pin3 from '../../../assets/pins/pin-3.svg';
@@ -74,15 +75,35 @@ const FULL = { width: 42, height: 50, pinX: 2, pinY: 6, badge: 18, badgeX: 24, b
 // Compact dot for crowded views: a 14 px disc, badge 12×12; anchor at the centre.
 const COMPACT = { width: 24, height: 22, r: 6.5, cx: 9, cy: 13, badge: 12, badgeX: 12, badgeY: 0 };
 
-function drawFull(images: Images, style: PinStyle, mark: PinMark, ratio: number): Sprite {
+/** The pin's silhouette in the halo colour, drawn around where the pin goes (1.5 px each way). */
+function drawHalo(ctx: CanvasRenderingContext2D, image: HTMLImageElement, halo: string, ratio: number): void {
+  const [shape, shapeCtx] = makeCanvas(FULL.width, FULL.height, ratio);
+  shapeCtx.drawImage(image, FULL.pinX, FULL.pinY, 32, 44);
+  shapeCtx.globalCompositeOperation = 'source-in';
+  shapeCtx.fillStyle = halo;
+  shapeCtx.fillRect(0, 0, FULL.width, FULL.height);
+  for (let k = 0; k < 8; k++) {
+    const angle = (k / 8) * Math.PI * 2;
+    ctx.drawImage(shape, Math.cos(angle) * 1.5, Math.sin(angle) * 1.5, FULL.width, FULL.height);
+  }
+}
+
+function drawFull(images: Images, style: PinStyle, mark: PinMark, ratio: number, halo: string): Sprite {
   const [canvas, ctx] = makeCanvas(FULL.width, FULL.height, ratio);
+  if (halo) drawHalo(ctx, images.pins[style], halo, ratio);
   ctx.drawImage(images.pins[style], FULL.pinX, FULL.pinY, 32, 44);
   if (mark !== 'none') ctx.drawImage(images.badges[mark], FULL.badgeX, FULL.badgeY, FULL.badge, FULL.badge);
   return { canvas, width: FULL.width, height: FULL.height, anchorX: FULL.anchorX, anchorY: FULL.anchorY };
 }
 
-function drawCompact(images: Images, style: PinStyle, mark: PinMark, ratio: number): Sprite {
+function drawCompact(images: Images, style: PinStyle, mark: PinMark, ratio: number, halo: string): Sprite {
   const [canvas, ctx] = makeCanvas(COMPACT.width, COMPACT.height, ratio);
+  if (halo) {
+    ctx.beginPath();
+    ctx.arc(COMPACT.cx, COMPACT.cy, COMPACT.r + 2.5, 0, Math.PI * 2);
+    ctx.fillStyle = halo;
+    ctx.fill();
+  }
   ctx.beginPath();
   ctx.arc(COMPACT.cx, COMPACT.cy, COMPACT.r, 0, Math.PI * 2);
   ctx.fillStyle = PIN_COLORS[style];
@@ -94,18 +115,19 @@ function drawCompact(images: Images, style: PinStyle, mark: PinMark, ratio: numb
   return { canvas, width: COMPACT.width, height: COMPACT.height, anchorX: COMPACT.cx, anchorY: COMPACT.cy };
 }
 
-const cache = new Map<number, Promise<SpriteSet>>();
+const cache = new Map<string, Promise<SpriteSet>>();
 
-/** Every pin picture at the given device pixel ratio (built once per ratio). */
-export function loadSprites(ratio: number = globalThis.devicePixelRatio || 1): Promise<SpriteSet> {
-  let set = cache.get(ratio);
+/** Every pin picture at the given device pixel ratio, with a halo of that colour ('' for none); built once per pair. */
+export function loadSprites(ratio: number = globalThis.devicePixelRatio || 1, halo = ''): Promise<SpriteSet> {
+  const key = `${ratio} ${halo}`;
+  let set = cache.get(key);
   if (!set) {
     set = loadImages().then((images) => {
       const table = new Map<string, Sprite>();
       for (const style of PIN_STYLES) {
         for (const mark of MARKS) {
-          table.set(`${style}${mark}0`, drawFull(images, style, mark, ratio));
-          table.set(`${style}${mark}1`, drawCompact(images, style, mark, ratio));
+          table.set(`${style}${mark}0`, drawFull(images, style, mark, ratio, halo));
+          table.set(`${style}${mark}1`, drawCompact(images, style, mark, ratio, halo));
         }
       }
       return {
@@ -115,7 +137,7 @@ export function loadSprites(ratio: number = globalThis.devicePixelRatio || 1): P
         },
       };
     });
-    cache.set(ratio, set);
+    cache.set(key, set);
   }
   return set;
 }

@@ -17,6 +17,7 @@ import { PRESS_DEFAULTS } from './press';
 import { PinSet } from './pinSet';
 import type { Projected } from './pinSet';
 import type { DrawInfo, MovePreview, Pin } from './types';
+import { LIGHT_MAP_PALETTE, type MapPalette } from '../../lib/theme';
 
 export interface PinLayerOptions {
   /** Extra canvas around the view (fraction of its size), so short pans show pins before the redraw. */
@@ -84,6 +85,7 @@ export class PinLayer extends L.Layer implements PinDragHost {
   private selectedId: string | null = null;
   private hiddenId: string | null = null;
   private preview: MovePreview | null = null;
+  private palette: MapPalette = LIGHT_MAP_PALETTE;
   /** A long press opened a menu: the contextmenu event the browser may send after it is not a second one. */
 
   constructor(options: Partial<PinLayerOptions> = {}) {
@@ -156,6 +158,26 @@ export class PinLayer extends L.Layer implements PinDragHost {
     return this.movableId;
   }
 
+  /** The theme's colours (labels, clusters, the selection ring, the pins' halo): everything is drawn again with them. */
+  setPalette(palette: MapPalette): void {
+    const haloChanged = palette.pinHalo !== this.palette.pinHalo;
+    this.palette = palette;
+    this.painter?.setPalette(palette);
+    if (haloChanged && this.leafletMap) this.loadSprites();
+    else this.scheduleRedraw(true);
+  }
+
+  private loadSprites(): void {
+    const halo = this.palette.pinHalo;
+    void loadSprites(undefined, halo).then((sprites) => {
+      // A later palette asked for other sprites meanwhile: theirs win.
+      if (halo !== this.palette.pinHalo) return;
+      this.sprites = sprites;
+      this.painter?.forget();
+      this.scheduleRedraw(true);
+    });
+  }
+
   /** Shows a pin at a proposed new position until the move is confirmed or cancelled. */
   setMovePreview(preview: MovePreview | null): void {
     this.preview = preview;
@@ -205,13 +227,11 @@ export class PinLayer extends L.Layer implements PinDragHost {
     this.canvas = canvas;
     const ctx = canvas.getContext('2d');
     this.painter = ctx ? new PinPainter(canvas, ctx, this.opts) : null;
+    this.painter?.setPalette(this.palette);
     this.pointer.attach(canvas);
     this.dragging = new PinDrag(map, this);
     if (this.movableId !== null) this.dragging.enable();
-    void loadSprites().then((sprites) => {
-      this.sprites = sprites;
-      this.scheduleRedraw(true);
-    });
+    this.loadSprites();
     this.reposition();
     return this;
   }

@@ -11,6 +11,7 @@ import type { HitGrid } from './hitGrid';
 import { LabelPlacer, clusterCountText } from './labels';
 import type { Projected } from './pinSet';
 import type { DrawInfo, Pin } from './types';
+import { LIGHT_MAP_PALETTE, type MapPalette } from '../../lib/theme';
 
 /** Clusters to draw, with their positions in world pixels of the frame's zoom. */
 export interface ProjectedClusters {
@@ -51,9 +52,8 @@ export interface Frame {
   labels: boolean;
 }
 
-/** Cluster discs: dark navy with a white ring and white figures (contrast above 10:1), legible on any tile. */
-const CLUSTER_FILL = '#1d3557';
-const CLUSTER_RING = '#ffffff';
+// Cluster discs: dark navy with a light ring and white figures (contrast above 10:1), legible on any
+// tile; names: ink on a halo of the opposite lightness. The colours are the theme's (setPalette).
 const ATTENTION_FILL = '#b3261e';
 const PENDING_FILL = '#f2a900';
 const LABEL_FONT = '600 12px system-ui, sans-serif';
@@ -77,6 +77,14 @@ export class PinPainter {
 
   /** The picture is gone (the canvas was resized or removed): the next paint draws everything. */
   forget(): void {
+    this.painted = null;
+  }
+
+  private palette: MapPalette = LIGHT_MAP_PALETTE;
+
+  /** The theme's colours; the next paint draws everything with them. */
+  setPalette(palette: MapPalette): void {
+    this.palette = palette;
     this.painted = null;
   }
 
@@ -182,7 +190,9 @@ export class PinPainter {
       for (const i of visible) {
         const pin = pins[i]!;
         if (pin.id === hiddenId || preview?.pin.id === pin.id) continue;
-        this.drawLabel(pin.title, Math.round(px[i]! + offsetX), Math.round(py[i]! + offsetY), sprites.get(pin.style, pin.mark, false), strips);
+        // A highlighted pin's ring reaches past its sprite: its name starts clear of the ring.
+        const clear = pin.id === selectedId || pin.id === movableId ? 8 : 0;
+        this.drawLabel(pin.title, Math.round(px[i]! + offsetX) + clear, Math.round(py[i]! + offsetY), sprites.get(pin.style, pin.mark, false), strips);
       }
     }
     // A moved pin is drawn at its proposed place, with a dashed line back to where it was.
@@ -191,7 +201,7 @@ export class PinPainter {
         ctx.save();
         ctx.setLineDash([6, 5]);
         ctx.lineWidth = 3;
-        ctx.strokeStyle = '#111';
+        ctx.strokeStyle = this.palette.highlightOuter;
         ctx.beginPath();
         ctx.moveTo(previewFrom.x, previewFrom.y);
         ctx.lineTo(preview.x, preview.y);
@@ -230,17 +240,18 @@ export class PinPainter {
     const ctx = this.ctx;
     ctx.beginPath();
     ctx.arc(x, y, r, 0, Math.PI * 2);
-    ctx.fillStyle = CLUSTER_FILL;
+    const palette = this.palette;
+    ctx.fillStyle = palette.clusterFill;
     ctx.fill();
     ctx.lineWidth = 3;
-    ctx.strokeStyle = CLUSTER_RING;
+    ctx.strokeStyle = palette.clusterRing;
     ctx.stroke();
     ctx.beginPath();
     ctx.arc(x, y, r + 2, 0, Math.PI * 2);
     ctx.lineWidth = 1;
     ctx.strokeStyle = 'rgba(0,0,0,0.55)';
     ctx.stroke();
-    ctx.fillStyle = '#ffffff';
+    ctx.fillStyle = palette.clusterInk;
     ctx.font = `700 ${r >= 21 ? 13 : 14}px system-ui, sans-serif`;
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
@@ -261,7 +272,7 @@ export class PinPainter {
     ctx.textBaseline = 'alphabetic';
   }
 
-  /** A site name right of its pin's head, dark on a white halo; skipped when it would overlap another. */
+  /** A site name right of its pin's head, on a halo of the opposite lightness; skipped when it would overlap another. */
   private drawLabel(text: string, x: number, y: number, sprite: Sprite, strips: Rect[] | null): void {
     if (!text) return;
     const ctx = this.ctx;
@@ -280,15 +291,15 @@ export class PinPainter {
     ctx.textBaseline = 'middle';
     ctx.lineJoin = 'round';
     ctx.lineWidth = 3.5;
-    ctx.strokeStyle = 'rgba(255,255,255,0.95)';
+    ctx.strokeStyle = this.palette.labelHalo;
     ctx.strokeText(text, left, mid + 1);
-    ctx.fillStyle = '#111111';
+    ctx.fillStyle = this.palette.labelInk;
     ctx.fillText(text, left, mid + 1);
     ctx.textBaseline = 'alphabetic';
   }
 
   /**
-   * A thick black-and-yellow ring around the pin's head: visible on any tile and in sunlight. A pin
+   * A thick black-and-yellow ring (light-and-yellow on a dark map) around the pin's head: visible on any tile and in sunlight. A pin
    * in move mode also gets a dashed black-and-white ring further out: "this one can be picked up".
    */
   private drawHighlighted(sprite: Sprite, x: number, y: number, pin: Pin, hits: HitGrid<Pin | ClusterMark>, movable: boolean): void {
@@ -310,10 +321,10 @@ export class PinPainter {
     ctx.beginPath();
     ctx.arc(x, headY, 21, 0, Math.PI * 2);
     ctx.lineWidth = 7;
-    ctx.strokeStyle = '#111';
+    ctx.strokeStyle = this.palette.highlightOuter;
     ctx.stroke();
     ctx.lineWidth = 4;
-    ctx.strokeStyle = '#ffd400';
+    ctx.strokeStyle = this.palette.highlightInner;
     ctx.stroke();
     const left = x - sprite.anchorX;
     const top = y - sprite.anchorY;

@@ -1,0 +1,145 @@
+// Night and sun, and short windows, in Chromium against the built-in Sandbox: the top bar's Theme
+// button cycles System → Light → Dark and is saved; 'System' follows the system's dark setting; and
+// at 1366×768 and 1024×640, in both themes, a site's card open leaves at least eight whole rows of
+// the site list on screen, with nothing wider than the window and the card clear of the list and
+// the map's buttons. Screenshots: test-results/e2e/layout-*.png.
+import type { Locator, Page } from 'playwright';
+import type { SettingsView } from '../../electron/shared/contract/index';
+import { describe, expect, testOnDemoSites as test } from './fixtures';
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+async function box(locator: Locator): Promise<Box> {
+  const b = await locator.boundingBox();
+  if (!b) throw new Error(`${locator.toString()} is not on screen`);
+  return b;
+}
+
+function overlap(a: Box, b: Box): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+/** The list rows wholly inside both the list's box and the window. */
+function wholeRows(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const list = document.querySelector('.site-rows')!.getBoundingClientRect();
+    return [...document.querySelectorAll('.site-row')].filter((row) => {
+      const r = row.getBoundingClientRect();
+      return r.height > 0 && r.top >= list.top - 0.5 && r.bottom <= list.bottom + 0.5 && r.top >= 0 && r.bottom <= window.innerHeight;
+    }).length;
+  });
+}
+
+/** The palette in use: the page's background colour. */
+function background(page: Page): Promise<string> {
+  return page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+}
+
+const toggle = (page: Page) => page.getByTestId('theme-toggle');
+
+/** Presses the top bar's Theme button until it says `word`. */
+async function chooseTheme(page: Page, word: 'System' | 'Light' | 'Dark'): Promise<void> {
+  for (let i = 0; i < 3 && (await toggle(page).textContent())?.trim() !== `Theme: ${word}`; i++) await toggle(page).click();
+  await expect.poll(() => toggle(page).textContent()).toBe(`Theme: ${word}`);
+}
+
+describe('night and sun, and short windows', () => {
+  test('the Theme button cycles System, Light and Dark, is saved, and System follows the system setting', async ({ page, session, app }) => {
+    await page.emulateMedia({ colorScheme: 'light' });
+    expect((await toggle(page).textContent())?.trim()).toBe('Theme: System');
+    const light = await background(page);
+
+    await toggle(page).click();
+    await expect.poll(() => toggle(page).textContent()).toBe('Theme: Light');
+    expect(await page.evaluate(() => document.documentElement.dataset['theme'])).toBe('light');
+    await expect.poll(async () => (await app.call<SettingsView>('getSettings')).theme, { message: 'Light saved' }).toBe('light');
+
+    await toggle(page).click();
+    await expect.poll(() => toggle(page).textContent()).toBe('Theme: Dark');
+    expect(await page.evaluate(() => document.documentElement.dataset['theme'])).toBe('dark');
+    await expect.poll(async () => (await app.call<SettingsView>('getSettings')).theme, { message: 'Dark saved' }).toBe('dark');
+    const dark = await background(page);
+    expect(dark).not.toBe(light);
+
+    // System: light while the system is light, dark as soon as it turns dark.
+    await toggle(page).click();
+    await expect.poll(() => toggle(page).textContent()).toBe('Theme: System');
+    await expect.poll(() => background(page)).toBe(light);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect.poll(() => background(page)).toBe(dark);
+
+    // The same choice in Settings, as radio buttons.
+    await page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: /^Settings/ }).click();
+    const choice = page.getByRole('group', { name: 'Theme' });
+    expect(await choice.getByLabel(/^System/).isChecked()).toBe(true);
+    await choice.getByLabel(/^Light/).check();
+    await expect.poll(() => toggle(page).textContent()).toBe('Theme: Light');
+    await expect.poll(() => background(page)).toBe(light);
+    await expect.poll(async () => (await app.call<SettingsView>('getSettings')).theme, { message: 'Light saved from Settings' }).toBe('light');
+    expect(session.errors).toEqual([]);
+  });
+
+  for (const [width, height] of [
+    [1366, 768],
+    [1024, 640],
+  ] as const) {
+    test(`at ${width}×${height}, a site's card open leaves at least 8 whole rows of the list, in light and in dark, and nothing overflows`, async ({ page, session, demo }) => {
+      await page.setViewportSize({ width, height });
+      for (const theme of ['Light', 'Dark'] as const) {
+        await chooseTheme(page, theme);
+        // A site from the middle of the list, as a crew picks one.
+        const row = page.locator('.site-row .row-main').nth(2);
+        const name = (await row.locator('.row-name').textContent())!.split(',')[0]!.trim();
+        await row.click();
+        const card = page.locator('section.site-details');
+        await card.locator('#site-details-title', { hasText: name }).waitFor();
+        await expect.poll(() => page.getByTestId('map').getAttribute('data-moving'), { timeout: 10_000 }).not.toBe('1');
+
+        expect(await wholeRows(page), `whole rows at ${width}×${height} in ${theme}`).toBeGreaterThanOrEqual(8);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+        expect(await page.evaluate(() => document.body.scrollWidth)).toBeLessThanOrEqual(width);
+        // The sidebar's panel scrolls only down, never sideways.
+        expect(await page.locator('.panel').evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+
+        // The card: wholly in the window, clear of the list and of the map's buttons.
+        const cardBox = await box(card);
+        expect(cardBox.x).toBeGreaterThanOrEqual(0);
+        expect(cardBox.y).toBeGreaterThanOrEqual(0);
+        expect(cardBox.x + cardBox.width).toBeLessThanOrEqual(width);
+        expect(cardBox.y + cardBox.height).toBeLessThanOrEqual(height);
+        expect(overlap(cardBox, await box(page.locator('.site-rows')))).toBe(false);
+        for (const control of [
+          page.getByRole('button', { name: '+ Add site' }),
+          page.getByRole('button', { name: 'Show all sites' }),
+          page.getByRole('button', { name: 'Legend' }),
+          page.getByRole('button', { name: 'Zoom in' }),
+          page.getByRole('button', { name: 'Measure' }),
+        ]) {
+          expect(overlap(cardBox, await box(control)), `the card over ${await control.textContent()}`).toBe(false);
+        }
+        // Every button of the card and the top bar can be reached: none is cut off by the window.
+        for (const button of await page.locator('section.site-details button, .status-bar button').all()) {
+          const b = await box(button);
+          expect(b.x + b.width).toBeLessThanOrEqual(width);
+          expect(b.height).toBeGreaterThanOrEqual(24);
+        }
+        await session.screenshot(`layout-${width}x${height}-${theme.toLowerCase()}`);
+
+        // Its secondary details open on request, still inside the window.
+        await card.getByRole('button', { name: 'More details' }).click();
+        await card.getByText('Changed').waitFor();
+        const opened = await box(card);
+        expect(opened.y + opened.height).toBeLessThanOrEqual(height);
+        await card.getByRole('button', { name: 'Fewer details' }).click();
+        await card.getByRole('button', { name: 'Clear selection' }).click();
+      }
+      expect(demo.length).toBeGreaterThanOrEqual(10);
+      expect(session.errors).toEqual([]);
+    });
+  }
+});
