@@ -12,7 +12,7 @@ import { startBrowserHost, type RunningBrowserHost } from './browser-host/server
 import { openHostBackend, type HostBackend } from './core/host-api';
 import { builtInSandbox } from './sandbox/builtin';
 import { defaultDataDir, resolveDataDir } from './core/storage/data-dir';
-import { createTileCache, followTileUrl, tileUserAgent, type TileCache } from './core/tiles';
+import { tileUserAgent } from './core/tiles';
 import { bundleElectron, ensureRenderer, findElectronBinary, paths, ROOT } from './main/build';
 
 const USAGE = `Usage: npm start -- [options]
@@ -127,7 +127,6 @@ function appVersion(): string | undefined {
 async function runBrowser(options: StartOptions): Promise<void> {
   await prepareRenderer();
   let backend: HostBackend | null = null;
-  let tiles: TileCache | null = null;
   let host: RunningBrowserHost | null = null;
   let stopping = false;
 
@@ -142,7 +141,7 @@ async function runBrowser(options: StartOptions): Promise<void> {
     }, 15_000).unref();
     Promise.resolve()
       .then(() => host?.close())
-      .then(() => tiles?.close())
+      // The backend closes the basemaps' tile cache and any area download with it.
       .then(() => backend?.close())
       .then(
         () => process.exit(0),
@@ -155,15 +154,12 @@ async function runBrowser(options: StartOptions): Promise<void> {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 
-  backend = await openHostBackend({ host: 'browser', dataDir: options.dataDir, sandbox: builtInSandbox, log: say });
+  // Map tiles through the host (every basemap: servers kept in the data folder for offline use, files read in place).
+  backend = await openHostBackend({ host: 'browser', dataDir: options.dataDir, sandbox: builtInSandbox, tiles: { userAgent: tileUserAgent(appVersion()) }, log: say });
   try {
-    // Map tiles through the host, kept in the data folder so the map has them offline.
-    const tileUrl = await followTileUrl(backend.hostApi);
-    tiles = createTileCache({ dataDir: options.dataDir, template: tileUrl.current, userAgent: tileUserAgent(appVersion()), log: say });
-    host = await startBrowserHost({ hostApi: backend.hostApi, staticDir: paths().rendererDir, port: options.port, tiles, log: say });
+    host = await startBrowserHost({ hostApi: backend.hostApi, staticDir: paths().rendererDir, port: options.port, tiles: backend.tiles, log: say });
   } catch (error) {
     // Release the data folder before giving up, so the next try is not told it is busy.
-    await tiles?.close();
     await backend.close();
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       throw new Error(`Port ${options.port} is already in use on 127.0.0.1; choose another with --port, or leave --port out.`);

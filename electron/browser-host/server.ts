@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { BODY_LIMITS, type ApiEvent, type ApiMethod } from '../shared/contract/index';
 import { CONTENT_SECURITY_POLICY, HostApiError, type HostApi } from '../core/host-api';
-import { tileForPath, tileHeaders, type TileCache } from '../core/tiles';
+import { answerTile, tileHeaders, type TileCache, type TileProvider } from '../core/tiles';
 import { readBody } from '../node/http-body';
 import { checkRequestSource, createToken, hasToken } from './guards';
 import { lookupStatic, openStatic } from './static-files';
@@ -26,8 +26,11 @@ export interface BrowserHostOptions {
   host?: string;
   /** Largest accepted API request body; above it the answer is 413 and nothing runs. */
   bodyLimitBytes?: number;
-  /** Serves /tiles/{z}/{x}/{y} (the map's tiles, kept for offline use); without it that path is 404. */
-  tiles?: TileCache;
+  /**
+   * Serves /tiles/{basemapId}/{z}/{x}/{y} and /tiles/{z}/{x}/{y} (the map's tiles: the backend's
+   * basemaps, or a bare cache); without it those paths are 404.
+   */
+  tiles?: TileCache | TileProvider;
   /** Supplied by tests; a fresh random one otherwise. */
   token?: string;
   log?: (line: string) => void;
@@ -194,7 +197,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
       return sendError(response, 403, 'forbidden', 'Map tiles are served to the Sitewalk page only.');
     }
     if (!options.tiles) return sendError(response, 404, 'not-found', 'This host serves no map tiles.');
-    const answer = await tileForPath(options.tiles, path);
+    const answer = await answerTile(options.tiles, path);
     if (!answer.ok) return sendError(response, answer.status, answer.reason, answer.message);
     response.writeHead(200, tileHeaders(answer));
     response.end(request.method === 'HEAD' ? undefined : answer.bytes);

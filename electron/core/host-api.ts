@@ -25,6 +25,9 @@ import { refuse, type InputIssue } from '../shared/result';
 import { GPS_SOURCE_KINDS, THEMES, type GpsSourceKind, type Theme } from '../shared/domain';
 import { findXmlForbidden } from '../shared/validation/index';
 import { BulkSession, type BulkSessionOptions } from './bulk/session';
+import type { FetchLike } from './service/types';
+import { createBasemaps, createDownloads, type BasemapsOptions, type TileProvider } from './tiles/index';
+import { HostGps, type GpsTuning } from './gps/host-gps';
 
 export type HostKind = 'electron' | 'browser';
 
@@ -181,7 +184,20 @@ function settingsIssues(patch: SettingsPatch): InputIssue[] {
 
 // ---------- the adapter ----------
 
-export function createHostApi(core: SitewalkCore, options: { host: HostKind; bulk?: BulkSessionOptions }): HostApi & { close(): void } {
+/** How a host's tiles reach the tile servers (Electron: net.fetch) and say who asks. */
+export interface HostTileOptions {
+  fetch?: FetchLike;
+  userAgent?: string;
+  /** Tile cache settings (tests shorten the back-off). */
+  cache?: BasemapsOptions['cache'];
+  /** Area download progress events at most this often (default 250 ms). */
+  progressEveryMs?: number;
+}
+
+export function createHostApi(
+  core: SitewalkCore,
+  options: { host: HostKind; bulk?: BulkSessionOptions; gps?: GpsTuning; tiles?: HostTileOptions },
+): HostApi & { close(): Promise<void>; tiles: TileProvider } {
   const { host } = options;
   // Events that come from here rather than from the core: settings changes and bulk runs.
   const hostListeners = new Set<(event: ApiEvent) => void>();
@@ -189,6 +205,35 @@ export function createHostApi(core: SitewalkCore, options: { host: HostKind; bul
     for (const listener of [...hostListeners]) listener(event);
   };
   const bulk = new BulkSession(core, (run) => tell({ type: 'bulk-run', run }), options.bulk);
+  // "My location" from a receiver the host reads (gpsd or NMEA over TCP), following the settings.
+  const gps = new HostGps((view) => tell({ type: 'gps', gps: view }), options.gps);
+  gps.follow(readSettings(core));
+  // Basemaps (the Settings tile server is the street one) and area downloads; both hosts serve the
+  // tiles of every basemap from `basemaps.tileFor` (/tiles/{basemapId}/{z}/{x}/{y}).
+  const tileOptions = options.tiles ?? {};
+  const tellBasemaps = () =>
+    void basemaps.list().then(
+      (list) => tell({ type: 'basemaps', basemaps: list }),
+      () => undefined,
+    );
+  const basemaps = createBasemaps({
+    dataDir: core.dataDir,
+    settings: core.settings,
+    street: () => readSettings(core),
+    saveStreet: (tileUrl, tileAttribution) => api.saveSettings({ tileUrl, tileAttribution }),
+    ...(tileOptions.fetch ? { fetch: tileOptions.fetch } : {}),
+    ...(tileOptions.userAgent ? { userAgent: tileOptions.userAgent } : {}),
+    ...(tileOptions.cache ? { cache: tileOptions.cache } : {}),
+    onChange: tellBasemaps,
+  });
+  const downloads = createDownloads({
+    source: (basemapId) => basemaps.source(basemapId),
+    cache: () => basemaps.cache(),
+    onProgress: (download) => tell({ type: 'download', download }),
+    ...(tileOptions.progressEveryMs === undefined ? {} : { progressEveryMs: tileOptions.progressEveryMs }),
+  });
+  let tilesClosing: Promise<void> | null = null;
+  const closeTiles = () => (tilesClosing ??= downloads.close().then(() => basemaps.close()));
 
   const api: SitewalkApi = {
     async getStatus() {
@@ -232,7 +277,11 @@ export function createHostApi(core: SitewalkCore, options: { host: HostKind; bul
       return core.sites.addExisting(siteId, fields);
     },
     async listOutbox() {
-      return core.outbox.list();
+      // Not the whole history: after a big import it is tens of thousands of entries the page may never show.
+      return { active: core.outbox.unfinished(), history: core.outbox.history() };
+    },
+    async listOutboxHistory(query) {
+      return core.outbox.history(query);
     },
     async retryEntry(entryId) {
       return core.outbox.retry(entryId);
@@ -270,6 +319,8 @@ export function createHostApi(core: SitewalkCore, options: { host: HostKind; bul
       const settings = readSettings(core);
       if (patch.syncConcurrency !== undefined) core.sync.setConcurrency(settings.syncConcurrency);
       tell({ type: 'settings', settings });
+      if (patch.tileUrl !== undefined || patch.tileAttribution !== undefined) tellBasemaps();
+      gps.follow(settings);
       return { ok: true, value: settings };
     },
     async openBulkFile(file) {
@@ -299,12 +350,47 @@ export function createHostApi(core: SitewalkCore, options: { host: HostKind; bul
     async exportSites(format) {
       return { ok: true, value: bulk.export(format) };
     },
+    async getGps() {
+      return gps.view();
+    },
+    listBasemaps() {
+      return basemaps.list();
+    },
+    useBasemap(basemapId) {
+      return basemaps.use(basemapId);
+    },
+    saveBasemapSource(input) {
+      return basemaps.saveSource(input);
+    },
+    addBasemapFile(input) {
+      return basemaps.addFile(input);
+    },
+    removeBasemap(basemapId) {
+      return basemaps.remove(basemapId);
+    },
+    planDownload(input) {
+      return downloads.plan(input);
+    },
+    startDownload(input) {
+      return downloads.start(input);
+    },
+    async cancelDownload(downloadId) {
+      return downloads.cancel(downloadId);
+    },
+    async listDownloads() {
+      return downloads.list();
+    },
   };
 
   return {
     api,
     dispatch: (method, args) => dispatchCall(api, method, args),
-    close: () => bulk.close(),
+    tiles: basemaps,
+    close: () => {
+      bulk.close();
+      gps.close();
+      return closeTiles();
+    },
     onEvent(listener) {
       hostListeners.add(listener);
       const unsubscribers = [
@@ -362,6 +448,8 @@ export const CONTENT_SECURITY_POLICY =
 /** The core plus its renderer adapter, as a host starts and stops it. */
 export interface HostBackend {
   hostApi: HostApi;
+  /** Every basemap's tiles (/tiles/{basemapId}/{z}/{x}/{y}, and /tiles/{z}/{x}/{y} = the street map). */
+  tiles: TileProvider;
   /** A connectivity hint from the host (Electron: net.isOnline()); the core still probes itself. */
   setOnline(online: boolean): void;
   syncNow(): Promise<void>;
@@ -371,20 +459,24 @@ export interface HostBackend {
 
 export interface OpenBackendOptions extends CoreOptions {
   host: HostKind;
+  /** How tiles are fetched; the transport defaults to `fetch` (the core's, e.g. Electron's net.fetch). */
+  tiles?: HostTileOptions;
 }
 
 /** Opens the core in `dataDir` and its adapter, with the stored sync concurrency applied. */
 export async function openHostBackend(options: OpenBackendOptions): Promise<HostBackend> {
-  const { host, ...coreOptions } = options;
+  const { host, tiles, ...coreOptions } = options;
   const core = await openCore(coreOptions);
-  const hostApi = createHostApi(core, { host });
+  const transport = tiles?.fetch ?? coreOptions.fetch;
+  const hostApi = createHostApi(core, { host, tiles: { ...tiles, ...(transport ? { fetch: transport } : {}) } });
   core.sync.setConcurrency((await hostApi.api.getSettings()).syncConcurrency);
   return {
     hostApi,
+    tiles: hostApi.tiles,
     setOnline: (online) => core.sync.setConnectivity(online),
     syncNow: async () => void (await core.sync.syncNow()),
-    close: () => {
-      hostApi.close();
+    close: async () => {
+      await hostApi.close();
       return core.close();
     },
   };

@@ -42,6 +42,9 @@ export type { EusReprocess, SiteEdit } from './service/types';
 export { SANDBOX_PROFILE_ID } from './profiles/profiles';
 export { entryView } from './outbox/views';
 
+/** How long the queue must stay quiet before the journals are checked for waste. */
+const SETTLED_COMPACTION_DELAY_MS = 5_000;
+
 export async function openCore(options: CoreOptions): Promise<SitewalkCore> {
   const dataDir = resolvePath(options.dataDir);
   // Created 0700 whatever the umask; an existing folder others can read is said, not changed.
@@ -90,6 +93,8 @@ class Core implements SitewalkCore {
   private readonly reconciler: RegisterReconciler;
   private readonly profileBook: ProfileBook;
   private closing: Promise<void> | null = null;
+  /** A settled-compaction check waiting for the queue to stay quiet (see compactWhenSettled). */
+  private settleTimer: ReturnType<typeof setTimeout> | null = null;
 
   private constructor(
     readonly dataDir: string,
@@ -131,7 +136,10 @@ class Core implements SitewalkCore {
       probe: { ...DEFAULT_PROBE, ...options.probe },
       activeProfile: activeId,
       access: this.access,
-      onStatus: () => events.emit('status', this.status()),
+      onStatus: (status) => {
+        events.emit('status', this.status());
+        if (!status.syncing) this.compactWhenSettled(SETTLED_COMPACTION_DELAY_MS);
+      },
       log,
       initialContact: lastDonePerProfile(store),
     });
@@ -205,6 +213,9 @@ class Core implements SitewalkCore {
       this.log(`data folder: ${message}`);
     }
     await this.access.refreshKeyKnown(this.profileService.activeId);
+    // A folder left bloated (by an older version, or a run that ended mid-sync) is compacted once the
+    // app has started and shown its sites, not before.
+    this.compactWhenSettled(SETTLED_COMPACTION_DELAY_MS);
     if (this.options.autoSync !== false) {
       this.engine.start();
       // An app on the Sandbox profile has something to show at once; the CLI starts it on need.
@@ -247,9 +258,36 @@ class Core implements SitewalkCore {
     return { bytesWritten: outbox.bytesWritten + register.bytesWritten, outboxSyncs: outbox.syncs, outboxFileBytes: outbox.size, registerFileBytes: register.size };
   }
 
+  /**
+   * Once the queue has been quiet for `delayMs` (a sync settled, an import's batch was sent, or the
+   * app just opened a folder an older version left), compacts the journals that hold much more than
+   * their live records, so the next start reads each site and entry once. A new sync pass meanwhile
+   * pushes it back; close() runs a pending one before the journals shut.
+   */
+  private compactWhenSettled(delayMs: number): void {
+    if (this.closing) return;
+    if (this.settleTimer) clearTimeout(this.settleTimer);
+    this.settleTimer = setTimeout(() => {
+      this.settleTimer = null;
+      if (this.engine.status().syncing) return;
+      void this.compactBloated();
+    }, delayMs);
+    this.settleTimer.unref?.();
+  }
+
+  private async compactBloated(): Promise<void> {
+    // One after the other: each rewrite holds a snapshot of its store in memory while it runs.
+    await this.store.compactIfBloated().catch((error: unknown) => this.log(`outbox: compaction failed (${describeError(error)}); the journal is unchanged.`));
+    await this.register.compactIfBloated().catch((error: unknown) => this.log(`site list: compaction failed (${describeError(error)}); the journal is unchanged.`));
+  }
+
   close(): Promise<void> {
     this.closing ??= (async () => {
+      const settling = this.settleTimer !== null;
+      if (this.settleTimer) clearTimeout(this.settleTimer);
+      this.settleTimer = null;
       await this.engine.stop();
+      if (settling) await this.compactBloated();
       await this.store.close().catch(() => undefined);
       await this.register.close().catch(() => undefined);
       await this.sandbox?.close().catch(() => undefined);

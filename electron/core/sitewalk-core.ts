@@ -23,6 +23,7 @@ import type { ProfileInput } from '../shared/validation/profile';
 import type {
   ConnectionTestView,
   OutboxEntryView as ContractEntryView,
+  OutboxHistoryPage,
   ProfileView,
   RenderingQualitiesView as ContractQualitiesView,
   SyncStatus,
@@ -152,6 +153,10 @@ export interface SitewalkCore {
   outbox: {
     /** Entries of the active profile (or every profile), oldest first. */
     list(options?: { allProfiles?: boolean }): OutboxEntryView[];
+    /** Entries of the active profile not done yet, oldest first (cheap: the lanes only). */
+    unfinished(): OutboxEntryView[];
+    /** A page of the active profile's done entries, newest first; `before` is an earlier page's `next`. */
+    history(query?: { before?: string; limit?: number }): OutboxHistoryPage;
     get(id: string): OutboxEntryView | null;
     /** The entry's newest revision (its removal's once removed; 0 when unknown). */
     revision(id: string): number;

@@ -5,9 +5,9 @@
 import { join } from 'node:path';
 import type { BrowserWindow, WebContents } from 'electron';
 import type { ApiEvent } from '../shared/contract/index';
-import type { HostBackend } from '../core/host-api';
+import type { HostBackend, HostTileOptions } from '../core/host-api';
 import type { FetchLike } from '../core/service/types';
-import { createTileCache, followTileUrl, tileUserAgent, type TileCache } from '../core/tiles';
+import { tileUserAgent } from '../core/tiles';
 import { EVENT_CHANNEL } from '../preload/channels';
 import { registerInvokeHandler } from './ipc';
 import { buildMenuTemplate } from './menu';
@@ -28,6 +28,8 @@ export interface BackendDeps {
   dataDir: string;
   secretStore: SecretStore;
   fetch: FetchLike;
+  /** Map tiles: fetched with net.fetch too, with the app's User-Agent. */
+  tiles: HostTileOptions;
   log: (line: string) => void;
 }
 
@@ -69,7 +71,6 @@ export function createMainApp(electron: ElectronMain, options: MainOptions): Mai
 
   let win: BrowserWindow | null = null;
   let backend: HostBackend | null = null;
-  let tiles: TileCache | null = null;
   let storeKind: SecretStore['kind'] | null = null;
   let shuttingDown = false;
   let shutDown = false;
@@ -103,7 +104,8 @@ export function createMainApp(electron: ElectronMain, options: MainOptions): Mai
     if (shuttingDown) return;
     shuttingDown = true;
     const closing = backend;
-    Promise.resolve(tiles?.close())
+    // The backend closes the basemaps' tile cache and any area download with it.
+    Promise.resolve()
       .then(() => closing.close())
       .catch((error: unknown) => log(`closing the core failed: ${String(error)}`))
       .finally(() => {
@@ -190,22 +192,15 @@ export function createMainApp(electron: ElectronMain, options: MainOptions): Mai
       dataDir: options.dataDir,
       secretStore,
       fetch: (url, init) => net.fetch(url, init),
+      tiles: { fetch: (url, init) => net.fetch(url, init), userAgent: tileUserAgent(app.getVersion()) },
       log,
     });
     backend = opened;
 
     opened.hostApi.onEvent(sendEvent);
     hardenSession(session.defaultSession);
-    // Map tiles through app://, fetched with net.fetch (system proxy) and kept for offline use.
-    const tileUrl = await followTileUrl(opened.hostApi);
-    tiles = createTileCache({
-      dataDir: options.dataDir,
-      template: tileUrl.current,
-      fetch: (url, init) => net.fetch(url, init),
-      userAgent: tileUserAgent(app.getVersion()),
-      log,
-    });
-    handleAppProtocol(protocol, { rendererDir: options.rendererDir, tiles });
+    // Map tiles through app:// (every basemap: servers fetched with net.fetch and kept for offline use, files read in place).
+    handleAppProtocol(protocol, { rendererDir: options.rendererDir, tiles: opened.tiles });
     registerInvokeHandler(ipcMain, { hostApi: opened.hostApi, appContents: () => (win && !win.isDestroyed() ? win.webContents : null), log });
     watchConnectivity(opened);
 

@@ -1,13 +1,13 @@
 // The app:// scheme that serves dist/renderer to the window. A standard, secure scheme gives the
 // page a real origin (app://sitewalk) for CSP 'self' and the IPC sender check, without file://'s
 // broad access. The file lookup is the browser host's, so both refuse traversal the same way.
-// app://sitewalk/tiles/{z}/{x}/{y} are the map's tiles, from the same kind of cache the browser host
+// app://sitewalk/tiles/{basemapId}/{z}/{x}/{y} are the map's tiles, from the same basemaps the browser host
 // serves them from (fetched with net.fetch, kept in the data folder for offline use).
 import { readFile } from 'node:fs/promises';
 import type { Protocol } from 'electron';
 import { lookupStatic } from '../browser-host/static-files';
 import { CONTENT_SECURITY_POLICY } from '../core/host-api';
-import { tileForPath, tileHeaders, type TileCache } from '../core/tiles';
+import { answerTile, tileHeaders, type TileCache, type TileProvider } from '../core/tiles';
 import { APP_HOST, APP_SCHEME } from './security';
 
 /**
@@ -22,8 +22,8 @@ export function registerAppScheme(protocol: Pick<Protocol, 'registerSchemesAsPri
 
 export interface AppProtocolOptions {
   rendererDir: string;
-  /** Serves /tiles/{z}/{x}/{y}; without it that path is 404. */
-  tiles?: TileCache;
+  /** Serves /tiles/{basemapId}/{z}/{x}/{y} and /tiles/{z}/{x}/{y}; without it those paths are 404. */
+  tiles?: TileCache | TileProvider;
 }
 
 function securityHeaders(contentType: string): Record<string, string> {
@@ -56,7 +56,7 @@ export async function serveAppRequest(request: Request, options: AppProtocolOpti
 /** A map tile from the cache; a miss is an error status, which Leaflet turns into the grid. */
 async function serveTile(request: Request, path: string, options: AppProtocolOptions): Promise<Response> {
   if (!options.tiles) return new Response('No map tiles here.', { status: 404, headers: { ...securityHeaders('text/plain; charset=utf-8'), 'Cache-Control': 'no-store' } });
-  const answer = await tileForPath(options.tiles, path);
+  const answer = await answerTile(options.tiles, path);
   if (!answer.ok) return new Response(answer.message, { status: answer.status, headers: { ...securityHeaders('text/plain; charset=utf-8'), 'Cache-Control': 'no-store' } });
   const headers = { ...securityHeaders(answer.contentType), ...tileHeaders(answer) };
   return new Response(request.method === 'HEAD' ? null : Uint8Array.from(answer.bytes), { status: 200, headers });

@@ -21,8 +21,9 @@ import { ImportDialog } from './components/bulk/ImportDialog';
 import { ExportDialog } from './components/bulk/ExportDialog';
 import { ReprocessFileDialog } from './components/bulk/ReprocessFileDialog';
 import { useMoveWithUndo } from './hooks/useMoveWithUndo';
-import type { SiteFormRequest } from './lib/siteForm';
+import type { PickedFix, SiteFormRequest } from './lib/siteForm';
 import { currentFocus, firstPresent, focusLost, formReturnOrder, type FocusTarget, type FormReturn } from './lib/focus';
+import { useApplyTheme } from './lib/theme';
 
 const PANELS: { id: Panel; label: string; title: string }[] = [
   { id: 'sites', label: 'Sites', title: 'Sites' },
@@ -53,7 +54,7 @@ export function App({ store, onSessionProblem }: { store: AppStore; onSessionPro
   const [mapFollowsList, setMapFollowsList] = useState(readMapFollowsList);
   const [form, setForm] = useState<{ request: SiteFormRequest; seq: number } | null>(null);
   const [addMode, setAddMode] = useState<'new' | 'pick' | null>(null);
-  const [picked, setPicked] = useState<{ lat: number; lng: number; seq: number } | null>(null);
+  const [picked, setPicked] = useState<{ lat: number; lng: number; seq: number; fix?: PickedFix } | null>(null);
   const [toasts, setToasts] = useState<Toast[]>([]);
   const [draftsVersion, setDraftsVersion] = useState(0);
   const [sessionProblem, setSessionProblem] = useState<string | null>(null);
@@ -82,6 +83,8 @@ export function App({ store, onSessionProblem }: { store: AppStore; onSessionPro
   const mapTarget = useCallback<FocusTarget>(() => mapHandle.current?.element(), []);
   const outbox = useAppState(store, (s) => s.outbox);
   const settings = useAppState(store, (s) => s.settings);
+  const loaded = useAppState(store, (s) => s.loaded);
+  useApplyTheme(loaded ? settings.theme : null);
   const attention = useMemo(() => [...outbox.values()].filter((e) => e.state === 'failed' || e.state === 'needs-review' || e.state === 'paused').length, [outbox]);
 
   useEffect(() => onSessionProblem(setSessionProblem), [onSessionProblem]);
@@ -217,14 +220,14 @@ export function App({ store, onSessionProblem }: { store: AppStore; onSessionPro
   );
 
   const onPick = useCallback(
-    (lat: number, lng: number) => {
+    (lat: number, lng: number, fix?: PickedFix) => {
       if (addMode === 'pick') {
-        setPicked((p) => ({ lat, lng, seq: (p?.seq ?? 0) + 1 }));
+        setPicked((p) => ({ lat, lng, seq: (p?.seq ?? 0) + 1, ...(fix ? { fix } : {}) }));
         // Back in the form, on the control that asked for the pick.
         cancelAddMode();
         return;
       }
-      openSiteForm({ mode: 'new', lat, lng });
+      openSiteForm({ mode: 'new', lat, lng, ...(fix ? { fix } : {}) });
     },
     [addMode, cancelAddMode, openSiteForm],
   );

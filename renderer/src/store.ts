@@ -6,7 +6,7 @@
 // Events that arrive while the first load is in flight are held and applied after it. React reads slices with
 // useSyncExternalStore; the map listens to site changes directly to avoid re-rendering 10,000 pins.
 import { useSyncExternalStore } from 'react';
-import type { ApiEvent, BulkRunView, ChangeSet, OutboxEntryView, ProfileView, SettingsView, SiteView, SitewalkApi, StatusView } from '../../electron/shared/contract/index';
+import type { ApiEvent, GpsView, BasemapView, BulkRunView, ChangeSet, DownloadView, OutboxEntryView, OutboxHistoryPage, OutboxListing, ProfileView, SettingsView, SiteView, SitewalkApi, StatusView } from '../../electron/shared/contract/index';
 import { DEFAULT_SETTINGS } from '../../electron/shared/contract/index';
 import { describeError } from '../../electron/shared/result';
 
@@ -22,12 +22,21 @@ export interface AppState {
   sites: ReadonlyMap<string, SiteView>;
   /** Bumped on every site change, so list views can memoise on it. */
   sitesVersion: number;
+  /** Every unfinished entry, and the done ones loaded so far (the newest page, then what "Show older" asked for). */
   outbox: ReadonlyMap<string, OutboxEntryView>;
   outboxVersion: number;
+  /** Where the loaded history stops: `next` asks for the page older than it (null: all loaded). */
+  outboxHistory: { next: string | null; total: number; loading: boolean };
   /** Things the user must know that belong to no entry (a damaged data file, a failed write). */
   problems: AppProblem[];
   /** Bulk runs (imports, EUS reprocess from a file) the host follows, by ID; rows come from getBulkRun. */
   bulkRuns: ReadonlyMap<string, BulkRunView>;
+  /** Every basemap (servers and files), exactly one active; empty until loaded (or on an older host). */
+  basemaps: BasemapView[];
+  /** Area downloads of this session, by ID. */
+  downloads: ReadonlyMap<string, DownloadView>;
+  /** The GPS receiver the host reads (gpsd/NMEA), as its last event or getGps said; null until either. */
+  gps: GpsView | null;
 }
 
 export interface AppProblem {
@@ -49,8 +58,12 @@ export class AppStore {
     sitesVersion: 0,
     outbox: new Map(),
     outboxVersion: 0,
+    outboxHistory: { next: null, total: 0, loading: false },
     problems: [],
     bulkRuns: new Map(),
+    basemaps: [],
+    downloads: new Map(),
+    gps: null,
   };
 
   private problemSeq = 0;
@@ -92,6 +105,8 @@ export class AppStore {
         this.api.listOutbox(),
       ]);
       this.replaceData(sites, outbox, { loaded: true, connectionError: null, status, profiles, settings });
+      // Basemaps and downloads arrive after (and apart from) the rest: the map works without them.
+      void this.loadBasemaps();
       const held = this.held ?? [];
       this.held = null;
       for (const event of held) this.apply(event);
@@ -99,6 +114,39 @@ export class AppStore {
     } catch (error) {
       this.set({ connectionError: describeError(error) });
     }
+  }
+
+  /** The basemaps and downloads as the host has them; a failure leaves the map on its plain tiles. */
+  async loadBasemaps(): Promise<void> {
+    try {
+      const [basemaps, downloads] = await Promise.all([this.api.listBasemaps(), this.api.listDownloads()]);
+      this.applyBasemaps(basemaps);
+      for (const download of downloads) this.applyDownload(download, true);
+    } catch {
+      // An older host without basemaps: the map keeps the Settings tile server.
+    }
+  }
+
+  /** What useBasemap, saveBasemapSource, addBasemapFile or removeBasemap answered, shown at once. */
+  applyBasemaps(basemaps: BasemapView[]): void {
+    this.set({ basemaps });
+  }
+
+  /**
+   * A download as an event (or, with `fromCall`, a call's answer) reported it. Progress only moves on:
+   * a running view behind the one held is stale. A call's answer may arrive after the events that
+   * followed it, so it is applied only to a download not known yet, or to one that had stopped
+   * (cancelled, failed) and is resumed under the same ID.
+   */
+  applyDownload(download: DownloadView, fromCall = false): void {
+    const known = this.state.downloads.get(download.id);
+    if (known) {
+      if (fromCall && (known.state === 'running' || known.state === 'done')) return;
+      if (known.state === 'running' && download.state === 'running' && download.tilesDone < known.tilesDone) return;
+    }
+    const next = new Map(this.state.downloads);
+    next.set(download.id, download);
+    this.set({ downloads: next });
   }
 
   stop(): void {
@@ -114,15 +162,39 @@ export class AppStore {
     this.replaceData(sites, outbox, { status });
   }
 
+  /**
+   * The next older page of the outbox's history, added to what is held (a page is applied like any
+   * answer, by revision: an entry an event already moved on stays as the event left it).
+   * Resolves false when there is nothing older or a load is already running.
+   */
+  async loadOlderHistory(limit?: number): Promise<boolean> {
+    const { next, loading } = this.state.outboxHistory;
+    if (next === null || loading) return false;
+    this.set({ outboxHistory: { ...this.state.outboxHistory, loading: true } });
+    let page: OutboxHistoryPage;
+    try {
+      page = await this.api.listOutboxHistory(limit === undefined ? { before: next } : { before: next, limit });
+    } finally {
+      this.set({ outboxHistory: { ...this.state.outboxHistory, loading: false } });
+    }
+    // A profile switch meanwhile replaced the data: this page belongs to the other profile.
+    if (this.state.outboxHistory.next !== next) return false;
+    for (const entry of page.entries) this.apply({ type: 'outbox', entry });
+    this.flush();
+    this.set({ outboxHistory: { next: page.next, total: page.total, loading: false } });
+    return true;
+  }
+
   /** Every site and outbox entry at once (with `patch`); the map hears it as a reset. */
-  private replaceData(sites: SiteView[], outbox: OutboxEntryView[], patch: Partial<AppState>): void {
+  private replaceData(sites: SiteView[], outbox: OutboxListing, patch: Partial<AppState>): void {
     const siteMap = new Map(sites.map((s) => [s.localId, s]));
     this.set({
       ...patch,
       sites: siteMap,
       sitesVersion: this.state.sitesVersion + 1,
-      outbox: new Map(outbox.map((e) => [e.id, e])),
+      outbox: new Map([...outbox.active, ...outbox.history.entries].map((e) => [e.id, e])),
       outboxVersion: this.state.outboxVersion + 1,
+      outboxHistory: { next: outbox.history.next, total: outbox.history.total, loading: false },
     });
     for (const l of this.siteListeners) l([...siteMap.values()], [], true);
   }
@@ -177,6 +249,12 @@ export class AppStore {
     this.set({ bulkRuns: next });
   }
 
+  /** The receiver's view from an event or a getGps answer; an older one (lower revision) never wins. */
+  applyGps(gps: GpsView): void {
+    const held = this.state.gps;
+    if (!held || gps.revision >= held.revision) this.set({ gps });
+  }
+
   setConnectionError(message: string | null): void {
     if (this.state.connectionError !== message) this.set({ connectionError: message });
   }
@@ -199,6 +277,15 @@ export class AppStore {
         break;
       case 'bulk-run':
         this.applyBulkRun(event.run);
+        break;
+      case 'basemaps':
+        this.applyBasemaps(event.basemaps);
+        break;
+      case 'download':
+        this.applyDownload(event.download);
+        break;
+      case 'gps':
+        this.applyGps(event.gps);
         break;
       case 'site':
         this.gather(this.pendingSites, event.site.localId, event.site, event.site.revision);
@@ -243,8 +330,14 @@ export class AppStore {
       patch.sitesVersion = this.state.sitesVersion + 1;
     }
     if (this.pendingOutbox.size > 0) {
-      patch.outbox = merged(this.state.outbox, this.pendingOutbox, this.removedEntries, [], []);
+      const before = this.state.outbox;
+      const finished: OutboxEntryView[] = [];
+      const gone: string[] = [];
+      patch.outbox = merged(before, this.pendingOutbox, this.removedEntries, finished, gone);
       patch.outboxVersion = this.state.outboxVersion + 1;
+      // The history's count follows entries finishing and done ones leaving, without asking the host.
+      const delta = finished.filter((e) => e.state === 'done' && before.get(e.id)?.state !== 'done').length - gone.filter((id) => before.get(id)?.state === 'done').length;
+      if (delta !== 0) patch.outboxHistory = { ...this.state.outboxHistory, total: Math.max(0, this.state.outboxHistory.total + delta) };
     }
     if (Object.keys(patch).length === 0) return;
     this.set(patch);

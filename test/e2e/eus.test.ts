@@ -4,6 +4,7 @@
 import type { MailMessage, SandboxState } from '../../electron/sandbox/state';
 import { describe, expect, test } from './fixtures';
 import { inspect } from './helpers';
+import { allEntries } from './outbox-listing';
 
 describe('EUS reprocess', () => {
   test('asks for the email choice, queues the reprocess, and the email reaches the sandbox mail outbox', async ({ app, page, session, sandboxUrl: base }) => {
@@ -18,7 +19,7 @@ describe('EUS reprocess', () => {
     // No default: queuing without a choice is refused inline.
     await page.getByRole('button', { name: 'Queue reprocess' }).click();
     await page.getByText('Choose whether to send the email again (yes or no).').waitFor();
-    expect(await app.call<unknown[]>('listOutbox')).toEqual([]);
+    expect(await allEntries(app.call)).toEqual([]);
 
     await page.getByRole('radio', { name: /Yes, send the email again/ }).check();
     await page.getByRole('button', { name: 'Queue reprocess' }).click();

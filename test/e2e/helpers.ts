@@ -161,7 +161,7 @@ export async function openSession(browser: Browser, app: App): Promise<Session> 
     // Refused requests are the test's doing; a tile the host could not get (no tile server here)
     // is the app's grid fallback at work.
     if (/Failed to load resource: net::ERR_INTERNET_DISCONNECTED/.test(text)) return;
-    if (/Failed to load resource: the server responded with a status of 50[24]/.test(text) && /\/tiles\/\d+\/\d+\/\d+/.test(message.location().url)) return;
+    if (/Failed to load resource: the server responded with a status of 50[24]/.test(text) && /\/tiles\/(?:[^/?]+\/)?\d+\/\d+\/\d+/.test(message.location().url)) return;
     errors.push(`console: ${text}`);
   });
   await page.goto(app.url);

@@ -7,6 +7,7 @@ import type { BulkFileView, BulkRunView, OutboxEntryView, SiteView } from '../..
 import type { Result } from '../../electron/shared/result';
 import { describe, expect, testOnDemoSites as test } from './fixtures';
 import { pinsDrawn, type App } from './helpers';
+import { activeEntries, allEntries } from './outbox-listing';
 
 async function mapSettled(page: Page): Promise<void> {
   await expect.poll(() => page.getByTestId('map').getAttribute('data-moving'), { message: 'the map to stop moving', timeout: 10_000 }).not.toBe('1');
@@ -29,7 +30,7 @@ async function positions(app: App): Promise<Record<string, [number | null, numbe
 
 /** Entries not yet sent (or not sendable): what "the outbox is empty" means to a user. */
 async function waiting(app: App): Promise<OutboxEntryView[]> {
-  return (await app.call<OutboxEntryView[]>('listOutbox')).filter((e) => e.state !== 'done');
+  return activeEntries(app.call);
 }
 
 /** The map's pane offset: it changes when, and only when, the map pans. */
@@ -77,10 +78,13 @@ describe('pin moves', () => {
     await expect.poll(() => page.getByText(/^\d+ sites$/).textContent(), { message: 'the imported sites listed' }).toMatch(new RegExp(`^${25 + names.length} sites$`));
     const centre = 'Dense 7-10';
     await selectFromList(page, centre);
+    // The map follows the list's search (the default): clear it to have the whole crowd on the map.
+    await page.getByLabel('Search sites').fill('');
     await expect.poll(() => pinsDrawn(page), { message: 'the crowd drawn' }).toBeGreaterThan(200);
+    await mapSettled(page);
 
     const before = await positions(app);
-    const outboxBefore = await app.call<OutboxEntryView[]>('listOutbox');
+    const outboxBefore = await allEntries(app.call);
     const paneBefore = await paneOffset(page);
 
     // Press on the selected pin's head, in the middle of the crowd (the tooltip says a pin is there),
@@ -102,7 +106,7 @@ describe('pin moves', () => {
     await page.waitForTimeout(1_000);
     expect(await page.getByRole('dialog', { name: /^Move / }).count()).toBe(0);
     await session.screenshot('pin-moves-dense-pan');
-    expect(await app.call<OutboxEntryView[]>('listOutbox')).toEqual(outboxBefore);
+    expect(await allEntries(app.call)).toEqual(outboxBefore);
     expect(await waiting(app)).toEqual([]);
     expect(await positions(app)).toEqual(before);
     // A drag is not a click: the selection is what it was.
@@ -126,7 +130,7 @@ describe('pin moves', () => {
   test('moves a site only after Move on its card; the confirmation focuses Cancel, Enter cancels, and Move site queues it', async ({ app, page, session, demo }) => {
     const target = demo[1]!;
     const local = (await app.call<SiteView[]>('listSites')).find((s) => s.siteId === target.id)!;
-    const outboxBefore = await app.call<OutboxEntryView[]>('listOutbox');
+    const outboxBefore = await allEntries(app.call);
     await selectFromList(page, target.name);
 
     const box = (await page.getByTestId('map').boundingBox())!;
@@ -151,7 +155,7 @@ describe('pin moves', () => {
     expect(await paneOffset(page)).not.toBe(paneBefore);
     await page.waitForTimeout(1_000);
     expect(await page.getByRole('dialog', { name: /^Move / }).count()).toBe(0);
-    expect(await app.call<OutboxEntryView[]>('listOutbox')).toEqual(outboxBefore);
+    expect(await allEntries(app.call)).toEqual(outboxBefore);
     await page.getByRole('button', { name: 'Show on map' }).click();
     await mapSettled(page);
 
@@ -190,7 +194,7 @@ describe('pin moves', () => {
     // Enter presses Cancel: nothing is queued, the site stays, and move mode has ended.
     await page.keyboard.press('Enter');
     await dialog.waitFor({ state: 'hidden' });
-    expect(await app.call<OutboxEntryView[]>('listOutbox')).toEqual(outboxBefore);
+    expect(await allEntries(app.call)).toEqual(outboxBefore);
     expect((await positions(app))[local.localId]).toEqual([target.latitude, target.longitude]);
     await hint.waitFor({ state: 'hidden' });
     expect(await move.getAttribute('aria-pressed')).toBe('false');
@@ -204,7 +208,7 @@ describe('pin moves', () => {
     await dialog.waitFor();
     await dialog.getByRole('button', { name: 'Move site' }).click();
     await expect
-      .poll(async () => (await app.call<OutboxEntryView[]>('listOutbox')).filter((e) => e.localId === local.localId && !outboxBefore.some((b) => b.id === e.id)).length, { message: 'the move in the outbox' })
+      .poll(async () => (await allEntries(app.call)).filter((e) => e.localId === local.localId && !outboxBefore.some((b) => b.id === e.id)).length, { message: 'the move in the outbox' })
       .toBe(1);
     const moved = (await positions(app))[local.localId]!;
     // Dragged down and right: south and east of where it was.

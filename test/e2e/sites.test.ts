@@ -3,10 +3,10 @@
 // shown inline, nothing queued, and the typed text still there after a reload. Each outcome is
 // checked where it matters: in the sandbox's own state and call log.
 import type { Page } from 'playwright';
-import type { OutboxEntryView } from '../../electron/shared/contract/index';
 import type { CallLogEntry, SandboxSite } from '../../electron/sandbox/state';
 import { describe, expect, testOnDemoSites as test, vi } from './fixtures';
 import { inspect } from './helpers';
+import { allEntries } from './outbox-listing';
 
 async function mapSettled(page: Page): Promise<void> {
   await expect.poll(() => page.getByTestId('map').getAttribute('data-moving'), { message: 'the map to stop moving', timeout: 10_000 }).not.toBe('1');
@@ -146,7 +146,7 @@ describe('sites', () => {
   });
 
   test('shows a bad height and a bad latitude inline, queues nothing, and keeps the typing after a reload', async ({ app, page, session, sandboxUrl: base }) => {
-    const outboxBefore = await app.call<OutboxEntryView[]>('listOutbox');
+    const outboxBefore = await allEntries(app.call);
     const callsBefore = (await sitesApiCalls(base)).length;
 
     await page.getByRole('button', { name: '+ Add site' }).click();
@@ -164,7 +164,7 @@ describe('sites', () => {
     await form.getByText(/2 fields need fixing before the site can be saved. Nothing was queued./).waitFor();
     await session.screenshot('bad-input-inline-errors');
 
-    expect(await app.call<OutboxEntryView[]>('listOutbox')).toEqual(outboxBefore);
+    expect(await allEntries(app.call)).toEqual(outboxBefore);
     expect((await sitesApiCalls(base)).length).toBe(callsBefore);
 
     // A reload (or a crash) loses nothing typed: the draft is offered back.

@@ -50,7 +50,7 @@ describe('map tiles', () => {
   });
 });
 
-/** The src of every tile image Leaflet has loaded (relative: tiles/z/x/y?v=…). */
+/** The src of every tile image Leaflet has loaded (relative: tiles/{basemap}/z/x/y?v=…). */
 async function loadedTiles(page: Page): Promise<string[]> {
   return page.locator('.leaflet-tile-pane img.leaflet-tile-loaded').evaluateAll((images) => images.map((image) => image.getAttribute('src') ?? '').filter((src) => src.startsWith('tiles/')));
 }
@@ -62,7 +62,7 @@ async function settledTiles(page: Page): Promise<string[]> {
     async () => {
       if ((await page.getByTestId('map').getAttribute('data-moving')) === '1') throw new Error('the map is still moving');
       const tiles = await loadedTiles(page);
-      const zooms = tiles.map((src) => Number(/^tiles\/(\d+)\//.exec(src)?.[1]));
+      const zooms = tiles.map((src) => Number(/(\d+)\/\d+\/\d+(?:\?|$)/.exec(src)?.[1]));
       const deepest = tiles.filter((_src, index) => zooms[index] === Math.max(...zooms)).sort();
       const key = deepest.join(' ');
       const settled = deepest.length > 0 && key === last;

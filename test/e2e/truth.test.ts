@@ -9,6 +9,7 @@ import type { FaultConfig } from '../../electron/sandbox/faults';
 import type { MailMessage, SandboxSite, SandboxState } from '../../electron/sandbox/state';
 import { describe, expect, test } from './fixtures';
 import { inspect, pinsDrawn } from './helpers';
+import { allEntries } from './outbox-listing';
 import { addById, connectAccount, editHeight, escapeRegExp, siteRow } from './steps';
 
 /** How long "at once" may take on a loaded 2-core machine: no reload, no waiting out a retry. */
@@ -55,7 +56,7 @@ function reprocessCard(page: Page, processId: string, multiMapId: string, sendEm
 }
 
 async function reprocessesOf(call: <T>(method: string, ...args: unknown[]) => Promise<T>, processId: string): Promise<OutboxEntryView[]> {
-  return (await call<OutboxEntryView[]>('listOutbox')).filter((e) => e.kind === 'reprocess' && e.payload['processId'] === processId);
+  return (await allEntries(call)).filter((e) => e.kind === 'reprocess' && e.payload['processId'] === processId);
 }
 
 describe('the screen tells the truth', () => {

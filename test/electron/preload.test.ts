@@ -64,4 +64,16 @@ describe('preload bridge', () => {
     const bridge = createPreloadBridge(fakeIpcRenderer(() => ({ ok: true, value: null })).ipc);
     expect(Object.keys(bridge).sort()).toEqual(['invoke', 'onEvent']);
   });
+
+  it('tells the page where a picked file is, through webUtils, when given it', () => {
+    const picked = { name: 'valley.mbtiles' };
+    const seen: unknown[] = [];
+    const bridge = createPreloadBridge(fakeIpcRenderer(() => ({ ok: true, value: null })).ipc, (file) => {
+      seen.push(file);
+      return '/maps/valley.mbtiles';
+    });
+    expect(Object.keys(bridge).sort()).toEqual(['invoke', 'onEvent', 'pathForFile']);
+    expect(bridge.pathForFile?.(picked)).toBe('/maps/valley.mbtiles');
+    expect(seen).toEqual([picked]);
+  });
 });

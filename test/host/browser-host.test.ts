@@ -230,7 +230,7 @@ describe('calls', () => {
   });
 
   it('answers 400 with the argument at fault for bad arguments, and queues nothing', async ({ host }) => {
-    const before = (await call(host, 'listOutbox', [])).json<{ value: unknown[] }>().value.length;
+    const before = (await call(host, 'listOutbox', [])).json<{ value: { active: unknown[] } }>().value.active.length;
     const cases: [string, unknown[], RegExp][] = [
       ['saveSite', [42], /saveSite: argument 1/],
       ['saveSite', [], /saveSite takes 1 argument, not 0/],
@@ -246,7 +246,7 @@ describe('calls', () => {
       expect(error.code).toBe('bad-arguments');
       expect(error.message).toMatch(message);
     }
-    expect((await call(host, 'listOutbox', [])).json<{ value: unknown[] }>().value).toHaveLength(before);
+    expect((await call(host, 'listOutbox', [])).json<{ value: { active: unknown[] } }>().value.active).toHaveLength(before);
   });
 
   it('answers 400 for a body that is not a JSON array, 415 for another content type, 413 when too large', async ({ host }) => {

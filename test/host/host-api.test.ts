@@ -96,7 +96,7 @@ describe('sites and the outbox', () => {
     hostApi.onEvent((event) => events.push(event));
     const saved = await hostApi.api.saveSite({ name: 'Ridge', height: '45', latitude: '40.5', longitude: '-80.1' });
     expect(saved).toMatchObject({ ok: true, value: { name: 'Ridge', height: 45, syncState: 'pending', lastError: null } });
-    const [entry] = await hostApi.api.listOutbox();
+    const [entry] = (await hostApi.api.listOutbox()).active;
     expect(entry).toMatchObject({ kind: 'site', state: 'pending', summary: expect.stringContaining('Ridge'), payload: { name: 'Ridge', height: 45 } });
     // The contract's entry view is the core's (one definition): it names its profile, and nothing secret.
     expect(entry!.profileId).toBe((await hostApi.api.getStatus()).activeProfileId);
@@ -106,7 +106,7 @@ describe('sites and the outbox', () => {
       ok: true,
       value: { entries: [], entriesRemoved: [{ entryId: entry!.id, revision: expect.any(Number) }], sites: [], sitesRemoved: [{ localId: entry!.localId, revision: expect.any(Number) }] },
     });
-    expect(await hostApi.api.listOutbox()).toEqual([]);
+    expect(await hostApi.api.listOutbox()).toEqual({ active: [], history: { entries: [], next: null, total: 0 } });
     expect(events.map((event) => event.type)).toEqual(expect.arrayContaining(['site', 'outbox', 'outbox-removed', 'site-removed']));
   });
 

@@ -45,7 +45,7 @@ function harness(initialSites: SiteView[]) {
       await listGate;
       return snapshot;
     },
-    listOutbox: async () => [],
+    listOutbox: async () => ({ active: [], history: { entries: [], next: null, total: 0 } }),
   } as unknown as SitewalkApi;
   const store = new AppStore(api, (listener) => {
     listeners.add(listener);

@@ -7,7 +7,6 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startBrowserHost, type RunningBrowserHost } from '../../electron/browser-host/server';
 import { openHostBackend, type HostBackend } from '../../electron/core/host-api';
-import { createTileCache, followTileUrl, type TileCache } from '../../electron/core/tiles';
 import { testCoreOptions } from './core';
 import { makeTempDir } from './temp';
 
@@ -25,8 +24,12 @@ export interface TestHost extends RunningBrowserHost {
 export interface TestHostOptions {
   /** Put a stand-in for the built renderer in staticDir (default true). */
   withStatic?: boolean;
-  /** Serve /tiles/ from a tile cache that follows the settings' tile server, starting at `tileUrl`. */
-  tiles?: { tileUrl: string; retryAfterMs?: number };
+  /**
+   * Serve /tiles/ as `npm start` does: every basemap (the street one is the settings' tile server,
+   * set to `tileUrl` when given) through the backend's tile cache, with a back-off of `retryAfterMs`
+   * and area download progress at most every `progressEveryMs`.
+   */
+  tiles?: { tileUrl?: string; retryAfterMs?: number; progressEveryMs?: number };
 }
 
 /** A built-renderer stand-in: an index page and one script, enough to check serving and headers. */
@@ -50,18 +53,23 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
   };
   try {
     if (options.withStatic !== false) await writeStaticSite(staticDir);
-    const backend = await openHostBackend({ host: 'browser', ...testCoreOptions({ dataDir }), log });
+    const tileOptions = options.tiles;
+    const backend = await openHostBackend({
+      host: 'browser',
+      ...testCoreOptions({ dataDir }),
+      log,
+      ...(tileOptions
+        ? {
+            tiles: {
+              ...(tileOptions.retryAfterMs === undefined ? {} : { cache: { retryAfterMs: tileOptions.retryAfterMs } }),
+              ...(tileOptions.progressEveryMs === undefined ? {} : { progressEveryMs: tileOptions.progressEveryMs }),
+            },
+          }
+        : {}),
+    });
     undo.push(() => backend.close());
-    let tiles: TileCache | undefined;
-    if (options.tiles) {
-      const { tileUrl, retryAfterMs } = options.tiles;
-      await backend.hostApi.api.saveSettings({ tileUrl });
-      const followed = await followTileUrl(backend.hostApi);
-      undo.push(() => followed.stop());
-      const cache = createTileCache({ dataDir, template: followed.current, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
-      undo.push(() => cache.close());
-      tiles = cache;
-    }
+    if (tileOptions?.tileUrl) await backend.hostApi.api.saveSettings({ tileUrl: tileOptions.tileUrl });
+    const tiles = tileOptions ? backend.tiles : undefined;
     const host = await startBrowserHost({ hostApi: backend.hostApi, staticDir, port: 0, tiles, log });
     undo.push(() => host.close());
     return { ...host, backend, dataDir, staticDir, logs, close };

@@ -4,11 +4,12 @@
 import { ok, refuse, type BatchIssue, type BatchResult, type Result } from '../../shared/result';
 import { parseEusReprocess, parseSiteEdit, type EusReprocessInput, type SiteEditInput } from '../../shared/validation/index';
 import type { SiteEdit } from '../service/types';
+import type { OutboxHistoryPage } from '../../shared/contract/views';
 import type { CoreParts, OutboxEntryView, SitewalkCore } from '../sitewalk-core';
 import type { Draft } from './store';
 import * as transitions from './transitions';
 import { laneOf, type OutboxEntry } from './types';
-import { entryView } from './views';
+import { entryView, HISTORY_PAGE, HISTORY_PAGE_MAX, historyCursor, parseHistoryCursor } from './views';
 
 /** Validates an edit of a site whose service ID is not known yet (its create is still queued). */
 const PENDING_ID = '0';
@@ -25,6 +26,8 @@ export class OutboxActions {
           .list()
           .filter((entry) => options?.allProfiles || entry.profileId === this.deps.activeId())
           .map((entry) => entryView(entry, this.deps.store.revisionOf(entry.id))),
+      unfinished: () => this.deps.store.unfinished(this.deps.activeId()).map((entry) => entryView(entry, this.deps.store.revisionOf(entry.id))),
+      history: (query) => this.history(query ?? {}),
       get: (id) => {
         const entry = this.deps.store.get(id);
         return entry ? entryView(entry, this.deps.store.revisionOf(entry.id)) : null;
@@ -34,6 +37,22 @@ export class OutboxActions {
       discard: (id) => this.discard(id),
       resolve: (id, siteId) => this.resolve(id, siteId),
       edit: (id, input) => this.edit(id, input),
+    };
+  }
+
+  /** A page of the active profile's history; a cursor this core did not give yields an empty page. */
+  private history(query: { before?: string; limit?: number }): OutboxHistoryPage {
+    const profileId = this.deps.activeId();
+    const total = this.deps.store.countsOf(profileId).done;
+    const before = query.before === undefined ? undefined : parseHistoryCursor(query.before);
+    if (before === null) return { entries: [], next: null, total };
+    const limit = Math.min(HISTORY_PAGE_MAX, Math.max(1, Math.floor(query.limit ?? HISTORY_PAGE)));
+    const { entries, more } = this.deps.store.history(profileId, limit, before);
+    const last = entries[entries.length - 1];
+    return {
+      entries: entries.map((entry) => entryView(entry, this.deps.store.revisionOf(entry.id))),
+      next: more && last ? historyCursor(last) : null,
+      total,
     };
   }
 

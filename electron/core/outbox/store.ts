@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import type { EusReprocess, SiteEdit } from '../service/types';
 import type { Clock } from '../clock';
 import { entryKey, Revisions, siteKey } from '../revisions';
-import { Journal } from '../storage/journal';
-import { parseRecords, type StoredProblem } from '../storage/records';
+import { Journal, SETTLED_COMPACTION } from '../storage/journal';
+import { RecordReader, type StoredProblem } from '../storage/records';
 import { canCoalesce, canMove, coalesce, recoverInterrupted, TransitionError, type Transition } from './transitions';
 import { laneOf, OUTBOX_STATES, outboxRecordSchema, type OutboxEntry, type OutboxRecord, type OutboxState, type PauseInfo, type ReprocessEntry, type SiteEntry } from './types';
 
@@ -69,12 +69,16 @@ export class OutboxStore {
   /** Opens the outbox of a data folder and replays its journal. */
   static async open(options: OutboxStoreOptions): Promise<{ store: OutboxStore; problems: StoredProblem[] }> {
     const file = join(options.dataDir, OUTBOX_FILE);
-    const { journal, records, problems: damaged } = await Journal.open(file, JOURNAL_NAME);
+    // Records are checked and replayed as they are read: superseded ones are never all held at once.
+    const replayed: Replayed = { entries: new Map(), pauses: new Map(), nextSeq: 1 };
+    const reader = new RecordReader(outboxRecordSchema, file, 'outbox', (record) => replay(replayed, record));
+    const { journal, problems: damaged } = await Journal.open(file, JOURNAL_NAME, { onRecord: (record) => reader.accept(record) });
     const store = new OutboxStore(journal, options.clock, options.historyMs ?? 7 * 24 * 3600_000, options.compactAfterRecords ?? 4096, options.revisions ?? new Revisions());
-    const { valid, problems: invalid } = await parseRecords(records, outboxRecordSchema, file, 'outbox');
-    for (const record of valid) store.replay(record);
-    store.rebuildLanes();
-    const problems = [...damaged, ...invalid];
+    for (const [profileId, pause] of replayed.pauses) store.pauses.set(profileId, pause);
+    store.nextSeq = replayed.nextSeq;
+    store.rebuildLanes(replayed.entries.values());
+    replayed.entries.clear();
+    const problems = [...damaged, ...(await reader.finish())];
     // A damaged record is set aside (.corrupt); rewriting now stops it being reported again.
     if (problems.some((problem) => problem.kind !== 'torn-tail')) await store.compact();
     return { store, problems };
@@ -113,6 +117,36 @@ export class OutboxStore {
   /** Lanes with unfinished entries, in the order they first got one. */
   laneEntries(): IterableIterator<[string, OutboxEntry[]]> {
     return this.lanes.entries();
+  }
+
+  /** Unfinished entries (every state but done) of one profile, oldest first: only the lanes are read. */
+  unfinished(profileId: string): OutboxEntry[] {
+    const out: OutboxEntry[] = [];
+    for (const lane of this.lanes.values()) for (const entry of lane) if (entry.profileId === profileId) out.push(entry);
+    return out.sort((a, b) => a.seq - b.seq);
+  }
+
+  /**
+   * Up to `limit` done entries of one profile, newest first (by when they were done, then by queue
+   * order), older than `before` when given; one pass over the entries keeping the best `limit`.
+   */
+  history(profileId: string, limit: number, before?: HistoryCursor): { entries: OutboxEntry[]; more: boolean } {
+    const page: OutboxEntry[] = [];
+    let more = false;
+    for (const entry of this.entries.values()) {
+      if (entry.state !== 'done' || entry.profileId !== profileId) continue;
+      if (before && !newer(before, entry)) continue;
+      if (page.length === limit) {
+        more = true;
+        // page is newest first: its last one is the oldest kept.
+        if (newer(page[limit - 1]!, entry)) continue;
+        page.pop();
+      }
+      let index = page.length;
+      while (index > 0 && newer(entry, page[index - 1]!)) index--;
+      page.splice(index, 0, entry);
+    }
+    return { entries: page, more };
   }
 
   /** How many entries of a profile are in each state (kept up to date, so it costs nothing to ask). */
@@ -274,6 +308,19 @@ export class OutboxStore {
     return run;
   }
 
+  /**
+   * For when bulk work has settled (a sync went idle, an import ended): compacts when the file holds
+   * much more than a snapshot of the live entries would (SETTLED_COMPACTION): after an import and its
+   * sync, every entry has an add and two or three patches. Resolves at once when there is little to gain.
+   */
+  compactIfBloated(): Promise<void> {
+    if (this.compacting) return this.compacting;
+    if (this.failure) return Promise.resolve();
+    const liveBytes = Journal.estimateSnapshotBytes(this.entries.values(), this.entries.size, (entry) => ({ t: 'add', entry }) satisfies OutboxRecord);
+    if (!this.journal.compactionDue(this.entries.size + this.pauses.size + 1, { ...SETTLED_COMPACTION, liveBytes })) return Promise.resolve();
+    return this.compact();
+  }
+
   /** Waits for writes and closes the journal. */
   async close(): Promise<void> {
     await this.compacting?.catch(() => undefined);
@@ -399,38 +446,9 @@ export class OutboxStore {
     return entry;
   }
 
-  private replay(record: OutboxRecord): void {
-    switch (record.t) {
-      case 'add': {
-        const existing = this.entries.get(record.entry.id);
-        if (existing) this.entries.delete(existing.id);
-        this.entries.set(record.entry.id, record.entry);
-        if (record.entry.seq >= this.nextSeq) this.nextSeq = record.entry.seq + 1;
-        break;
-      }
-      case 'set': {
-        const previous = this.entries.get(record.id);
-        if (previous) {
-          this.entries.set(record.id, { ...previous, ...record.patch, id: previous.id, seq: previous.seq, kind: previous.kind } as OutboxEntry);
-        }
-        break;
-      }
-      case 'del':
-        this.entries.delete(record.id);
-        break;
-      case 'pause':
-        if (record.pause) this.pauses.set(record.profileId, record.pause);
-        else this.pauses.delete(record.profileId);
-        break;
-      case 'seq':
-        if (Number.isSafeInteger(record.next) && record.next > this.nextSeq) this.nextSeq = record.next;
-        break;
-    }
-  }
-
-  private rebuildLanes(): void {
+  private rebuildLanes(entries: Iterable<OutboxEntry>): void {
     this.lanes.clear();
-    const sorted = [...this.entries.values()].sort((a, b) => a.seq - b.seq);
+    const sorted = [...entries].sort((a, b) => a.seq - b.seq);
     this.entries.clear();
     this.counts.clear();
     for (const entry of sorted) {
@@ -460,6 +478,50 @@ export class OutboxStore {
   private notify(changes: OutboxChange[], removed: OutboxEntry[]): void {
     for (const listener of [...this.listeners]) listener(changes, removed);
   }
+}
+
+/** The state the journal's records build up as they are read, before the store takes it. */
+interface Replayed {
+  entries: Map<string, OutboxEntry>;
+  pauses: Map<string, PauseInfo>;
+  nextSeq: number;
+}
+
+function replay(state: Replayed, record: OutboxRecord): void {
+  switch (record.t) {
+    case 'add': {
+      state.entries.delete(record.entry.id);
+      state.entries.set(record.entry.id, record.entry);
+      if (record.entry.seq >= state.nextSeq) state.nextSeq = record.entry.seq + 1;
+      break;
+    }
+    case 'set': {
+      const previous = state.entries.get(record.id);
+      if (previous) state.entries.set(record.id, { ...previous, ...record.patch, id: previous.id, seq: previous.seq, kind: previous.kind } as OutboxEntry);
+      break;
+    }
+    case 'del':
+      state.entries.delete(record.id);
+      break;
+    case 'pause':
+      if (record.pause) state.pauses.set(record.profileId, record.pause);
+      else state.pauses.delete(record.profileId);
+      break;
+    case 'seq':
+      if (Number.isSafeInteger(record.next) && record.next > state.nextSeq) state.nextSeq = record.next;
+      break;
+  }
+}
+
+/** Where a page of the history stops: the last entry's finishing time and queue position. */
+export interface HistoryCursor {
+  updatedAt: number;
+  seq: number;
+}
+
+/** Whether `a` comes before `b` in the history (newest first): done later, or queued later at the same instant. */
+function newer(a: HistoryCursor, b: HistoryCursor): boolean {
+  return a.updatedAt > b.updatedAt || (a.updatedAt === b.updatedAt && a.seq > b.seq);
 }
 
 function emptyCounts(): Record<OutboxState, number> {

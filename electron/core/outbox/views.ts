@@ -1,7 +1,9 @@
 // An outbox entry as the renderer and the CLI see it: the contract's view with dates as ISO text,
 // the summary line, and for a site entry its local ID, operation and service ID once known; when
-// another binding than the profile's carried the last try, which one and why (carriedBy).
+// another binding than the profile's carried the last try, which one and why (carriedBy). The
+// history (done entries) is handed out in pages, newest first, each ending with a cursor.
 import type { OutboxEntryView } from '../sitewalk-core';
+import type { HistoryCursor } from './store';
 import { summarize, type OutboxEntry } from './types';
 
 /** The entry as shown, at `revision` (the change's, or the newest for a listing). */
@@ -28,4 +30,22 @@ export function entryView(entry: OutboxEntry, revision: number): OutboxEntryView
     view.siteId = entry.op === 'create' ? entry.resultSiteId : (entry.payload.siteId ?? null);
   }
   return view;
+}
+
+/** The history's page size when the caller names none, and the most one page may hold. */
+export const HISTORY_PAGE = 50;
+export const HISTORY_PAGE_MAX = 500;
+
+/** The cursor after `entry` in the history: "<updatedAt ms>.<seq>", opaque to the page. */
+export function historyCursor(entry: HistoryCursor): string {
+  return `${entry.updatedAt}.${entry.seq}`;
+}
+
+/** The position a cursor names, or null when it is not one this core gave. */
+export function parseHistoryCursor(text: string): HistoryCursor | null {
+  const match = /^(\d{1,16})\.(\d{1,16})$/.exec(text);
+  if (!match) return null;
+  const updatedAt = Number(match[1]);
+  const seq = Number(match[2]);
+  return Number.isSafeInteger(updatedAt) && Number.isSafeInteger(seq) ? { updatedAt, seq } : null;
 }

@@ -10,7 +10,9 @@
 // Size: the file is read as a stream of lines, never whole, so no size makes it unopenable (a line too
 // long to hold is set aside as damaged). Writing is bounded: a record over maxRecordBytes, or an append
 // taking the file past maxFileBytes, is refused (JournalLimitError) and nothing is written. `size`
-// (exact), `baseSize` and `compactionDue()` let the owner compact by size as well as by count.
+// (exact), `baseSize` and `compactionDue()` let the owner compact by size as well as by count;
+// `estimateSnapshotBytes` and SETTLED_COMPACTION let it compact by waste once bulk work has settled
+// (an import then its sync leaves two or three records per live one: the file is read at every start).
 import { crc32 } from 'node:zlib';
 import { appendFile, mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
@@ -33,6 +35,13 @@ export interface JournalLimits {
 // A record is a site or an outbox entry with its last problem: a few KB. The file stays far below
 // 2 GiB (the most Node reads into one buffer), so every tool and every older Sitewalk can open it.
 export const JOURNAL_LIMITS: Readonly<JournalLimits> = Object.freeze({ maxRecordBytes: MiB, maxFileBytes: 1024 * MiB, reportAboveBytes: 256 * MiB, maxLineBytes: 64 * MiB });
+
+/**
+ * When the owner's bulk work has settled (a sync went idle, an import ended): compact once the file is
+ * more than `factor` times what a snapshot of the live records would take, and over `minBytes`. The
+ * rules checked on every write stay looser (3-4×), so compaction never runs over and over mid-sync.
+ */
+export const SETTLED_COMPACTION = Object.freeze({ factor: 1.5, minBytes: MiB, minRecords: Number.POSITIVE_INFINITY });
 
 /** At most this much of one damaged line is copied to `<file>.corrupt` (a torn tail can be gigabytes of zeros). */
 const QUARANTINE_BYTES = 4 * MiB;
@@ -98,6 +107,34 @@ export function encodeRecord(record: unknown): string {
   return `${crc32(json).toString(16).padStart(8, '0')} ${json}\n`;
 }
 
+/** The value of one hex digit (a character code), or -1. Lower case only: encodeRecord writes lower case. */
+function hexDigit(code: number): number {
+  if (code >= 0x30 && code <= 0x39) return code - 0x30;
+  if (code >= 0x61 && code <= 0x66) return code - 0x61 + 10;
+  return -1;
+}
+
+/**
+ * decodeLine on the line's bytes (`bytes[start, end)`, without its newline): the checksum is taken on
+ * the bytes as they are, so only a good record's JSON is ever turned into a string. Same answers as
+ * decodeLine(bytes.toString('utf8', start, end)) for every well-formed line.
+ */
+export function decodeLineBytes(bytes: Buffer, start: number, end: number): unknown {
+  if (end - start < 10 || bytes[start + 8] !== 32) return undefined;
+  let sum = 0;
+  for (let index = start; index < start + 8; index++) {
+    const digit = hexDigit(bytes[index]!);
+    if (digit < 0) return undefined;
+    sum = sum * 16 + digit;
+  }
+  if (crc32(bytes.subarray(start + 9, end)) !== sum) return undefined;
+  try {
+    return JSON.parse(bytes.toString('utf8', start + 9, end)) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The record of one line, or undefined when the line is damaged. */
 export function decodeLine(line: string): unknown {
   if (line.length < 10 || line.charCodeAt(8) !== 32) return undefined;
@@ -139,6 +176,25 @@ export class Journal {
   /** Bytes one record takes in the file (its line): what an owner sums to know its live size. */
   static encodedSize(record: unknown): number {
     return Buffer.byteLength(encodeRecord(record), 'utf8');
+  }
+
+  /**
+   * About how many bytes a snapshot of `count` live items would take: the encoded size of up to
+   * `samples` of them, spread evenly, times the count. Costs a few dozen encodings, whatever the count.
+   */
+  static estimateSnapshotBytes<T>(items: Iterable<T>, count: number, toRecord: (item: T) => unknown, samples = 64): number {
+    if (count <= 0) return 0;
+    const step = Math.max(1, Math.floor(count / samples));
+    let index = 0;
+    let measured = 0;
+    let bytes = 0;
+    for (const item of items) {
+      if (index++ % step !== 0) continue;
+      bytes += Journal.encodedSize(toRecord(item));
+      measured++;
+      if (measured >= samples) break;
+    }
+    return measured === 0 ? 0 : Math.round((bytes / measured) * count);
   }
 
   /**
@@ -391,10 +447,11 @@ async function scan(path: string, name: string, limits: Readonly<JournalLimits>,
   // The start of the current line when it spans chunks (copied: the read buffer is reused).
   let pieces: Buffer[] = [];
   let lineBytes = 0;
-  // text: the line without its newline; null when it was too long to read or has no newline.
-  const endLine = (end: number, text: string | null) => {
+  // line: the line's bytes without its newline, as [bytes, from, to); null when it was too long to
+  // read or has no newline.
+  const endLine = (end: number, line: [Buffer, number, number] | null) => {
     lineNumber++;
-    const record = text === null ? undefined : decodeLine(text);
+    const record = line === null ? undefined : decodeLineBytes(line[0], line[1], line[2]);
     if (record === undefined) {
       out.bad.push({ line: lineNumber, offset: lineStart, bytes: end - lineStart, tooLong: lineBytes > limits.maxLineBytes });
     } else if (out.header === null && out.records === 0 && isHeader(record)) {
@@ -425,8 +482,15 @@ async function scan(path: string, name: string, limits: Readonly<JournalLimits>,
           if (!tooLong) pieces.push(Buffer.from(chunk.subarray(from)));
           break;
         }
-        const text = tooLong ? null : pieces.length === 0 ? chunk.toString('utf8', from, newline) : Buffer.concat([...pieces, chunk.subarray(from, newline)]).toString('utf8');
-        endLine(out.size + stop, text);
+        let line: [Buffer, number, number] | null = null;
+        if (!tooLong) {
+          if (pieces.length === 0) line = [chunk, from, newline];
+          else {
+            const joined = Buffer.concat([...pieces, chunk.subarray(from, newline)]);
+            line = [joined, 0, joined.length];
+          }
+        }
+        endLine(out.size + stop, line);
         from = stop;
       }
     }

@@ -5,6 +5,9 @@
 // asking the server; a stale one is asked for again and served as it is when the server fails; one
 // tile is fetched once however many ask at the same time; the folder stays under maxBytes, the
 // least recently used tiles going first. `get` never throws: every outcome is a TileAnswer.
+// Several servers share one cache (each basemap's template is named per request); a server out of
+// reach is backed off on its own. Tiles an area download asked to keep go to <dataDir>/tiles-offline/,
+// which eviction never touches (the downloads' own caps bound it); a tile is read from either folder.
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -58,6 +61,8 @@ export const TILE_CACHE_DEFAULTS = {
 } as const;
 
 export const TILES_FOLDER = 'tiles';
+/** Tiles kept by area downloads: never evicted, refreshed in place when seen online. */
+export const KEPT_TILES_FOLDER = 'tiles-offline';
 const TILE_SUFFIX = '.tile';
 const TEMP_SUFFIX = '.tmp';
 /** A temp file older than this was left by a crash, not by a write in progress. */
@@ -72,8 +77,11 @@ export function tileUserAgent(version?: string): string {
   return `Sitewalk${version ? `/${version}` : ''} (desktop field tool for wireless ISPs; tile cache)`;
 }
 
-/** Where a tile came from: the server, the server confirming our copy, our fresh copy, or our stale copy because the server failed. */
-export type TileSource = 'network' | 'revalidated' | 'cache' | 'stale';
+/**
+ * Where a tile came from: the server, the server confirming our copy, our fresh copy, our stale copy
+ * because the server failed, or a basemap file on this computer.
+ */
+export type TileSource = 'network' | 'revalidated' | 'cache' | 'stale' | 'file';
 
 export interface TileHit {
   ok: true;
@@ -85,12 +93,22 @@ export interface TileHit {
   maxAgeSeconds: number;
 }
 
-export type TileMissReason = 'bad-coordinates' | 'bad-template' | 'unreachable' | 'refused' | 'closed' | 'internal';
+export type TileMissReason =
+  | 'bad-coordinates'
+  | 'bad-template'
+  | 'unreachable'
+  | 'refused'
+  | 'closed'
+  | 'internal'
+  /** No such basemap, or no tile there (outside a file's area or zoom range): Leaflet shows the grid. */
+  | 'not-found'
+  /** The basemap file cannot be read (moved, damaged). */
+  | 'file-problem';
 
 export interface TileMiss {
   ok: false;
-  /** What the hosts answer: 400 bad coordinates, 504 server unreachable, 502 server answered no tile. */
-  status: 400 | 500 | 502 | 503 | 504;
+  /** What the hosts answer: 400 bad coordinates, 404 no tile there, 504 server unreachable, 502 server answered no tile. */
+  status: 400 | 404 | 500 | 502 | 503 | 504;
   reason: TileMissReason;
   /** For a technician. */
   message: string;
@@ -100,8 +118,25 @@ export interface TileMiss {
 
 export type TileAnswer = TileHit | TileMiss;
 
+/** Which server a request is for and whether an area download asked for it. */
+export interface TileRequest {
+  /** The tile server template; default: the cache's `template` option. */
+  template?: string;
+  /** Keep the tile in the offline folder, out of eviction's reach (area downloads). */
+  keep?: boolean;
+}
+
+/** What the cache holds for a tile, without asking the server. */
+export type TileHolding = 'fresh' | 'stale' | 'absent';
+
 export interface TileCache {
-  get(coords: TileCoords): Promise<TileAnswer>;
+  get(coords: TileCoords, request?: TileRequest): Promise<TileAnswer>;
+  /** Whether a tile of `template` is on disk and fresh (an area download's plan and resume). */
+  holding(coords: TileCoords, template: string): Promise<TileHolding>;
+  /** The average size of up to `sample` tiles of `template` on disk, or null when there are none. */
+  averageTileBytes(template: string, sample?: number): Promise<number | null>;
+  /** Removes the tiles an area download kept for `template` (its basemap was removed). */
+  dropKept(template: string): Promise<void>;
   /** The file a tile of the current template is kept in (for support and tests). */
   fileFor(coords: TileCoords): string;
   /** Resolves when no request and no eviction is running. */
@@ -146,6 +181,7 @@ export function createTileCache(options: TileCacheOptions): TileCache {
   const clock = options.clock ?? { now: () => Date.now() };
   const log = options.log ?? (() => undefined);
   const root = join(options.dataDir, TILES_FOLDER);
+  const keptRoot = join(options.dataDir, KEPT_TILES_FOLDER);
 
   const inFlight = new Map<string, Promise<TileAnswer>>();
   const closing = new AbortController();
@@ -155,13 +191,13 @@ export function createTileCache(options: TileCacheOptions): TileCache {
   let totalBytes: number | null = null;
   let eviction: Promise<void> | null = null;
   let countedDuringEviction = 0;
-  /** Until when the server is taken to be unreachable (see retryAfterMs). */
-  let unreachableUntil = 0;
-  let unreachable = false;
+  /** Per server (host): until when it is taken to be unreachable (see retryAfterMs). */
+  const unreachableUntil = new Map<string, number>();
+  const unreachable = new Set<string>();
   let closed = false;
 
-  function tilePath(folder: string, coords: TileCoords): string {
-    return join(root, folder, String(coords.z), String(coords.x), `${coords.y}${TILE_SUFFIX}`);
+  function tilePath(folder: string, coords: TileCoords, base = root): string {
+    return join(base, folder, String(coords.z), String(coords.x), `${coords.y}${TILE_SUFFIX}`);
   }
 
   function browserMaxAge(entry: TileEntry, source: TileSource): number {
@@ -211,19 +247,21 @@ export function createTileCache(options: TileCacheOptions): TileCache {
     log(`tiles: could not keep a map tile on disk (${error instanceof Error ? error.message : String(error)}); tiles still show while online.`);
   }
 
-  async function nameFolder(folder: string, template: string): Promise<void> {
-    if (foldersNamed.has(folder)) return;
-    foldersNamed.add(folder);
+  async function nameFolder(folderDir: string, template: string): Promise<void> {
+    if (foldersNamed.has(folderDir)) return;
+    foldersNamed.add(folderDir);
     // Which server a folder holds, for whoever looks into the data folder.
-    await writeFile(join(root, folder, 'template.txt'), `${template}\n`).catch(() => undefined);
+    await writeFile(join(folderDir, 'template.txt'), `${template}\n`).catch(() => undefined);
   }
 
+  /** Writes a tile; a kept one (offline folder) is not counted against maxBytes, as eviction never sees it. */
   async function store(file: string, folder: string, template: string, entry: TileEntry): Promise<void> {
     if (closed) return;
     const data = encodeEntry(entry);
+    const kept = file.startsWith(keptRoot);
     try {
       await mkdir(dirname(file), { recursive: true });
-      await nameFolder(folder, template);
+      await nameFolder(join(kept ? keptRoot : root, folder), template);
       const previous = await stat(file).then(
         (found) => found.size,
         () => 0,
@@ -232,7 +270,7 @@ export function createTileCache(options: TileCacheOptions): TileCache {
       await writeFileAtomic(file, data, { durable: false });
       const seconds = clock.now() / 1000;
       await utimes(file, seconds, seconds);
-      counted(data.length - previous);
+      if (!kept) counted(data.length - previous);
     } catch (error) {
       logWriteProblem(error);
     }
@@ -241,7 +279,7 @@ export function createTileCache(options: TileCacheOptions): TileCache {
   async function forget(file: string, size: number): Promise<void> {
     try {
       await unlink(file);
-      counted(-size);
+      if (!file.startsWith(keptRoot)) counted(-size);
     } catch {
       // Already gone.
     }
@@ -320,17 +358,16 @@ export function createTileCache(options: TileCacheOptions): TileCache {
     return total;
   }
 
-  function markUnreachable(detail: string): void {
-    unreachableUntil = clock.now() + settings.retryAfterMs;
-    if (unreachable) return;
-    unreachable = true;
+  function markUnreachable(server: string, detail: string): void {
+    unreachableUntil.set(server, clock.now() + settings.retryAfterMs);
+    if (unreachable.has(server)) return;
+    unreachable.add(server);
     log(`tiles: the map tile server cannot be reached (${detail}); showing cached tiles, trying again at most every ${Math.round(settings.retryAfterMs / 1000)} s.`);
   }
 
-  function markReachable(): void {
-    unreachableUntil = 0;
-    if (!unreachable) return;
-    unreachable = false;
+  function markReachable(server: string): void {
+    unreachableUntil.delete(server);
+    if (!unreachable.delete(server)) return;
     log('tiles: the map tile server answers again.');
   }
 
@@ -340,25 +377,43 @@ export function createTileCache(options: TileCacheOptions): TileCache {
     return hit(copy, 'stale');
   }
 
-  async function load(template: string, folder: string, coords: TileCoords): Promise<TileAnswer> {
+  /** The copy on disk: the newer of the browsing folder's and the offline folder's, and which file it is in. */
+  async function readBoth(folder: string, coords: TileCoords): Promise<{ copy: TileEntry | null; copyFile: string; keptFile: string; kept: boolean; file: string }> {
     const file = tilePath(folder, coords);
-    const cached = await readCached(file);
-    const copy = cached.kind === 'entry' ? cached.entry : null;
+    const keptFile = tilePath(folder, coords, keptRoot);
+    const [cached, keptCached] = await Promise.all([readCached(file), readCached(keptFile)]);
+    if (cached.kind === 'damaged') await forget(file, cached.size);
+    if (keptCached.kind === 'damaged') await forget(keptFile, keptCached.size);
+    const browsing = cached.kind === 'entry' ? cached.entry : null;
+    const kept = keptCached.kind === 'entry' ? keptCached.entry : null;
+    const keptNewer = kept !== null && (browsing === null || kept.fetchedAt >= browsing.fetchedAt);
+    return { copy: keptNewer ? kept : browsing, copyFile: keptNewer ? keptFile : file, keptFile, kept: kept !== null, file };
+  }
+
+  async function load(template: string, folder: string, coords: TileCoords, keep: boolean): Promise<TileAnswer> {
+    const found = await readBoth(folder, coords);
+    const { copy, keptFile } = found;
+    // A kept tile stays kept when refreshed; a tile an area download asks for becomes kept.
+    const file = keep || found.kept ? keptFile : found.file;
     const now = clock.now();
     if (copy && fresh(copy, now)) {
-      await touch(file, now);
+      if (keep && found.copyFile !== keptFile) {
+        await store(keptFile, folder, template, copy);
+        await forget(found.file, encodeEntry(copy).length);
+      } else {
+        await touch(found.copyFile, now);
+      }
       return hit(copy, 'cache');
     }
-    if (cached.kind === 'damaged') await forget(file, cached.size);
 
     const url = fillTemplate(template, coords, settings.subdomains);
     if (url === null) {
-      if (copy) return stale(file, copy);
+      if (copy) return stale(found.copyFile, copy);
       return miss(502, 'bad-template', 'The map tile address has a {placeholder} Sitewalk cannot fill.', `template: ${template}`);
     }
     const server = hostOf(url);
-    if (now < unreachableUntil) {
-      if (copy) return stale(file, copy);
+    if (now < (unreachableUntil.get(server) ?? 0)) {
+      if (copy) return stale(found.copyFile, copy);
       return miss(504, 'unreachable', UNREACHABLE_MESSAGE, `${server}: not asked again yet after the last failure`);
     }
 
@@ -374,44 +429,45 @@ export function createTileCache(options: TileCacheOptions): TileCache {
     });
     switch (answer.kind) {
       case 'image': {
-        markReachable();
+        markReachable(server);
         const entry: TileEntry = { contentType: answer.contentType, fetchedAt: clock.now(), etag: answer.etag, lastModified: answer.lastModified, bytes: answer.bytes };
         await store(file, folder, template, entry);
         return hit(entry, 'network');
       }
       case 'not-modified': {
-        markReachable();
+        markReachable(server);
         const entry: TileEntry = { ...copy!, fetchedAt: clock.now() };
         await store(file, folder, template, entry);
         return hit(entry, 'revalidated');
       }
       case 'unreachable':
-        if (!closed) markUnreachable(`${server}: ${answer.detail}`);
-        if (copy) return stale(file, copy);
+        if (!closed) markUnreachable(server, `${server}: ${answer.detail}`);
+        if (copy) return stale(found.copyFile, copy);
         return miss(504, 'unreachable', UNREACHABLE_MESSAGE, `${server}: ${answer.detail}`);
       case 'refused':
-        markReachable();
-        if (copy) return stale(file, copy);
+        markReachable(server);
+        if (copy) return stale(found.copyFile, copy);
         return miss(502, 'refused', 'The map tile server did not send this tile.', `${server}: ${answer.detail}`);
     }
   }
 
-  async function get(coords: TileCoords): Promise<TileAnswer> {
+  async function get(coords: TileCoords, request: TileRequest = {}): Promise<TileAnswer> {
     if (closed) return miss(503, 'closed', 'Sitewalk is closing.', 'the tile cache is closed');
     if (!validCoords(coords)) {
       return miss(400, 'bad-coordinates', 'There is no map tile at these coordinates.', `z/x/y = ${String(coords.z)}/${String(coords.x)}/${String(coords.y)}`);
     }
     let template: string;
     try {
-      template = options.template().trim();
+      template = (request.template ?? options.template()).trim();
     } catch (error) {
       return miss(500, 'internal', 'Sitewalk could not read the map tile address.', error instanceof Error ? error.message : String(error));
     }
     const folder = templateFolder(template);
-    const key = `${folder}/${coords.z}/${coords.x}/${coords.y}`;
+    const keep = request.keep === true;
+    const key = `${folder}/${coords.z}/${coords.x}/${coords.y}${keep ? '/keep' : ''}`;
     const running = inFlight.get(key);
     if (running) return running;
-    const work = load(template, folder, coords)
+    const work = load(template, folder, coords, keep)
       .catch((error: unknown) => miss(500, 'internal', 'Sitewalk could not load this map tile.', error instanceof Error ? error.message : String(error)))
       .finally(() => inFlight.delete(key));
     inFlight.set(key, work);
@@ -424,8 +480,38 @@ export function createTileCache(options: TileCacheOptions): TileCache {
     }
   }
 
+  async function holding(coords: TileCoords, template: string): Promise<TileHolding> {
+    if (!validCoords(coords)) return 'absent';
+    const { copy } = await readBoth(templateFolder(template), coords);
+    if (!copy) return 'absent';
+    return fresh(copy, clock.now()) ? 'fresh' : 'stale';
+  }
+
+  async function averageTileBytes(template: string, sample = 200): Promise<number | null> {
+    const folder = templateFolder(template);
+    let total = 0;
+    let count = 0;
+    for (const base of [keptRoot, root]) {
+      for (const path of await listFiles(join(base, folder), 2)) {
+        if (count >= sample) break;
+        if (!path.endsWith(TILE_SUFFIX)) continue;
+        const size = await stat(path).then((info) => info.size, () => 0);
+        if (size === 0) continue;
+        // The stored size includes the entry's header (about 150 bytes): close enough for an estimate.
+        total += size;
+        count++;
+      }
+    }
+    return count === 0 ? null : Math.round(total / count);
+  }
+
   return {
     get,
+    holding,
+    averageTileBytes,
+    async dropKept(template) {
+      await rm(join(keptRoot, templateFolder(template)), { recursive: true, force: true });
+    },
     fileFor(coords) {
       return tilePath(templateFolder(options.template()), coords);
     },

@@ -51,3 +51,35 @@ export function fillTemplate(template: string, coords: TileCoords, subdomains: s
   });
   return unknown ? null : url;
 }
+
+/** The tiles of zoom z that cover a west/south/east/north box (Web Mercator, rows from the north). */
+export interface TileRange {
+  z: number;
+  xMin: number;
+  xMax: number;
+  yMin: number;
+  yMax: number;
+}
+
+const MAX_MERCATOR_LAT = 85.0511287798;
+
+export function tileRange(bounds: readonly [number, number, number, number], z: number): TileRange {
+  const [west, south, east, north] = bounds;
+  const size = 2 ** z;
+  const column = (lon: number) => Math.min(size - 1, Math.max(0, Math.floor(((lon + 180) / 360) * size)));
+  const row = (lat: number) => {
+    const clamped = Math.max(-MAX_MERCATOR_LAT, Math.min(MAX_MERCATOR_LAT, lat));
+    const radians = (clamped * Math.PI) / 180;
+    const y = ((1 - Math.log(Math.tan(radians) + 1 / Math.cos(radians)) / Math.PI) / 2) * size;
+    return Math.min(size - 1, Math.max(0, Math.floor(y)));
+  };
+  return { z, xMin: column(west), xMax: column(east), yMin: row(north), yMax: row(south) };
+}
+
+export function rangeCount(range: TileRange): number {
+  return Math.max(0, range.xMax - range.xMin + 1) * Math.max(0, range.yMax - range.yMin + 1);
+}
+
+export function inRange(range: TileRange, coords: TileCoords): boolean {
+  return coords.z === range.z && coords.x >= range.xMin && coords.x <= range.xMax && coords.y >= range.yMin && coords.y <= range.yMax;
+}

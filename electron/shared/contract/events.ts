@@ -1,5 +1,6 @@
 // What the renderer may hear: every change the core makes, as it is made.
 import type { BasemapView, DownloadView } from './basemaps';
+import type { GpsView } from './gps';
 import type { BulkRunView, OutboxEntryView, ProfileView, SettingsView, SiteView, StatusView } from './views';
 
 export type ApiEvent =
@@ -18,4 +19,6 @@ export type ApiEvent =
   /** The basemaps changed (one added, removed, switched to, or a file became unreadable). */
   | { type: 'basemaps'; basemaps: BasemapView[] }
   /** An area download moved on (at most a few times a second) or ended. */
-  | { type: 'download'; download: DownloadView };
+  | { type: 'download'; download: DownloadView }
+  /** The GPS receiver the host reads changed state or gave a new fix (at most about 4 a second). */
+  | { type: 'gps'; gps: GpsView };

@@ -5,6 +5,7 @@ export * from './views';
 export * from './methods';
 export * from './events';
 export * from './basemaps';
+export * from './gps';
 export type { Result } from '../result';
 export type { Binding, InputIssue, KeyStoreKind, OutboxState, PinStyle, SyncState } from '../domain';
 export type { BulkProgress, ReportRow, RunResult } from '../bulk/report';

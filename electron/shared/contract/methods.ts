@@ -30,6 +30,8 @@ import type {
   ConnectionTestView,
   ExportedFile,
   OutboxEntryView,
+  OutboxHistoryPage,
+  OutboxListing,
   ProfileView,
   RenderingQualitiesView,
   SettingsView,
@@ -47,8 +49,13 @@ import {
   type DownloadPlanView,
   type DownloadView,
 } from './basemaps';
+import type { GpsView } from './gps';
 
 const id = z.string().min(1).max(200);
+
+/** A page of the outbox's history: older than `before` (a page's `next`), at most `limit` entries. */
+export const outboxHistoryQuerySchema = z.object({ before: z.string().min(1).max(100).optional(), limit: z.number().int().min(1).max(500).optional() });
+export type OutboxHistoryQuery = z.infer<typeof outboxHistoryQuerySchema>;
 
 /** Argument schemas, one tuple per method: the single source both hosts validate against. */
 export const API_METHODS = {
@@ -64,6 +71,7 @@ export const API_METHODS = {
   saveSite: z.tuple([siteInputSchema]),
   addExistingSite: z.tuple([siteInputSchema]),
   listOutbox: z.tuple([]),
+  listOutboxHistory: z.tuple([outboxHistoryQuerySchema]),
   retryEntry: z.tuple([id]),
   discardEntry: z.tuple([id]),
   getOutboxEntry: z.tuple([id]),
@@ -91,6 +99,7 @@ export const API_METHODS = {
   startDownload: z.tuple([downloadAreaInputSchema]),
   cancelDownload: z.tuple([id]),
   listDownloads: z.tuple([]),
+  getGps: z.tuple([]),
 } as const;
 
 export type ApiMethod = keyof typeof API_METHODS;
@@ -115,7 +124,10 @@ export interface SitewalkApi {
   saveSite(input: SiteInput): Promise<Result<SiteView>>;
   /** Adds a site the service already has, by its ID, to the local register (nothing is sent). */
   addExistingSite(input: SiteInput): Promise<Result<SiteView>>;
-  listOutbox(): Promise<OutboxEntryView[]>;
+  /** Every unfinished entry and the newest page of done ones: what the page needs at start. */
+  listOutbox(): Promise<OutboxListing>;
+  /** Older done entries, a page at a time (newest first), for "Show older". */
+  listOutboxHistory(query: OutboxHistoryQuery): Promise<OutboxHistoryPage>;
   retryEntry(entryId: string): Promise<Result<OutboxEntryView>>;
   /** Removes an unsent entry; answers what changed (the entry, a create's site), so it shows at once. */
   discardEntry(entryId: string): Promise<Result<ChangeSet>>;
@@ -160,6 +172,8 @@ export interface SitewalkApi {
   cancelDownload(downloadId: string): Promise<Result<DownloadView>>;
   /** Downloads of this session, the running one first. */
   listDownloads(): Promise<DownloadView[]>;
+  /** "My location" as the host sees it now (the receiver it reads for gpsd/NMEA; 'device' and 'off' say so). */
+  getGps(): Promise<GpsView>;
 }
 
 /** Largest request body of the browser host per method, where the default is too small. */
@@ -169,4 +183,9 @@ export const BODY_LIMITS: Partial<Record<ApiMethod, number>> = { openBulkFile: M
 export interface SitewalkBridge {
   invoke<M extends ApiMethod>(method: M, ...args: Parameters<SitewalkApi[M]>): ReturnType<SitewalkApi[M]>;
   onEvent(listener: (event: ApiEvent) => void): () => void;
+  /**
+   * Electron only: where on this computer a File from an <input type="file"> is (webUtils.getPathForFile),
+   * so a basemap file can be read in place. Typed `object` because this layer has no DOM types.
+   */
+  pathForFile?(file: object): string;
 }

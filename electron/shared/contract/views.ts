@@ -146,6 +146,25 @@ export interface OutboxEntryView {
 }
 
 /**
+ * One page of the outbox's history (done entries of the active profile), newest first: by when they
+ * were done, then by queue order. Pages are fetched on demand, never all at once.
+ */
+export interface OutboxHistoryPage {
+  entries: OutboxEntryView[];
+  /** Pass as `before` to get the next, older page; null when this page reaches the oldest. */
+  next: string | null;
+  /** Done entries of the active profile kept in the history now (all pages together). */
+  total: number;
+}
+
+/** The outbox as the page opens it: every unfinished entry, and the newest page of the history. */
+export interface OutboxListing {
+  /** Entries not done (pending, sending, failed, needs-review, paused), oldest first. */
+  active: OutboxEntryView[];
+  history: OutboxHistoryPage;
+}
+
+/**
  * What one action changed, for the renderer to show at once (each with its revision, so a later
  * event or answer can never undo it on screen).
  */

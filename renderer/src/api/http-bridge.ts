@@ -197,6 +197,7 @@ export const API_METHOD_NAMES = Object.keys({
   saveSite: true,
   addExistingSite: true,
   listOutbox: true,
+  listOutboxHistory: true,
   retryEntry: true,
   discardEntry: true,
   getOutboxEntry: true,
@@ -215,6 +216,16 @@ export const API_METHOD_NAMES = Object.keys({
   cancelBulkRun: true,
   getBulkReport: true,
   exportSites: true,
+  listBasemaps: true,
+  useBasemap: true,
+  saveBasemapSource: true,
+  addBasemapFile: true,
+  removeBasemap: true,
+  planDownload: true,
+  startDownload: true,
+  cancelDownload: true,
+  listDownloads: true,
+  getGps: true,
 } satisfies Record<ApiMethod, true>) as ApiMethod[];
 
 /** The typed API on top of a bridge: each method forwards its arguments unchanged. */

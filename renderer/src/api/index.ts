@@ -49,6 +49,12 @@ export function getApi(): SitewalkApi {
   return api;
 }
 
+/** Where a picked file is on this computer (Electron only), or null: a browser never tells the page. */
+export function pathForFile(file: File): string | null {
+  const path = window.sitewalk?.pathForFile?.(file) ?? '';
+  return path === '' ? null : path;
+}
+
 /** Subscribes to the main process's events; returns the unsubscribe. */
 export function onApiEvent(listener: (event: ApiEvent) => void): () => void {
   return currentBridge().onEvent(listener);

@@ -2,20 +2,25 @@
 // (rejected, check needed, paused), "waiting" (pending, sending) and the history of done work. Each
 // problem is a plain sentence with the technical detail one click away, and each entry offers only
 // the actions that make sense in its state (retry, edit, discard, or confirm a create by its site ID).
+// The history is not all loaded at start (an import leaves tens of thousands of done entries): the
+// newest page comes with the outbox, older pages when the user asks for them ("Show older").
 import { useMemo, useState } from 'react';
 import type { OutboxEntryView } from '../../../electron/shared/contract/index';
-import { useAppState } from '../store';
+import { describeError, useAppState } from '../store';
 import { relativeTime, untilTime } from '../lib/format';
 import { OutboxBadge, Problem, syncNow, useNow, useUi } from './ui';
 import { ValueForm } from './forms';
 import { issueText } from '../lib/issues';
 
-const HISTORY_SHOWN = 100;
+/** Done entries shown at first, and how many more each "Show older" adds. */
+const HISTORY_STEP = 50;
 
 export function OutboxPanel() {
   const ui = useUi();
   const outbox = useAppState(ui.store, (s) => s.outbox);
   const status = useAppState(ui.store, (s) => s.status);
+  const history = useAppState(ui.store, (s) => s.outboxHistory);
+  const [historyShown, setHistoryShown] = useState(HISTORY_STEP);
   useNow(10_000);
 
   const { attention, waiting, done } = useMemo(() => {
@@ -26,6 +31,19 @@ export function OutboxPanel() {
       done: entries.filter((e) => e.state === 'done').sort((a, b) => b.updatedAt.localeCompare(a.updatedAt)),
     };
   }, [outbox]);
+
+  /** Shows the next older done entries, asking the host for a page when fewer are loaded. */
+  async function showOlder() {
+    if (done.length < historyShown + HISTORY_STEP && history.next !== null) {
+      try {
+        await ui.store.loadOlderHistory(HISTORY_STEP);
+      } catch (error) {
+        ui.toast(`Older entries could not be loaded: ${describeError(error)}`, { tone: 'error' });
+        return;
+      }
+    }
+    setHistoryShown((shown) => shown + HISTORY_STEP);
+  }
 
   return (
     <div className="outbox-panel">
@@ -53,10 +71,19 @@ export function OutboxPanel() {
 
       <details className="history">
         <summary>
-          <h3>Done ({done.length})</h3>
+          <h3>Done ({Math.max(history.total, done.length).toLocaleString()})</h3>
         </summary>
-        {done.length === 0 ? <p className="empty">Nothing sent yet.</p> : <EntryList entries={done.slice(0, HISTORY_SHOWN)} />}
-        {done.length > HISTORY_SHOWN && <p className="empty">Showing the latest {HISTORY_SHOWN}.</p>}
+        {done.length === 0 ? <p className="empty">Nothing sent yet.</p> : <EntryList entries={done.slice(0, historyShown)} />}
+        {(done.length > historyShown || history.next !== null) && (
+          <p className="history-more">
+            <span className="empty">
+              Showing the latest {Math.min(historyShown, done.length).toLocaleString()} of {Math.max(history.total, done.length).toLocaleString()}.
+            </span>{' '}
+            <button type="button" disabled={history.loading} onClick={() => void showOlder()}>
+              {history.loading ? 'Loading…' : 'Show older'}
+            </button>
+          </p>
+        )}
       </details>
     </div>
   );

@@ -10,8 +10,11 @@ import { BINDINGS, HEIGHT_UNITS, REAL_SERVICE, type Binding, type KeyStoreKind }
 import { useAppState } from '../store';
 import { issueText, issuesByField } from '../lib/issues';
 import { ConnectionTest } from './ConnectionTest';
+import { PositionSettings } from './PositionSettings';
 import { Field, ValueForm } from './forms';
 import { useUi } from './ui';
+import { ThemeSettings } from './ThemeChoice';
+import { BasemapSettings } from './BasemapSettings';
 
 const BINDING_LABELS: Record<Binding, string> = {
   'http-post': 'HTTP POST (recommended)',
@@ -54,6 +57,9 @@ export function SettingsPanel({ focusProfileId }: { focusProfileId?: string | un
         )}
       </section>
       <AppSettingsForm />
+      <PositionSettings />
+      <BasemapSettings focus={focusProfileId === 'basemaps'} />
+      <ThemeSettings />
     </div>
   );
 }

@@ -28,8 +28,10 @@ import {
   type CoordinateFill,
   type FieldName,
   type ServerIssues,
+  type PickedFix,
   type SiteFormRequest,
 } from '../lib/siteForm';
+import { accuracyNote, formatAccuracy } from '../map/location/locationView';
 import { PIN_NAMES } from '../map/sprites';
 import { useAppState } from '../store';
 import { Field, FieldError } from './forms';
@@ -41,7 +43,7 @@ export interface SiteFormProps {
   onClose: (saved: SiteView | null) => void;
   /** Asks the map for a click; the form gets the coordinates back through `picked`. */
   onPickOnMap: () => void;
-  picked: { lat: number; lng: number; seq: number } | null;
+  picked: { lat: number; lng: number; seq: number; fix?: PickedFix } | null;
 }
 
 type CoordinateField = 'latitude' | 'longitude';
@@ -70,6 +72,10 @@ export function SiteForm({ request, onClose, onPickOnMap, picked }: SiteFormProp
   const [notes, setNotes] = useState<Partial<Record<CoordinateField, string>>>({});
   const dirty = useRef(initial.restored !== null);
   const formRef = useRef<HTMLFormElement>(null);
+  // A position from "My location": its accuracy is shown, and goes into the description only if asked.
+  const [fix, setFix] = useState<PickedFix | null>(request.mode === 'new' ? (request.fix ?? null) : null);
+  const [noteOn, setNoteOn] = useState(false);
+  const note = fix && fix.accuracyM !== null ? accuracyNote(fix.accuracyM, settings.heightUnit, fix.qualityLabel) : null;
 
   // Keep every change as a draft, at once.
   useEffect(() => {
@@ -82,14 +88,25 @@ export function SiteForm({ request, onClose, onPickOnMap, picked }: SiteFormProp
   useEffect(() => {
     if (!picked || picked.seq === lastPick.current) return;
     lastPick.current = picked.seq;
-    update({ latitude: formatDecimal(picked.lat), longitude: formatDecimal(picked.lng) });
-    setNotes({ latitude: 'Picked on the map.' });
+    update({ latitude: formatDecimal(picked.lat), longitude: formatDecimal(picked.lng), ...(noteOn && note ? { description: withoutNote(fields.description, note) } : {}) });
+    setNotes({ latitude: picked.fix ? 'From My location.' : 'Picked on the map.' });
+    // A new position: the old fix's accuracy no longer applies (nor its note).
+    setFix(picked.fix ?? null);
+    setNoteOn(false);
   }, [picked]); // update() only sets state, so it need not be a dependency
 
   function update(patch: Partial<SiteDraftFields>) {
     dirty.current = true;
     setFields((f) => ({ ...f, ...patch }));
     setServerIssues((issues) => withoutChanged(issues, patch));
+  }
+
+  function noteAccuracy(on: boolean) {
+    if (!note) return;
+    setNoteOn(on);
+    const text = fields.description;
+    if (on && !text.includes(note)) update({ description: text.trim() === '' ? note : `${text.trimEnd()} ${note}` });
+    if (!on) update({ description: withoutNote(text, note) });
   }
 
   function touch(field: FieldName) {
@@ -288,6 +305,19 @@ export function SiteForm({ request, onClose, onPickOnMap, picked }: SiteFormProp
             Pick on the map
           </button>
         </p>
+        {fix && (
+          <div className="field">
+            <p className="form-help" data-testid="fix-accuracy">
+              Position from My location ({fix.qualityLabel}), accurate to {formatAccuracy(fix.accuracyM, settings.heightUnit)}.
+            </p>
+            {note && (
+              <label className="checkbox">
+                <input type="checkbox" checked={noteOn} onChange={(e) => noteAccuracy(e.target.checked)} />
+                Note the accuracy ({formatAccuracy(fix.accuracyM, settings.heightUnit)}) in the description
+              </label>
+            )}
+          </div>
+        )}
 
         <Field label="Description" id={ids('description')} error={shown('description')}>
           {(db) => (
@@ -350,4 +380,10 @@ export function SiteForm({ request, onClose, onPickOnMap, picked }: SiteFormProp
       </form>
     </section>
   );
+}
+
+/** The description without the accuracy note (and the space before it). */
+function withoutNote(text: string, note: string): string {
+  if (!text.includes(note)) return text;
+  return text.replace(` ${note}`, '').replace(note, '').trim();
 }

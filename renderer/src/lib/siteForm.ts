@@ -11,8 +11,14 @@ import { siteTitle } from './format';
 import { formatHeight, heightFieldText, readHeight, type HeightReading } from './units';
 
 /** What opens the form: a new site (maybe where the map was clicked), an edit, or a site added by its service ID. */
+/** A position from "My location" (its accuracy radius in meters, and how it was fixed), offered to the form. */
+export interface PickedFix {
+  accuracyM: number | null;
+  qualityLabel: string;
+}
+
 export type SiteFormRequest =
-  | { mode: 'new'; lat: number | null; lng: number | null; draftKey?: string }
+  | { mode: 'new'; lat: number | null; lng: number | null; draftKey?: string; fix?: PickedFix }
   | { mode: 'edit'; localId: string; draftKey?: string }
   | { mode: 'existing'; draftKey?: string };
 

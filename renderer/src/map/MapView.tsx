@@ -11,18 +11,23 @@
 import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
 import L from 'leaflet';
 import type { SettingsView, SiteView } from '../../../electron/shared/contract/index';
-import type { AppStore } from '../store';
+import { useAppState, type AppStore } from '../store';
 import { PinLayer, type ClusterMark, type MovePreview, type Pin } from './pins';
 import { CursorCoordinates } from './CursorCoordinates';
 import { MapLegend } from './MapLegend';
+import { LocationControl } from './location/LocationControl';
+import type { PickedFix } from '../lib/siteForm';
 import { PinTooltip } from './PinTooltip';
 import { toPin } from './sitePin';
 import { MeasureResult, type MeasurePoint } from './MeasureResult';
 import { siteMatcher, type SiteFilter } from '../lib/siteFilter';
-import { coordinateGrid } from './gridLayer';
+import { coordinateGrid, type CoordinateGridLayer } from './gridLayer';
+import { readMapPalette, useResolvedTheme, type MapPalette } from '../lib/theme';
 import { hostTileUrl } from './tileUrl';
 import { safeAttribution } from '../lib/format';
 import { formatDecimal } from '../lib/coords';
+import { BasemapControls } from './basemaps/BasemapControls';
+import { basemapTileUrl, isFileBasemap } from './basemaps/basemaps';
 
 export interface MapHandle {
   /** Pans (and zooms in if far out) to a site; false when it has no position. */
@@ -45,7 +50,8 @@ export interface MapViewProps {
   /** The one site whose pin can be dragged (move mode), or null. */
   movableId: string | null;
   movePreview: MovePreview | null;
-  onPick: (lat: number, lng: number) => void;
+  /** A place for a new site (add mode, the map menu) or for the open form; `fix` when it is My location's. */
+  onPick: (lat: number, lng: number, fix?: PickedFix) => void;
   onSelect: (localId: string) => void;
   onDrop: (localId: string, lat: number, lng: number) => void;
   /** "Move this site" in a pin's menu. */
@@ -61,6 +67,17 @@ export interface MapViewProps {
 // A 1×1 transparent GIF for tiles that failed, so the grid shows through instead of a broken image.
 const EMPTY_TILE = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
 
+/** Where the tile layer's tiles come from, as plain data (its JSON is the layer's identity). */
+interface TileSource {
+  url: string;
+  attribution: string;
+  minZoom: number;
+  maxZoom: number;
+  bounds: [number, number, number, number] | null;
+  /** The basemap's name when it is a file (the tile notice names it), else null. */
+  fileBasemap: string | null;
+}
+
 /** The open context menu: the map's (a place) or a pin's (a site). */
 type MenuState = { kind: 'map'; x: number; y: number; lat: number; lng: number } | { kind: 'pin'; x: number; y: number; lat: number; lng: number; localId: string; title: string };
 
@@ -72,10 +89,15 @@ export function MapView(props: MapViewProps) {
   const mapRef = useRef<L.Map | null>(null);
   const layerRef = useRef<PinLayer | null>(null);
   const tilesRef = useRef<L.TileLayer | null>(null);
-  const gridRef = useRef<L.GridLayer | null>(null);
+  const gridRef = useRef<CoordinateGridLayer | null>(null);
+  /** The theme's colours for the canvases (pins, grid), read from the stylesheet once per theme change. */
+  const paletteRef = useRef<MapPalette | null>(null);
   const callbacks = useRef(props);
   callbacks.current = props;
   const [tilesFailing, setTilesFailing] = useState(false);
+  // The basemap the map shows (tiles from /tiles/{id}/…); null on a host without basemaps (the Settings tile server).
+  const activeBasemap = useAppState(store, (s) => s.basemaps.find((b) => b.active) ?? null);
+  const [downloadOpen, setDownloadOpen] = useState(false);
   const [menu, setMenu] = useState<MenuState | null>(null);
   const [hover, setHover] = useState<{ item: Pin | ClusterMark; x: number; y: number } | null>(null);
   const [leafletMap, setLeafletMap] = useState<L.Map | null>(null);
@@ -102,6 +124,8 @@ export function MapView(props: MapViewProps) {
       attributionControl: true,
       // Keyboard panning stays on (arrow keys) once the map has focus.
       keyboard: true,
+      // The basemap's zoom range does not limit the map: outside it the map says so (BasemapControls).
+      minZoom: 0,
     });
     map.attributionControl.setPrefix(false);
     mapRef.current = map;
@@ -205,20 +229,39 @@ export function MapView(props: MapViewProps) {
     };
   }, [store]);
 
-  // Tiles follow the settings; failures switch the grid on, a loaded tile switches it off.
+  // Tiles follow the active basemap (or, on a host without basemaps, the settings), each with its own
+  // attribution, zoom range and area; failures switch the grid on, a loaded tile switches it off.
+  const tileSource: TileSource = activeBasemap
+    ? {
+        url: basemapTileUrl(activeBasemap),
+        attribution: activeBasemap.attribution,
+        minZoom: activeBasemap.minZoom,
+        maxZoom: activeBasemap.maxZoom,
+        bounds: activeBasemap.bounds,
+        fileBasemap: isFileBasemap(activeBasemap) ? activeBasemap.name : null,
+      }
+    : { url: hostTileUrl(settings.tileUrl), attribution: settings.tileAttribution, minZoom: 0, maxZoom: 19, bounds: null, fileBasemap: null };
+  const tileKey = JSON.stringify(tileSource);
   useEffect(() => {
     const map = mapRef.current;
     if (!map) return;
+    const source = JSON.parse(tileKey) as TileSource;
     tilesRef.current?.remove();
-    const tiles = L.tileLayer(hostTileUrl(settings.tileUrl), {
-      attribution: safeAttribution(settings.tileAttribution),
-      maxZoom: 19,
+    const [west, south, east, north] = source.bounds ?? [0, 0, 0, 0];
+    const tiles = L.tileLayer(source.url, {
+      attribution: safeAttribution(source.attribution),
+      // Past its deepest zoom a basemap's tiles are shown enlarged; above its shallowest none are asked for.
+      minZoom: source.minZoom,
+      maxNativeZoom: source.maxZoom,
+      maxZoom: Math.max(19, source.maxZoom),
+      // Nothing is asked for outside a basemap's area (an area across the antimeridian is left whole).
+      ...(source.bounds && west <= east ? { bounds: L.latLngBounds([south, west], [north, east]) } : {}),
       zIndex: 1,
       errorTileUrl: EMPTY_TILE,
     });
     tiles.on('tileerror', () => {
       if (!gridRef.current) {
-        gridRef.current = coordinateGrid();
+        gridRef.current = coordinateGrid(paletteRef.current ?? undefined);
         gridRef.current.addTo(map);
       }
       setTilesFailing(true);
@@ -235,11 +278,20 @@ export function MapView(props: MapViewProps) {
     return () => {
       tiles.remove();
     };
-  }, [settings.tileUrl, settings.tileAttribution]);
+  }, [tileKey]);
 
   useEffect(() => {
     containerRef.current?.setAttribute('data-tiles', tilesFailing ? 'grid' : 'tiles');
   }, [tilesFailing]);
+
+  // Night or sun: the canvases take the theme's colours once per change (App has put it on <html> already).
+  const resolvedTheme = useResolvedTheme(settings.theme);
+  useEffect(() => {
+    const palette = readMapPalette();
+    paletteRef.current = palette;
+    layerRef.current?.setPalette(palette);
+    gridRef.current?.setPalette(palette);
+  }, [resolvedTheme, settings.theme, leafletMap]);
 
   // The map shows what the list shows: every site the filter lets through, and always the selected
   // site and the one being moved (so a move or a selection never loses its pin). A filter typed
@@ -405,11 +457,15 @@ export function MapView(props: MapViewProps) {
     <div className="map-wrap">
       <div ref={containerRef} className="map" role="application" aria-label="Map of sites. Use the site list to reach sites from the keyboard." tabIndex={0} data-testid="map" />
 
-      {tilesFailing && (
-        <div className="map-notice" role="note">
-          Map tiles cannot load here (offline or blocked) — showing a coordinate grid.
-        </div>
-      )}
+      <BasemapControls map={leafletMap} downloadOpen={downloadOpen} onDownloadOpen={setDownloadOpen}>
+        {tilesFailing && (
+          <div className="map-notice" role="note">
+            {tileSource.fileBasemap
+              ? `${tileSource.fileBasemap} has no tiles here — showing a coordinate grid.`
+              : 'Map tiles cannot load here (offline or blocked) — showing a coordinate grid.'}
+          </div>
+        )}
+      </BasemapControls>
 
       {menu && (
         <div ref={menuRef} className="context-menu" role="menu" aria-label={menu.kind === 'pin' ? `Actions for ${menu.title}` : 'Map actions'} style={{ left: menu.x, top: menu.y }}>
@@ -437,16 +493,30 @@ export function MapView(props: MapViewProps) {
               </button>
             </>
           ) : (
-            <button
-              type="button"
-              role="menuitem"
-              onClick={() => {
-                setMenu(null);
-                callbacks.current.onPick(menu.lat, menu.lng);
-              }}
-            >
-              New site here
-            </button>
+            <>
+              <button
+                type="button"
+                role="menuitem"
+                onClick={() => {
+                  setMenu(null);
+                  callbacks.current.onPick(menu.lat, menu.lng);
+                }}
+              >
+                New site here
+              </button>
+              {activeBasemap && activeBasemap.downloadRefusal === null && !isFileBasemap(activeBasemap) && (
+                <button
+                  type="button"
+                  role="menuitem"
+                  onClick={() => {
+                    setMenu(null);
+                    setDownloadOpen(true);
+                  }}
+                >
+                  Download this area…
+                </button>
+              )}
+            </>
           )}
           <button
             type="button"
@@ -486,6 +556,8 @@ export function MapView(props: MapViewProps) {
       </div>
 
       <CursorCoordinates map={leafletMap} />
+
+      <LocationControl map={leafletMap} settings={settings} onAddSiteHere={(fix) => callbacks.current.onPick(fix.lat, fix.lon, { accuracyM: fix.accuracyM, qualityLabel: fix.qualityLabel })} />
 
       <MapLegend />
     </div>

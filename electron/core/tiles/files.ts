@@ -1,0 +1,362 @@
+// Raster basemap files made in the office, read where they are: MBTiles (SQLite, through sql.js, which
+// holds the whole file in memory, hence MAX_MBTILES_BYTES) and PMTiles v3 (byte ranges read from a
+// file handle through the `pmtiles` package, any size). Only raster tiles: a file of vector tiles,
+// or anything else, is refused with a sentence that says what to do. Opening never throws: every
+// outcome is an OpenedTileFile. MBTiles rows are TMS (row 0 at the south): tile() takes XYZ.
+import { createRequire } from 'node:module';
+import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { Compression, PMTiles, TileType, type Source } from 'pmtiles';
+import initSqlJs, { type Database, type SqlJsStatic, type Statement } from 'sql.js';
+import type { Bounds } from '../../shared/contract/basemaps';
+import type { TileCoords } from './coords';
+
+/** sql.js reads an MBTiles file whole into memory (about twice its size while opening). */
+export const MAX_MBTILES_BYTES = 512 * 1024 * 1024;
+
+export type TileFileKind = 'mbtiles' | 'pmtiles';
+
+export interface TileFileInfo {
+  kind: TileFileKind;
+  /** The name stored in the file, else the file's name without its extension. */
+  name: string;
+  attribution: string;
+  bounds: Bounds | null;
+  minZoom: number;
+  maxZoom: number;
+  /** image/png, image/jpeg, image/webp or image/avif: what the file says its tiles are. */
+  contentType: string;
+  sizeBytes: number;
+  /** When the file was last changed: a different one means the file was replaced. */
+  mtimeMs: number;
+}
+
+export interface TileFile {
+  readonly path: string;
+  readonly info: TileFileInfo;
+  /** The tile's bytes, or null when the file has none there. Throws when the file cannot be read. */
+  tile(coords: TileCoords): Promise<Buffer | null>;
+  close(): Promise<void>;
+}
+
+export type OpenedTileFile = { ok: true; file: TileFile } | { ok: false; message: string; detail: string };
+
+const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
+const PMTILES_MAGIC = Buffer.from('PMTiles', 'latin1');
+
+function refused(message: string, detail: string): OpenedTileFile {
+  return { ok: false, message, detail };
+}
+
+/** The media type of an image's bytes, from its first bytes (never from what the file claims). */
+export function sniffImageType(bytes: Uint8Array): string | null {
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 16));
+  if (b.length >= 8 && b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'image/jpeg';
+  if (b.length >= 12 && b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP') return 'image/webp';
+  if (b.length >= 12 && b.toString('latin1', 4, 8) === 'ftyp' && /^avi[fs]$/.test(b.toString('latin1', 8, 12))) return 'image/avif';
+  return null;
+}
+
+const VECTOR_SENTENCE =
+  'holds vector tiles (map data drawn by a style), and Sitewalk shows raster basemaps only. Export the area as raster tiles (PNG, JPEG or WebP), for example with QGIS "Generate XYZ tiles (MBTiles)".';
+
+/** Opens a raster MBTiles or PMTiles file; the kind is read from the file's first bytes, not its name. */
+export async function openTileFile(path: string): Promise<OpenedTileFile> {
+  const shown = basename(path);
+  let size: number;
+  let mtimeMs: number;
+  let head: Buffer;
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) return refused(`"${shown}" is a folder, not a basemap file.`, path);
+    size = info.size;
+    mtimeMs = info.mtimeMs;
+    const handle = await open(path, 'r');
+    try {
+      head = Buffer.alloc(Math.min(16, size));
+      await handle.read(head, 0, head.length, 0);
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return refused(`There is no file at ${path}.`, 'ENOENT');
+    if (code === 'EACCES' || code === 'EPERM') return refused(`Sitewalk may not read "${shown}" (no permission).`, String(code));
+    return refused(`"${shown}" cannot be read.`, error instanceof Error ? error.message : String(error));
+  }
+  if (head.length >= SQLITE_MAGIC.length && head.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC)) {
+    return openMbtiles(path, shown, size, mtimeMs);
+  }
+  if (head.length >= 8 && head.subarray(0, PMTILES_MAGIC.length).equals(PMTILES_MAGIC)) {
+    if (head[7] !== 3) {
+      return refused(`"${shown}" is a PMTiles file of version ${head[7] ?? '?'}; Sitewalk reads version 3. Convert it with "pmtiles convert".`, `spec version ${head[7] ?? '?'}`);
+    }
+    return openPmtiles(path, shown, size, mtimeMs);
+  }
+  if (head.length >= 2 && head[0] === 0x50 && head[1] === 0x4d) {
+    return refused(`"${shown}" is an old PMTiles file (version 2); Sitewalk reads version 3. Convert it with "pmtiles convert".`, 'spec version 2');
+  }
+  return refused(`"${shown}" is not a basemap file: Sitewalk reads raster MBTiles (.mbtiles) and PMTiles (.pmtiles) files.`, `first bytes: ${head.toString('hex')}`);
+}
+
+function withoutExtension(name: string): string {
+  return name.replace(/\.(mbtiles|pmtiles|sqlite|db)$/i, '') || name;
+}
+
+/** C0 controls and DEL become spaces: a file's text is shown, never interpreted. */
+function withoutControls(text: string): string {
+  return Array.from(text, (char) => (char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f ? ' ' : char)).join('');
+}
+
+/** Leaflet shows attribution as HTML: keep text and entities, drop tags (a file can say anything). */
+function plainAttribution(value: unknown): string {
+  if (typeof value !== 'string') return '';
+  return withoutControls(value)
+    .replace(/<[^>]*>/g, '')
+    .replace(/[<>]/g, '')
+    .trim()
+    .slice(0, 500);
+}
+
+function plainName(value: unknown, fallback: string): string {
+  if (typeof value !== 'string') return fallback;
+  const text = withoutControls(value).replace(/[<>]/g, ' ').trim().slice(0, 80);
+  return text === '' ? fallback : text;
+}
+
+/** "w,s,e,n" (MBTiles) or numbers (PMTiles) as Bounds, clamped to the map; null when not usable. */
+function toBounds(values: readonly number[]): Bounds | null {
+  if (values.length !== 4 || !values.every((value) => Number.isFinite(value))) return null;
+  const [west, south, east, north] = values as [number, number, number, number];
+  const clamped: Bounds = [Math.max(-180, west), Math.max(-85.0511, south), Math.min(180, east), Math.min(85.0511, north)];
+  if (clamped[0] >= clamped[2] || clamped[1] >= clamped[3]) return null;
+  return clamped;
+}
+
+const FORMAT_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', webp: 'image/webp', avif: 'image/avif' };
+
+// ---------- MBTiles ----------
+
+let sqlJs: Promise<SqlJsStatic> | null = null;
+
+/** sql.js with its WebAssembly read from node_modules (found the same way in a bundle and in a checkout). */
+function loadSqlJs(): Promise<SqlJsStatic> {
+  sqlJs ??= (async () => {
+    const wasmPath = createRequire(import.meta.url).resolve('sql.js/dist/sql-wasm.wasm');
+    const wasm = await readFile(wasmPath);
+    return initSqlJs({ wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer });
+  })();
+  sqlJs.catch(() => {
+    sqlJs = null;
+  });
+  return sqlJs;
+}
+
+async function openMbtiles(path: string, shown: string, size: number, mtimeMs: number): Promise<OpenedTileFile> {
+  if (size > MAX_MBTILES_BYTES) {
+    return refused(
+      `"${shown}" is ${mb(size)}; Sitewalk reads MBTiles files whole into memory and takes them up to ${mb(MAX_MBTILES_BYTES)}. Convert it to PMTiles ("pmtiles convert ${shown} ${withoutExtension(shown)}.pmtiles"), which Sitewalk reads in place at any size.`,
+      `size ${size} > ${MAX_MBTILES_BYTES}`,
+    );
+  }
+  let db: Database;
+  try {
+    const SQL = await loadSqlJs();
+    db = new SQL.Database(await readFile(path));
+  } catch (error) {
+    return refused(`"${shown}" cannot be opened as an MBTiles file (it may be damaged).`, error instanceof Error ? error.message : String(error));
+  }
+  try {
+    const tables = new Set((db.exec("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")[0]?.values ?? []).map((row) => String(row[0])));
+    if (!tables.has('tiles')) {
+      db.close();
+      return refused(`"${shown}" is a SQLite database but not an MBTiles basemap (it has no tiles table).`, `tables: ${[...tables].join(', ').slice(0, 200)}`);
+    }
+    const metadata = new Map<string, string>();
+    if (tables.has('metadata')) {
+      for (const row of db.exec('SELECT name, value FROM metadata')[0]?.values ?? []) metadata.set(String(row[0]), String(row[1]));
+    }
+    const format = (metadata.get('format') ?? '').trim().toLowerCase();
+    if (format === 'pbf' || format === 'mvt' || format === 'mlt') {
+      db.close();
+      return refused(`"${shown}" ${VECTOR_SENTENCE}`, `metadata format ${format}`);
+    }
+    const sample = db.exec('SELECT tile_data FROM tiles LIMIT 1')[0]?.values[0]?.[0];
+    if (!(sample instanceof Uint8Array)) {
+      db.close();
+      return refused(`"${shown}" has no tiles.`, 'the tiles table is empty');
+    }
+    const sniffed = sniffImageType(sample);
+    if (!sniffed) {
+      db.close();
+      const gzip = sample[0] === 0x1f && sample[1] === 0x8b;
+      return gzip || format === '' ? refused(`"${shown}" ${VECTOR_SENTENCE}`, `first tile starts ${Buffer.from(sample.subarray(0, 8)).toString('hex')}`) : refused(`"${shown}" holds tiles that are not images Sitewalk can show (format "${format}").`, `format ${format}`);
+    }
+    let minZoom = Number.parseInt(metadata.get('minzoom') ?? '', 10);
+    let maxZoom = Number.parseInt(metadata.get('maxzoom') ?? '', 10);
+    if (!Number.isInteger(minZoom) || !Number.isInteger(maxZoom) || minZoom > maxZoom) {
+      const row = db.exec('SELECT MIN(zoom_level), MAX(zoom_level) FROM tiles')[0]?.values[0];
+      minZoom = Number(row?.[0] ?? 0);
+      maxZoom = Number(row?.[1] ?? 0);
+    }
+    const bounds = toBounds((metadata.get('bounds') ?? '').split(',').map((part) => Number.parseFloat(part)));
+    const info: TileFileInfo = {
+      kind: 'mbtiles',
+      name: plainName(metadata.get('name'), withoutExtension(shown)),
+      attribution: plainAttribution(metadata.get('attribution')),
+      bounds,
+      minZoom: clampZoom(minZoom),
+      maxZoom: clampZoom(maxZoom),
+      contentType: FORMAT_TYPES[format] ?? sniffed,
+      sizeBytes: size,
+      mtimeMs,
+    };
+    const query: Statement = db.prepare('SELECT tile_data FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?');
+    let open = true;
+    return {
+      ok: true,
+      file: {
+        path,
+        info,
+        async tile({ z, x, y }) {
+          if (!open) throw new Error('the basemap file is closed');
+          // MBTiles counts rows from the south (TMS); the map counts from the north.
+          query.bind([z, x, 2 ** z - 1 - y]);
+          try {
+            if (!query.step()) return null;
+            const data = query.get()[0];
+            return data instanceof Uint8Array && data.length > 0 ? Buffer.from(data) : null;
+          } finally {
+            query.reset();
+          }
+        },
+        async close() {
+          if (!open) return;
+          open = false;
+          query.free();
+          db.close();
+        },
+      },
+    };
+  } catch (error) {
+    db.close();
+    return refused(`"${shown}" cannot be read as an MBTiles file (it may be damaged).`, error instanceof Error ? error.message : String(error));
+  }
+}
+
+// ---------- PMTiles ----------
+
+/** The pmtiles Source over a Node file handle: each request is one positioned read. */
+class FileHandleSource implements Source {
+  constructor(
+    private readonly handle: FileHandle,
+    private readonly key: string,
+  ) {}
+
+  getKey(): string {
+    return this.key;
+  }
+
+  async getBytes(offset: number, length: number): Promise<{ data: ArrayBuffer }> {
+    const buffer = new Uint8Array(length);
+    let filled = 0;
+    while (filled < length) {
+      const { bytesRead } = await this.handle.read(buffer, filled, length - filled, offset + filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    // The header read asks for 16 KiB; a smaller file answers what it has.
+    return { data: buffer.buffer.slice(0, filled) };
+  }
+}
+
+async function decompress(data: ArrayBuffer, compression: Compression): Promise<ArrayBuffer> {
+  const copy = (bytes: Buffer) => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  switch (compression) {
+    case Compression.None:
+    case Compression.Unknown:
+      return data;
+    case Compression.Gzip:
+      return copy(gunzipSync(new Uint8Array(data)));
+    case Compression.Brotli:
+      return copy(brotliDecompressSync(new Uint8Array(data)));
+    default:
+      throw new Error(`compression ${compression} (zstd) is not supported`);
+  }
+}
+
+const PMTILES_RASTER: Partial<Record<TileType, string>> = {
+  [TileType.Png]: 'image/png',
+  [TileType.Jpeg]: 'image/jpeg',
+  [TileType.Webp]: 'image/webp',
+  [TileType.Avif]: 'image/avif',
+};
+
+async function openPmtiles(path: string, shown: string, size: number, mtimeMs: number): Promise<OpenedTileFile> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    return refused(`"${shown}" cannot be read.`, error instanceof Error ? error.message : String(error));
+  }
+  try {
+    const archive = new PMTiles(new FileHandleSource(handle, path), undefined, decompress);
+    const header = await archive.getHeader();
+    if (header.tileType === TileType.Mvt || header.tileType === TileType.Mlt) {
+      await handle.close();
+      return refused(`"${shown}" ${VECTOR_SENTENCE}`, `tile type ${header.tileType}`);
+    }
+    const contentType = PMTILES_RASTER[header.tileType];
+    if (!contentType) {
+      await handle.close();
+      return refused(`"${shown}" does not say its tiles are images (PNG, JPEG, WebP or AVIF); Sitewalk shows raster basemaps only.`, `tile type ${header.tileType}`);
+    }
+    let metadata: Record<string, unknown> = {};
+    if (header.jsonMetadataLength > 0) {
+      const read = await archive.getMetadata().catch(() => null);
+      if (read && typeof read === 'object' && !Array.isArray(read)) metadata = read as Record<string, unknown>;
+    }
+    const info: TileFileInfo = {
+      kind: 'pmtiles',
+      name: plainName(metadata['name'], withoutExtension(shown)),
+      attribution: plainAttribution(metadata['attribution']),
+      bounds: toBounds([header.minLon, header.minLat, header.maxLon, header.maxLat]),
+      minZoom: clampZoom(header.minZoom),
+      maxZoom: clampZoom(header.maxZoom),
+      contentType,
+      sizeBytes: size,
+      mtimeMs,
+    };
+    let open = true;
+    return {
+      ok: true,
+      file: {
+        path,
+        info,
+        async tile({ z, x, y }) {
+          if (!open) throw new Error('the basemap file is closed');
+          const found = await archive.getZxy(z, x, y);
+          return found && found.data.byteLength > 0 ? Buffer.from(found.data) : null;
+        },
+        async close() {
+          if (!open) return;
+          open = false;
+          await handle.close();
+        },
+      },
+    };
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    return refused(`"${shown}" cannot be read as a PMTiles file (it may be damaged or cut short).`, error instanceof Error ? error.message : String(error));
+  }
+}
+
+function clampZoom(zoom: number): number {
+  return Math.max(0, Math.min(22, Number.isFinite(zoom) ? Math.trunc(zoom) : 0));
+}
+
+function mb(bytes: number): string {
+  return `${Math.round(bytes / (1024 * 1024))} MB`;
+}

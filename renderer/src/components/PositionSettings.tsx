@@ -1,0 +1,100 @@
+// Settings → Position: where "My location" comes from — this device's location service (read by the
+// page), a gpsd daemon or a raw NMEA 0183 stream over TCP (both read by the host, at the host and
+// port given here), or off. The receiver's state is shown under the form, so a wrong port is seen
+// at once. Problems come back from the host as field issues, shown beside the field.
+import { useId, useState } from 'react';
+import type { GpsSourceKind } from '../../../electron/shared/domain';
+import { GPS_SOURCE_KINDS } from '../../../electron/shared/domain';
+import { useAppState } from '../store';
+import { issuesByField } from '../lib/issues';
+import { STATE_WORDS } from '../map/location/locationView';
+import { Field } from './forms';
+import { useUi } from './ui';
+
+const SOURCE_LABELS: Record<GpsSourceKind, { label: string; hint: string }> = {
+  off: { label: 'Off', hint: 'No My location control on the map.' },
+  device: { label: 'This device’s location service', hint: 'The operating system’s or browser’s location (Wi-Fi, a built-in GPS). The page asks for permission the first time.' },
+  gpsd: { label: 'gpsd (a GPS receiver shared by the gpsd daemon)', hint: 'gpsd’s JSON over TCP; gpsd on this computer listens at 127.0.0.1, port 2947.' },
+  nmea: { label: 'NMEA 0183 stream over TCP', hint: 'A receiver or bridge (ser2net, a phone app, an RTK rover) that sends raw NMEA sentences on a TCP port.' },
+};
+
+type PositionField = 'gpsSource' | 'gpsHost' | 'gpsPort';
+
+export function PositionSettings() {
+  const ui = useUi();
+  const id = useId();
+  const settings = useAppState(ui.store, (s) => s.settings);
+  const gps = useAppState(ui.store, (s) => s.gps);
+  const [source, setSource] = useState<GpsSourceKind>(settings.gpsSource);
+  const [host, setHost] = useState(settings.gpsHost);
+  const [portText, setPortText] = useState(String(settings.gpsPort));
+  const [issues, setIssues] = useState<Partial<Record<PositionField, string>>>({});
+  const network = source === 'gpsd' || source === 'nmea';
+
+  return (
+    <form
+      className="panel-card"
+      noValidate
+      aria-labelledby={`${id}-title`}
+      onSubmit={async (e) => {
+        e.preventDefault();
+        const port = Number(portText.trim());
+        if (network && (!/^\d+$/.test(portText.trim()) || port < 1 || port > 65535)) {
+          setIssues({ gpsPort: 'The port is a whole number from 1 to 65535 (gpsd’s is 2947).' });
+          return;
+        }
+        const patch = network ? { gpsSource: source, gpsHost: host.trim(), gpsPort: port } : { gpsSource: source };
+        const result = await ui.call(() => ui.api.saveSettings(patch));
+        if (!result) return;
+        if (!result.ok) {
+          setIssues(issuesByField(result.issues));
+          return;
+        }
+        setIssues({});
+        ui.store.applySettings(result.value);
+        if (network) void ui.api.getGps().then((view) => ui.store.applyGps(view), () => undefined);
+        ui.toast('Position settings saved.', { tone: 'success' });
+      }}
+    >
+      <h3 id={`${id}-title`}>Position</h3>
+      <fieldset className="unit-choice">
+        <legend>Where My location comes from</legend>
+        {GPS_SOURCE_KINDS.map((kind) => (
+          <label key={kind} className={source === kind ? 'checked' : ''}>
+            <input type="radio" name={`${id}-source`} value={kind} checked={source === kind} aria-describedby={`${id}-${kind}-hint`} onChange={() => setSource(kind)} />
+            {SOURCE_LABELS[kind].label}
+            <span id={`${id}-${kind}-hint`} className="hint">
+              {' '}
+              — {SOURCE_LABELS[kind].hint}
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      {network && (
+        <>
+          <Field label="Receiver host" id={`${id}-host`} error={issues.gpsHost} hint="A name or IP address, without http:// or a port.">
+            {(describedBy) => (
+              <input id={`${id}-host`} value={host} spellCheck={false} autoComplete="off" aria-invalid={!!issues.gpsHost} aria-describedby={describedBy} onChange={(e) => setHost(e.target.value)} />
+            )}
+          </Field>
+          <Field label="Receiver port" id={`${id}-port`} error={issues.gpsPort} hint={source === 'gpsd' ? 'gpsd listens on 2947 unless told otherwise.' : 'The TCP port the stream is served on.'}>
+            {(describedBy) => (
+              <input id={`${id}-port`} value={portText} inputMode="numeric" autoComplete="off" aria-invalid={!!issues.gpsPort} aria-describedby={describedBy} onChange={(e) => setPortText(e.target.value)} />
+            )}
+          </Field>
+        </>
+      )}
+      {settings.gpsSource === source && network && gps && gps.source === source && (
+        <p className="form-help" role="status" data-testid="position-settings-state">
+          <span aria-hidden="true">{STATE_WORDS[gps.state].icon}</span> <strong>{STATE_WORDS[gps.state].word}:</strong> {gps.message}
+          {gps.counts.dropped > 0 && ` ${gps.counts.dropped} unreadable line${gps.counts.dropped === 1 ? '' : 's'} dropped so far.`}
+        </p>
+      )}
+      <div className="actions">
+        <button type="submit" className="primary">
+          Save position settings
+        </button>
+      </div>
+    </form>
+  );
+}

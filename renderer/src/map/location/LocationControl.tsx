@@ -1,0 +1,212 @@
+// "My location": a map control that, once switched on, shows where the crew is — a dot and its
+// accuracy circle — follows it as it moves (until the user pans the map; "Follow" takes it up again),
+// and offers "Add site here" at the fix. Source 'device' is the platform's geolocation, watched by the
+// page only while the control is on; 'gpsd' and 'nmea' are read by the host, which sends 'gps'
+// events (the page never opens a socket). Every state has a word and a symbol, not just a colour.
+import { useEffect, useId, useRef, useState } from 'react';
+import L from 'leaflet';
+import type { GpsFixView, SettingsView } from '../../../../electron/shared/contract/index';
+import { useAppState } from '../../store';
+import { useUi } from '../../components/ui';
+import { formatDecimal } from '../../lib/coords';
+import { formatHeight } from '../../lib/units';
+import { deviceError, deviceFix, formatAccuracy, fromHost, NO_DEVICE_LOCATION, satellitesText, STATE_WORDS, type LocationShown } from './locationView';
+import './location.css';
+
+export interface LocationControlProps {
+  map: L.Map | null;
+  settings: SettingsView;
+  onAddSiteHere: (fix: GpsFixView) => void;
+}
+
+/** Zoom the map goes to on the first fix, when it is further out (about a meter a pixel: a walk shows). */
+const FIRST_FIX_ZOOM = 17;
+
+export function LocationControl({ map, settings, onAddSiteHere }: LocationControlProps) {
+  const ui = useUi();
+  const id = useId();
+  const [on, setOn] = useState(false);
+  const [following, setFollowing] = useState(true);
+  const source = settings.gpsSource;
+  const hostView = useAppState(ui.store, (s) => s.gps);
+  const [device, setDevice] = useState<LocationShown | null>(null);
+
+  // The host's view, asked for when the control is switched on (events keep it current after).
+  useEffect(() => {
+    if (!on || (source !== 'gpsd' && source !== 'nmea')) return;
+    void ui.api.getGps().then((view) => ui.store.applyGps(view), () => undefined);
+  }, [on, source, settings.gpsHost, settings.gpsPort, ui]);
+
+  // The platform's position, watched only while the control is on.
+  useEffect(() => {
+    if (!on || source !== 'device') return;
+    const geo = typeof navigator !== 'undefined' ? navigator.geolocation : undefined;
+    if (!geo) {
+      setDevice(NO_DEVICE_LOCATION);
+      return;
+    }
+    setDevice({ state: 'connecting', message: 'Asking this device for its position…', fix: null });
+    const watch = geo.watchPosition(
+      (position) => setDevice({ state: 'fix', message: 'Position from this device’s location service.', fix: deviceFix(position) }),
+      (error) => setDevice(deviceError(error)),
+      { enableHighAccuracy: true, maximumAge: 0, timeout: 30_000 },
+    );
+    return () => {
+      geo.clearWatch(watch);
+      setDevice(null);
+    };
+  }, [on, source]);
+
+  const shown: LocationShown | null = !on
+    ? null
+    : source === 'off'
+      ? { state: 'off', message: 'My location is off in Settings. Choose where the position comes from under Position.', fix: null }
+      : source === 'device'
+        ? device
+        : hostView && hostView.source === source
+          ? fromHost(hostView)
+          : { state: 'connecting', message: 'Connecting to the receiver…', fix: null };
+  const fix = shown?.fix ?? null;
+
+  // The dot and the accuracy circle (SVG, styled by location.css with the theme's colours).
+  const layers = useRef<{ circle: L.Circle; dot: L.CircleMarker } | null>(null);
+  useEffect(() => {
+    if (!map || !fix) return;
+    const at = L.latLng(fix.lat, fix.lon);
+    if (!layers.current) {
+      const circle = L.circle(at, { radius: fix.accuracyM ?? 0, className: 'location-accuracy', interactive: false });
+      const dot = L.circleMarker(at, { radius: 7, className: 'location-dot', interactive: false });
+      circle.addTo(map);
+      dot.addTo(map);
+      layers.current = { circle, dot };
+    } else {
+      layers.current.circle.setLatLng(at).setRadius(fix.accuracyM ?? 0);
+      layers.current.dot.setLatLng(at);
+    }
+  }, [map, fix]);
+  useEffect(() => {
+    if (fix || !layers.current) return;
+    layers.current.circle.remove();
+    layers.current.dot.remove();
+    layers.current = null;
+  }, [fix]);
+  useEffect(
+    () => () => {
+      layers.current?.circle.remove();
+      layers.current?.dot.remove();
+      layers.current = null;
+    },
+    [map],
+  );
+
+  // Follow mode: the map pans with each fix; the user panning it (drag, arrow keys) stops that.
+  const centred = useRef(false);
+  useEffect(() => {
+    if (!map || !on) return;
+    const stop = () => setFollowing(false);
+    const onKey = (e: KeyboardEvent) => {
+      if (['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight'].includes(e.key)) stop();
+    };
+    map.on('dragstart', stop);
+    const container = map.getContainer();
+    container.addEventListener('keydown', onKey);
+    return () => {
+      map.off('dragstart', stop);
+      container.removeEventListener('keydown', onKey);
+    };
+  }, [map, on]);
+  useEffect(() => {
+    if (!on) centred.current = false;
+  }, [on]);
+  useEffect(() => {
+    if (!map || !fix || !following) return;
+    const at = L.latLng(fix.lat, fix.lon);
+    if (!centred.current) {
+      centred.current = true;
+      map.setView(at, Math.max(map.getZoom(), FIRST_FIX_ZOOM), { animate: false });
+    } else {
+      map.panTo(at, { animate: true, duration: 0.25 });
+    }
+  }, [map, fix, following]);
+
+  const words = shown ? STATE_WORDS[shown.state] : null;
+  const sats = fix ? satellitesText(fix) : null;
+  return (
+    <div className="location-control" data-testid="location-control" data-state={shown?.state ?? 'closed'} data-following={on && following ? 'true' : 'false'}>
+      <button
+        type="button"
+        aria-pressed={on}
+        aria-controls={on ? `${id}-panel` : undefined}
+        onClick={() => {
+          setOn(!on);
+          setFollowing(true);
+        }}
+      >
+        <span aria-hidden="true" className="location-button-icon">
+          ◎
+        </span>{' '}
+        My location
+      </button>
+      {shown && words && (
+        <section id={`${id}-panel`} className="location-panel" aria-label="My location">
+          <p className="location-state" role="status">
+            <span className="location-icon" aria-hidden="true">
+              {words.icon}
+            </span>{' '}
+            <strong>{words.word}</strong> <span className="location-message">{shown.message}</span>
+          </p>
+          {fix && (
+            <dl className="location-facts">
+              <dt>Position</dt>
+              <dd data-testid="location-position">
+                {formatDecimal(fix.lat)}, {formatDecimal(fix.lon)}
+              </dd>
+              <dt>Accuracy</dt>
+              <dd data-testid="location-accuracy">
+                {formatAccuracy(fix.accuracyM, settings.heightUnit)}
+                {fix.accuracyEstimated && fix.accuracyM !== null ? ' (estimated from HDOP)' : ''}
+              </dd>
+              <dt>Fix quality</dt>
+              <dd data-testid="location-quality">{fix.qualityLabel}</dd>
+              {sats && (
+                <>
+                  <dt>Satellites</dt>
+                  <dd data-testid="location-satellites">{sats}</dd>
+                </>
+              )}
+              {fix.hdop !== null && (
+                <>
+                  <dt>HDOP</dt>
+                  <dd data-testid="location-hdop">{fix.hdop.toFixed(2)}</dd>
+                </>
+              )}
+              {fix.altitudeM !== null && (
+                <>
+                  <dt>Altitude</dt>
+                  <dd>{formatHeight(Math.round(fix.altitudeM), settings.heightUnit)}</dd>
+                </>
+              )}
+            </dl>
+          )}
+          <div className="location-actions">
+            {fix && (
+              <button type="button" className="primary" onClick={() => onAddSiteHere(fix)}>
+                Add site here
+              </button>
+            )}
+            {fix && (
+              <button type="button" aria-pressed={following} onClick={() => setFollowing(!following)}>
+                {following ? 'Following my position' : 'Follow my position'}
+              </button>
+            )}
+            {(shown.state === 'off' || shown.state === 'denied' || shown.state === 'unreachable') && (
+              <button type="button" className="link-button" onClick={() => ui.openPanel('settings')}>
+                Position settings
+              </button>
+            )}
+          </div>
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,98 @@
+// Basemap files read in place: MBTiles and PMTiles written from scratch (test/support/basemap-files)
+// and read back the way the tile route reads them, and the files Sitewalk refuses, each with a
+// sentence that says what to do.
+import { truncate, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect } from 'vitest';
+import { MAX_MBTILES_BYTES, openTileFile, sniffImageType, tileRange, type TileFile } from '../../electron/core/tiles';
+import { basemapTile, TEST_AREA, writeMbtiles, writePmtiles } from '../support/basemap-files';
+import { it } from '../support/fixtures';
+
+async function opened(path: string): Promise<TileFile> {
+  const result = await openTileFile(path);
+  if (!result.ok) throw new Error(`expected the file to open: ${result.message} (${result.detail})`);
+  return result.file;
+}
+
+async function refusal(path: string): Promise<string> {
+  const result = await openTileFile(path);
+  if (result.ok) {
+    await result.file.close();
+    throw new Error('expected a refusal');
+  }
+  return result.message;
+}
+
+describe.each([
+  ['MBTiles', 'area.mbtiles', writeMbtiles],
+  ['PMTiles', 'area.pmtiles', writePmtiles],
+  ['PMTiles with a gzip directory', 'gz.pmtiles', (path: string, options: Parameters<typeof writePmtiles>[1]) => writePmtiles(path, { ...options, internalCompression: 'gzip' })],
+] as const)('a raster %s file', (_label, fileName, write) => {
+  it('says its name, attribution, bounds and zoom range, and gives each tile its own bytes', async ({ tempDir }) => {
+    const path = join(tempDir, fileName);
+    const tiles = await write(path, { name: 'Bozeman valley', attribution: '&copy; Valley GIS', minZoom: 8, maxZoom: 11 });
+    const file = await opened(path);
+    try {
+      expect(file.info).toMatchObject({ name: 'Bozeman valley', attribution: '&copy; Valley GIS', minZoom: 8, maxZoom: 11, contentType: 'image/png' });
+      expect(file.info.bounds).not.toBeNull();
+      file.info.bounds!.forEach((value, index) => expect(value).toBeCloseTo(TEST_AREA[index]!, 5));
+      expect(tiles.length).toBeGreaterThan(4);
+      for (const { z, x, y } of tiles) expect(await file.tile({ z, x, y })).toEqual(basemapTile(z, x, y));
+      // Row numbers are the map's (from the north): the same tile flipped (TMS) is not there.
+      const range = tileRange(TEST_AREA, 11);
+      const flipped = 2 ** 11 - 1 - range.yMin;
+      expect(await file.tile({ z: 11, x: range.xMin, y: flipped })).toBeNull();
+      // Outside the area and outside the zoom range: nothing.
+      expect(await file.tile({ z: 9, x: 0, y: 0 })).toBeNull();
+      expect(await file.tile({ z: 12, x: range.xMin * 2, y: range.yMin * 2 })).toBeNull();
+    } finally {
+      await file.close();
+    }
+  });
+});
+
+describe('what Sitewalk refuses', () => {
+  it('refuses vector MBTiles and PMTiles, saying it shows raster basemaps only', async ({ tempDir }) => {
+    await writeMbtiles(join(tempDir, 'v.mbtiles'), { format: 'pbf' });
+    await writePmtiles(join(tempDir, 'v.pmtiles'), { tileType: 'mvt', tileBytes: () => Buffer.from('vector') });
+    expect(await refusal(join(tempDir, 'v.mbtiles'))).toMatch(/vector tiles.*raster basemaps only/);
+    expect(await refusal(join(tempDir, 'v.pmtiles'))).toMatch(/vector tiles.*raster basemaps only/);
+  });
+
+  it('refuses an MBTiles whose tiles are not images even when its metadata says nothing', async ({ tempDir }) => {
+    await writeMbtiles(join(tempDir, 'quiet.mbtiles'), { withoutMetadata: true, tileBytes: () => Buffer.from([0x1f, 0x8b, 8, 0, 0, 0]) });
+    expect(await refusal(join(tempDir, 'quiet.mbtiles'))).toMatch(/vector tiles/);
+  });
+
+  it('refuses a file that is no tile file, a missing file and a PMTiles cut short', async ({ tempDir }) => {
+    await writeFile(join(tempDir, 'notes.txt'), 'meeting notes\n');
+    expect(await refusal(join(tempDir, 'notes.txt'))).toMatch(/not a basemap file: Sitewalk reads raster MBTiles \(\.mbtiles\) and PMTiles/);
+    expect(await refusal(join(tempDir, 'absent.pmtiles'))).toMatch(/There is no file at/);
+    await writePmtiles(join(tempDir, 'cut.pmtiles'));
+    await truncate(join(tempDir, 'cut.pmtiles'), 100);
+    expect(await refusal(join(tempDir, 'cut.pmtiles'))).toMatch(/cannot be read as a PMTiles file/);
+  });
+
+  it(`refuses an MBTiles over ${MAX_MBTILES_BYTES / 1024 ** 2} MB and suggests PMTiles`, async ({ tempDir }) => {
+    const path = join(tempDir, 'big.mbtiles');
+    await writeMbtiles(path);
+    // A sparse file: the size on disk is what counts, not what was written.
+    await truncate(path, MAX_MBTILES_BYTES + 1);
+    expect(await refusal(path)).toMatch(/reads MBTiles files whole into memory.*Convert it to PMTiles.*any size/);
+  });
+
+  it('refuses a SQLite database that is not an MBTiles', async ({ tempDir }) => {
+    const path = join(tempDir, 'other.mbtiles');
+    await writeMbtiles(path, { withoutMetadata: true, tiles: [] });
+    expect(await refusal(path)).toMatch(/has no tiles/);
+  });
+});
+
+describe('image types', () => {
+  it('recognises PNG, JPEG and WebP from their first bytes, and nothing else', () => {
+    expect(sniffImageType(basemapTile(1, 0, 0))).toBe('image/png');
+    expect(sniffImageType(Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0]))).toBe('image/jpeg');
+    expect(sniffImageType(Buffer.from('RIFF\0\0\0\0WEBPVP8 ', 'latin1'))).toBe('image/webp');
+    expect(sniffImageType(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'))).toBeNull();
+  });
+});

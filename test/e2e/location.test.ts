@@ -1,0 +1,138 @@
+// "My location" in Chromium against the real app: a real gpsd (fed the recorded walk by gpsfake)
+// chosen in Settings → Position, its fix shown with quality, satellites and HDOP, and "Add site here"
+// opening the form at the fix; the platform's geolocation (Playwright's) with the accuracy circle and
+// follow mode; and a receiver that is silent. gpsd tests skip without gpsfake, except under CI.
+import { writeFile } from 'node:fs/promises';
+import { createServer, type Socket } from 'node:net';
+import { join } from 'node:path';
+import type { Page } from 'playwright';
+import { formatDecimal } from '../../renderer/src/lib/coords';
+import { freePort } from '../support/net';
+import { GPSFAKE_SKIP_REASON, WALK_FIRST, WALK_SENTENCES, startGpsfake } from '../gps/helpers';
+import { describe, expect, test } from './fixtures';
+
+async function openSettings(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+}
+
+/** Pixels between the location dot's centre and the map's. */
+async function dotOffCentre(page: Page): Promise<number> {
+  const map = (await page.getByTestId('map').boundingBox())!;
+  const dot = (await page.locator('path.location-dot').boundingBox())!;
+  return Math.hypot(dot.x + dot.width / 2 - (map.x + map.width / 2), dot.y + dot.height / 2 - (map.y + map.height / 2));
+}
+
+const control = (page: Page) => page.getByTestId('location-control');
+
+describe('My location', () => {
+  test.skipIf(GPSFAKE_SKIP_REASON !== null && !process.env.CI)('shows gpsd’s fix with its quality, satellites and HDOP, and adds a site there', async ({ page, session, sandboxUrl, tempDir }) => {
+    expect(sandboxUrl).toMatch(/^http:/);
+    if (GPSFAKE_SKIP_REASON !== null) throw new Error(`CI is set but gpsd cannot be tested: ${GPSFAKE_SKIP_REASON}`);
+    // The walk's GPS stretch (its first 20 epochs), looped by gpsfake so the fix holds while the test looks.
+    const gpsStretch = join(tempDir, 'walk-gps-stretch.nmea');
+    const cut = WALK_SENTENCES.findIndex((line) => line.startsWith('$GPRMC,160020'));
+    await writeFile(gpsStretch, `${WALK_SENTENCES.slice(0, cut).join('\r\n')}\r\n`, 'latin1');
+    const port = await freePort();
+    const fake = startGpsfake(port, { log: gpsStretch, cycle: 0.03 });
+    try {
+      await openSettings(page);
+      await page.getByLabel(/^gpsd/).check();
+      await page.getByLabel('Receiver port').fill(String(port));
+      await page.getByRole('button', { name: 'Save position settings' }).click();
+      await page.getByText('Position settings saved.').waitFor();
+
+      await page.getByRole('button', { name: 'My location' }).click();
+      await expect.poll(() => control(page).getAttribute('data-state'), { message: `gpsd's fix shown (gpsfake: ${fake.output()})`, timeout: 30_000 }).toBe('fix');
+      await expect.poll(() => page.getByTestId('location-hdop').textContent(), { message: 'the HDOP shown' }).toMatch(/^(0\.95|1\.00|1\.05|1\.10)$/);
+      const [lat, lon] = (await page.getByTestId('location-position').textContent())!.split(', ').map(Number);
+      expect(Math.abs(lat! - WALK_FIRST.lat)).toBeLessThan(0.0005);
+      expect(Math.abs(lon! - WALK_FIRST.lon)).toBeLessThan(0.0005);
+      expect(await page.getByTestId('location-quality').textContent()).toBe('GPS fix');
+      expect(await page.getByTestId('location-satellites').textContent()).toMatch(/^(8|9) used of 12 in view$/);
+      expect(await page.getByTestId('location-accuracy').textContent()).toMatch(/^±\d+ m$/);
+      await expect.poll(() => page.locator('path.location-accuracy').count()).toBe(1);
+      await session.screenshot('location-gpsd-fix');
+
+      await page.getByRole('button', { name: 'Add site here' }).click();
+      const latitude = await page.getByLabel('Latitude').inputValue();
+      expect(Math.abs(Number(latitude) - WALK_FIRST.lat)).toBeLessThan(0.0005);
+      expect(Math.abs(Number(await page.getByLabel('Longitude').inputValue()) - WALK_FIRST.lon)).toBeLessThan(0.0005);
+      expect(await page.getByTestId('fix-accuracy').textContent()).toMatch(/^Position from My location \(GPS fix\), accurate to ±\d+ m\.$/);
+      // Off by default: the description stays the user's until they ask.
+      const noteBox = page.getByLabel(/^Note the accuracy \(±\d+ m\) in the description$/);
+      expect(await noteBox.isChecked()).toBe(false);
+      expect(await page.getByLabel('Description', { exact: true }).inputValue()).toBe('');
+      await noteBox.check();
+      expect(await page.getByLabel('Description', { exact: true }).inputValue()).toMatch(/^Position from My location \(GPS fix\), accurate to ±\d+ m\.$/);
+      await session.screenshot('location-add-site-here');
+      await noteBox.uncheck();
+      expect(await page.getByLabel('Description', { exact: true }).inputValue()).toBe('');
+      expect(session.errors).toEqual([]);
+    } finally {
+      await fake.stop();
+    }
+  });
+
+  test('follows the device position with its accuracy circle until the map is panned by hand', async ({ page, session, app, sandboxUrl }) => {
+    expect(sandboxUrl).toMatch(/^http:/);
+    await page.context().grantPermissions(['geolocation'], { origin: app.origin });
+    await page.context().setGeolocation({ latitude: 45.6312, longitude: -111.0238, accuracy: 25 });
+    await page.getByRole('button', { name: 'My location' }).click();
+    await expect.poll(() => control(page).getAttribute('data-state'), { message: 'the device fix shown' }).toBe('fix');
+    expect(await page.getByTestId('location-position').textContent()).toBe(`${formatDecimal(45.6312)}, ${formatDecimal(-111.0238)}`);
+    expect(await page.getByTestId('location-accuracy').textContent()).toBe('±25 m');
+    expect(await page.getByTestId('location-quality').textContent()).toBe('Device location service');
+    const circle = (await page.locator('path.location-accuracy').boundingBox())!;
+    const dot = (await page.locator('path.location-dot').boundingBox())!;
+    // 25 m at street zoom is far wider than the 7-pixel dot.
+    expect(circle.width).toBeGreaterThan(dot.width * 2);
+    expect(await control(page).getAttribute('data-following')).toBe('true');
+    await expect.poll(() => dotOffCentre(page), { message: 'the map centred on the position' }).toBeLessThan(4);
+    await session.screenshot('location-device-follow');
+
+    // The user drags the map: following stops, and a new position no longer moves the map.
+    const map = (await page.getByTestId('map').boundingBox())!;
+    await page.mouse.move(map.x + map.width / 2, map.y + map.height / 2 + 80);
+    await page.mouse.down();
+    await page.mouse.move(map.x + map.width / 2 - 120, map.y + map.height / 2 + 20, { steps: 8 });
+    await page.mouse.up();
+    await expect.poll(() => control(page).getAttribute('data-following')).toBe('false');
+    await page.context().setGeolocation({ latitude: 45.6322, longitude: -111.0218, accuracy: 8 });
+    await expect.poll(() => page.getByTestId('location-accuracy').textContent(), { message: 'the new fix' }).toBe('±8 m');
+    expect(await dotOffCentre(page)).toBeGreaterThan(60);
+    // The circle is the accuracy radius: 8 m is about a third of 25 m.
+    await expect.poll(async () => (await page.locator('path.location-accuracy').boundingBox())!.width / circle.width, { message: 'the circle shrunk' }).toBeCloseTo(8 / 25, 1);
+
+    // "Follow my position" takes it up again.
+    await page.getByRole('button', { name: 'Follow my position' }).click();
+    await expect.poll(() => dotOffCentre(page), { message: 'the map back on the position' }).toBeLessThan(4);
+    expect(await control(page).getAttribute('data-following')).toBe('true');
+    expect(session.errors).toEqual([]);
+  });
+
+  test('says clearly when the receiver is silent', async ({ page, session, app, sandboxUrl }) => {
+    expect(sandboxUrl).toMatch(/^http:/);
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as { port: number }).port;
+    try {
+      await app.call('saveSettings', { gpsSource: 'nmea', gpsHost: '127.0.0.1', gpsPort: port });
+      await page.getByRole('button', { name: 'My location' }).click();
+      await expect.poll(() => control(page).getAttribute('data-state'), { message: 'the silent state', timeout: 30_000 }).toBe('silent');
+      const status = control(page).getByRole('status');
+      expect(await status.textContent()).toContain('Receiver silent');
+      expect(await status.textContent()).toContain(`The receiver is silent: the NMEA stream at 127.0.0.1:${port} has sent nothing for 5 seconds.`);
+      expect(await page.locator('path.location-dot').count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Add site here' }).count()).toBe(0);
+      await session.screenshot('location-receiver-silent');
+      expect(session.errors).toEqual([]);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+});

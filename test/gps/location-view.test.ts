@@ -1,0 +1,39 @@
+// What the "My location" control says, without a map: the accuracy in the user's unit, the note the
+// form may add to a description, the platform's refusals in words, and the store never taking an
+// older receiver view over a newer one.
+import { describe, expect, it } from 'vitest';
+import type { GpsView } from '../../electron/shared/contract/index';
+import { accuracyNote, deviceError, deviceFix, formatAccuracy, fromHost, satellitesText } from '../../renderer/src/map/location/locationView';
+import { AppStore } from '../../renderer/src/store';
+
+const view = (revision: number, state: GpsView['state']): GpsView => ({ source: 'gpsd', state, message: state, endpoint: '127.0.0.1:2947', fix: null, counts: { read: 0, dropped: 0 }, revision });
+
+describe('the My location words', () => {
+  it('shows the accuracy in the user’s unit, finer when it is small', () => {
+    expect(formatAccuracy(20.9, 'm')).toBe('±21 m');
+    expect(formatAccuracy(3.84, 'm')).toBe('±3.8 m');
+    expect(formatAccuracy(20.9, 'ft')).toBe('±69 ft');
+    expect(formatAccuracy(0.02, 'ft')).toBe('±0.1 ft');
+    expect(formatAccuracy(null, 'm')).toBe('unknown');
+    expect(accuracyNote(4.2, 'ft', 'DGPS fix (corrected)')).toBe('Position from My location (DGPS fix (corrected)), accurate to ±14 ft.');
+  });
+
+  it('turns the platform’s geolocation into a fix, and its refusals into sentences', () => {
+    const fix = deviceFix({ coords: { latitude: 45.6, longitude: -111, accuracy: 12, altitude: null }, timestamp: Date.UTC(2024, 4, 1) } as unknown as GeolocationPosition, Date.UTC(2024, 4, 1, 0, 0, 1));
+    expect(fix).toMatchObject({ lat: 45.6, lon: -111, accuracyM: 12, quality: 'device', fixTime: '2024-05-01T00:00:00.000Z', receivedAt: '2024-05-01T00:00:01.000Z' });
+    expect(satellitesText(fix)).toBeNull();
+    expect(satellitesText({ ...fix, satellites: 9, satellitesSeen: 12 })).toBe('9 used of 12 in view');
+    expect(deviceError({ code: 1 })).toMatchObject({ state: 'denied', message: expect.stringMatching(/^Sitewalk is not allowed to use this device’s location\./) });
+    expect(deviceError({ code: 2 }).state).toBe('no-fix');
+    expect(fromHost({ ...view(1, 'silent'), fix: fix }).fix).toBeNull();
+  });
+
+  it('keeps the newest receiver view when an older answer arrives late', () => {
+    const store = new AppStore({} as never, () => () => undefined);
+    store.applyGps(view(5, 'fix'));
+    store.applyGps(view(3, 'connecting'));
+    expect(store.getState().gps?.state).toBe('fix');
+    store.applyGps(view(6, 'silent'));
+    expect(store.getState().gps?.state).toBe('silent');
+  });
+});
