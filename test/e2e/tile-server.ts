@@ -3,7 +3,7 @@
 // an area download in the middle. It counts the tiles it served and can be closed mid-request.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { crc32, deflateSync } from 'node:zlib';
+import { rgbPng } from '../support/png';
 
 export interface PngTileServer {
   template: string;
@@ -15,7 +15,7 @@ export interface PngTileServer {
 }
 
 export async function startPngTileServer(options: { delayMs?: number; fill?: [number, number, number] } = {}): Promise<PngTileServer> {
-  const tile = solidPng(256, 256, options.fill ?? [0xdd, 0xe8, 0xd0], [0x9a, 0xb0, 0x8c]);
+  const tile = rgbPng({ fill: options.fill ?? [0xdd, 0xe8, 0xd0], border: [0x9a, 0xb0, 0x8c] });
   const sockets = new Set<Socket>();
   const state = { requests: 0, delayMs: options.delayMs ?? 0 };
   const server: Server = createServer((request, response) => {
@@ -57,26 +57,4 @@ export async function startPngTileServer(options: { delayMs?: number; fill?: [nu
       return closed;
     },
   };
-}
-
-/** An RGB PNG of one colour with a 2-pixel border in another. */
-export function solidPng(width: number, height: number, fill: [number, number, number], border: [number, number, number]): Buffer {
-  const row = width * 3 + 1;
-  const pixels = Buffer.alloc(row * height);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) pixels.set(x < 2 || y < 2 ? border : fill, y * row + 1 + x * 3);
-  }
-  const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(pixels)), chunk('IEND', Buffer.alloc(0))]);
 }

@@ -12,7 +12,8 @@
 import { writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
-import { crc32, deflateSync, gzipSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
+import { rgbPng } from './png';
 import { zxyToTileId } from 'pmtiles';
 import initSqlJs from 'sql.js';
 import { tileRange, type TileCoords } from '../../electron/core/tiles';
@@ -32,34 +33,9 @@ export interface BasemapFileOptions {
   tileBytes?: (coords: TileCoords) => Buffer;
 }
 
-function chunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-
-/** A valid 256×256 PNG of one colour (from z/x/y) with a tEXt chunk "sitewalk z/x/y": unique per tile. */
+/** A valid 256×256 PNG of one colour (from z/x/y) with a tEXt comment "sitewalk z/x/y": unique per tile. */
 export function basemapTile(z: number, x: number, y: number): Buffer {
-  const size = 256;
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(size, 0);
-  header.writeUInt32BE(size, 4);
-  header[8] = 8; // bit depth
-  header[9] = 2; // RGB
-  const rgb = [(40 + z * 20) % 256, (x * 37) % 256, (y * 53) % 256];
-  const row = Buffer.alloc(1 + size * 3);
-  for (let i = 0; i < size; i++) row.set(rgb, 1 + i * 3);
-  const pixels = Buffer.concat(Array.from({ length: size }, () => row));
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('tEXt', Buffer.from(`Comment\0sitewalk ${z}/${x}/${y}`, 'latin1')),
-    chunk('IDAT', deflateSync(pixels)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+  return rgbPng({ fill: [(40 + z * 20) % 256, (x * 37) % 256, (y * 53) % 256], comment: `sitewalk ${z}/${x}/${y}` });
 }
 
 /** Every tile the options describe, zoom by zoom. */
