@@ -22,6 +22,7 @@ import {
   type SyncStatus,
 } from './open-core';
 import { refuse, type InputIssue } from '../shared/result';
+import { packSites } from '../shared/contract/site-list';
 import { GPS_SOURCE_KINDS, THEMES, type GpsSourceKind, type Theme } from '../shared/domain';
 import { findXmlForbidden } from '../shared/validation/index';
 import { BulkSession, type BulkSessionOptions } from './bulk/session';
@@ -263,6 +264,9 @@ export function createHostApi(
     },
     async listSites() {
       return core.sites.list();
+    },
+    async listSitesPacked() {
+      return packSites(core.sites.list());
     },
     async saveSite(input) {
       const { localId, ...fields } = input;

@@ -7,7 +7,7 @@
 // useSyncExternalStore; the map listens to site changes directly to avoid re-rendering 10,000 pins.
 import { useSyncExternalStore } from 'react';
 import type { ApiEvent, GpsView, BasemapView, BulkRunView, ChangeSet, DownloadView, OutboxEntryView, OutboxHistoryPage, OutboxListing, ProfileView, SettingsView, SiteView, SitewalkApi, StatusView } from '../../electron/shared/contract/index';
-import { DEFAULT_SETTINGS } from '../../electron/shared/contract/index';
+import { DEFAULT_SETTINGS, unpackSites } from '../../electron/shared/contract/index';
 import { describeError } from '../../electron/shared/result';
 
 export { describeError };
@@ -101,7 +101,7 @@ export class AppStore {
         this.api.getStatus(),
         this.api.listProfiles(),
         this.api.getSettings(),
-        this.api.listSites(),
+        this.loadSites(),
         this.api.listOutbox(),
       ]);
       this.replaceData(sites, outbox, { loaded: true, connectionError: null, status, profiles, settings });
@@ -158,7 +158,7 @@ export class AppStore {
 
   /** Reloads sites and outbox (after a profile switch the register changes wholesale). */
   async reloadData(): Promise<void> {
-    const [sites, outbox, status] = await Promise.all([this.api.listSites(), this.api.listOutbox(), this.api.getStatus()]);
+    const [sites, outbox, status] = await Promise.all([this.loadSites(), this.api.listOutbox(), this.api.getStatus()]);
     this.replaceData(sites, outbox, { status });
   }
 
@@ -183,6 +183,15 @@ export class AppStore {
     this.flush();
     this.set({ outboxHistory: { next: page.next, total: page.total, loading: false } });
     return true;
+  }
+
+  /**
+   * Every site of the active profile: in the lean columnar form (a third of the bytes at 50,000 sites),
+   * or as views from a host (or a test's API) that has only listSites.
+   */
+  private async loadSites(): Promise<SiteView[]> {
+    if (typeof this.api.listSitesPacked !== 'function') return this.api.listSites();
+    return unpackSites(await this.api.listSitesPacked());
   }
 
   /** Every site and outbox entry at once (with `patch`); the map hears it as a reset. */

@@ -10,7 +10,7 @@ import { entryKey, Revisions, siteKey } from '../revisions';
 import { Journal, SETTLED_COMPACTION } from '../storage/journal';
 import { RecordReader, type StoredProblem } from '../storage/records';
 import { canCoalesce, canMove, coalesce, recoverInterrupted, TransitionError, type Transition } from './transitions';
-import { laneOf, OUTBOX_STATES, outboxRecordSchema, type OutboxEntry, type OutboxRecord, type OutboxState, type PauseInfo, type ReprocessEntry, type SiteEntry } from './types';
+import { isCommonOutboxRecord, laneOf, OUTBOX_STATES, outboxRecordSchema, type OutboxEntry, type OutboxRecord, type OutboxState, type PauseInfo, type ReprocessEntry, type SiteEntry } from './types';
 
 export const OUTBOX_FILE = 'outbox.journal';
 const JOURNAL_NAME = 'sitewalk-outbox';
@@ -71,7 +71,7 @@ export class OutboxStore {
     const file = join(options.dataDir, OUTBOX_FILE);
     // Records are checked and replayed as they are read: superseded ones are never all held at once.
     const replayed: Replayed = { entries: new Map(), pauses: new Map(), nextSeq: 1 };
-    const reader = new RecordReader(outboxRecordSchema, file, 'outbox', (record) => replay(replayed, record));
+    const reader = new RecordReader(outboxRecordSchema, file, 'outbox', (record) => replay(replayed, record), isCommonOutboxRecord);
     const { journal, problems: damaged } = await Journal.open(file, JOURNAL_NAME, { onRecord: (record) => reader.accept(record) });
     const store = new OutboxStore(journal, options.clock, options.historyMs ?? 7 * 24 * 3600_000, options.compactAfterRecords ?? 4096, options.revisions ?? new Revisions());
     for (const [profileId, pause] of replayed.pauses) store.pauses.set(profileId, pause);

@@ -7,6 +7,7 @@ import { OUTBOX_STATES, PIN_STYLES, type OutboxState } from '../../shared/domain
 import type { CallError, CarriedBy, EusReprocess, SiteEdit } from '../service/types';
 import { BINDING_NAMES } from '../../shared/aspnet';
 import { BINDINGS } from '../../shared/domain';
+import { arrayOf, either, exactObject, isBoolean, isNonEmptyString, isNonNegativeInt, isNumber, isPositiveInt, isString, literal, nullable, oneOf, opt, req, type KeyRule } from '../storage/shape';
 
 export { OUTBOX_STATES, type OutboxState };
 
@@ -193,3 +194,61 @@ export const outboxRecordSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('pause'), profileId: z.string(), pause: pauseSchema.nullable() }),
   z.object({ t: z.literal('seq'), next: z.number().int().nonnegative() }),
 ]) as unknown as z.ZodType<OutboxRecord>;
+
+// The same shapes checked by hand, for the fast path of loading (storage/shape.ts): kept in step with
+// the schemas above (test/storage/shape.test.ts compares the two). Anything they do not take exactly
+// (another version's record, a hostile one) is left to the schemas.
+const problemShape = exactObject({
+  kind: req(isString),
+  message: req(isString),
+  detail: req(isString),
+  retryable: req(isBoolean),
+  quotaExhausted: req(isBoolean),
+  authRejected: req(isBoolean),
+  mayHaveBeenApplied: req(isBoolean),
+  issues: opt(arrayOf(exactObject({ field: req(isString), message: req(isString) }))),
+  repeats: opt(isPositiveInt),
+});
+const carriedByShape = exactObject({
+  binding: req(oneOf(BINDINGS)),
+  instead: req(oneOf(BINDINGS)),
+  reason: req(oneOf(['request-validation', 'query-length'])),
+  message: req(isString),
+});
+const siteEditShape = exactObject({
+  siteId: opt(isString),
+  name: opt(isString),
+  height: req(isNumber),
+  latitude: opt(isNumber),
+  longitude: opt(isNumber),
+  description: opt(isString),
+  group: opt(isString),
+  pinStyle: opt(oneOf(PIN_STYLES)),
+});
+const reprocessShape = exactObject({ processId: req(isString), multiMapId: req(isString), sendEmail: req(isBoolean) });
+const baseRules = {
+  id: req(isNonEmptyString),
+  seq: req(isNonNegativeInt),
+  profileId: req(isString),
+  state: req(oneOf(OUTBOX_STATES)),
+  attempts: req(isNonNegativeInt),
+  createdAt: req(isNumber),
+  updatedAt: req(isNumber),
+  nextAttemptAt: req(nullable(isNumber)),
+  result: req(nullable(isString)),
+  problem: req(nullable(problemShape)),
+  carriedBy: opt(nullable(carriedByShape)),
+} satisfies Record<string, KeyRule>;
+const siteRules = { localId: req(isNonEmptyString), op: req(oneOf(['create', 'edit'])), payload: req(siteEditShape), resultSiteId: req(nullable(isString)) } satisfies Record<string, KeyRule>;
+const siteEntryShape = exactObject({ ...baseRules, kind: req(literal('site')), ...siteRules });
+const reprocessEntryShape = exactObject({ ...baseRules, kind: req(literal('reprocess')), payload: req(reprocessShape) });
+// The patch: every field optional but id, seq (never in a patch) and kind (not in the schema).
+const { id: _id, seq: _seq, ...patchable } = { ...baseRules, ...siteRules, payload: req(either(siteEditShape, reprocessShape)) };
+const patchShape = exactObject(Object.fromEntries(Object.entries(patchable).map(([key, rule]) => [key, opt(rule.test)])));
+const addShape = exactObject({ t: req(literal('add')), entry: req(either(siteEntryShape, reprocessEntryShape)) });
+const setShape = exactObject({ t: req(literal('set')), id: req(isString), patch: req(patchShape) });
+
+/** The outbox records read back at every start, in the exact shape outboxRecordSchema returns them. */
+export function isCommonOutboxRecord(value: unknown): value is OutboxRecord {
+  return addShape(value) || setShape(value);
+}

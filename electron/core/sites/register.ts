@@ -14,6 +14,7 @@ import type { SiteOrigin } from '../../shared/contract/views';
 import { Revisions, siteKey } from '../revisions';
 import { Journal, SETTLED_COMPACTION } from '../storage/journal';
 import { RecordReader, type StoredProblem } from '../storage/records';
+import { exactObject, isNonEmptyString, isNonNegativeInt, isNumber, isString, literal, nullable, oneOf, opt, req } from '../storage/shape';
 
 export const REGISTER_FILE = 'sites.journal';
 const JOURNAL_NAME = 'sitewalk-sites';
@@ -82,7 +83,34 @@ const siteRecordSchema = z.object({
   draft: siteFieldsSchema.optional(),
 });
 
-const registerRecordSchema: z.ZodType<RegisterRecord> = z.discriminatedUnion('t', [
+// The same shapes, checked by hand for the fast path (storage/shape.ts): kept in step with the schemas
+// above (test/storage/shape.test.ts compares the two on generated records).
+const siteFieldsShape = exactObject({
+  name: opt(isString),
+  height: opt(isNumber),
+  latitude: opt(isNumber),
+  longitude: opt(isNumber),
+  description: opt(isString),
+  group: opt(isString),
+  pinStyle: opt(oneOf(PIN_STYLES)),
+});
+const siteRecordShape = exactObject({
+  localId: req(isNonEmptyString),
+  profileId: req(isString),
+  siteId: req(nullable(isString)),
+  origin: req(oneOf(['created', 'existing', 'imported'])),
+  known: req(siteFieldsShape),
+  appliedSeq: req(isNonNegativeInt),
+  createdAt: req(isNumber),
+  updatedAt: req(isNumber),
+  lost: opt(isString),
+  draft: opt(siteFieldsShape),
+});
+const putShape = exactObject({ t: req(literal('put')), site: req(siteRecordShape) });
+const delShape = exactObject({ t: req(literal('del')), localId: req(isString) });
+export const isRegisterRecord = (value: unknown): value is RegisterRecord => putShape(value) || delShape(value);
+
+export const registerRecordSchema: z.ZodType<RegisterRecord> = z.discriminatedUnion('t', [
   z.object({ t: z.literal('put'), site: siteRecordSchema }),
   z.object({ t: z.literal('del'), localId: z.string() }),
 ]);
@@ -97,8 +125,8 @@ export interface RegisterOptions {
 }
 
 export class SiteRegister {
-  private readonly sites = new Map<string, SiteRecord>();
-  private readonly bySiteId = new Map<string, string>();
+  /** Service site ID → local ID, per profile. */
+  private readonly bySiteId = new Map<string, Map<string, string>>();
   private compacting: Promise<void> | null = null;
   private failure: Error | null = null;
 
@@ -107,21 +135,28 @@ export class SiteRegister {
     readonly clock: Clock,
     private readonly compactAfter: number,
     private readonly revisions: Revisions,
+    private readonly sites: Map<string, SiteRecord>,
   ) {}
 
   static async open(options: RegisterOptions): Promise<{ register: SiteRegister; problems: StoredProblem[] }> {
     const file = join(options.dataDir, REGISTER_FILE);
-    // Records are checked and replayed as they are read: superseded ones are never all held at once.
-    const replayed = new Map<string, SiteRecord>();
-    const reader = new RecordReader(registerRecordSchema, file, 'site list', (record) => {
-      if (record.t === 'put') replayed.set(record.site.localId, record.site);
-      else replayed.delete(record.localId);
-    });
+    // Records are checked and replayed as they are read, straight into the register's map (a re-put
+    // keeps its first place, as set() does): superseded ones are never all held at once.
+    const sites = new Map<string, SiteRecord>();
+    const reader = new RecordReader(
+      registerRecordSchema,
+      file,
+      'site list',
+      (record) => {
+        if (record.t === 'put') sites.set(record.site.localId, record.site);
+        else sites.delete(record.localId);
+      },
+      isRegisterRecord,
+    );
     const { journal, problems: damaged } = await Journal.open(file, JOURNAL_NAME, { onRecord: (record) => reader.accept(record) });
-    const register = new SiteRegister(journal, options.clock, options.compactAfterRecords ?? 2048, options.revisions ?? new Revisions());
+    const register = new SiteRegister(journal, options.clock, options.compactAfterRecords ?? 2048, options.revisions ?? new Revisions(), sites);
     // The service-ID index is built once, from the live sites only.
-    for (const site of replayed.values()) register.set(site);
-    replayed.clear();
+    for (const site of sites.values()) register.index(site);
     const problems = [...damaged, ...(await reader.finish())];
     if (problems.some((problem) => problem.kind !== 'torn-tail')) await register.compact();
     return { register, problems };
@@ -141,7 +176,7 @@ export class SiteRegister {
   }
 
   findBySiteId(profileId: string, siteId: string): SiteRecord | undefined {
-    const localId = this.bySiteId.get(indexKey(profileId, siteId));
+    const localId = this.bySiteId.get(profileId)?.get(siteId);
     return localId === undefined ? undefined : this.sites.get(localId);
   }
 
@@ -232,22 +267,35 @@ export class SiteRegister {
 
   private set(site: SiteRecord): void {
     const previous = this.sites.get(site.localId);
-    if (previous?.siteId) this.bySiteId.delete(indexKey(previous.profileId, previous.siteId));
+    if (previous) this.unindex(previous);
     this.sites.set(site.localId, site);
-    if (site.siteId) this.bySiteId.set(indexKey(site.profileId, site.siteId), site.localId);
+    this.index(site);
   }
 
   private unset(localId: string): boolean {
     const previous = this.sites.get(localId);
     if (!previous) return false;
-    if (previous.siteId) this.bySiteId.delete(indexKey(previous.profileId, previous.siteId));
+    this.unindex(previous);
     this.sites.delete(localId);
     return true;
   }
-}
 
-function indexKey(profileId: string, siteId: string): string {
-  return `${profileId}\u0000${siteId}`;
+  private index(site: SiteRecord): void {
+    if (!site.siteId) return;
+    let profile = this.bySiteId.get(site.profileId);
+    if (!profile) {
+      profile = new Map();
+      this.bySiteId.set(site.profileId, profile);
+    }
+    profile.set(site.siteId, site.localId);
+  }
+
+  private unindex(site: SiteRecord): void {
+    if (!site.siteId) return;
+    const profile = this.bySiteId.get(site.profileId);
+    // Only the site's own entry: another record may have taken the ID since (set() keeps the last).
+    if (profile?.get(site.siteId) === site.localId) profile.delete(site.siteId);
+  }
 }
 
 let pool = Buffer.alloc(0);

@@ -6,6 +6,7 @@ export * from './methods';
 export * from './events';
 export * from './basemaps';
 export * from './gps';
+export * from './site-list';
 export type { Result } from '../result';
 export type { Binding, InputIssue, KeyStoreKind, OutboxState, PinStyle, SyncState } from '../domain';
 export type { BulkProgress, ReportRow, RunResult } from '../bulk/report';

@@ -5,6 +5,7 @@ import type { Result } from '../result';
 import type { EusPlan } from '../bulk/eus';
 import type { ImportPreview } from '../bulk/preview';
 import type { ApiEvent } from './events';
+import type { SiteList } from './site-list';
 import {
   bulkFileSchema,
   connectionTestOptionsSchema,
@@ -68,6 +69,7 @@ export const API_METHODS = {
   clearApiKey: z.tuple([id]),
   testProfile: z.tuple([id, connectionTestOptionsSchema]),
   listSites: z.tuple([]),
+  listSitesPacked: z.tuple([]),
   saveSite: z.tuple([siteInputSchema]),
   addExistingSite: z.tuple([siteInputSchema]),
   listOutbox: z.tuple([]),
@@ -120,6 +122,8 @@ export interface SitewalkApi {
    */
   testProfile(profileId: string, options: ConnectionTestOptions): Promise<Result<ConnectionTestView>>;
   listSites(): Promise<SiteView[]>;
+  /** The same sites as listSites, in the lean columnar form the page loads at start (unpackSites). */
+  listSitesPacked(): Promise<SiteList>;
   /** Validates, queues durably, returns the site as now pending. */
   saveSite(input: SiteInput): Promise<Result<SiteView>>;
   /** Adds a site the service already has, by its ID, to the local register (nothing is sent). */

@@ -194,6 +194,7 @@ export const API_METHOD_NAMES = Object.keys({
   clearApiKey: true,
   testProfile: true,
   listSites: true,
+  listSitesPacked: true,
   saveSite: true,
   addExistingSite: true,
   listOutbox: true,

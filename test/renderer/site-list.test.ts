@@ -1,0 +1,40 @@
+// The page loads its sites in the lean columnar form (listSitesPacked): unpacking must give back
+// exactly the SiteViews the core built, whatever they hold.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { packSites, unpackSites, type SiteView } from '../../electron/shared/contract/index';
+
+const time = fc.oneof(fc.integer({ min: 0, max: 4_000_000_000_000 }).map((ms) => new Date(ms).toISOString()), fc.constantFrom('not a time', '2026-01-01T00:00:00Z'));
+const site: fc.Arbitrary<SiteView> = fc.record({
+  localId: fc.string(),
+  siteId: fc.option(fc.string(), { nil: null }),
+  profileId: fc.constantFrom('p1', 'p2'),
+  origin: fc.constantFrom('created', 'existing', 'imported'),
+  name: fc.string(),
+  height: fc.option(fc.double({ noNaN: true, noDefaultInfinity: true }), { nil: null }),
+  latitude: fc.option(fc.double({ min: -90, max: 90, noNaN: true }), { nil: null }),
+  longitude: fc.option(fc.double({ min: -180, max: 180, noNaN: true }), { nil: null }),
+  description: fc.string(),
+  group: fc.constantFrom('', 'Town 1', 'Town 2'),
+  pinStyle: fc.constantFrom(1, 2, 3) as fc.Arbitrary<SiteView['pinStyle']>,
+  syncState: fc.constantFrom('synced', 'pending', 'failed', 'needs-review') as fc.Arbitrary<SiteView['syncState']>,
+  lastError: fc.option(fc.record({ kind: fc.string(), message: fc.string(), detail: fc.string() }), { nil: null }),
+  queued: fc.nat(),
+  createdAt: time,
+  updatedAt: time,
+  revision: fc.nat(),
+});
+
+describe('the lean site list', () => {
+  it('unpacks to exactly the views packed, in order, through JSON', () => {
+    fc.assert(fc.property(fc.array(site, { maxLength: 30 }), (sites) => {
+      const wire = JSON.parse(JSON.stringify(packSites(sites))) as ReturnType<typeof packSites>;
+      expect(unpackSites(wire)).toEqual(JSON.parse(JSON.stringify(sites)));
+    }), { numRuns: 300 });
+  });
+
+  it('is much smaller than the views on the wire', () => {
+    const sites: SiteView[] = Array.from({ length: 1000 }, (_, k) => ({ localId: `local-${k}abcdefg`, siteId: String(100000 + k), profileId: 'p-bdde7be9', origin: 'created', name: `Tower ${k}`, height: 20 + (k % 80), latitude: 39.1234 + k / 1e4, longitude: -82.5 + k / 1e4, description: 'Imported', group: `Town ${k % 25}`, pinStyle: 1, syncState: 'synced', lastError: null, queued: 0, createdAt: new Date(1_795_000_000_000 + k).toISOString(), updatedAt: new Date(1_795_000_000_000 + k).toISOString(), revision: k + 1 }));
+    expect(JSON.stringify(packSites(sites)).length).toBeLessThan(JSON.stringify(sites).length / 2);
+  });
+});
