@@ -29,8 +29,8 @@ export const GROUPS: readonly BenchGroup[] = [
   { name: 'outbox', file: 'outbox', exportName: 'benchOutbox', about: '10,000 durable enqueues + sync, beside a JSON document rewritten per change' },
   { name: 'map', file: 'map', exportName: 'benchMap', about: 'the map with thousands of pins' },
   { name: 'bulk', file: 'bulk', exportName: 'benchBulk', about: 'bulk import of large CSV/KML/GeoJSON files' },
-  { name: 'peers', file: 'peers', exportName: 'benchPeers', about: 'our SOAP 1.1 client beside the soap npm package, 2,000 site edits at concurrency 1 and 8' },
-  { name: 'sync', file: 'sync', exportName: 'benchSync', about: '5,000 edits through the outbox at 25 ms latency, beside the ideal and one at a time' },
+  { name: 'peers', file: 'peers', exportName: 'benchPeers', about: 'client CPU per SOAP 1.1 site edit: ours, the soap npm package and bare undici, at concurrency 1 and 8' },
+  { name: 'sync', file: 'sync', exportName: 'benchSync', about: 'edits through the outbox at 25/100/300 ms latency × concurrency 4/8/16, beside the ideal' },
   { name: 'startup', file: 'startup', exportName: 'benchStartup', about: 'start-up to first paint and Node RSS at 10,000/50,000 sites, register load at 100,000' },
 ];
 

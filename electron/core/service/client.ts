@@ -48,7 +48,8 @@ import { soap12 } from './soap12';
 import { CREDENTIAL_PARAMETERS, domainFieldOf, eusParams, rawParams, renderingListParams, siteParams, type WireParams } from './operations';
 import { BINDING_NAMES, describeRefusal, formEncodeParams, isFormBinding, predictRefusal, type AspNetRefusal } from '../../shared/aspnet';
 import { labelFor } from '../../shared/validation/common';
-import { cancelledError, describeThrown, invalidInput, networkError, protocolError, stripQuery, timeoutError } from './errors';
+import { cancelledError, describeThrown, errorCode, invalidInput, networkError, protocolError, stripQuery, timeoutError } from './errors';
+import { releaseDeadline, watchDeadline, type CallStop } from './deadline';
 import { createRedactor, redactError, type Redactor } from './redact';
 import { interpretRenderingList, interpretReprocessResult, interpretSiteResult, resultError, resultText } from './interpret';
 import { parseEusReprocess } from '../../shared/validation/eus';
@@ -85,6 +86,19 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
   const transport: Transport = options.fetch ?? nodeTransport;
   const defaultTimeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const fallbackAllowed = options.bindingFallback !== false;
+  const ownTimeouts = transport.ownTimeouts === true;
+  // The endpoint (URL without query, safe to show) and host of each URL called, worked out once:
+  // a client calls a handful of endpoints (one per binding and operation), a GET with its query.
+  const endpoints = new Map<string, { endpoint: string; host: string }>();
+  const endpointOf = (url: string): { endpoint: string; host: string } => {
+    const endpoint = stripQuery(url);
+    let known = endpoints.get(endpoint);
+    if (known === undefined) {
+      known = { endpoint, host: hostOf(endpoint) };
+      if (endpoints.size < 64) endpoints.set(endpoint, known);
+    }
+    return known;
+  };
   // The connection is frozen: checked once, reported on every call.
   const connectionIssues = checkConnection(connection);
   // The key rarely changes between calls; its pattern is worth keeping.
@@ -169,24 +183,19 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
     callOptions: CallOptions | undefined,
     redact: Redactor,
   ): Promise<Exchanged> {
-    const endpoint = stripQuery(request.url);
-    const host = hostOf(request.url);
+    const { endpoint, host } = endpointOf(request.url);
     const timeoutMs = callOptions?.timeoutMs ?? defaultTimeoutMs;
     const callerSignal = callOptions?.signal;
     if (callerSignal?.aborted) return { ok: false, error: cancelledError('no', endpoint, callerSignal.reason) };
-    // One controller for the time limit and the caller's cancel (AbortSignal.any is slow on Node 20).
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError'));
-    }, timeoutMs);
-    const onCancel = () => controller.abort(callerSignal?.reason);
+    // The time limit and the caller's cancel in one stop, watched by the shared deadline timer
+    // (deadline.ts): no timer nor AbortController of its own (AbortSignal.any is slow on Node 20).
+    const stop = watchDeadline(timeoutMs);
+    const onCancel = () => stop.abort(callerSignal?.reason);
     callerSignal?.addEventListener('abort', onCancel, { once: true });
     try {
-      return await exchangeOnce(request, operation, codec, controller.signal, () => timedOut, timeoutMs, callerSignal, endpoint, host, redact);
+      return await exchangeOnce(request, operation, codec, stop, callerSignal, endpoint, host, redact);
     } finally {
-      clearTimeout(timer);
+      releaseDeadline(stop);
       callerSignal?.removeEventListener('abort', onCancel);
     }
   }
@@ -195,19 +204,19 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
     request: WireRequest,
     operation: Operation,
     codec: BindingCodec,
-    signal: AbortSignal,
-    timedOut: () => boolean,
-    timeoutMs: number,
+    stop: CallStop,
     callerSignal: AbortSignal | undefined,
     endpoint: string,
     host: string,
     redact: Redactor,
   ): Promise<Exchanged> {
     const stopped = (cause: unknown): CallError | null => {
-      if (timedOut()) return timeoutError(timeoutMs, endpoint);
+      // undici's own timers carry the same limit (node-transport.ts): whichever fires first, it is the time limit.
+      if (stop.expired || (ownTimeouts && UNDICI_TIMEOUTS.has(errorCode(cause)))) return timeoutError(stop.timeoutMs, endpoint);
       if (callerSignal?.aborted) return cancelledError('maybe', endpoint, callerSignal.reason ?? cause);
       return null;
     };
+    const signal = ownTimeouts ? (stop as unknown as AbortSignal) : stop.linkedSignal();
 
     let response: TransportResponse;
     try {
@@ -219,6 +228,7 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
         // wrong URL, and following it would resend (or silently drop) the request.
         redirect: 'manual',
         signal,
+        ...(ownTimeouts ? { timeoutMs: stop.timeoutMs } : {}),
       });
     } catch (error) {
       return { ok: false, error: stopped(error) ?? networkError(error, endpoint, host) };
@@ -227,7 +237,7 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
     const contentType = response.headers.get('content-type') ?? '';
     const success = response.status >= 200 && response.status < 300;
     const limit = success ? MAX_BODY_BYTES : MAX_ERROR_BODY_BYTES;
-    const read = await readBody(response, signal, limit);
+    const read = await readBody(response, stop, limit);
     // A success must decode exactly: a replacement character silently put in a result would be
     // taken for the service's words. A failure's text only explains it, so it is read leniently.
     const decodedBody = decodeBody(read.bytes, contentType, success && read.failure === undefined && !read.tooLarge);
@@ -376,6 +386,7 @@ function redactOrNull(text: string | null, redact: Redactor): string | null {
   return text === null ? null : redact(text);
 }
 
+/** The host a URL names, for messages; the URL itself when it cannot be parsed. */
 function hostOf(url: string): string {
   try {
     return new URL(url).host;
@@ -383,3 +394,6 @@ function hostOf(url: string): string {
     return url;
   }
 }
+
+/** undici's header and body timers (node-transport.ts hands them the call's time limit). */
+const UNDICI_TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);

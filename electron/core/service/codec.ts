@@ -50,10 +50,17 @@ export interface BindingCodec {
 
 /** {baseUrl}{servicePath}, tolerant of a trailing slash on one and a missing leading slash on the other. */
 export function serviceUrl(connection: Connection): string {
+  // A client's connection is frozen: its URL is worked out once (a mutable one, every time).
+  const known = Object.isFrozen(connection) ? serviceUrls.get(connection) : undefined;
+  if (known !== undefined) return known;
   const base = connection.baseUrl.trim().replace(/\/+$/, '');
   const path = connection.servicePath.trim().replace(/^\/*/, '/');
-  return `${base}${path === '/' ? '' : path}`;
+  const url = `${base}${path === '/' ? '' : path}`;
+  if (Object.isFrozen(connection)) serviceUrls.set(connection, url);
+  return url;
 }
+
+const serviceUrls = new WeakMap<Connection, string>();
 
 export function isSuccess(status: number): boolean {
   return status >= 200 && status < 300;

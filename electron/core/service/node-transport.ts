@@ -4,21 +4,63 @@
 // same error codes as fetch (ECONNREFUSED before anything was sent, UND_ERR_SOCKET after), so the
 // client's "was it sent?" reading is unchanged; skipping fetch's WHATWG Request/Response layers
 // roughly halves the CPU a call costs. The Electron host passes net.fetch instead (system proxies).
+// Cheap per call: an endpoint's URL is parsed once (the pool is addressed by origin and path, so
+// undici parses nothing), and the call's time limit is handed to undici's own header and body
+// timers, which run for every request anyway (the client's deadline.ts watches the whole call).
 import { Agent, request } from 'undici';
-import type { TransportResponse } from './types';
+import type { Transport, TransportInit, TransportResponse } from './types';
 
 /** One pool for every service the process talks to; idle connections are kept for a few seconds. */
 const pool = new Agent({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 60_000, connections: 32 });
 
-export async function nodeTransport(url: string, init: RequestInit): Promise<TransportResponse> {
-  const answer = await request(url, {
+type Target = { origin: string; path: string };
+
+/** Parsed endpoints by URL without query; a handful per profile, bounded all the same. */
+const targets = new Map<string, Target | null>();
+const MAX_TARGETS = 256;
+
+/** A query our encoder wrote (formEncodeParams): characters the URL parser leaves as they are. */
+const PLAIN_QUERY = /^[\w.~%&=+!()*-]*$/;
+
+/** Origin and path of an http(s) URL, parsed once per endpoint; null: let undici read it (and refuse it). */
+function targetOf(url: string): Target | null {
+  const cut = url.indexOf('?');
+  const base = cut < 0 ? url : url.slice(0, cut);
+  let target = targets.get(base);
+  if (target === undefined) {
+    target = parseTarget(base);
+    if (targets.size >= MAX_TARGETS) targets.clear();
+    targets.set(base, target);
+  }
+  if (target === null || cut < 0) return target;
+  const query = url.slice(cut + 1);
+  return PLAIN_QUERY.test(query) ? { origin: target.origin, path: `${target.path}?${query}` } : null;
+}
+
+function parseTarget(base: string): Target | null {
+  if (base.includes('#')) return null;
+  try {
+    const parsed = new URL(base);
+    if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.search !== '' || parsed.username !== '' || parsed.password !== '') return null;
+    return { origin: parsed.origin, path: parsed.pathname };
+  } catch {
+    return null;
+  }
+}
+
+async function send(url: string, init: TransportInit): Promise<TransportResponse> {
+  const target = targetOf(url);
+  const options = {
     method: (init.method ?? 'GET') as 'GET' | 'POST',
     headers: init.headers as Record<string, string> | undefined,
     body: typeof init.body === 'string' ? init.body : undefined,
+    // An AbortSignal or the client's CallStop: undici reads `aborted`, `reason` and abort listeners.
     signal: init.signal ?? undefined,
-    dispatcher: pool,
+    // undici's own timers (armed for every request anyway) cut a silent server or a stalled body.
+    ...(init.timeoutMs !== undefined ? { headersTimeout: init.timeoutMs, bodyTimeout: init.timeoutMs } : {}),
     // undici's request API never follows a redirect: a 3xx comes back as it is (the client refuses it).
-  });
+  };
+  const answer = target ? await pool.request({ ...options, origin: target.origin, path: target.path }) : await request(url, { ...options, dispatcher: pool });
   const headers = answer.headers;
   return {
     status: answer.statusCode,
@@ -34,3 +76,5 @@ export async function nodeTransport(url: string, init: RequestInit): Promise<Tra
     body: answer.body,
   };
 }
+
+export const nodeTransport: Transport = Object.assign(send, { ownTimeouts: true as const });

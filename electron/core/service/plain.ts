@@ -5,6 +5,7 @@ import type { Connection, Operation } from './types';
 import type { WireParams } from './operations';
 import { isSuccess, parseBody, readFailure, serviceUrl, wrongShape, type Answer, type ReadResult } from './codec';
 import { formEncodeParams } from '../../shared/aspnet';
+import { fastReadPlain } from './fast-read';
 
 export function operationUrl(connection: Connection, operation: Operation): string {
   return `${serviceUrl(connection)}/${operation}`;
@@ -22,6 +23,12 @@ export function encodeParams(params: WireParams): string {
 
 export function readPlain(operation: Operation, answer: Answer, connection: Connection): ReadResult {
   if (!isSuccess(answer.status)) return { ok: false, error: readFailure(answer) };
+  // The exact success shapes first (fast-read.ts); anything else is read in full.
+  return fastReadPlain(operation, answer, connection) ?? readPlainFully(operation, answer, connection);
+}
+
+/** A 2xx answer read with the full XML parser: the reference the fast path is held to. */
+export function readPlainFully(operation: Operation, answer: Answer, connection: Connection): ReadResult {
   const parsed = parseBody(answer, operation);
   if (!parsed.ok) return parsed;
   const root = parsed.root;

@@ -5,6 +5,7 @@ import type { Connection, Operation } from './types';
 import type { WireParams } from './operations';
 import { isSuccess, parseBody, readFailure, serviceUrl, soapFault, wrongShape, type Answer, type BindingCodec, type ReadResult } from './codec';
 import { childOf, escapeXmlAttribute, escapeXmlText } from './xml';
+import { fastReadSoap } from './fast-read';
 
 export function envelope(envelopeNs: string, operation: Operation, params: WireParams, connection: Connection): string {
   // Parameter values go in element text only: escaping & < > (and CR) is all XML needs there.
@@ -23,6 +24,12 @@ export function envelope(envelopeNs: string, operation: Operation, params: WireP
 
 export function readSoap(envelopeNs: string, operation: Operation, answer: Answer, connection: Connection): ReadResult {
   if (!isSuccess(answer.status)) return { ok: false, error: readFailure(answer) };
+  // The exact success shapes first (fast-read.ts); anything else is read in full.
+  return fastReadSoap(envelopeNs, operation, answer, connection) ?? readSoapFully(envelopeNs, operation, answer, connection);
+}
+
+/** A 2xx answer read with the full XML parser: the reference the fast path is held to. */
+export function readSoapFully(envelopeNs: string, operation: Operation, answer: Answer, connection: Connection): ReadResult {
   const parsed = parseBody(answer, operation);
   if (!parsed.ok) return parsed;
   const root = parsed.root;

@@ -117,8 +117,21 @@ export interface TransportResponse {
 
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 
+/**
+ * What the client hands a transport: a fetch RequestInit, plus the call's time limit for a transport
+ * that enforces it itself (`ownTimeouts`; a fetch ignores the field).
+ */
+export type TransportInit = RequestInit & { timeoutMs?: number };
+
 /** What the client sends through: any FetchLike (Node's fetch, Electron's net.fetch) or node-transport.ts. */
-export type Transport = (url: string, init: RequestInit) => Promise<TransportResponse>;
+export type Transport = ((url: string, init: TransportInit) => Promise<TransportResponse>) & {
+  /**
+   * node-transport.ts: the signal may be the client's light CallStop (deadline.ts) rather than an
+   * AbortSignal, and `timeoutMs` bounds the wait for headers and between body chunks (undici's own
+   * timers). Any other transport gets a real AbortSignal.
+   */
+  readonly ownTimeouts?: true;
+};
 
 export interface CallOptions {
   signal?: AbortSignal;
