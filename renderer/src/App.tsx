@@ -334,6 +334,7 @@ export function App({ store, onSessionProblem }: { store: AppStore; onSessionPro
               onCancelAdd={cancelAddMode}
               rightInset={formOpen ? FORM_WIDTH : 0}
               handle={mapHandle}
+              messages={<ToastRegion toasts={toasts} dismiss={dismissToast} />}
             />
             {form && (
               <SiteForm
@@ -347,7 +348,6 @@ export function App({ store, onSessionProblem }: { store: AppStore; onSessionPro
           </main>
         </div>
         <Onboarding />
-        <ToastRegion toasts={toasts} dismiss={dismissToast} />
         <ImportDialog open={bulkDialog === 'import'} onClose={() => setBulkDialog(null)} />
         <ExportDialog open={bulkDialog === 'export'} onClose={() => setBulkDialog(null)} />
         <ReprocessFileDialog open={bulkDialog === 'reprocess'} onClose={() => setBulkDialog(null)} />

@@ -33,7 +33,7 @@ describe('first run', () => {
     expect(new Set(labels).size).toBe(labels.length);
     const tileRequests = await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => entry.name).filter((name) => name.includes('/tiles/')));
     expect(tileRequests.length).toBeGreaterThan(0);
-    for (const url of tileRequests) expect(url).toMatch(new RegExp(`^${escapeRegExp(app.origin)}/tiles/\\d+/\\d+/\\d+\\?v=[0-9a-z]+$`));
+    for (const url of tileRequests) expect(url).toMatch(new RegExp(`^${escapeRegExp(app.origin)}/tiles/(?:[a-z0-9-]+/)?\\d+/\\d+/\\d+\\?v=[0-9a-z]+$`));
 
     await session.screenshot('first-run-sandbox-sites');
     expect(session.errors).toEqual([]);

@@ -89,6 +89,13 @@ describe('My location', () => {
     expect(await control(page).getAttribute('data-following')).toBe('true');
     await expect.poll(() => dotOffCentre(page), { message: 'the map centred on the position' }).toBeLessThan(4);
     await session.screenshot('location-device-follow');
+    // The panel and the tile notice ("Map tiles cannot load here": no tile server here) share the map's
+    // bottom without covering each other or the coordinates box.
+    const boxes = await Promise.all(['.location-control', '.map-notice', '[data-testid="cursor-coordinates"]'].map(async (selector) => (await page.locator(selector).boundingBox())!));
+    for (const [i, j] of [[0, 1], [0, 2], [1, 2]] as const) {
+      const [a, b] = [boxes[i]!, boxes[j]!];
+      expect(a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height, `overlays ${i} and ${j} overlap`).toBe(false);
+    }
 
     // The user drags the map: following stops, and a new position no longer moves the map.
     const map = (await page.getByTestId('map').boundingBox())!;
@@ -107,6 +114,14 @@ describe('My location', () => {
     await page.getByRole('button', { name: 'Follow my position' }).click();
     await expect.poll(() => dotOffCentre(page), { message: 'the map back on the position' }).toBeLessThan(4);
     expect(await control(page).getAttribute('data-following')).toBe('true');
+
+    // Navigating on purpose ("Show all sites", a site chosen in the list) ends following too.
+    await page.getByRole('button', { name: 'Show all sites' }).click();
+    await expect.poll(() => control(page).getAttribute('data-following')).toBe('false');
+    await page.getByRole('button', { name: 'Follow my position' }).click();
+    await expect.poll(() => control(page).getAttribute('data-following')).toBe('true');
+    await page.locator('.site-row .row-main').first().click();
+    await expect.poll(() => control(page).getAttribute('data-following')).toBe('false');
     expect(session.errors).toEqual([]);
   });
 

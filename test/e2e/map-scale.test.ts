@@ -144,7 +144,8 @@ describe('a map readable at scale', () => {
     await expect.poll(() => scaleText(page), { message: 'a metric scale' }).toMatch(/^\d+ (m|km)$/);
 
     const c = await mapCentre(page);
-    await page.mouse.move(c.x - 150, c.y + 60);
+    // Above the centre: the map's bottom left holds the messages, the tile notice and this box.
+    await page.mouse.move(c.x - 150, c.y - 60);
     const coords = page.getByTestId('cursor-coordinates');
     await coords.getByText('Cursor').waitFor();
     const decimal = (await coords.getByTestId('coords-decimal').textContent())!;

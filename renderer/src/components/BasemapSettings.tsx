@@ -5,6 +5,7 @@
 // refuses is shown beside the field it is about.
 import { useEffect, useId, useRef, useState } from 'react';
 import type { BasemapSourceInput, BasemapView } from '../../../electron/shared/contract/index';
+import { DEFAULT_SETTINGS } from '../../../electron/shared/contract/index';
 import { useAppState } from '../store';
 import { issueText, issuesByField } from '../lib/issues';
 import { hostKind, pathForFile } from '../api/index';
@@ -261,6 +262,11 @@ function ServerForm({ basemap, onDone }: { basemap: BasemapView | null; onDone: 
       </Field>
       {text('template', 'Tile address', 'A URL template with {z}, {x} and {y}, for example https://tiles.example.net/{z}/{x}/{y}.png')}
       {text('attribution', 'Credit shown on the map', 'As the server’s terms ask, for example © OpenStreetMap contributors. Plain text; entities such as &copy; are allowed.')}
+      {basemap?.id === 'street' && (
+        <button type="button" className="link-button" onClick={() => setValues({ ...values, template: DEFAULT_SETTINGS.tileUrl, attribution: DEFAULT_SETTINGS.tileAttribution })}>
+          Use OpenStreetMap (default)
+        </button>
+      )}
       <div className="basemap-zooms">
         {zoom('minZoom', 'Shallowest zoom')}
         {zoom('maxZoom', 'Deepest zoom')}

@@ -5,7 +5,6 @@
 // field issues and are shown beside the field; nothing is changed until a save succeeds.
 import { useId, useState } from 'react';
 import type { ProfileInput, ProfileView, SettingsView } from '../../../electron/shared/contract/index';
-import { DEFAULT_SETTINGS } from '../../../electron/shared/contract/index';
 import { BINDINGS, HEIGHT_UNITS, REAL_SERVICE, type Binding, type KeyStoreKind } from '../../../electron/shared/domain';
 import { useAppState } from '../store';
 import { issueText, issuesByField } from '../lib/issues';
@@ -322,7 +321,7 @@ export function ProfileForm({ profile, onDone }: { profile: ProfileView | null; 
   );
 }
 
-type SettingsField = 'tileUrl' | 'tileAttribution' | 'syncConcurrency' | 'heightUnit';
+type SettingsField = 'syncConcurrency' | 'heightUnit';
 
 function AppSettingsForm() {
   const ui = useUi();
@@ -344,13 +343,8 @@ function AppSettingsForm() {
           setIssues({ syncConcurrency: 'Sync concurrency must be a whole number from 1 to 16.' });
           return;
         }
-        if (!/^https?:\/\/.+\{z\}.*\{x\}.*\{y\}/i.test(values.tileUrl.trim())) {
-          setIssues({ tileUrl: 'The tile address must start with http:// or https:// and contain {z}, {x} and {y}.' });
-          return;
-        }
-        const result = await ui.call(() =>
-          ui.api.saveSettings({ tileUrl: values.tileUrl.trim(), tileAttribution: values.tileAttribution, syncConcurrency: concurrency, heightUnit: values.heightUnit }),
-        );
+        // The map's tile servers are edited under Basemaps (the street map is the settings' tileUrl).
+        const result = await ui.call(() => ui.api.saveSettings({ syncConcurrency: concurrency, heightUnit: values.heightUnit }));
         if (!result) return;
         if (!result.ok) {
           setIssues(issuesByField(result.issues));
@@ -361,24 +355,7 @@ function AppSettingsForm() {
         ui.toast('Settings saved.', { tone: 'success' });
       }}
     >
-      <h3 id={`${id}-title`}>Map and sync</h3>
-      <Field
-        label="Map tile address"
-        id={`${id}-tileUrl`}
-        error={issues.tileUrl}
-        hint={<>A tile server template with {'{z}'}, {'{x}'} and {'{y}'}. Tiles seen while online stay on this computer for offline use; where there are none, the map shows a coordinate grid.</>}
-      >
-        {(describedBy) => (
-          <input id={`${id}-tileUrl`} value={values.tileUrl} spellCheck={false} autoComplete="off" aria-invalid={!!issues.tileUrl} aria-describedby={describedBy} onChange={(e) => setValues({ ...values, tileUrl: e.target.value })} />
-        )}
-      </Field>
-      <div className="field">
-        <label htmlFor={`${id}-attr`}>Map attribution</label>
-        <input id={`${id}-attr`} value={values.tileAttribution} autoComplete="off" onChange={(e) => setValues({ ...values, tileAttribution: e.target.value })} />
-      </div>
-      <button type="button" className="link-button" onClick={() => setValues({ ...values, tileUrl: DEFAULT_SETTINGS.tileUrl, tileAttribution: DEFAULT_SETTINGS.tileAttribution })}>
-        Use OpenStreetMap (default)
-      </button>
+      <h3 id={`${id}-title`}>Sync and units</h3>
       <Field label="Sites sent at the same time" id={`${id}-conc`} error={issues.syncConcurrency} hint="1 to 16. Changes to one site are always sent in order.">
         {(describedBy) => (
           <input id={`${id}-conc`} value={concurrencyText} inputMode="numeric" aria-invalid={!!issues.syncConcurrency} aria-describedby={describedBy} onChange={(e) => setConcurrencyText(e.target.value)} />

@@ -8,7 +8,7 @@
 // Readable at scale: pins cluster up to a zoom (a click on a cluster zooms in), names show from a
 // zoom on, the map can show only what the list's search and filters show (`filter`), a scale bar
 // in the user's units, the coordinates under the cursor, and a measure tool (two points or sites).
-import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
+import { useEffect, useImperativeHandle, useRef, useState, type ReactNode, type Ref } from 'react';
 import L from 'leaflet';
 import type { SettingsView, SiteView } from '../../../electron/shared/contract/index';
 import { useAppState, type AppStore } from '../store';
@@ -28,6 +28,7 @@ import { safeAttribution } from '../lib/format';
 import { formatDecimal } from '../lib/coords';
 import { BasemapControls } from './basemaps/BasemapControls';
 import { basemapTileUrl, isFileBasemap } from './basemaps/basemaps';
+import { userNavigated } from './navigation';
 
 export interface MapHandle {
   /** Pans (and zooms in if far out) to a site; false when it has no position. */
@@ -61,6 +62,8 @@ export interface MapViewProps {
   onCancelAdd: () => void;
   /** Pixels on the right covered by the docked form: showing a site keeps it clear of them. */
   rightInset: number;
+  /** Messages (the toasts), shown at the bottom left above the coordinates, clear of the map's other overlays. */
+  messages?: ReactNode;
   handle: Ref<MapHandle>;
 }
 
@@ -111,6 +114,30 @@ export function MapView(props: MapViewProps) {
   const shownRef = useRef<(site: SiteView) => boolean>(() => true);
   // Open where there is room for it beside the toolbar; a tap away otherwise.
   const menuRef = useRef<HTMLDivElement>(null);
+  const bottomRef = useRef<HTMLDivElement>(null);
+  const bottomRightRef = useRef<HTMLDivElement>(null);
+
+  // How much of the map's right side the bottom-right stack takes up, from the bottom (My location's
+  // panel grows): the compact layout's floating site card keeps above it (--map-bottom-right, styles.css).
+  useEffect(() => {
+    const bottom = bottomRef.current;
+    const right = bottomRightRef.current;
+    const holder = containerRef.current?.closest<HTMLElement>('.body') ?? document.documentElement;
+    if (!bottom || !right) return;
+    const publish = () => {
+      const wrap = containerRef.current?.getBoundingClientRect();
+      if (!wrap) return;
+      holder.style.setProperty('--map-bottom-right', `${Math.max(0, Math.ceil(wrap.bottom - right.getBoundingClientRect().top))}px`);
+    };
+    const observer = new ResizeObserver(publish);
+    observer.observe(bottom);
+    observer.observe(right);
+    publish();
+    return () => {
+      observer.disconnect();
+      holder.style.removeProperty('--map-bottom-right');
+    };
+  }, []);
 
   // Create the map once.
   useEffect(() => {
@@ -425,6 +452,7 @@ export function MapView(props: MapViewProps) {
         const zoom = Math.max(map.getZoom(), 13);
         const inset = callbacks.current.rightInset;
         const center = map.unproject(map.project([pin.lat, pin.lng], zoom).add([inset / 2, 0]), zoom);
+        userNavigated(map);
         map.setView(center, zoom, { animate: true });
         return true;
       },
@@ -444,7 +472,10 @@ export function MapView(props: MapViewProps) {
       },
       fitAll() {
         const bounds = layerRef.current?.getBounds();
-        if (bounds && mapRef.current) mapRef.current.fitBounds(bounds.pad(0.05), { maxZoom: 15 });
+        const map = mapRef.current;
+        if (!bounds || !map) return;
+        userNavigated(map);
+        map.fitBounds(bounds.pad(0.05), { maxZoom: 15 });
       },
       element() {
         return containerRef.current;
@@ -457,15 +488,7 @@ export function MapView(props: MapViewProps) {
     <div className="map-wrap">
       <div ref={containerRef} className="map" role="application" aria-label="Map of sites. Use the site list to reach sites from the keyboard." tabIndex={0} data-testid="map" />
 
-      <BasemapControls map={leafletMap} downloadOpen={downloadOpen} onDownloadOpen={setDownloadOpen}>
-        {tilesFailing && (
-          <div className="map-notice" role="note">
-            {tileSource.fileBasemap
-              ? `${tileSource.fileBasemap} has no tiles here — showing a coordinate grid.`
-              : 'Map tiles cannot load here (offline or blocked) — showing a coordinate grid.'}
-          </div>
-        )}
-      </BasemapControls>
+      <BasemapControls map={leafletMap} downloadOpen={downloadOpen} onDownloadOpen={setDownloadOpen} />
 
       {menu && (
         <div ref={menuRef} className="context-menu" role="menu" aria-label={menu.kind === 'pin' ? `Actions for ${menu.title}` : 'Map actions'} style={{ left: menu.x, top: menu.y }}>
@@ -555,9 +578,25 @@ export function MapView(props: MapViewProps) {
         {measuring && <MeasureResult points={measurePoints} unit={settings.heightUnit} />}
       </div>
 
-      <CursorCoordinates map={leafletMap} />
-
-      <LocationControl map={leafletMap} settings={settings} onAddSiteHere={(fix) => callbacks.current.onPick(fix.lat, fix.lon, { accuracyM: fix.accuracyM, qualityLabel: fix.qualityLabel })} />
+      {/* The bottom of the map: the left corner's stack (messages, the tile notice, the coordinates)
+          and the right's (My location), each a column growing upwards side by side; when the map is
+          too narrow for both (the form open), the right one goes above the left, never over it. */}
+      <div ref={bottomRef} className="map-bottom">
+        <div className="map-stack map-stack-left">
+          {props.messages}
+          {tilesFailing && (
+            <div className="map-notice" role="note">
+              {tileSource.fileBasemap
+                ? `${tileSource.fileBasemap} has no tiles here — showing a coordinate grid.`
+                : 'Map tiles cannot load here (offline or blocked) — showing a coordinate grid.'}
+            </div>
+          )}
+          <CursorCoordinates map={leafletMap} />
+        </div>
+        <div ref={bottomRightRef} className="map-stack map-stack-right">
+          <LocationControl map={leafletMap} settings={settings} onAddSiteHere={(fix) => callbacks.current.onPick(fix.lat, fix.lon, { accuracyM: fix.accuracyM, qualityLabel: fix.qualityLabel })} />
+        </div>
+      </div>
 
       <MapLegend />
     </div>

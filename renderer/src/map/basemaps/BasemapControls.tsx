@@ -3,14 +3,15 @@
 // area…" or, where a server's terms forbid it, the reason. The notices about the basemap sit at the
 // top of the map, in the middle, where the eye goes after a pan or a switch: "you are outside this
 // basemap" with a "Go there", a file that can no longer be read, a running area download. MapView's
-// own tile notice (handed in as children) stays bottom right, where it always was.
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+// own tile notice is in its bottom-left stack, above the coordinates.
+import { useEffect, useId, useRef, useState } from 'react';
 import L from 'leaflet';
 import type { BasemapView } from '../../../../electron/shared/contract/index';
 import { useAppState } from '../../store';
 import { useUi } from '../../components/ui';
 import { issueText } from '../../lib/issues';
 import { DownloadDialog } from './DownloadDialog';
+import { userNavigated } from '../navigation';
 import { basemapNote, boundsCentre, formatCount, isFileBasemap, outsideOf, outsideSentence, type MapViewState } from './basemaps';
 import './basemaps.css';
 
@@ -19,8 +20,6 @@ export interface BasemapControlsProps {
   /** The download dialog is open (the map's menu opens it too). */
   downloadOpen: boolean;
   onDownloadOpen: (open: boolean) => void;
-  /** Notices of the map's own, shown above the basemap's (the tile notice). */
-  children?: ReactNode;
 }
 
 /** The map's view, kept current as it moves. */
@@ -43,6 +42,7 @@ function useMapView(map: L.Map | null): MapViewState | null {
 
 /** Shows all of a basemap's area at a zoom it has tiles for. */
 export function goTo(map: L.Map, basemap: BasemapView): void {
+  userNavigated(map);
   const zoomOf = (z: number) => Math.max(basemap.minZoom, Math.min(basemap.maxZoom, z));
   if (!basemap.bounds) {
     map.setZoom(zoomOf(map.getZoom()));
@@ -55,7 +55,7 @@ export function goTo(map: L.Map, basemap: BasemapView): void {
   map.setView([lat, lng], zoom);
 }
 
-export function BasemapControls({ map, downloadOpen, onDownloadOpen, children }: BasemapControlsProps) {
+export function BasemapControls({ map, downloadOpen, onDownloadOpen }: BasemapControlsProps) {
   const ui = useUi();
   const basemaps = useAppState(ui.store, (s) => s.basemaps);
   const downloads = useAppState(ui.store, (s) => s.downloads);
@@ -92,8 +92,7 @@ export function BasemapControls({ map, downloadOpen, onDownloadOpen, children }:
     };
   }, [open]);
 
-  const corner = <div className="basemap-corner">{children}</div>;
-  if (basemaps.length === 0) return corner;
+  if (basemaps.length === 0) return null;
 
   const outside = active && view && !active.problem ? outsideOf(active, view) : null;
   const downloadable = active !== null && active.downloadRefusal === null && !isFileBasemap(active);
@@ -138,7 +137,6 @@ export function BasemapControls({ map, downloadOpen, onDownloadOpen, children }:
 
   return (
     <>
-      {corner}
       <div className="basemap-notices">{notices}</div>
 
       <div className="basemap-switcher">

@@ -11,6 +11,7 @@ import { useUi } from '../../components/ui';
 import { formatDecimal } from '../../lib/coords';
 import { formatHeight } from '../../lib/units';
 import { deviceError, deviceFix, formatAccuracy, fromHost, NO_DEVICE_LOCATION, satellitesText, STATE_WORDS, type LocationShown } from './locationView';
+import { USER_NAVIGATED } from '../navigation';
 import './location.css';
 
 export interface LocationControlProps {
@@ -99,7 +100,8 @@ export function LocationControl({ map, settings, onAddSiteHere }: LocationContro
     [map],
   );
 
-  // Follow mode: the map pans with each fix; the user panning it (drag, arrow keys) stops that.
+  // Follow mode: the map pans with each fix; the user moving it (drag, arrow keys, "Show site", "Show
+  // all sites", a site chosen in the list, a cluster, "Go there": see ../navigation) stops that.
   const centred = useRef(false);
   useEffect(() => {
     if (!map || !on) return;
@@ -108,10 +110,12 @@ export function LocationControl({ map, settings, onAddSiteHere }: LocationContro
       if (['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight'].includes(e.key)) stop();
     };
     map.on('dragstart', stop);
+    map.on(USER_NAVIGATED, stop);
     const container = map.getContainer();
     container.addEventListener('keydown', onKey);
     return () => {
       map.off('dragstart', stop);
+      map.off(USER_NAVIGATED, stop);
       container.removeEventListener('keydown', onKey);
     };
   }, [map, on]);

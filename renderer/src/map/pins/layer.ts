@@ -18,6 +18,7 @@ import { PinSet } from './pinSet';
 import type { Projected } from './pinSet';
 import type { DrawInfo, MovePreview, Pin } from './types';
 import { LIGHT_MAP_PALETTE, type MapPalette } from '../../lib/theme';
+import { userNavigated } from '../navigation';
 
 export interface PinLayerOptions {
   /** Extra canvas around the view (fraction of its size), so short pans show pins before the redraw. */
@@ -205,6 +206,7 @@ export class PinLayer extends L.Layer implements PinDragHost {
     const bounds = L.latLngBounds([cluster.south, cluster.west], [cluster.north, cluster.east]);
     const maxZoom = Number.isFinite(map.getMaxZoom()) ? map.getMaxZoom() : 18;
     const zoom = Math.min(maxZoom, Math.max(map.getBoundsZoom(bounds.pad(0.2)), this.clusters.expansionZoom(cluster.id), map.getZoom() + 1));
+    userNavigated(map);
     map.setView(bounds.getCenter(), zoom);
   }
 
