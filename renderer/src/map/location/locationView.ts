@@ -21,7 +21,7 @@ export const STATE_WORDS: Record<LocationShown['state'], { word: string; icon: s
   denied: { word: 'Not allowed', icon: '✕' },
   silent: { word: 'Receiver silent', icon: '‖' },
   'no-fix': { word: 'No fix', icon: '◌' },
-  fix: { word: 'Position', icon: '◉' },
+  fix: { word: 'Fix', icon: '◉' },
 };
 
 export function fromHost(view: GpsView): LocationShown {
