@@ -49,6 +49,27 @@ function refused(message: string, detail: string): OpenedTileFile {
   return { ok: false, message, detail };
 }
 
+/** An open file: tiles are read through `read` until close, which releases the file once. */
+function opened(path: string, info: TileFileInfo, read: (coords: TileCoords) => Promise<Buffer | null>, release: () => unknown): OpenedTileFile {
+  let open = true;
+  return {
+    ok: true,
+    file: {
+      path,
+      info,
+      async tile(coords) {
+        if (!open) throw new Error('the basemap file is closed');
+        return read(coords);
+      },
+      async close() {
+        if (!open) return;
+        open = false;
+        await release();
+      },
+    },
+  };
+}
+
 /** The media type of an image's bytes, from its first bytes (never from what the file claims). */
 export function sniffImageType(bytes: Uint8Array): string | null {
   const b = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 16));
@@ -214,32 +235,25 @@ async function openMbtiles(path: string, shown: string, size: number, mtimeMs: n
       mtimeMs,
     };
     const query: Statement = db.prepare('SELECT tile_data FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?');
-    let open = true;
-    return {
-      ok: true,
-      file: {
-        path,
-        info,
-        async tile({ z, x, y }) {
-          if (!open) throw new Error('the basemap file is closed');
-          // MBTiles counts rows from the south (TMS); the map counts from the north.
-          query.bind([z, x, 2 ** z - 1 - y]);
-          try {
-            if (!query.step()) return null;
-            const data = query.get()[0];
-            return data instanceof Uint8Array && data.length > 0 ? Buffer.from(data) : null;
-          } finally {
-            query.reset();
-          }
-        },
-        async close() {
-          if (!open) return;
-          open = false;
-          query.free();
-          db.close();
-        },
+    return opened(
+      path,
+      info,
+      async ({ z, x, y }) => {
+        // MBTiles counts rows from the south (TMS); the map counts from the north.
+        query.bind([z, x, 2 ** z - 1 - y]);
+        try {
+          if (!query.step()) return null;
+          const data = query.get()[0];
+          return data instanceof Uint8Array && data.length > 0 ? Buffer.from(data) : null;
+        } finally {
+          query.reset();
+        }
       },
-    };
+      () => {
+        query.free();
+        db.close();
+      },
+    );
   } catch (error) {
     db.close();
     return refused(`"${shown}" cannot be read as an MBTiles file (it may be damaged).`, error instanceof Error ? error.message : String(error));
@@ -329,24 +343,15 @@ async function openPmtiles(path: string, shown: string, size: number, mtimeMs: n
       sizeBytes: size,
       mtimeMs,
     };
-    let open = true;
-    return {
-      ok: true,
-      file: {
-        path,
-        info,
-        async tile({ z, x, y }) {
-          if (!open) throw new Error('the basemap file is closed');
-          const found = await archive.getZxy(z, x, y);
-          return found && found.data.byteLength > 0 ? Buffer.from(found.data) : null;
-        },
-        async close() {
-          if (!open) return;
-          open = false;
-          await handle.close();
-        },
+    return opened(
+      path,
+      info,
+      async ({ z, x, y }) => {
+        const found = await archive.getZxy(z, x, y);
+        return found && found.data.byteLength > 0 ? Buffer.from(found.data) : null;
       },
-    };
+      () => handle.close(),
+    );
   } catch (error) {
     await handle.close().catch(() => undefined);
     return refused(`"${shown}" cannot be read as a PMTiles file (it may be damaged or cut short).`, error instanceof Error ? error.message : String(error));
