@@ -1,13 +1,15 @@
 // Entry point: styles (Leaflet's own, then ours), the store bound to whichever host serves the page,
 // and the React root. A page that cannot even reach its host's bridge says so instead of going blank.
 import './csp';
+// Before the rest: the first load starts while React, Leaflet and the panels are evaluated.
+import { booted } from './boot';
 import 'leaflet/dist/leaflet.css';
 import './styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
-import { AppStore, describeError } from './store';
-import { getApi, onApiEvent, onSessionProblem } from './api';
+import { describeError } from './store';
+import { onSessionProblem } from './api';
 import { applyTheme, savedTheme } from './lib/theme';
 
 // The last theme before the first paint: no flash of white at night while the settings load.
@@ -17,8 +19,8 @@ const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element.');
 
 try {
-  const store = new AppStore(getApi(), onApiEvent);
-  void store.start();
+  const { store, error } = booted;
+  if (!store) throw error;
   createRoot(root).render(
     <StrictMode>
       <App store={store} onSessionProblem={onSessionProblem} />

@@ -104,13 +104,23 @@ export class AppStore {
         this.loadSites(),
         this.api.listOutbox(),
       ]);
-      this.replaceData(sites, outbox, { loaded: true, connectionError: null, status, profiles, settings });
-      // Basemaps and downloads arrive after (and apart from) the rest: the map works without them.
-      void this.loadBasemaps();
-      const held = this.held ?? [];
-      this.held = null;
-      for (const event of held) this.apply(event);
-      this.flush();
+      // The pins first: the map hears the sites now and draws them in this task; the panels (the
+      // site list sorts every site by title) render once that frame is on screen.
+      this.quiet = true;
+      try {
+        this.replaceData(sites, outbox, { loaded: true, connectionError: null, status, profiles, settings });
+        // Basemaps and downloads arrive after (and apart from) the rest: the map works without them.
+        void this.loadBasemaps();
+        const held = this.held ?? [];
+        this.held = null;
+        for (const event of held) this.apply(event);
+        this.flush();
+      } finally {
+        this.quiet = false;
+      }
+      afterPaint(() => {
+        if (this.owed) this.notify();
+      });
     } catch (error) {
       this.set({ connectionError: describeError(error) });
     }
@@ -196,7 +206,8 @@ export class AppStore {
 
   /** Every site and outbox entry at once (with `patch`); the map hears it as a reset. */
   private replaceData(sites: SiteView[], outbox: OutboxListing, patch: Partial<AppState>): void {
-    const siteMap = new Map(sites.map((s) => [s.localId, s]));
+    const siteMap = new Map<string, SiteView>();
+    for (const site of sites) siteMap.set(site.localId, site);
     this.set({
       ...patch,
       sites: siteMap,
@@ -205,7 +216,9 @@ export class AppStore {
       outboxVersion: this.state.outboxVersion + 1,
       outboxHistory: { next: outbox.history.next, total: outbox.history.total, loading: false },
     });
-    for (const l of this.siteListeners) l([...siteMap.values()], [], true);
+    // The answer itself when it names each site once (it does): no second 50,000-site array.
+    const list = siteMap.size === sites.length ? sites : [...siteMap.values()];
+    for (const l of this.siteListeners) l(list, [], true);
   }
 
   /** Applies what a call returned at once, without waiting for its event. */
@@ -355,8 +368,39 @@ export class AppStore {
 
   private set(patch: Partial<AppState>): void {
     this.state = { ...this.state, ...patch };
+    if (this.quiet) this.owed = true;
+    else this.notify();
+  }
+
+  /** While set: state changes are held back from the React listeners (start's first load, see there). */
+  private quiet = false;
+  /** A change was held back and the React listeners have not heard of it yet. */
+  private owed = false;
+
+  private notify(): void {
+    this.owed = false;
     for (const l of this.listeners) l();
   }
+}
+
+/**
+ * Runs `run` once the next frame has been painted (the map's pins on screen); at once where there are
+ * no frames (tests in Node), and after 100 ms at the latest (a hidden window paints no frames).
+ */
+function afterPaint(run: () => void): void {
+  if (typeof requestAnimationFrame !== 'function') {
+    run();
+    return;
+  }
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    clearTimeout(timer);
+    run();
+  };
+  const timer = setTimeout(once, 100);
+  requestAnimationFrame(() => setTimeout(once, 0));
 }
 
 type Pending<T> = Map<string, { value: T | null; revision: number }>;

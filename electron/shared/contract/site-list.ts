@@ -53,47 +53,59 @@ export function packSites(sites: readonly SiteView[]): SiteList {
     }
     return index;
   };
+  // Sites saved together share their times (an import's batch, a sync's group commit): each text is read once.
+  const times = new Map<string, number | string>();
+  const time = (iso: string): number | string => {
+    let packed = times.get(iso);
+    if (packed === undefined) {
+      packed = packTime(iso);
+      times.set(iso, packed);
+    }
+    return packed;
+  };
+  const n = sites.length;
   const list: SiteList = {
     format: SITE_LIST_FORMAT,
-    count: sites.length,
+    count: n,
     texts,
-    localId: [],
-    siteId: [],
-    profileId: [],
-    origin: [],
-    name: [],
-    height: [],
-    latitude: [],
-    longitude: [],
-    description: [],
-    group: [],
-    pinStyle: [],
-    syncState: [],
+    localId: new Array<string>(n),
+    siteId: new Array<string | null>(n),
+    profileId: new Array<number>(n),
+    origin: new Array<number>(n),
+    name: new Array<string>(n),
+    height: new Array<number | null>(n),
+    latitude: new Array<number | null>(n),
+    longitude: new Array<number | null>(n),
+    description: new Array<number>(n),
+    group: new Array<number>(n),
+    pinStyle: new Array<PinStyle>(n),
+    syncState: new Array<number>(n),
     lastError: [],
-    queued: [],
-    createdAt: [],
-    updatedAt: [],
-    revision: [],
+    queued: new Array<number>(n),
+    createdAt: new Array<number | string>(n),
+    updatedAt: new Array<number | string>(n),
+    revision: new Array<number>(n),
   };
-  sites.forEach((site, index) => {
-    list.localId.push(site.localId);
-    list.siteId.push(site.siteId);
-    list.profileId.push(text(site.profileId));
-    list.origin.push(text(site.origin));
-    list.name.push(site.name);
-    list.height.push(site.height);
-    list.latitude.push(site.latitude);
-    list.longitude.push(site.longitude);
-    list.description.push(text(site.description));
-    list.group.push(text(site.group));
-    list.pinStyle.push(site.pinStyle);
-    list.syncState.push(text(site.syncState));
+  for (let index = 0; index < n; index++) {
+    const site = sites[index]!;
+    list.localId[index] = site.localId;
+    list.siteId[index] = site.siteId;
+    list.profileId[index] = text(site.profileId);
+    list.origin[index] = text(site.origin);
+    list.name[index] = site.name;
+    list.height[index] = site.height;
+    list.latitude[index] = site.latitude;
+    list.longitude[index] = site.longitude;
+    list.description[index] = text(site.description);
+    list.group[index] = text(site.group);
+    list.pinStyle[index] = site.pinStyle;
+    list.syncState[index] = text(site.syncState);
     if (site.lastError !== null) list.lastError.push([index, site.lastError]);
-    list.queued.push(site.queued);
-    list.createdAt.push(packTime(site.createdAt));
-    list.updatedAt.push(packTime(site.updatedAt));
-    list.revision.push(site.revision);
-  });
+    list.queued[index] = site.queued;
+    list.createdAt[index] = time(site.createdAt);
+    list.updatedAt[index] = time(site.updatedAt);
+    list.revision[index] = site.revision;
+  }
   return list;
 }
 
@@ -101,6 +113,16 @@ export function packSites(sites: readonly SiteView[]): SiteList {
 export function unpackSites(list: SiteList): SiteView[] {
   const { texts } = list;
   const problems = new Map(list.lastError);
+  // Many sites share a time: each is turned back into its text once.
+  const times = new Map<number | string, string>();
+  const time = (packed: number | string): string => {
+    let iso = times.get(packed);
+    if (iso === undefined) {
+      iso = unpackTime(packed);
+      times.set(packed, iso);
+    }
+    return iso;
+  };
   const sites: SiteView[] = new Array<SiteView>(list.count);
   for (let k = 0; k < list.count; k++) {
     sites[k] = {
@@ -118,8 +140,8 @@ export function unpackSites(list: SiteList): SiteView[] {
       syncState: texts[list.syncState[k]!] as SyncState,
       lastError: problems.get(k) ?? null,
       queued: list.queued[k]!,
-      createdAt: unpackTime(list.createdAt[k]!),
-      updatedAt: unpackTime(list.updatedAt[k]!),
+      createdAt: time(list.createdAt[k]!),
+      updatedAt: time(list.updatedAt[k]!),
       revision: list.revision[k]!,
     };
   }
