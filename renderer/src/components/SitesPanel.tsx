@@ -152,7 +152,7 @@ export function SitesPanel({ selectedId, onAddSite, movingId, onToggleMove, draf
               <label className="field">
                 <span>State</span>
                 <select value={state} onChange={(e) => setState(e.target.value as StateFilter)}>
-                  <option value="all">All states ({all.length})</option>
+                  <option value="all">All states ({count(all.length)})</option>
                   <option value="synced">{SYNC_LABELS.synced} ({counts.synced})</option>
                   <option value="pending">{SYNC_LABELS.pending} ({counts.pending})</option>
                   <option value="attention">Needs attention ({counts.failed + counts['needs-review']})</option>
@@ -162,7 +162,7 @@ export function SitesPanel({ selectedId, onAddSite, movingId, onToggleMove, draf
               </label>
             </div>
             <p className="result-count" aria-live="polite">
-              {filtered.length === all.length ? `${all.length} sites` : `Showing ${filtered.length} of ${all.length} sites`}
+              {filtered.length === all.length ? `${count(all.length)} sites` : `Showing ${count(filtered.length)} of ${count(all.length)} sites`}
             </p>
             <label className="check map-follows">
               <input type="checkbox" checked={mapFollowsList} onChange={(e) => onMapFollowsListChange(e.target.checked)} />
@@ -352,4 +352,9 @@ function SiteDetails({ site, unit, moving, onToggleMove }: { site: SiteView; uni
       </div>
     </section>
   );
+}
+
+/** A count as people read it: 50,025, not 50025. */
+function count(n: number): string {
+  return n.toLocaleString('en');
 }

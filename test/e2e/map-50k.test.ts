@@ -1,0 +1,132 @@
+// 50,000 sites in Chromium, as a large WISP's register holds them: the map gathers them into numbered
+// clusters, the list's group filter and search narrow the map to exactly what the list shows, and a
+// click on a cluster zooms in until single pins appear. The register is written before the app
+// starts (as an import and its sync leave it), so the test spends its time on the map, not on 50,000
+// calls to a sandbox.
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Page } from 'playwright';
+import { SiteRegister, type SiteRecord } from '../../electron/core/sites/register';
+import { SANDBOX_PROFILE_ID } from '../../electron/core/profiles/profiles';
+import { systemClock } from '../../electron/core/clock';
+import { describe, expect, test as e2e } from './fixtures';
+import { chooseSandbox, pinsDrawn, startApp } from './helpers';
+
+const SITES = 50_000;
+const TOWNS = 25;
+
+/** Site k of the register: 25 towns (groups) of 2,000 towers each, spread over a region. */
+function site(k: number) {
+  const town = k % TOWNS;
+  return {
+    name: `Tower ${k + 1}`,
+    height: 20 + (k % 80),
+    latitude: 45 + (town % 5) * 0.5 + ((k * 7919) % 1000) / 2500 - 0.2,
+    longitude: -112 + Math.floor(town / 5) * 0.7 + ((k * 104729) % 1000) / 1800 - 0.28,
+    group: `Town ${town + 1}`,
+    description: 'Imported',
+  };
+}
+
+/** The Sandbox profile's register holding SITES synced sites, written before the app opens it. */
+async function seedRegister(dataDir: string): Promise<void> {
+  const { register } = await SiteRegister.open({ dataDir, clock: systemClock });
+  try {
+    const now = Date.now();
+    const records: SiteRecord[] = Array.from({ length: SITES }, (_, k) => ({
+      localId: register.newLocalId(),
+      profileId: SANDBOX_PROFILE_ID,
+      siteId: String(900_000 + k),
+      origin: 'existing',
+      known: site(k),
+      appliedSeq: 0,
+      createdAt: now,
+      updatedAt: now,
+    }));
+    for (let start = 0; start < SITES; start += 10_000) await register.put(records.slice(start, start + 10_000));
+  } finally {
+    await register.close();
+  }
+}
+
+/** The app on a data folder that already holds the 50,000 sites. */
+const test = e2e.extend('app', async ({ tempDir }, { onCleanup }) => {
+  const dataDir = join(tempDir, 'data');
+  await mkdir(dataDir);
+  await seedRegister(dataDir);
+  const app = await startApp(dataDir);
+  onCleanup(() => app.stop());
+  return app;
+});
+
+function mapData(page: Page, name: string): Promise<number> {
+  return page.getByTestId('map').getAttribute(`data-${name}`).then(Number);
+}
+
+async function mapSettled(page: Page): Promise<void> {
+  await expect.poll(() => page.getByTestId('map').getAttribute('data-moving'), { message: 'the map to stop moving', timeout: 10_000 }).not.toBe('1');
+}
+
+/** A cluster near the map's centre, found the way a user finds one: by pointing (the tooltip says "N sites"). */
+async function findCluster(page: Page): Promise<{ x: number; y: number; count: number }> {
+  const box = (await page.getByTestId('map').boundingBox())!;
+  const c = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  const tooltip = page.locator('.pin-tooltip strong');
+  for (let ring = 0; ring <= 14; ring++) {
+    for (let k = 0; k < Math.max(1, ring * 8); k++) {
+      const angle = (k / Math.max(1, ring * 8)) * Math.PI * 2;
+      await page.mouse.move(c.x + Math.cos(angle) * ring * 14, c.y + Math.sin(angle) * ring * 14);
+      const text = (await tooltip.count()) > 0 ? await tooltip.textContent() : null;
+      const m = /^([\d,]+) sites$/.exec(text ?? '');
+      if (m) return { x: c.x + Math.cos(angle) * ring * 14, y: c.y + Math.sin(angle) * ring * 14, count: Number(m[1]!.replace(/,/g, '')) };
+    }
+  }
+  throw new Error('no cluster near the centre of the map');
+}
+
+describe('50,000 sites', () => {
+  test('are clustered with counts, filtered exactly as the list is, and split into pins as a cluster is opened', { timeout: 180_000 }, async ({ page, session }) => {
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await chooseSandbox(page);
+    // Every site is on the map (the sandbox's own demo sites too): a cluster counts its members.
+    await expect.poll(() => mapData(page, 'pins-on-map'), { message: 'the 50,000 sites on the map', timeout: 60_000 }).toBeGreaterThanOrEqual(SITES);
+    const total = await mapData(page, 'pins-on-map');
+    await page.getByRole('button', { name: 'Show all sites' }).click();
+    await mapSettled(page);
+    await expect.poll(() => pinsDrawn(page), { message: 'every site drawn, as pins or in clusters' }).toBe(total);
+    const clusters = await mapData(page, 'clusters-drawn');
+    expect(clusters).toBeGreaterThan(0);
+    expect(clusters).toBeLessThan(2_000);
+    await session.screenshot('map-50k-clusters');
+
+    // The group filter: the map shows that town's 2,000 sites and nothing else.
+    await page.getByLabel('Group').selectOption('Town 7');
+    await page.getByText(`Showing ${(SITES / TOWNS).toLocaleString('en')} of ${total.toLocaleString('en')} sites`).waitFor();
+    await expect.poll(() => mapData(page, 'pins-on-map'), { message: 'only Town 7 on the map' }).toBe(SITES / TOWNS);
+    await page.getByRole('button', { name: 'Show all sites' }).click();
+    await mapSettled(page);
+    await expect.poll(() => pinsDrawn(page), { message: 'Town 7 drawn' }).toBe(SITES / TOWNS);
+    await session.screenshot('map-50k-one-town');
+
+    // A search within the group narrows the map with the list (what the list's rule finds among Town 7's sites).
+    const query = 'Tower 12';
+    const expected = Array.from({ length: SITES }, (_, k) => site(k)).filter((s) => s.group === 'Town 7' && s.name.toLowerCase().includes(query.toLowerCase())).length;
+    expect(expected).toBeGreaterThan(1);
+    await page.getByLabel('Search sites').fill(query);
+    await expect.poll(() => mapData(page, 'pins-on-map'), { message: 'the searched sites only' }).toBe(expected);
+    await page.getByLabel('Search sites').fill('');
+    await expect.poll(() => mapData(page, 'pins-on-map'), { message: 'Town 7 again' }).toBe(SITES / TOWNS);
+
+    // Opening clusters zooms in (at least a level a click) until, past the last cluster zoom, only single pins show.
+    for (let opened = 0; opened < 8 && (await mapData(page, 'clusters-drawn')) > 0; opened++) {
+      const cluster = await findCluster(page);
+      expect(cluster.count).toBeGreaterThanOrEqual(2);
+      await page.mouse.click(cluster.x, cluster.y);
+      await mapSettled(page);
+    }
+    await expect.poll(() => mapData(page, 'clusters-drawn'), { message: 'no clusters left after opening them' }).toBe(0);
+    expect(await pinsDrawn(page)).toBeGreaterThan(0);
+    await session.screenshot('map-50k-opened');
+    expect(session.errors).toEqual([]);
+  });
+});
