@@ -54,6 +54,8 @@ function isLiveNodeStream(body: unknown): body is NodeStream {
   return typeof stream.on === 'function' && typeof stream.destroy === 'function' && stream.destroyed === false && stream.readableEnded === false;
 }
 
+function ignoreError(): void {}
+
 /** The loop above, over a Node stream's events: the same limit, the same failures. */
 function readNodeStream(stream: NodeStream, signal: StopSignal, limit: number): Promise<ReadBody> {
   return new Promise((resolve) => {
@@ -67,6 +69,9 @@ function readNodeStream(stream: NodeStream, signal: StopSignal, limit: number): 
       stream.removeListener('end', onEnd);
       stream.removeListener('error', onError);
       stream.removeListener('close', onClose);
+      // A body destroyed here still reports its abort as an 'error' event: with no listener left,
+      // Node would throw it as an uncaught exception. The body is no longer ours to read.
+      stream.on('error', ignoreError);
       resolve(assemble(chunks, size, failure, tooLarge));
     };
     const onData = (value: Uint8Array): void => {
