@@ -7,11 +7,11 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { BasemapSourceInput, BasemapView } from '../../../electron/shared/contract/index';
 import { DEFAULT_SETTINGS } from '../../../electron/shared/contract/index';
 import { useAppState } from '../store';
-import { issueText, issuesByField } from '../lib/issues';
+import { issuesByField } from '../lib/issues';
 import { hostKind, pathForFile } from '../api/index';
 import { KIND_LABELS, boundsCentreText, formatBytes, isFileBasemap, zoomRangeText } from '../map/basemaps/basemaps';
-import { Field } from './forms';
-import { useUi } from './ui';
+import { CheckboxField, FormActions, InputField, SelectField, TitledForm } from './forms';
+import { callWithToast, ConfirmButton, useUi } from './ui';
 import '../map/basemaps/basemaps.css';
 
 /** The servers Sitewalk comes with: edited, never removed. */
@@ -112,12 +112,10 @@ function BasemapCard({ basemap: b, onEdit }: { basemap: BasemapView; onEdit: () 
             type="button"
             className="primary"
             onClick={async () => {
-              const result = await ui.call(() => ui.api.useBasemap(b.id));
-              if (!result) return;
-              if (result.ok) {
-                ui.store.applyBasemaps(result.value);
-                ui.toast(`The map now shows ${b.name}.`, { tone: 'success' });
-              } else ui.toast(issueText(result.issues), { tone: 'error' });
+              const done = await callWithToast(ui, () => ui.api.useBasemap(b.id));
+              if (!done) return;
+              ui.store.applyBasemaps(done.value);
+              ui.toast(`The map now shows ${b.name}.`, { tone: 'success' });
             }}
           >
             Show on the map
@@ -129,27 +127,21 @@ function BasemapCard({ basemap: b, onEdit }: { basemap: BasemapView; onEdit: () 
           </button>
         )}
         {removable && (
-          <button
-            type="button"
-            className="danger-outline"
-            onClick={async () => {
-              const ok = await ui.confirm({
-                title: `Remove ${b.name}?`,
-                body: file ? 'It leaves the list of basemaps. The file itself stays where it is.' : 'It leaves the list of basemaps.',
-                confirmLabel: 'Remove basemap',
-                danger: true,
-              });
-              if (!ok) return;
-              const result = await ui.call(() => ui.api.removeBasemap(b.id));
-              if (!result) return;
-              if (result.ok) {
-                ui.store.applyBasemaps(result.value);
-                ui.toast(`Removed ${b.name}.`, { tone: 'info' });
-              } else ui.toast(issueText(result.issues), { tone: 'error' });
+          <ConfirmButton
+            confirm={{
+              title: `Remove ${b.name}?`,
+              body: file ? 'It leaves the list of basemaps. The file itself stays where it is.' : 'It leaves the list of basemaps.',
+              confirmLabel: 'Remove basemap',
+            }}
+            onConfirmed={async () => {
+              const done = await callWithToast(ui, () => ui.api.removeBasemap(b.id));
+              if (!done) return;
+              ui.store.applyBasemaps(done.value);
+              ui.toast(`Removed ${b.name}.`, { tone: 'info' });
             }}
           >
             Remove
-          </button>
+          </ConfirmButton>
         )}
       </div>
     </article>
@@ -177,48 +169,31 @@ function ServerForm({ basemap, onDone }: { basemap: BasemapView | null; onDone: 
   useEffect(() => firstRef.current?.focus(), []);
 
   const text = (name: 'name' | 'template' | 'attribution', label: string, hint?: string) => (
-    <Field label={label} id={`${id}-${name}`} error={issues[name]} hint={hint}>
-      {(describedBy) => (
-        <input
-          ref={name === 'name' ? firstRef : undefined}
-          id={`${id}-${name}`}
-          value={values[name]}
-          autoComplete="off"
-          spellCheck={false}
-          aria-invalid={!!issues[name]}
-          aria-describedby={describedBy}
-          onChange={(e) => {
-            setValues({ ...values, [name]: e.target.value });
-            setIssues({ ...issues, [name]: undefined });
-          }}
-        />
-      )}
-    </Field>
+    <InputField
+      label={label}
+      id={`${id}-${name}`}
+      error={issues[name]}
+      hint={hint}
+      inputRef={name === 'name' ? firstRef : undefined}
+      value={values[name]}
+      autoComplete="off"
+      spellCheck={false}
+      onChange={(e) => {
+        setValues({ ...values, [name]: e.target.value });
+        setIssues({ ...issues, [name]: undefined });
+      }}
+    />
   );
   const zoom = (name: 'minZoom' | 'maxZoom', label: string) => (
-    <Field label={label} id={`${id}-${name}`} error={issues[name]}>
-      {(describedBy) => (
-        <input
-          id={`${id}-${name}`}
-          value={values[name]}
-          inputMode="numeric"
-          autoComplete="off"
-          aria-invalid={!!issues[name]}
-          aria-describedby={describedBy}
-          onChange={(e) => setValues({ ...values, [name]: e.target.value })}
-        />
-      )}
-    </Field>
+    <InputField label={label} id={`${id}-${name}`} error={issues[name]} value={values[name]} inputMode="numeric" autoComplete="off" onChange={(e) => setValues({ ...values, [name]: e.target.value })} />
   );
 
   return (
-    <form
-      className="panel-card"
-      noValidate
+    <TitledForm
+      id={id}
+      title={basemap ? `Edit ${basemap.name}` : 'New tile server'}
       autoComplete="off"
-      aria-labelledby={`${id}-title`}
-      onSubmit={async (e) => {
-        e.preventDefault();
+      onSubmit={async () => {
         const zoomIssues: Partial<Record<string, string>> = {};
         const zoomOf = (name: 'minZoom' | 'maxZoom') => {
           const v = values[name].trim();
@@ -247,19 +222,8 @@ function ServerForm({ basemap, onDone }: { basemap: BasemapView | null; onDone: 
         onDone();
       }}
     >
-      <h4 id={`${id}-title`}>{basemap ? `Edit ${basemap.name}` : 'New tile server'}</h4>
       {text('name', 'Name')}
-      <Field label="Kind" id={`${id}-kind`} error={issues['kind']}>
-        {(describedBy) => (
-          <select id={`${id}-kind`} value={values.kind} aria-describedby={describedBy} onChange={(e) => setValues({ ...values, kind: e.target.value as ServerKind })}>
-            {SERVER_KINDS.map((kind) => (
-              <option key={kind} value={kind}>
-                {KIND_LABELS[kind]}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
+      <SelectField label="Kind" id={`${id}-kind`} error={issues['kind']} value={values.kind} options={SERVER_KINDS} labels={KIND_LABELS} onChange={(kind) => setValues({ ...values, kind })} />
       {text('template', 'Tile address', 'A URL template with {z}, {x} and {y}, for example https://tiles.example.net/{z}/{x}/{y}.png')}
       {text('attribution', 'Credit shown on the map', 'As the server’s terms ask, for example © OpenStreetMap contributors. Plain text; entities such as &copy; are allowed.')}
       {basemap?.id === 'street' && (
@@ -271,25 +235,16 @@ function ServerForm({ basemap, onDone }: { basemap: BasemapView | null; onDone: 
         {zoom('minZoom', 'Shallowest zoom')}
         {zoom('maxZoom', 'Deepest zoom')}
       </div>
-      <div className={`field ${issues['allowsDownload'] ? 'has-error' : ''}`}>
-        <label className="checkbox">
-          <input type="checkbox" checked={allowsDownload} aria-describedby={`${id}-allows-hint`} onChange={(e) => setAllowsDownload(e.target.checked)} />
-          This server&apos;s terms allow downloading areas
-        </label>
-        <p id={`${id}-allows-hint`} className={issues['allowsDownload'] ? 'field-error' : 'hint'}>
-          {issues['allowsDownload'] ?? 'Only tick this when the provider says so (your own server, or a plan that permits offline copies). The public OpenStreetMap servers never allow it.'}
-        </p>
-      </div>
-      {issues[''] && <p className="field-error">{issues['']}</p>}
-      <div className="actions">
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Save tile server'}
-        </button>
-        <button type="button" onClick={onDone}>
-          Cancel
-        </button>
-      </div>
-    </form>
+      <CheckboxField
+        id={`${id}-allows`}
+        label="This server's terms allow downloading areas"
+        checked={allowsDownload}
+        onChange={setAllowsDownload}
+        error={issues['allowsDownload']}
+        hint="Only tick this when the provider says so (your own server, or a plan that permits offline copies). The public OpenStreetMap servers never allow it."
+      />
+      <FormActions error={issues['']} submitLabel="Save tile server" busy={busy} busyLabel="Saving…" onCancel={onDone} />
+    </TitledForm>
   );
 }
 
@@ -305,13 +260,11 @@ function FileForm({ onDone }: { onDone: () => void }) {
   useEffect(() => pathRef.current?.focus(), []);
 
   return (
-    <form
-      className="panel-card"
-      noValidate
+    <TitledForm
+      id={id}
+      title="Add a basemap file"
       autoComplete="off"
-      aria-labelledby={`${id}-title`}
-      onSubmit={async (e) => {
-        e.preventDefault();
+      onSubmit={async () => {
         if (path.trim() === '') {
           setIssues({ path: 'Enter where the file is on this computer, for example /home/crew/maps/valley.mbtiles.' });
           return;
@@ -331,7 +284,6 @@ function FileForm({ onDone }: { onDone: () => void }) {
         onDone();
       }}
     >
-      <h4 id={`${id}-title`}>Add a basemap file</h4>
       <p className="form-help">A raster MBTiles or PMTiles file on this computer. Sitewalk reads it where it is, so leave it there.</p>
       {electron && (
         <div className="field basemap-file-picker">
@@ -351,34 +303,21 @@ function FileForm({ onDone }: { onDone: () => void }) {
           />
         </div>
       )}
-      <Field label="Path of the file" id={`${id}-path`} error={issues['path']} hint={electron ? 'Filled in when you choose the file, or type it.' : 'For example /home/crew/maps/valley.mbtiles or C:\\Maps\\valley.pmtiles'}>
-        {(describedBy) => (
-          <input
-            ref={pathRef}
-            id={`${id}-path`}
-            value={path}
-            spellCheck={false}
-            aria-invalid={!!issues['path']}
-            aria-describedby={describedBy}
-            onChange={(e) => {
-              setPath(e.target.value);
-              setIssues({ ...issues, path: undefined });
-            }}
-          />
-        )}
-      </Field>
-      <Field label="Name (optional)" id={`${id}-name`} error={issues['name']} hint="Otherwise the name stored in the file, or the file's name.">
-        {(describedBy) => <input id={`${id}-name`} value={name} aria-invalid={!!issues['name']} aria-describedby={describedBy} onChange={(e) => setName(e.target.value)} />}
-      </Field>
-      {issues[''] && <p className="field-error">{issues['']}</p>}
-      <div className="actions">
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Reading the file…' : 'Add basemap'}
-        </button>
-        <button type="button" onClick={onDone}>
-          Cancel
-        </button>
-      </div>
-    </form>
+      <InputField
+        label="Path of the file"
+        id={`${id}-path`}
+        error={issues['path']}
+        hint={electron ? 'Filled in when you choose the file, or type it.' : 'For example /home/crew/maps/valley.mbtiles or C:\\Maps\\valley.pmtiles'}
+        inputRef={pathRef}
+        value={path}
+        spellCheck={false}
+        onChange={(e) => {
+          setPath(e.target.value);
+          setIssues({ ...issues, path: undefined });
+        }}
+      />
+      <InputField label="Name (optional)" id={`${id}-name`} error={issues['name']} hint="Otherwise the name stored in the file, or the file's name." value={name} onChange={(e) => setName(e.target.value)} />
+      <FormActions error={issues['']} submitLabel="Add basemap" busy={busy} busyLabel="Reading the file…" onCancel={onDone} />
+    </TitledForm>
   );
 }

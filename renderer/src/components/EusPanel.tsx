@@ -7,7 +7,7 @@ import type { EusReprocessInput } from '../../../electron/shared/validation';
 import { parseEusReprocess } from '../../../electron/shared/validation';
 import { useAppState } from '../store';
 import { issuesByField } from '../lib/issues';
-import { Field, FieldError } from './forms';
+import { FieldError, InputField, TitledForm } from './forms';
 import { useUi } from './ui';
 import { OutboxEntry } from './OutboxPanel';
 
@@ -33,23 +33,20 @@ export function EusPanel() {
   const touch = (field: FieldName) => setTouched((t) => new Set(t).add(field));
 
   const textField = (name: 'processId' | 'multiMapId', label: string, value: string, set: (value: string) => void, hint: string, inputMode?: 'numeric') => (
-    <Field label={label} id={`${id}-${name}`} error={shown(name)} hint={hint}>
-      {(describedBy) => (
-        <input
-          id={`${id}-${name}`}
-          value={value}
-          inputMode={inputMode}
-          autoComplete="off"
-          aria-invalid={!!shown(name)}
-          aria-describedby={describedBy}
-          onChange={(e) => {
-            set(e.target.value);
-            setServerIssues({});
-          }}
-          onBlur={() => touch(name)}
-        />
-      )}
-    </Field>
+    <InputField
+      label={label}
+      id={`${id}-${name}`}
+      error={shown(name)}
+      hint={hint}
+      value={value}
+      inputMode={inputMode}
+      autoComplete="off"
+      onChange={(e) => {
+        set(e.target.value);
+        setServerIssues({});
+      }}
+      onBlur={() => touch(name)}
+    />
   );
 
   const history = useMemo(
@@ -96,16 +93,7 @@ export function EusPanel() {
           Reprocess many from a file…
         </button>
       </div>
-      <form
-        className="panel-card"
-        noValidate
-        aria-labelledby={`${id}-title`}
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
-        <h3 id={`${id}-title`}>Reprocess an EUS submission</h3>
+      <TitledForm id={id} title="Reprocess an EUS submission" heading="h3" onSubmit={submit}>
         <p className="form-help">The submission is processed again without creating a new entry, and assigned to the Multi Map you give.</p>
         {textField('processId', 'Process ID', processId, setProcessId, 'Open the submission, or find it in the CSV download of the data.')}
         {textField('multiMapId', 'Multi Map ID', multiMapId, setMultiMapId, "Digits only; it is in the Multi Map's address or its embed code.", 'numeric')}
@@ -153,7 +141,7 @@ export function EusPanel() {
             {busy ? 'Queuing…' : 'Queue reprocess'}
           </button>
         </div>
-      </form>
+      </TitledForm>
 
       <section aria-labelledby={`${id}-history`}>
         <h3 id={`${id}-history`}>History ({history.length})</h3>

@@ -6,9 +6,9 @@ import { useId, useState } from 'react';
 import type { GpsSourceKind } from '../../../electron/shared/domain';
 import { GPS_SOURCE_KINDS } from '../../../electron/shared/domain';
 import { useAppState } from '../store';
-import { issuesByField } from '../lib/issues';
 import { STATE_WORDS } from '../map/location/locationView';
-import { Field } from './forms';
+import { InputField } from './forms';
+import { SettingsCard, useSettingsSave } from './SettingsCard';
 import { useUi } from './ui';
 
 const SOURCE_LABELS: Record<GpsSourceKind, { label: string; hint: string }> = {
@@ -28,35 +28,26 @@ export function PositionSettings() {
   const [source, setSource] = useState<GpsSourceKind>(settings.gpsSource);
   const [host, setHost] = useState(settings.gpsHost);
   const [portText, setPortText] = useState(String(settings.gpsPort));
-  const [issues, setIssues] = useState<Partial<Record<PositionField, string>>>({});
+  const { issues, setIssues, save } = useSettingsSave<PositionField>('Position settings saved.');
   const network = source === 'gpsd' || source === 'nmea';
 
   return (
-    <form
-      className="panel-card"
-      noValidate
-      aria-labelledby={`${id}-title`}
-      onSubmit={async (e) => {
-        e.preventDefault();
+    <SettingsCard
+      id={id}
+      title="Position"
+      submitLabel="Save position settings"
+      onSubmit={async () => {
         const port = Number(portText.trim());
         if (network && (!/^\d+$/.test(portText.trim()) || port < 1 || port > 65535)) {
           setIssues({ gpsPort: 'The port is a whole number from 1 to 65535 (gpsd’s is 2947).' });
           return;
         }
         const patch = network ? { gpsSource: source, gpsHost: host.trim(), gpsPort: port } : { gpsSource: source };
-        const result = await ui.call(() => ui.api.saveSettings(patch));
-        if (!result) return;
-        if (!result.ok) {
-          setIssues(issuesByField(result.issues));
-          return;
-        }
-        setIssues({});
-        ui.store.applySettings(result.value);
-        if (network) void ui.api.getGps().then((view) => ui.store.applyGps(view), () => undefined);
-        ui.toast('Position settings saved.', { tone: 'success' });
+        const saved = await save(patch);
+        // A receiver just set: its state shows under the form at once.
+        if (saved && network) void ui.api.getGps().then((view) => ui.store.applyGps(view), () => undefined);
       }}
     >
-      <h3 id={`${id}-title`}>Position</h3>
       <fieldset className="unit-choice">
         <legend>Where My location comes from</legend>
         {GPS_SOURCE_KINDS.map((kind) => (
@@ -72,16 +63,17 @@ export function PositionSettings() {
       </fieldset>
       {network && (
         <>
-          <Field label="Receiver host" id={`${id}-host`} error={issues.gpsHost} hint="A name or IP address, without http:// or a port.">
-            {(describedBy) => (
-              <input id={`${id}-host`} value={host} spellCheck={false} autoComplete="off" aria-invalid={!!issues.gpsHost} aria-describedby={describedBy} onChange={(e) => setHost(e.target.value)} />
-            )}
-          </Field>
-          <Field label="Receiver port" id={`${id}-port`} error={issues.gpsPort} hint={source === 'gpsd' ? 'gpsd listens on 2947 unless told otherwise.' : 'The TCP port the stream is served on.'}>
-            {(describedBy) => (
-              <input id={`${id}-port`} value={portText} inputMode="numeric" autoComplete="off" aria-invalid={!!issues.gpsPort} aria-describedby={describedBy} onChange={(e) => setPortText(e.target.value)} />
-            )}
-          </Field>
+          <InputField label="Receiver host" id={`${id}-host`} error={issues.gpsHost} hint="A name or IP address, without http:// or a port." value={host} spellCheck={false} autoComplete="off" onChange={(e) => setHost(e.target.value)} />
+          <InputField
+            label="Receiver port"
+            id={`${id}-port`}
+            error={issues.gpsPort}
+            hint={source === 'gpsd' ? 'gpsd listens on 2947 unless told otherwise.' : 'The TCP port the stream is served on.'}
+            value={portText}
+            inputMode="numeric"
+            autoComplete="off"
+            onChange={(e) => setPortText(e.target.value)}
+          />
         </>
       )}
       {settings.gpsSource === source && network && gps && gps.source === source && (
@@ -90,11 +82,6 @@ export function PositionSettings() {
           {gps.counts.dropped > 0 && ` ${gps.counts.dropped} unreadable line${gps.counts.dropped === 1 ? '' : 's'} dropped so far.`}
         </p>
       )}
-      <div className="actions">
-        <button type="submit" className="primary">
-          Save position settings
-        </button>
-      </div>
-    </form>
+    </SettingsCard>
   );
 }

@@ -10,8 +10,9 @@ import { useAppState } from '../store';
 import { issueText, issuesByField } from '../lib/issues';
 import { ConnectionTest } from './ConnectionTest';
 import { PositionSettings } from './PositionSettings';
-import { Field, ValueForm } from './forms';
-import { useUi } from './ui';
+import { CheckboxField, FormActions, InputField, SelectField, TitledForm, ValueForm } from './forms';
+import { SettingsCard, useSettingsSave } from './SettingsCard';
+import { callWithToast, ConfirmButton, useUi } from './ui';
 import { ThemeSettings } from './ThemeChoice';
 import { BasemapSettings } from './BasemapSettings';
 
@@ -94,11 +95,9 @@ function ProfileCard({ profile, onEdit, highlight }: { profile: ProfileView; onE
             type="button"
             className="primary"
             onClick={async () => {
-              const result = await ui.call(() => ui.api.useProfile(profile.id));
-              if (result?.ok) {
-                ui.toast(`Now using ${profile.name}.`, { tone: 'success' });
-                await ui.call(() => ui.store.reloadData());
-              } else if (result) ui.toast(issueText(result.issues), { tone: 'error' });
+              if (!(await callWithToast(ui, () => ui.api.useProfile(profile.id)))) return;
+              ui.toast(`Now using ${profile.name}.`, { tone: 'success' });
+              await ui.call(() => ui.store.reloadData());
             }}
           >
             Use this profile
@@ -118,24 +117,18 @@ function ProfileCard({ profile, onEdit, highlight }: { profile: ProfileView; onE
           </button>
         )}
         {!profile.builtIn && (
-          <button
-            type="button"
-            className="danger-outline"
-            onClick={async () => {
-              const ok = await ui.confirm({
-                title: `Delete profile ${profile.name}?`,
-                body: 'Its saved API key is removed too. Sites and queued changes made with it stay on this computer.',
-                confirmLabel: 'Delete profile',
-                danger: true,
-              });
-              if (!ok) return;
-              const result = await ui.call(() => ui.api.deleteProfile(profile.id));
-              if (result?.ok) ui.toast(`Deleted ${profile.name}.`, { tone: 'info' });
-              else if (result) ui.toast(issueText(result.issues), { tone: 'error' });
+          <ConfirmButton
+            confirm={{
+              title: `Delete profile ${profile.name}?`,
+              body: 'Its saved API key is removed too. Sites and queued changes made with it stay on this computer.',
+              confirmLabel: 'Delete profile',
+            }}
+            onConfirmed={async () => {
+              if (await callWithToast(ui, () => ui.api.deleteProfile(profile.id))) ui.toast(`Deleted ${profile.name}.`, { tone: 'info' });
             }}
           >
             Delete
-          </button>
+          </ConfirmButton>
         )}
       </div>
       {keyOpen && <KeyForm profile={profile} onDone={() => setKeyOpen(false)} />}
@@ -162,12 +155,9 @@ function KeyForm({ profile, onDone }: { profile: ProfileView; onDone: () => void
       }}
     >
       {profile.hasKey && (
-        <button
-          type="button"
-          className="danger-outline"
-          onClick={async () => {
-            const ok = await ui.confirm({ title: 'Remove the API key?', body: `Nothing can be sent with ${profile.name} until a key is entered again.`, confirmLabel: 'Remove key', danger: true });
-            if (!ok) return;
+        <ConfirmButton
+          confirm={{ title: 'Remove the API key?', body: `Nothing can be sent with ${profile.name} until a key is entered again.`, confirmLabel: 'Remove key' }}
+          onConfirmed={async () => {
             const result = await ui.call(() => ui.api.clearApiKey(profile.id));
             if (result?.ok) {
               ui.toast('API key removed.', { tone: 'info' });
@@ -176,7 +166,7 @@ function KeyForm({ profile, onDone }: { profile: ProfileView; onDone: () => void
           }}
         >
           Remove key
-        </button>
+        </ConfirmButton>
       )}
     </ValueForm>
   );
@@ -201,32 +191,28 @@ export function ProfileForm({ profile, onDone }: { profile: ProfileView | null; 
   const [busy, setBusy] = useState(false);
 
   const field = (name: ProfileField, label: string, hint?: string) => (
-    <Field label={label} id={`${id}-${name}`} error={issues[name]} hint={hint}>
-      {(describedBy) => (
-        <input
-          id={`${id}-${name}`}
-          value={values[name]}
-          autoComplete="off"
-          spellCheck={false}
-          aria-invalid={!!issues[name]}
-          aria-describedby={describedBy}
-          onChange={(e) => {
-            setValues({ ...values, [name]: e.target.value });
-            setIssues({ ...issues, [name]: undefined });
-          }}
-        />
-      )}
-    </Field>
+    <InputField
+      label={label}
+      id={`${id}-${name}`}
+      error={issues[name]}
+      hint={hint}
+      value={values[name]}
+      autoComplete="off"
+      spellCheck={false}
+      onChange={(e) => {
+        setValues({ ...values, [name]: e.target.value });
+        setIssues({ ...issues, [name]: undefined });
+      }}
+    />
   );
 
   return (
-    <form
+    <TitledForm
+      id={id}
+      title={profile ? `Edit ${profile.name}` : 'New profile'}
       className="profile-form panel-card"
-      noValidate
       autoComplete="off"
-      aria-labelledby={`${id}-title`}
-      onSubmit={async (e) => {
-        e.preventDefault();
+      onSubmit={async () => {
         setBusy(true);
         const input: ProfileInput = { ...values, bindingFallback };
         if (profile) input.id = profile.id;
@@ -253,7 +239,6 @@ export function ProfileForm({ profile, onDone }: { profile: ProfileView | null; 
         onDone(result.value);
       }}
     >
-      <h4 id={`${id}-title`}>{profile ? `Edit ${profile.name}` : 'New profile'}</h4>
       {field('name', 'Profile name')}
       {field(
         'baseUrl',
@@ -261,63 +246,40 @@ export function ProfileForm({ profile, onDone }: { profile: ProfileView | null; 
         profile?.hasKey ? 'For example https://api.towercoverage.com. Pointing the profile at another server forgets its saved API key.' : 'For example https://api.towercoverage.com',
       )}
       {field('account', 'Account ID', 'In the API section of your account settings.')}
-      <Field label="Protocol" id={`${id}-binding`} error={issues.binding}>
-        {(describedBy) => (
-          <select id={`${id}-binding`} value={values.binding} aria-describedby={describedBy} onChange={(e) => setValues({ ...values, binding: e.target.value as Binding })}>
-            {BINDINGS.map((binding) => (
-              <option key={binding} value={binding}>
-                {BINDING_LABELS[binding]}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <div className={`field ${issues.bindingFallback ? 'has-error' : ''}`}>
-        <label className="checkbox">
-          <input
-            type="checkbox"
-            checked={bindingFallback}
-            aria-describedby={issues.bindingFallback ? `${id}-fallback-error` : `${id}-fallback-hint`}
-            onChange={(e) => setBindingFallback(e.target.checked)}
-          />
-          When the service would refuse a site over HTTP POST or GET, send it over SOAP 1.1 (or HTTP POST) instead
-        </label>
-        {issues.bindingFallback ? (
-          <p id={`${id}-fallback-error`} className="field-error">
-            {issues.bindingFallback}
-          </p>
-        ) : (
-          <p id={`${id}-fallback-hint`} className="hint">
+      <SelectField label="Protocol" id={`${id}-binding`} error={issues.binding} value={values.binding} options={BINDINGS} labels={BINDING_LABELS} onChange={(binding) => setValues({ ...values, binding })} />
+      <CheckboxField
+        id={`${id}-fallback`}
+        label="When the service would refuse a site over HTTP POST or GET, send it over SOAP 1.1 (or HTTP POST) instead"
+        checked={bindingFallback}
+        onChange={setBindingFallback}
+        error={issues.bindingFallback}
+        hint={
+          <>
             The service&apos;s ASP.NET front refuses text like “&lt;North&gt;” or “&amp;#8217;” over HTTP POST and GET, and HTTP GET queries over 2,048 characters, before anything is saved. Off: such
             a site fails, and the site form warns before saving it.
-          </p>
-        )}
-      </div>
+          </>
+        }
+      />
       <details>
         <summary>Advanced: service path and namespace</summary>
         {field('servicePath', 'Service path')}
         {field('namespace', 'SOAP namespace')}
       </details>
       {!profile && (
-        <Field
+        <InputField
           label="API key (optional now)"
           id={`${id}-key`}
           error={issues.key}
           hint="Write-only: Sitewalk never shows it again. It is kept in the OS keychain when one is available, otherwise for this session only."
-        >
-          {(describedBy) => <input id={`${id}-key`} type="password" value={key} autoComplete="new-password" spellCheck={false} aria-describedby={describedBy} onChange={(e) => setKey(e.target.value)} />}
-        </Field>
+          type="password"
+          value={key}
+          autoComplete="new-password"
+          spellCheck={false}
+          onChange={(e) => setKey(e.target.value)}
+        />
       )}
-      {issues[''] && <p className="field-error">{issues['']}</p>}
-      <div className="actions">
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Save profile'}
-        </button>
-        <button type="button" onClick={() => onDone()}>
-          Cancel
-        </button>
-      </div>
-    </form>
+      <FormActions error={issues['']} submitLabel="Save profile" busy={busy} busyLabel="Saving…" onCancel={() => onDone()} />
+    </TitledForm>
   );
 }
 
@@ -329,38 +291,32 @@ function AppSettingsForm() {
   const settings = useAppState(ui.store, (s) => s.settings);
   const [values, setValues] = useState<SettingsView>(settings);
   const [concurrencyText, setConcurrencyText] = useState(String(settings.syncConcurrency));
-  const [issues, setIssues] = useState<Partial<Record<SettingsField, string>>>({});
+  const { issues, setIssues, save } = useSettingsSave<SettingsField>('Settings saved.');
 
   return (
-    <form
-      className="panel-card"
-      noValidate
-      aria-labelledby={`${id}-title`}
-      onSubmit={async (e) => {
-        e.preventDefault();
+    <SettingsCard
+      id={id}
+      title="Sync and units"
+      submitLabel="Save settings"
+      onSubmit={async () => {
         const concurrency = Number(concurrencyText);
         if (!/^\d+$/.test(concurrencyText.trim()) || concurrency < 1 || concurrency > 16) {
           setIssues({ syncConcurrency: 'Sync concurrency must be a whole number from 1 to 16.' });
           return;
         }
         // The map's tile servers are edited under Basemaps (the street map is the settings' tileUrl).
-        const result = await ui.call(() => ui.api.saveSettings({ syncConcurrency: concurrency, heightUnit: values.heightUnit }));
-        if (!result) return;
-        if (!result.ok) {
-          setIssues(issuesByField(result.issues));
-          return;
-        }
-        setIssues({});
-        ui.store.applySettings(result.value);
-        ui.toast('Settings saved.', { tone: 'success' });
+        await save({ syncConcurrency: concurrency, heightUnit: values.heightUnit });
       }}
     >
-      <h3 id={`${id}-title`}>Sync and units</h3>
-      <Field label="Sites sent at the same time" id={`${id}-conc`} error={issues.syncConcurrency} hint="1 to 16. Changes to one site are always sent in order.">
-        {(describedBy) => (
-          <input id={`${id}-conc`} value={concurrencyText} inputMode="numeric" aria-invalid={!!issues.syncConcurrency} aria-describedby={describedBy} onChange={(e) => setConcurrencyText(e.target.value)} />
-        )}
-      </Field>
+      <InputField
+        label="Sites sent at the same time"
+        id={`${id}-conc`}
+        error={issues.syncConcurrency}
+        hint="1 to 16. Changes to one site are always sent in order."
+        value={concurrencyText}
+        inputMode="numeric"
+        onChange={(e) => setConcurrencyText(e.target.value)}
+      />
       <fieldset className="unit-choice">
         <legend>Height unit in forms</legend>
         {HEIGHT_UNITS.map((unit) => (
@@ -370,11 +326,6 @@ function AppSettingsForm() {
           </label>
         ))}
       </fieldset>
-      <div className="actions">
-        <button type="submit" className="primary">
-          Save settings
-        </button>
-      </div>
-    </form>
+    </SettingsCard>
   );
 }

@@ -1,10 +1,42 @@
-// Form pieces every panel uses: a field's error line, a labelled field whose input is told what
-// describes it (the hint, or the error once there is one), and the small form for one value (a site
-// ID, an API key) that refuses a blank and shows what the host refused under the input.
-import { useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+// Form pieces every panel uses: a form named by its heading, a field's error line, labelled fields
+// (text, choice, checkbox) whose input is told what describes it (the hint, or the error once there
+// is one), a form's closing lines (a problem of no one field, submit and cancel), and the small form
+// for one value (a site ID, an API key) that refuses a blank and shows what the host refused under
+// the input.
+import { useId, useState, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
 import type { Result } from '../../../electron/shared/result';
 import { issueText } from '../lib/issues';
 import { BADGE_URLS } from '../map/sprites';
+
+/**
+ * A form named by its heading (id `${id}-title`). It checks its values itself (noValidate), and
+ * `onSubmit` runs without the page reloading.
+ */
+export function TitledForm({ id, title, heading: Heading = 'h4', className = 'panel-card', autoComplete, onSubmit, children }: {
+  id: string;
+  title: ReactNode;
+  heading?: 'h3' | 'h4';
+  className?: string;
+  autoComplete?: 'off';
+  onSubmit: () => unknown;
+  children: ReactNode;
+}) {
+  return (
+    <form
+      className={className}
+      noValidate
+      autoComplete={autoComplete}
+      aria-labelledby={`${id}-title`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void onSubmit();
+      }}
+    >
+      <Heading id={`${id}-title`}>{title}</Heading>
+      {children}
+    </form>
+  );
+}
 
 /** A field's error line, tied to its input by id (aria-describedby). */
 export function FieldError({ id, message }: { id: string; message: string | undefined }) {
@@ -36,6 +68,116 @@ export function Field({ label, id, error, hint, children }: {
       )}
       <FieldError id={`${id}-error`} message={error} />
     </div>
+  );
+}
+
+/** A labelled input: `error` marks it invalid and takes the hint's place as what describes it. */
+export function InputField({ label, id, error, hint, inputRef, ...input }: {
+  label: string;
+  id: string;
+  error?: string | undefined;
+  hint?: ReactNode;
+  inputRef?: Ref<HTMLInputElement> | undefined;
+} & Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'aria-invalid' | 'aria-describedby'>) {
+  return (
+    <Field label={label} id={id} error={error} hint={hint}>
+      {(describedBy) => <input ref={inputRef} {...input} id={id} aria-invalid={!!error} aria-describedby={describedBy} />}
+    </Field>
+  );
+}
+
+/** A labelled choice among `options`, each shown as its entry in `labels`. */
+export function SelectField<T extends string>({ label, id, error, value, options, labels, onChange }: {
+  label: string;
+  id: string;
+  error?: string | undefined;
+  value: T;
+  options: readonly T[];
+  labels: NoInfer<Record<T, string>>;
+  onChange: (value: T) => void;
+}) {
+  return (
+    <Field label={label} id={id} error={error}>
+      {(describedBy) => (
+        <select id={id} value={value} aria-describedby={describedBy} onChange={(e) => onChange(e.target.value as T)}>
+          {options.map((option) => (
+            <option key={option} value={option}>
+              {labels[option]}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}
+
+/** A checkbox with its label beside it and its hint under it (the error in the hint's place). */
+export function CheckboxField({ id, label, checked, onChange, error, hint }: {
+  id: string;
+  label: ReactNode;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  error?: string | undefined;
+  hint: ReactNode;
+}) {
+  return (
+    <div className={`field ${error ? 'has-error' : ''}`}>
+      <label className="checkbox">
+        <input type="checkbox" checked={checked} aria-describedby={error ? `${id}-error` : `${id}-hint`} onChange={(e) => onChange(e.target.checked)} />
+        {label}
+      </label>
+      {error ? (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      ) : (
+        <p id={`${id}-hint`} className="hint">
+          {hint}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** A problem that belongs to no one field; `alert` reads it out at once (it answers what the user just did). */
+export function FormError({ message, alert = false }: { message: string | null | undefined; alert?: boolean }) {
+  if (!message) return null;
+  return (
+    <p className="field-error" role={alert ? 'alert' : undefined}>
+      {message}
+    </p>
+  );
+}
+
+/**
+ * A form's last lines: its problem that belongs to no one field, then the submit button (saying
+ * `busyLabel` while busy, and disabled then unless `disabled` says otherwise), any `children`, and
+ * the button that leaves the form.
+ */
+export function FormActions({ error, alert, submitLabel, busy = false, busyLabel, disabled = busy, cancelLabel = 'Cancel', onCancel, children }: {
+  error?: string | null | undefined;
+  alert?: boolean;
+  submitLabel: string;
+  busy?: boolean;
+  busyLabel?: string;
+  disabled?: boolean;
+  cancelLabel?: string;
+  onCancel: () => void;
+  children?: ReactNode;
+}) {
+  return (
+    <>
+      <FormError message={error} alert={alert} />
+      <div className="actions">
+        <button type="submit" className="primary" disabled={disabled}>
+          {busy && busyLabel ? busyLabel : submitLabel}
+        </button>
+        {children}
+        <button type="button" onClick={onCancel}>
+          {cancelLabel}
+        </button>
+      </div>
+    </>
   );
 }
 
@@ -99,15 +241,9 @@ export function ValueForm<T>({ className, label, input, hint, blankMessage, send
         </p>
       )}
       <FieldError id={`${id}-error`} message={error ?? undefined} />
-      <div className="actions">
-        <button type="submit" className="primary">
-          {submitLabel}
-        </button>
+      <FormActions submitLabel={submitLabel} onCancel={onCancel}>
         {children}
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      </FormActions>
     </form>
   );
 }

@@ -9,6 +9,8 @@ import type { SiteFormRequest } from '../lib/siteForm';
 import type { PinStyle } from '../../../electron/shared/domain';
 import { BADGE_URLS, PIN_NAMES, PIN_URLS } from '../map/sprites';
 import { OUTBOX_LABELS, SYNC_LABELS, SYNC_SHORT, markFor, outboxMark } from '../lib/format';
+import { issueText } from '../lib/issues';
+import type { Result } from '../../../electron/shared/result';
 
 export type Panel = 'sites' | 'outbox' | 'eus' | 'qualities' | 'settings';
 export type BulkDialog = 'import' | 'export' | 'reprocess';
@@ -63,6 +65,32 @@ export function useNow(ms = 30_000): number {
     return () => clearInterval(timer);
   }, [ms]);
   return now;
+}
+
+/**
+ * Runs an API call whose refusal is said in an error toast (as `ui.call` says a failed call): the
+ * answer when it was done, else undefined.
+ */
+export async function callWithToast<T>(ui: Ui, run: () => Promise<Result<T>>): Promise<Extract<Result<T>, { ok: true }> | undefined> {
+  const result = await ui.call(run);
+  if (result && !result.ok) ui.toast(issueText(result.issues), { tone: 'error' });
+  return result?.ok ? result : undefined;
+}
+
+/** A button for something that cannot be undone: it asks first (Cancel has focus) and acts on yes only. */
+export function ConfirmButton({ confirm, onConfirmed, children }: { confirm: Omit<ConfirmOptions, 'danger'>; onConfirmed: () => unknown; children: ReactNode }) {
+  const ui = useUi();
+  return (
+    <button
+      type="button"
+      className="danger-outline"
+      onClick={async () => {
+        if (await ui.confirm({ ...confirm, danger: true })) await onConfirmed();
+      }}
+    >
+      {children}
+    </button>
+  );
 }
 
 // ---------- modal ----------

@@ -1,7 +1,8 @@
 // Light (sunlight) or dark (night) colours. The setting is 'system', 'light' or 'dark'; <html> carries
 // it as data-theme, and styles.css picks the palette from that attribute (and, for 'system', from
-// prefers-color-scheme). The map's canvas cannot use CSS variables, so the colours it needs are read
-// from the stylesheet once per change of the resolved theme (readMapPalette), never per frame.
+// prefers-color-scheme), whose colours are light-dark() pairs. The map's canvas cannot use CSS
+// variables, so the colours it needs are resolved from the stylesheet once per change of the resolved
+// theme (readMapPalette), never per frame.
 import { useEffect, useLayoutEffect, useState } from 'react';
 import { THEMES, type Theme } from '../../../electron/shared/domain';
 
@@ -112,13 +113,30 @@ const VARIABLES: Record<keyof MapPalette, string> = {
   gridLine: '--map-grid-line',
 };
 
-/** The map's colours as the stylesheet has them now (a missing variable keeps the light colour). */
+/** A colour's computed form when it is `transparent`: the stylesheet's way of saying "none". */
+const TRANSPARENT = 'rgba(0, 0, 0, 0)';
+
+/**
+ * The map's colours as the stylesheet has them now (a missing variable keeps the light colour). A
+ * custom property reads back as written ("light-dark(#111, #f1f1ef)"), not as a colour, so each one
+ * is resolved through a hidden probe's computed colour, which follows the page's color-scheme.
+ */
 export function readMapPalette(element: Element = document.documentElement): MapPalette {
   const style = getComputedStyle(element);
   const palette = { ...LIGHT_MAP_PALETTE };
-  for (const key of Object.keys(VARIABLES) as (keyof MapPalette)[]) {
-    const value = style.getPropertyValue(VARIABLES[key]).trim();
-    if (value) palette[key] = value === 'none' ? '' : value;
+  const probe = document.createElement('span');
+  probe.hidden = true;
+  element.appendChild(probe);
+  try {
+    const resolved = getComputedStyle(probe);
+    for (const key of Object.keys(VARIABLES) as (keyof MapPalette)[]) {
+      if (!style.getPropertyValue(VARIABLES[key]).trim()) continue;
+      probe.style.color = `var(${VARIABLES[key]})`;
+      const colour = resolved.color;
+      palette[key] = colour === TRANSPARENT ? '' : colour;
+    }
+  } finally {
+    probe.remove();
   }
   return palette;
 }

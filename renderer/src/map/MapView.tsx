@@ -27,7 +27,7 @@ import { hostTileUrl } from './tileUrl';
 import { safeAttribution } from '../lib/format';
 import { formatDecimal } from '../lib/coords';
 import { BasemapControls } from './basemaps/BasemapControls';
-import { basemapTileUrl, isFileBasemap } from './basemaps/basemaps';
+import { basemapTileUrl, canDownloadArea, isFileBasemap } from './basemaps/basemaps';
 import { userNavigated } from './navigation';
 
 export interface MapHandle {
@@ -434,6 +434,14 @@ export function MapView(props: MapViewProps) {
     return () => window.removeEventListener('keydown', onKey, true);
   }, [menu]);
 
+  /** A menu item's action: the menu closes first (focus goes where the action takes it). */
+  function closeMenuThen(action: () => void): () => void {
+    return () => {
+      setMenu(null);
+      action();
+    };
+  }
+
   /** Closes the menu; `refocus` when focus was in it (Escape, Close menu), so it does not fall to the page. */
   function closeMenu(refocus: boolean) {
     setMenu(null);
@@ -494,66 +502,24 @@ export function MapView(props: MapViewProps) {
         <div ref={menuRef} className="context-menu" role="menu" aria-label={menu.kind === 'pin' ? `Actions for ${menu.title}` : 'Map actions'} style={{ left: menu.x, top: menu.y }}>
           {menu.kind === 'pin' ? (
             <>
-              <button
-                type="button"
-                role="menuitem"
-                onClick={() => {
-                  setMenu(null);
-                  callbacks.current.onStartMove(menu.localId);
-                }}
-              >
-                Move this site
-              </button>
-              <button
-                type="button"
-                role="menuitem"
-                onClick={() => {
-                  setMenu(null);
-                  callbacks.current.onEdit(menu.localId);
-                }}
-              >
-                Edit this site
-              </button>
+              <MenuItem onSelect={closeMenuThen(() => callbacks.current.onStartMove(menu.localId))}>Move this site</MenuItem>
+              <MenuItem onSelect={closeMenuThen(() => callbacks.current.onEdit(menu.localId))}>Edit this site</MenuItem>
             </>
           ) : (
             <>
-              <button
-                type="button"
-                role="menuitem"
-                onClick={() => {
-                  setMenu(null);
-                  callbacks.current.onPick(menu.lat, menu.lng);
-                }}
-              >
-                New site here
-              </button>
-              {activeBasemap && activeBasemap.downloadRefusal === null && !isFileBasemap(activeBasemap) && (
-                <button
-                  type="button"
-                  role="menuitem"
-                  onClick={() => {
-                    setMenu(null);
-                    setDownloadOpen(true);
-                  }}
-                >
-                  Download this area…
-                </button>
-              )}
+              <MenuItem onSelect={closeMenuThen(() => callbacks.current.onPick(menu.lat, menu.lng))}>New site here</MenuItem>
+              {canDownloadArea(activeBasemap) && <MenuItem onSelect={closeMenuThen(() => setDownloadOpen(true))}>Download this area…</MenuItem>}
             </>
           )}
-          <button
-            type="button"
-            role="menuitem"
-            onClick={() => {
+          <MenuItem
+            onSelect={() => {
               closeMenu(true);
               void navigator.clipboard?.writeText(`${formatDecimal(menu.lat)}, ${formatDecimal(menu.lng)}`);
             }}
           >
             Copy coordinates ({formatDecimal(menu.lat)}, {formatDecimal(menu.lng)})
-          </button>
-          <button type="button" role="menuitem" onClick={() => closeMenu(true)}>
-            Close menu
-          </button>
+          </MenuItem>
+          <MenuItem onSelect={() => closeMenu(true)}>Close menu</MenuItem>
         </div>
       )}
 
@@ -600,5 +566,14 @@ export function MapView(props: MapViewProps) {
 
       <MapLegend />
     </div>
+  );
+}
+
+/** One entry of the map's context menu (the menu's arrow keys move between these). */
+function MenuItem({ onSelect, children }: { onSelect: () => void; children: ReactNode }) {
+  return (
+    <button type="button" role="menuitem" onClick={onSelect}>
+      {children}
+    </button>
   );
 }

@@ -12,7 +12,7 @@ import { useUi } from '../../components/ui';
 import { issueText } from '../../lib/issues';
 import { DownloadDialog } from './DownloadDialog';
 import { userNavigated } from '../navigation';
-import { basemapNote, boundsCentre, formatCount, isFileBasemap, outsideOf, outsideSentence, type MapViewState } from './basemaps';
+import { basemapNote, boundsCentre, canDownloadArea, formatCount, isFileBasemap, outsideOf, outsideSentence, type MapViewState } from './basemaps';
 import './basemaps.css';
 
 export interface BasemapControlsProps {
@@ -95,7 +95,7 @@ export function BasemapControls({ map, downloadOpen, onDownloadOpen }: BasemapCo
   if (basemaps.length === 0) return null;
 
   const outside = active && view && !active.problem ? outsideOf(active, view) : null;
-  const downloadable = active !== null && active.downloadRefusal === null && !isFileBasemap(active);
+  const downloadable = canDownloadArea(active);
 
   async function choose(basemap: BasemapView) {
     if (basemap.active) return;

@@ -7,6 +7,7 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type L from 'leaflet';
 import { DEFAULT_DOWNLOAD_CAP_BYTES, MAX_DOWNLOAD_BYTES, type BasemapView, type DownloadAreaInput, type DownloadPlanView, type DownloadView } from '../../../../electron/shared/contract/index';
 import { Modal, useUi } from '../../components/ui';
+import { FormActions, FormError } from '../../components/forms';
 import { useAppState } from '../../store';
 import { issueText } from '../../lib/issues';
 import { boundsCentreText, downloadBounds, downloadZoomChoices, formatBytes, formatCount } from './basemaps';
@@ -154,25 +155,9 @@ export function DownloadDialog({ map, basemap, onClose }: { map: L.Map; basemap:
             ) : (
               !planError && <p>Counting tiles…</p>
             )}
-            {refusal && (
-              <p className="field-error" role="alert">
-                {refusal}
-              </p>
-            )}
+            <FormError message={refusal} alert />
           </div>
-          {startError && (
-            <p className="field-error" role="alert">
-              {startError}
-            </p>
-          )}
-          <div className="actions">
-            <button type="submit" className="primary" disabled={!plan || refusal !== null || busy}>
-              {busy ? 'Starting…' : 'Start download'}
-            </button>
-            <button type="button" onClick={onClose}>
-              Close
-            </button>
-          </div>
+          <FormActions error={startError} alert submitLabel="Start download" busy={busy} busyLabel="Starting…" disabled={!plan || refusal !== null || busy} cancelLabel="Close" onCancel={onClose} />
         </form>
       ) : (
         <DownloadProgress download={download} busy={busy} onCancel={() => void cancel(download)} onResume={() => void start(download.area)} onClose={onClose} error={startError} />
@@ -203,11 +188,7 @@ function DownloadProgress({ download, busy, error, onCancel, onResume, onClose }
         {formatCount(download.tilesDone)} of {formatCount(download.tiles)} tiles ({Math.floor(share * 100)}%) · {formatBytes(download.bytes)} of at most {formatBytes(download.capBytes)}
         {download.tilesFailed > 0 && ` · ${formatCount(download.tilesFailed)} the server did not give`}
       </p>
-      {error && (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError message={error} alert />
       <div className="actions">
         {!ended && (
           <button type="button" className="danger-outline" onClick={onCancel}>

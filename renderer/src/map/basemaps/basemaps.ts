@@ -18,6 +18,11 @@ export function isFileBasemap(basemap: Pick<BasemapView, 'kind'>): boolean {
   return basemap.kind === 'mbtiles' || basemap.kind === 'pmtiles';
 }
 
+/** Whether an area of the basemap may be downloaded for offline use: a tile server whose terms allow it. */
+export function canDownloadArea(basemap: Pick<BasemapView, 'kind' | 'downloadRefusal'> | null): boolean {
+  return basemap !== null && basemap.downloadRefusal === null && !isFileBasemap(basemap);
+}
+
 /**
  * The Leaflet URL template of a basemap's tiles. The query names what the tiles come from (the
  * server's template, or the file's name and size), so the browser's own cache never shows the tiles
