@@ -22,7 +22,6 @@ import {
   type SyncStatus,
 } from './open-core';
 import { refuse, type InputIssue } from '../shared/result';
-import { packSites } from '../shared/contract/site-list';
 import { GPS_SOURCE_KINDS, THEMES, type GpsSourceKind, type Theme } from '../shared/domain';
 import { findXmlForbidden } from '../shared/validation/index';
 import { BulkSession, type BulkSessionOptions } from './bulk/session';
@@ -266,7 +265,7 @@ export function createHostApi(
       return core.sites.list();
     },
     async listSitesPacked() {
-      return packSites(core.sites.list());
+      return core.sites.listPacked();
     },
     async saveSite(input) {
       const { localId, ...fields } = input;
@@ -386,11 +385,23 @@ export function createHostApi(
     },
   };
 
+  // The page's first paint waits for the packed site list and the outbox's first history page: build
+  // both while the page is still loading; the core keeps them until something changes.
+  const warm = setImmediate(() => {
+    try {
+      core.sites.listPacked();
+      core.outbox.history();
+    } catch {
+      // The page's own call will say what went wrong.
+    }
+  });
+
   return {
     api,
     dispatch: (method, args) => dispatchCall(api, method, args),
     tiles: basemaps,
     close: () => {
+      clearImmediate(warm);
       bulk.close();
       gps.close();
       return closeTiles();

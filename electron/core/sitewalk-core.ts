@@ -29,6 +29,7 @@ import type {
   SyncStatus,
 } from '../shared/contract/views';
 import type { BatchResult, Result } from '../shared/result';
+import type { SiteList } from '../shared/contract/site-list';
 
 export type { ConnectionTestView, ProfileView, SyncStatus };
 
@@ -139,6 +140,12 @@ export interface SitewalkCore {
   sites: {
     /** Sites of the active profile. */
     list(): SiteView[];
+    /**
+     * The same sites in the page's lean form: what packSites(list()) gives. Built from the register
+     * directly and kept until a site, an entry or the active profile changes (the same object is
+     * handed out again meanwhile: never change it).
+     */
+    listPacked(): SiteList;
     /** By local ID or service site ID (active profile). */
     get(id: string): SiteView | null;
     /** The site's newest revision (its removal's once removed; 0 when unknown). */

@@ -114,6 +114,11 @@ export class OutboxStore {
     return this.lanes.get(key) ?? [];
   }
 
+  /** The newest revision of its counter (shared with the register in the core): it changes with every change. */
+  get revisionNow(): number {
+    return this.revisions.current;
+  }
+
   /** Lanes with unfinished entries, in the order they first got one. */
   laneEntries(): IterableIterator<[string, OutboxEntry[]]> {
     return this.lanes.entries();

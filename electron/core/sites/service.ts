@@ -11,6 +11,8 @@ import type { SiteEdit } from '../service/types';
 import type { CoreParts, SavedSite, SitewalkCore } from '../sitewalk-core';
 import type { SiteFields, SiteRecord } from './register';
 import { baseFields, overlay, siteView, type SiteView } from './view';
+import type { SiteList } from '../../shared/contract/site-list';
+import { packRegister } from './packed';
 
 /** Validates an edit of a site whose service ID is not known yet (its create is still queued). */
 const PENDING_ID = '0';
@@ -19,10 +21,13 @@ type SiteSave = SiteEditInput & { localId?: string };
 
 export class SiteService {
   readonly sites: SitewalkCore['sites'];
+  /** The last packed list and what it was built from: the profile and both stores' revisions. */
+  private packed: { profileId: string; register: number; store: number; list: SiteList } | null = null;
 
   constructor(private readonly deps: CoreParts) {
     this.sites = {
       list: () => this.deps.register.list(this.deps.activeId()).map((record) => this.viewOf(record)),
+      listPacked: () => this.listPacked(),
       get: (id) => {
         const record = this.find(id);
         return record ? this.viewOf(record) : null;
@@ -40,6 +45,17 @@ export class SiteService {
   /** The site as shown: what the service holds overlaid with its unfinished entries. */
   viewOf(record: SiteRecord): SiteView {
     return siteView(record, this.deps.store.lane(`site:${record.localId}`), this.deps.register.revisionOf(record.localId));
+  }
+
+  /** packSites(sites.list()), built from the register directly, and again only once something changed. */
+  private listPacked(): SiteList {
+    const { register, store } = this.deps;
+    const profileId = this.deps.activeId();
+    const cached = this.packed;
+    if (cached && cached.profileId === profileId && cached.register === register.revisionNow && cached.store === store.revisionNow) return cached.list;
+    const list = packRegister({ records: register.records(), size: register.size, profileId, lanes: store.laneEntries(), revisionOf: (localId) => register.revisionOf(localId) });
+    this.packed = { profileId, register: register.revisionNow, store: store.revisionNow, list };
+    return list;
   }
 
   /** By local ID or service site ID, in the active profile. */

@@ -17,6 +17,13 @@ import { crc32 } from 'node:zlib';
 import { appendFile, mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 
+/**
+ * The header's `version` when the owner names none: the format of one JSON record per line, read by
+ * every Sitewalk. An owner whose records change in a way older readers cannot take passes its own
+ * (JournalOpenOptions.version): it is written in the header of a new file and of every compaction,
+ * and a file whose header names a newer version than the reader's is refused (JournalFormatError)
+ * before anything is handed on, set aside, cut or rewritten.
+ */
 export const JOURNAL_FORMAT_VERSION = 1;
 
 const MiB = 1024 * 1024;
@@ -72,6 +79,9 @@ export interface JournalOpenOptions {
   /** Receives each good record in file order instead of `records` collecting them all: an owner that
    * replays records as "set" operations then holds only its live state, whatever the file size. */
   onRecord?: (record: unknown) => void;
+  /** The format this owner writes in the header (of a new file, of each compaction) and the newest it
+   * reads; default JOURNAL_FORMAT_VERSION. A file keeps the version it was opened with until compacted. */
+  version?: number;
 }
 
 /** The journal was written by a newer Sitewalk or is not a journal at all: refuse rather than damage it. */
@@ -162,6 +172,7 @@ export class Journal {
   private constructor(
     readonly path: string,
     private readonly name: string,
+    private readonly version: number,
     handle: FileHandle,
     size: number,
     records: number,
@@ -208,9 +219,10 @@ export class Journal {
     await rm(`${path}.compact`, { force: true });
 
     const collected: unknown[] = [];
-    const scanned = await scan(path, name, limits, options.onRecord ?? ((record) => collected.push(record)));
+    const version = options.version ?? JOURNAL_FORMAT_VERSION;
+    const scanned = await scan(path, name, version, limits, options.onRecord ?? ((record) => collected.push(record)));
     const { header, goodEnd, bad } = scanned;
-    if (header && header.version > JOURNAL_FORMAT_VERSION) {
+    if (header && header.version > version) {
       throw new JournalFormatError(`${basename(path)} was written by a newer Sitewalk (format ${header.version}); update Sitewalk to open this data folder.`);
     }
     const problems = describe(bad, goodEnd, limits);
@@ -228,14 +240,14 @@ export class Journal {
         await handle.datasync();
       }
       const size = (await handle.stat()).size;
-      const journal = new Journal(path, name, handle, size, scanned.records, limits);
+      const journal = new Journal(path, name, version, handle, size, scanned.records, limits);
       if (!header) {
         // A new (or entirely torn) file: start it with the header.
         if (size > 0) {
           await handle.truncate(0);
           journal.sizeBytes = 0;
         }
-        await journal.appendNow(Buffer.from(encodeRecord({ journal: name, version: JOURNAL_FORMAT_VERSION } satisfies Header)));
+        await journal.appendNow(Buffer.from(encodeRecord({ journal: name, version } satisfies Header)));
         journal.base = journal.sizeBytes;
       }
       return { journal, records: collected, problems };
@@ -393,7 +405,7 @@ export class Journal {
     let written = 0;
     try {
       // Written in pieces: a snapshot is never one string (Node's strings stop at ~512 MB).
-      let lines = [encodeRecord({ journal: this.name, version: JOURNAL_FORMAT_VERSION } satisfies Header)];
+      let lines = [encodeRecord({ journal: this.name, version: this.version } satisfies Header)];
       let length = lines[0]!.length;
       for (let index = 0; index <= records.length; index++) {
         if (index < records.length) {
@@ -433,7 +445,7 @@ type Damaged = { line: number; offset: number; bytes: number; tooLong: boolean }
 type Scanned = { records: number; bad: Damaged[]; goodEnd: number; header: Header | null; size: number };
 
 /** Reads the file line by line in fixed-size chunks; memory is one chunk plus one line. */
-async function scan(path: string, name: string, limits: Readonly<JournalLimits>, onRecord: (record: unknown) => void): Promise<Scanned> {
+async function scan(path: string, name: string, version: number, limits: Readonly<JournalLimits>, onRecord: (record: unknown) => void): Promise<Scanned> {
   let handle: FileHandle;
   try {
     handle = await open(path, 'r');
@@ -502,7 +514,7 @@ async function scan(path: string, name: string, limits: Readonly<JournalLimits>,
   if (out.header === null && out.records > 0) {
     // A damaged first line with good records after it is a damaged header, not a foreign file.
     if (out.bad[0]?.line !== 1) throw new JournalFormatError('The journal has records but no header; it was not written by Sitewalk.');
-    out.header = { journal: name, version: JOURNAL_FORMAT_VERSION };
+    out.header = { journal: name, version };
   }
   return out;
 }

@@ -42,71 +42,142 @@ export interface SiteList {
 
 /** The lean form of `sites`, in their order. */
 export function packSites(sites: readonly SiteView[]): SiteList {
-  const texts: string[] = [];
-  const textIndex = new Map<string, number>();
-  const text = (value: string): number => {
-    let index = textIndex.get(value);
+  const packer = new SiteListPacker(sites.length);
+  for (const site of sites) packer.add(site);
+  return packer.finish();
+}
+
+/**
+ * Builds a SiteList one site at a time: `add` takes a SiteView, `addFields` the same values without
+ * a view object first (the core packs its sites with nothing queued straight from the register), and
+ * both give the same columns and the same texts in the same order as packSites.
+ */
+export class SiteListPacker {
+  private readonly list: SiteList;
+  private readonly textIndex = new Map<string, number>();
+  // Sites saved together share their times (an import's batch, a sync's group commit): each text is read once.
+  private readonly times = new Map<string, number | string>();
+  private n = 0;
+
+  /** capacity: how many sites at most (the columns are made that long, then cut to the count). */
+  constructor(capacity: number) {
+    this.list = {
+      format: SITE_LIST_FORMAT,
+      count: 0,
+      texts: [],
+      localId: new Array<string>(capacity),
+      siteId: new Array<string | null>(capacity),
+      profileId: new Array<number>(capacity),
+      origin: new Array<number>(capacity),
+      name: new Array<string>(capacity),
+      height: new Array<number | null>(capacity),
+      latitude: new Array<number | null>(capacity),
+      longitude: new Array<number | null>(capacity),
+      description: new Array<number>(capacity),
+      group: new Array<number>(capacity),
+      pinStyle: new Array<PinStyle>(capacity),
+      syncState: new Array<number>(capacity),
+      lastError: [],
+      queued: new Array<number>(capacity),
+      createdAt: new Array<number | string>(capacity),
+      updatedAt: new Array<number | string>(capacity),
+      revision: new Array<number>(capacity),
+    };
+  }
+
+  /** The index of a repeating text in `texts`, added on first use. */
+  text(value: string): number {
+    let index = this.textIndex.get(value);
     if (index === undefined) {
-      index = texts.length;
-      texts.push(value);
-      textIndex.set(value, index);
+      index = this.list.texts.length;
+      this.list.texts.push(value);
+      this.textIndex.set(value, index);
     }
     return index;
-  };
-  // Sites saved together share their times (an import's batch, a sync's group commit): each text is read once.
-  const times = new Map<string, number | string>();
-  const time = (iso: string): number | string => {
-    let packed = times.get(iso);
+  }
+
+  /** A time as packed: its milliseconds when they give back the same text, else the text. */
+  time(iso: string): number | string {
+    let packed = this.times.get(iso);
     if (packed === undefined) {
       packed = packTime(iso);
-      times.set(iso, packed);
+      this.times.set(iso, packed);
     }
     return packed;
-  };
-  const n = sites.length;
-  const list: SiteList = {
-    format: SITE_LIST_FORMAT,
-    count: n,
-    texts,
-    localId: new Array<string>(n),
-    siteId: new Array<string | null>(n),
-    profileId: new Array<number>(n),
-    origin: new Array<number>(n),
-    name: new Array<string>(n),
-    height: new Array<number | null>(n),
-    latitude: new Array<number | null>(n),
-    longitude: new Array<number | null>(n),
-    description: new Array<number>(n),
-    group: new Array<number>(n),
-    pinStyle: new Array<PinStyle>(n),
-    syncState: new Array<number>(n),
-    lastError: [],
-    queued: new Array<number>(n),
-    createdAt: new Array<number | string>(n),
-    updatedAt: new Array<number | string>(n),
-    revision: new Array<number>(n),
-  };
-  for (let index = 0; index < n; index++) {
-    const site = sites[index]!;
-    list.localId[index] = site.localId;
-    list.siteId[index] = site.siteId;
-    list.profileId[index] = text(site.profileId);
-    list.origin[index] = text(site.origin);
-    list.name[index] = site.name;
-    list.height[index] = site.height;
-    list.latitude[index] = site.latitude;
-    list.longitude[index] = site.longitude;
-    list.description[index] = text(site.description);
-    list.group[index] = text(site.group);
-    list.pinStyle[index] = site.pinStyle;
-    list.syncState[index] = text(site.syncState);
-    if (site.lastError !== null) list.lastError.push([index, site.lastError]);
-    list.queued[index] = site.queued;
-    list.createdAt[index] = time(site.createdAt);
-    list.updatedAt[index] = time(site.updatedAt);
-    list.revision[index] = site.revision;
   }
-  return list;
+
+  add(site: SiteView): void {
+    this.addFields(
+      site.localId,
+      site.siteId,
+      site.profileId,
+      site.origin,
+      site.name,
+      site.height,
+      site.latitude,
+      site.longitude,
+      site.description,
+      site.group,
+      site.pinStyle,
+      site.syncState,
+      site.lastError,
+      site.queued,
+      this.time(site.createdAt),
+      this.time(site.updatedAt),
+      site.revision,
+    );
+  }
+
+  /** A site's values as a SiteView has them; the times already packed (time()). */
+  addFields(
+    localId: string,
+    siteId: string | null,
+    profileId: string,
+    origin: SiteOrigin,
+    name: string,
+    height: number | null,
+    latitude: number | null,
+    longitude: number | null,
+    description: string,
+    group: string,
+    pinStyle: PinStyle,
+    syncState: SyncState,
+    lastError: ProblemView | null,
+    queued: number,
+    createdAt: number | string,
+    updatedAt: number | string,
+    revision: number,
+  ): void {
+    const list = this.list;
+    const index = this.n++;
+    list.localId[index] = localId;
+    list.siteId[index] = siteId;
+    list.profileId[index] = this.text(profileId);
+    list.origin[index] = this.text(origin);
+    list.name[index] = name;
+    list.height[index] = height;
+    list.latitude[index] = latitude;
+    list.longitude[index] = longitude;
+    list.description[index] = this.text(description);
+    list.group[index] = this.text(group);
+    list.pinStyle[index] = pinStyle;
+    list.syncState[index] = this.text(syncState);
+    if (lastError !== null) list.lastError.push([index, lastError]);
+    list.queued[index] = queued;
+    list.createdAt[index] = createdAt;
+    list.updatedAt[index] = updatedAt;
+    list.revision[index] = revision;
+  }
+
+  /** The list of the sites added, in order. */
+  finish(): SiteList {
+    const list = this.list;
+    list.count = this.n;
+    for (const column of [list.localId, list.siteId, list.profileId, list.origin, list.name, list.height, list.latitude, list.longitude, list.description, list.group, list.pinStyle, list.syncState, list.queued, list.createdAt, list.updatedAt, list.revision]) {
+      if (column.length !== this.n) column.length = this.n;
+    }
+    return list;
+  }
 }
 
 /** The SiteViews `list` was packed from, in order. */
