@@ -15,8 +15,8 @@ import { openCore, type SitewalkCore } from '../../electron/core/open-core';
 import { systemClock } from '../../electron/core/clock';
 import { createServiceClient } from '../../electron/core/service/client';
 import type { ServiceClient, SiteEdit } from '../../electron/core/service/types';
-import { SiteRegister } from '../../electron/core/sites/register';
 import type { BenchFigure } from './figures';
+import { registerLoad } from './register-load';
 import { DEMO, raiseQuota, startSandboxProcess, type SandboxProcess } from './peers';
 import { testCoreOptions } from '../support/core';
 
@@ -140,21 +140,6 @@ async function runRewrittenDocument(sandbox: SandboxProcess, count: number, conc
   }
 }
 
-/** Time to open the register of a data folder with `count` sites (the median of five opens). */
-async function registerLoadMs(dataDir: string): Promise<{ ms: number; sites: number }> {
-  const times: number[] = [];
-  let sites = 0;
-  for (let i = 0; i < 5; i++) {
-    const started = performance.now();
-    const { register } = await SiteRegister.open({ dataDir, clock: systemClock });
-    times.push(performance.now() - started);
-    sites = register.size;
-    await register.close();
-  }
-  times.sort((a, b) => a - b);
-  return { ms: times[2]!, sites };
-}
-
 export async function benchOutbox(options: OutboxBenchOptions = {}): Promise<BenchFigure[]> {
   const count = options.sites ?? 10_000;
   const small = options.baselineSites ?? 1_000;
@@ -166,7 +151,7 @@ export async function benchOutbox(options: OutboxBenchOptions = {}): Promise<Ben
     await raiseQuota(sandbox);
     const big = await runOutbox(sandbox, count, concurrency, `${tag}-big`);
     dataDirs.push(big.dataDir);
-    const load = await registerLoadMs(big.dataDir);
+    const load = await registerLoad(big.dataDir);
     const ours = await runOutbox(sandbox, small, concurrency, `${tag}-ours`);
     dataDirs.push(ours.dataDir);
     const baseline = await runRewrittenDocument(sandbox, small, concurrency, `${tag}-doc`);

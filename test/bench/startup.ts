@@ -20,6 +20,7 @@ import { LOCK_FILE } from '../../electron/core/storage/lock';
 import { startApp } from '../e2e/helpers';
 import { testCoreOptions } from '../support/core';
 import type { BenchFigure } from './figures';
+import { registerLoad } from './register-load';
 import { CHROMIUM_ARGS } from './map';
 import { DEMO, raiseQuota, startSandboxProcess, type SandboxProcess } from './peers';
 
@@ -166,21 +167,6 @@ async function prepareRegister(count: number): Promise<{ dataDir: string; asLeft
   } finally {
     await register.close();
   }
-}
-
-/** Median time to open a register (of 5 opens), and its size. */
-async function registerLoad(dataDir: string): Promise<{ ms: number; sites: number }> {
-  const times: number[] = [];
-  let sites = 0;
-  for (let i = 0; i < 5; i++) {
-    const started = performance.now();
-    const { register } = await SiteRegister.open({ dataDir, clock: systemClock });
-    times.push(performance.now() - started);
-    sites = register.size;
-    await register.close();
-  }
-  times.sort((a, b) => a - b);
-  return { ms: times[2]!, sites };
 }
 
 const round = (n: number, digits = 0) => Number(n.toFixed(digits));
