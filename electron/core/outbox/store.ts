@@ -53,7 +53,6 @@ export class OutboxStore {
   private nextSeq = 1;
   private readonly listeners = new Set<ChangeListener>();
   private readonly appliedListeners = new Set<ChangeListener>();
-  private compacting: Promise<void> | null = null;
   private readonly counts = new Map<string, Record<OutboxState, number>>();
   /** Set when a write failed: memory is then ahead of the disk, so nothing more is accepted. */
   private failure: Error | null = null;
@@ -287,30 +286,23 @@ export class OutboxStore {
 
   /** Rewrites the journal as a snapshot of the live state now (done entries past history dropped). */
   compact(): Promise<void> {
-    if (this.compacting) return this.compacting;
-    const run = this.journal
-      .compact(() => {
-        const cutoff = this.clock.now() - this.historyMs;
-        const expired: OutboxEntry[] = [];
-        for (const entry of this.entries.values()) {
-          if (entry.state === 'done' && entry.updatedAt < cutoff) expired.push(entry);
-        }
-        for (const entry of expired) this.drop(entry);
-        if (expired.length > 0) {
-          this.applied([], expired);
-          queueMicrotask(() => this.notify([], expired));
-        }
-        const records: OutboxRecord[] = [];
-        records.push({ t: 'seq', next: this.nextSeq });
-        for (const [profileId, pause] of this.pauses) records.push({ t: 'pause', profileId, pause });
-        for (const entry of this.list()) records.push({ t: 'add', entry });
-        return records;
-      })
-      .finally(() => {
-        this.compacting = null;
-      });
-    this.compacting = run;
-    return run;
+    return this.journal.compact(() => {
+      const cutoff = this.clock.now() - this.historyMs;
+      const expired: OutboxEntry[] = [];
+      for (const entry of this.entries.values()) {
+        if (entry.state === 'done' && entry.updatedAt < cutoff) expired.push(entry);
+      }
+      for (const entry of expired) this.drop(entry);
+      if (expired.length > 0) {
+        this.applied([], expired);
+        queueMicrotask(() => this.notify([], expired));
+      }
+      const records: OutboxRecord[] = [];
+      records.push({ t: 'seq', next: this.nextSeq });
+      for (const [profileId, pause] of this.pauses) records.push({ t: 'pause', profileId, pause });
+      for (const entry of this.list()) records.push({ t: 'add', entry });
+      return records;
+    });
   }
 
   /**
@@ -319,7 +311,7 @@ export class OutboxStore {
    * sync, every entry has an add and two or three patches. Resolves at once when there is little to gain.
    */
   compactIfBloated(): Promise<void> {
-    if (this.compacting) return this.compacting;
+    if (this.journal.compacting) return this.journal.compacting;
     if (this.failure) return Promise.resolve();
     const liveBytes = Journal.estimateSnapshotBytes(this.entries.values(), this.entries.size, (entry) => ({ t: 'add', entry }) satisfies OutboxRecord);
     if (!this.journal.compactionDue(this.entries.size + this.pauses.size + 1, { ...SETTLED_COMPACTION, liveBytes })) return Promise.resolve();
@@ -328,7 +320,7 @@ export class OutboxStore {
 
   /** Waits for writes and closes the journal. */
   async close(): Promise<void> {
-    await this.compacting?.catch(() => undefined);
+    await this.journal.compacting?.catch(() => undefined);
     await this.journal.close();
   }
 
@@ -366,7 +358,7 @@ export class OutboxStore {
   }
 
   private maybeCompact(): void {
-    if (this.compacting) return;
+    if (this.journal.compacting) return;
     const live = this.entries.size + this.pauses.size + 1;
     // By count and by size: a few records with huge texts must not grow the file unnoticed.
     if (this.journal.compactionDue(live, { minRecords: this.compactAfter })) {

@@ -147,7 +147,6 @@ export interface RegisterOptions {
 export class SiteRegister {
   /** Service site ID → local ID, per profile. */
   private readonly bySiteId = new Map<string, Map<string, string>>();
-  private compacting: Promise<void> | null = null;
   private failure: Error | null = null;
 
   private constructor(
@@ -248,14 +247,7 @@ export class SiteRegister {
   }
 
   compact(): Promise<void> {
-    if (this.compacting) return this.compacting;
-    const run = this.journal
-      .compact(() => snapshotRecords(this.sites.values()))
-      .finally(() => {
-        this.compacting = null;
-      });
-    this.compacting = run;
-    return run;
+    return this.journal.compact(() => snapshotRecords(this.sites.values()));
   }
 
   /**
@@ -264,7 +256,7 @@ export class SiteRegister {
    * each site once. Resolves at once when there is little to gain.
    */
   compactIfBloated(): Promise<void> {
-    if (this.compacting) return this.compacting;
+    if (this.journal.compacting) return this.journal.compacting;
     const liveBytes = estimateSnapshotBytes(this.sites.values(), this.sites.size);
     if (!this.journal.compactionDue(this.sites.size + 1, { ...SETTLED_COMPACTION, liveBytes })) return Promise.resolve();
     return this.compact();
@@ -275,7 +267,7 @@ export class SiteRegister {
   }
 
   async close(): Promise<void> {
-    await this.compacting?.catch(() => undefined);
+    await this.journal.compacting?.catch(() => undefined);
     await this.journal.close();
   }
 
@@ -290,7 +282,7 @@ export class SiteRegister {
   }
 
   private maybeCompact(): void {
-    if (this.compacting) return;
+    if (this.journal.compacting) return;
     if (this.journal.compactionDue(this.sites.size + 1, { factor: 3, minRecords: this.compactAfter })) {
       void this.compact().catch(() => undefined);
     }

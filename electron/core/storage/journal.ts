@@ -163,6 +163,7 @@ export class Journal {
   private readonly ops: Op[] = [];
   private running = false;
   private closed = false;
+  private compaction: Promise<void> | null = null;
   private sizeBytes: number;
   private base: number;
   private recordsInFile: number;
@@ -318,11 +319,21 @@ export class Journal {
    * must treat records as absolute "set" operations (applying one twice changes nothing).
    */
   compact(snapshot: () => unknown[]): Promise<void> {
+    if (this.compaction) return this.compaction;
     if (this.closed) return Promise.reject(new Error(`The journal ${basename(this.path)} is closed.`));
-    return new Promise<void>((resolve, reject) => {
+    const run = new Promise<void>((resolve, reject) => {
       this.ops.push({ kind: 'compact', snapshot, resolve, reject });
       void this.run();
+    }).finally(() => {
+      this.compaction = null;
     });
+    this.compaction = run;
+    return run;
+  }
+
+  /** The compaction queued or running (a second compact() joins it rather than queueing another), or null. */
+  get compacting(): Promise<void> | null {
+    return this.compaction;
   }
 
   /** Waits for queued work, then closes the file. Safe to call twice. */
