@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createManualClock } from '../../electron/core/clock';
 import { REGISTER_FILE, REGISTER_FORMAT_VERSION, SiteRegister, type SiteRecord } from '../../electron/core/sites/register';
 import { encodeRecord, Journal, JournalFormatError } from '../../electron/core/storage/journal';
+import { CHUNK_SITES } from '../../electron/core/sites/snapshot';
 
 const CHILD = fileURLToPath(new URL('./register-compact-child.ts', import.meta.url));
 const dirs: string[] = [];
@@ -73,11 +74,10 @@ describe('the register snapshot in columns', () => {
 
     const written = await lines(dataDir);
     expect(json(written[0]!)).toEqual({ journal: 'sitewalk-sites', version: REGISTER_FORMAT_VERSION });
-    // 1,000 sites per chunk.
+    // CHUNK_SITES sites per chunk, the rest in the last.
     expect(written.slice(1).map((line) => [json(line).t, json(line).n])).toEqual([
-      ['sites', 1000],
-      ['sites', 1000],
-      ['sites', 500],
+      ...Array.from({ length: Math.floor(2500 / CHUNK_SITES) }, () => ['sites', CHUNK_SITES]),
+      ...(2500 % CHUNK_SITES === 0 ? [] : [['sites', 2500 % CHUNK_SITES]]),
     ]);
 
     const { register: again, problems } = await SiteRegister.open({ dataDir, clock });
@@ -148,21 +148,21 @@ describe('the register snapshot in columns', () => {
     const file = path.join(dataDir, REGISTER_FILE);
     const text = await readFile(file, 'utf8');
     const written = text.split('\n');
-    written[2] = written[2]!.replace('"local-1002"', '"local-1OO2"');
+    written[2] = written[2]!.replace(`"local-${CHUNK_SITES + 2}"`, '"local-XXX"');
     await writeFile(file, written.join('\n'));
 
     const { register: again, problems } = await SiteRegister.open({ dataDir, clock });
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatchObject({ kind: 'corrupt-record', line: 3 });
-    expect(again.size).toBe(2000);
-    expect(again.list()).toStrictEqual([...sites.slice(0, 1000), ...sites.slice(2000)]);
+    expect(again.size).toBe(3000 - CHUNK_SITES);
+    expect(again.list()).toStrictEqual([...sites.slice(0, CHUNK_SITES), ...sites.slice(2 * CHUNK_SITES)]);
     const quarantined = await readFile(`${file}.corrupt`, 'utf8');
-    expect(Buffer.from(quarantined.split('\n')[1]!, 'base64').toString('utf8')).toContain('local-1OO2');
+    expect(Buffer.from(quarantined.split('\n')[1]!, 'base64').toString('utf8')).toContain('local-XXX');
     await again.close();
     // The open compacted the damage away: the next one finds nothing.
     const { register: third, problems: none } = await SiteRegister.open({ dataDir, clock });
     expect(none).toEqual([]);
-    expect(third.size).toBe(2000);
+    expect(third.size).toBe(3000 - CHUNK_SITES);
     await third.close();
   });
 
@@ -194,7 +194,7 @@ describe('the register snapshot in columns', () => {
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatchObject({ kind: 'invalid-record', index: 0 });
     expect((problems[0] as { message: string }).message).toContain(`(${where}`);
-    expect(again.list()).toStrictEqual(sites.slice(1000));
+    expect(again.list()).toStrictEqual(sites.slice(CHUNK_SITES));
     expect(await readFile(`${file}.corrupt`, 'utf8')).toContain('"t":"sites"');
     await again.close();
   });
@@ -221,7 +221,7 @@ describe('the register snapshot in columns', () => {
 
     const written = await lines(dataDir);
     expect(json(written[0]!)).toEqual({ journal: 'sitewalk-sites', version: REGISTER_FORMAT_VERSION });
-    expect(written.slice(1).map((line) => json(line).t)).toEqual(['sites', 'sites']);
+    expect(written.slice(1).map((line) => json(line).t)).toEqual(Array.from({ length: Math.ceil(1200 / CHUNK_SITES) }, () => 'sites'));
     const { register: again, problems: none } = await SiteRegister.open({ dataDir, clock });
     expect(none).toEqual([]);
     expect(again.list()).toStrictEqual([...sites.slice(1), { ...sites[0]!, updatedAt: 9 }]);
