@@ -2,6 +2,7 @@
 // hosts: the Electron IPC handler and the browser host's HTTP routes call `dispatch`, which checks the
 // method name and arguments against API_METHODS before anything reaches the core. Views are built
 // here from core objects and never carry a key; settings live in the core's key-value store.
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import {
   API_METHODS,
@@ -159,10 +160,18 @@ function attributionIssue(attribution: string): string | null {
 
 /** A receiver's host: a name or an IP address, nothing that could carry a path or a scheme. */
 function gpsHostIssue(host: string): string | null {
-  const text = host.trim();
+  const text = gpsHostValue(host);
   if (text === '') return 'Enter the receiver\'s host, like 127.0.0.1 for gpsd on this computer.';
-  if (!/^[A-Za-z0-9.-]+$|^\[?[0-9A-Fa-f:.]+\]?$/.test(text)) return 'The receiver\'s host is a name or an IP address, like 127.0.0.1 or gps.local (no http://, no port).';
+  if (isIP(text) === 0 && !HOST_NAME.test(text)) return 'The receiver\'s host is a name or an IP address, like 127.0.0.1, ::1 or gps.local (no http://, no port).';
   return null;
+}
+
+const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/;
+
+/** The host as a socket takes it: an IPv6 address written in brackets ([::1], as in a URL) loses them. */
+function gpsHostValue(host: string): string {
+  const text = host.trim();
+  return /^\[[^\]]*\]$/.test(text) ? text.slice(1, -1) : text;
 }
 
 function settingsIssues(patch: SettingsPatch): InputIssue[] {
@@ -317,7 +326,7 @@ export function createHostApi(
       if (issues.length > 0) return { ok: false, issues };
       for (const key of SETTING_KEYS) {
         const value = patch[key];
-        if (value !== undefined) core.settings.set(key, typeof value === 'string' ? value.trim() : value);
+        if (value !== undefined) core.settings.set(key, key === 'gpsHost' && typeof value === 'string' ? gpsHostValue(value) : typeof value === 'string' ? value.trim() : value);
       }
       const settings = readSettings(core);
       if (patch.syncConcurrency !== undefined) core.sync.setConcurrency(settings.syncConcurrency);
@@ -368,7 +377,9 @@ export function createHostApi(
     addBasemapFile(input) {
       return basemaps.addFile(input);
     },
-    removeBasemap(basemapId) {
+    async removeBasemap(basemapId) {
+      // A download still writing into the server's kept tiles would bring them back after the removal.
+      await downloads.stopFor(basemapId);
       return basemaps.remove(basemapId);
     },
     planDownload(input) {

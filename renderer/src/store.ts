@@ -145,13 +145,13 @@ export class AppStore {
   /**
    * A download as an event (or, with `fromCall`, a call's answer) reported it. Progress only moves on:
    * a running view behind the one held is stale. A call's answer may arrive after the events that
-   * followed it, so it is applied only to a download not known yet, or to one that had stopped
-   * (cancelled, failed) and is resumed under the same ID.
+   * followed it, so it is applied only to a download not known yet (a resume is a new download,
+   * with an ID of its own).
    */
   applyDownload(download: DownloadView, fromCall = false): void {
     const known = this.state.downloads.get(download.id);
     if (known) {
-      if (fromCall && (known.state === 'running' || known.state === 'done')) return;
+      if (fromCall) return;
       if (known.state === 'running' && download.state === 'running' && download.tilesDone < known.tilesDone) return;
     }
     const next = new Map(this.state.downloads);

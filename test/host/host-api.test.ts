@@ -39,6 +39,19 @@ describe('settings', () => {
     expect((await hostApi.api.saveSettings({ tileAttribution: '&copy; Example Maps' })).ok).toBe(true);
   });
 
+  it('take a GPS receiver by name or IP address (an IPv6 one with or without brackets) and refuse anything else', async ({ openBackend }) => {
+    const { hostApi } = await openBackend();
+    for (const [typed, stored] of [['gps.local', 'gps.local'], [' 192.168.1.20 ', '192.168.1.20'], ['::1', '::1'], ['[fe80::1]', 'fe80::1']]) {
+      const saved = await hostApi.api.saveSettings({ gpsHost: typed });
+      expect(saved.ok && saved.value.gpsHost, typed).toBe(stored);
+    }
+    for (const bad of ['http://gps.local', 'gps.local:2947', '[::1', '...', 'two words', '']) {
+      const refused = await hostApi.api.saveSettings({ gpsHost: bad });
+      expect(refused.ok, bad).toBe(false);
+    }
+    expect((await hostApi.api.getSettings()).gpsHost).toBe('fe80::1');
+  });
+
   it('announce a change to every listener', async ({ openBackend }) => {
     const { hostApi } = await openBackend();
     const events: ApiEvent[] = [];

@@ -135,6 +135,11 @@ export class GpsReader {
       this.link = { kind: 'open', since: Date.now() };
       this.lastValidAt = null;
       this.lastBytesAt = null;
+      // A new connection starts from nothing: a fix from before the drop is not brought back by the
+      // first line of the new one (gpsd's VERSION, say) that carries no position.
+      this.decoder = this.newDecoder();
+      this.lastReportAt = null;
+      this.fixView = null;
       if (this.options.source === 'gpsd') socket.write(GPSD_WATCH);
       this.refresh();
     });

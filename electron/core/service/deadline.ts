@@ -88,6 +88,8 @@ function expire(): void {
   }
   for (const stop of due) {
     watched.delete(stop);
+    // Cancelled by its caller just before: that is what it was, not a timeout.
+    if (stop.aborted) continue;
     stop.expired = true;
     stop.abort(new DOMException(`no answer within ${stop.timeoutMs} ms`, 'TimeoutError'));
   }

@@ -262,6 +262,9 @@ export function createBasemaps(options: BasemapsOptions): Basemaps {
       files.set(entry.id, next);
       return settle(entry.id, next);
     }
+    // Removed (or everything closed) while a tile was being read: never open it again for that read,
+    // or the file would stay open, unlisted, until the app quits.
+    if (closed || !read().files.some((file) => file.id === entry.id)) return { file: null, problem: 'This basemap was removed.', checkedAt: clock.now() };
     const opening = openFor(entry);
     files.set(entry.id, opening);
     return settle(entry.id, opening);

@@ -42,6 +42,8 @@ export interface Downloads {
   start(input: DownloadAreaInput): Promise<Result<DownloadView>>;
   cancel(downloadId: string): Result<DownloadView>;
   list(): DownloadView[];
+  /** Cancels a running download of this basemap and waits for its last requests (before the basemap goes). */
+  stopFor(basemapId: string): Promise<void>;
   /** Cancels the running download and waits for its requests. */
   close(): Promise<void>;
 }
@@ -235,6 +237,12 @@ export function createDownloads(options: DownloadsOptions): Downloads {
     cancel,
     // The running one first (it is the newest: only one runs at a time).
     list: () => order.map((id) => views.get(id)!).map((view) => ({ ...view, area: { ...view.area } })),
+    async stopFor(basemapId) {
+      const current = running;
+      if (!current || views.get(current.id)?.basemapId !== basemapId) return;
+      cancel(current.id);
+      await current.done;
+    },
     async close() {
       const current = running;
       if (!current) return;
