@@ -216,7 +216,10 @@ export function createHostApi(
   const bulk = new BulkSession(core, (run) => tell({ type: 'bulk-run', run }), options.bulk);
   // "My location" from a receiver the host reads (gpsd or NMEA over TCP), following the settings.
   const gps = new HostGps((view) => tell({ type: 'gps', gps: view }), options.gps);
-  gps.follow(readSettings(core));
+  // The settings as last saved here, for what asks on every tile or fix (conf reads its file from
+  // disk on each get); saveSettings replaces it.
+  let settingsNow = readSettings(core);
+  gps.follow(settingsNow);
   // Basemaps (the Settings tile server is the street one) and area downloads; both hosts serve the
   // tiles of every basemap from `basemaps.tileFor` (/tiles/{basemapId}/{z}/{x}/{y}).
   const tileOptions = options.tiles ?? {};
@@ -228,7 +231,7 @@ export function createHostApi(
   const basemaps = createBasemaps({
     dataDir: core.dataDir,
     settings: core.settings,
-    street: () => readSettings(core),
+    street: () => settingsNow,
     saveStreet: (tileUrl, tileAttribution) => api.saveSettings({ tileUrl, tileAttribution }),
     ...(tileOptions.fetch ? { fetch: tileOptions.fetch } : {}),
     ...(tileOptions.userAgent ? { userAgent: tileOptions.userAgent } : {}),
@@ -329,6 +332,7 @@ export function createHostApi(
         if (value !== undefined) core.settings.set(key, key === 'gpsHost' && typeof value === 'string' ? gpsHostValue(value) : typeof value === 'string' ? value.trim() : value);
       }
       const settings = readSettings(core);
+      settingsNow = settings;
       if (patch.syncConcurrency !== undefined) core.sync.setConcurrency(settings.syncConcurrency);
       tell({ type: 'settings', settings });
       if (patch.tileUrl !== undefined || patch.tileAttribution !== undefined) tellBasemaps();

@@ -171,7 +171,21 @@ export function createBasemaps(options: BasemapsOptions): Basemaps {
 
   // ---------- storage ----------
 
+  /**
+   * The stored basemaps, parsed once and kept (conf reads its file from disk on every get, and the
+   * tile route asks on every tile); only write() changes them. Not to be changed: read() gives a copy.
+   */
+  let snapshot: Stored | null = null;
+  function storedNow(): Stored {
+    return (snapshot ??= parse());
+  }
+
+  /** A copy of the stored basemaps to change and write(). */
   function read(): Stored {
+    return structuredClone(storedNow());
+  }
+
+  function parse(): Stored {
     const raw = options.settings.get(BASEMAPS_SETTING_KEY);
     const value = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
     const list = <T>(items: unknown, schema: z.ZodType<T>, what: string): T[] =>
@@ -192,6 +206,7 @@ export function createBasemaps(options: BasemapsOptions): Basemaps {
 
   function write(stored: Stored): void {
     options.settings.set(BASEMAPS_SETTING_KEY, stored);
+    snapshot = structuredClone(stored);
   }
 
   function streetSource(stored: Stored): BasemapSource & { kind: 'server' } {
@@ -264,7 +279,7 @@ export function createBasemaps(options: BasemapsOptions): Basemaps {
     }
     // Removed (or everything closed) while a tile was being read: never open it again for that read,
     // or the file would stay open, unlisted, until the app quits.
-    if (closed || !read().files.some((file) => file.id === entry.id)) return { file: null, problem: 'This basemap was removed.', checkedAt: clock.now() };
+    if (closed || !storedNow().files.some((file) => file.id === entry.id)) return { file: null, problem: 'This basemap was removed.', checkedAt: clock.now() };
     const opening = openFor(entry);
     files.set(entry.id, opening);
     return settle(entry.id, opening);
@@ -475,7 +490,7 @@ export function createBasemaps(options: BasemapsOptions): Basemaps {
     const coords: TileCoords = { z: Number(match[2]), x: Number(match[3]), y: Number(match[4]) };
     if (!validCoords(coords)) return miss(400, 'bad-coordinates', 'There is no map tile at these coordinates.', `z/x/y = ${coords.z}/${coords.x}/${coords.y}`);
     const basemapId = match[1] ?? STREET_ID;
-    const stored = read();
+    const stored = storedNow();
     const source = sourceIn(stored, basemapId);
     if (!source) return miss(404, 'not-found', 'There is no such basemap.', `basemap ${basemapId.slice(0, 100)}`);
     if (coords.z < source.minZoom || coords.z > source.maxZoom) {
@@ -511,7 +526,7 @@ export function createBasemaps(options: BasemapsOptions): Basemaps {
     addFile,
     remove,
     tileFor,
-    source: (basemapId) => sourceIn(read(), basemapId),
+    source: (basemapId) => sourceIn(storedNow(), basemapId),
     cache,
     async close() {
       closed = true;
