@@ -5,7 +5,7 @@
 // fallback must be visible (secrets.ts), never silent.
 import { randomBytes } from 'node:crypto';
 import { AsyncEntry, type EntryOptions } from '@napi-rs/keyring';
-import type { SecretStore } from './secrets';
+import type { SecretStore } from './secret-store';
 
 const ENTRY_OPTIONS: EntryOptions = { linux: { store: 'secret-service' } };
 

@@ -4,7 +4,6 @@
 export { createTileCache, templateFolder, tileForPath, tileHeaders, tileUserAgent, KEPT_TILES_FOLDER, TILE_CACHE_DEFAULTS, TILES_FOLDER } from './cache';
 export type { TileAnswer, TileCache, TileCacheOptions, TileHit, TileHolding, TileMiss, TileMissReason, TileRequest, TileSource } from './cache';
 export { fillTemplate, parseTilePath, tileRange, rangeCount, validCoords, MAX_TILE_ZOOM, type TileCoords, type TileRange } from './coords';
-export { followTileUrl, type FollowedTileUrl } from './follow';
 export { createBasemaps, serverTemplateIssue, BASEMAPS_SETTING_KEY, STREET_ID, type Basemaps, type BasemapsOptions, type BasemapSource } from './basemaps';
 export { openTileFile, sniffImageType, MAX_MBTILES_BYTES, type OpenedTileFile, type TileFile, type TileFileInfo } from './files';
 export { createDownloads, DEFAULT_TILE_BYTES, DOWNLOAD_CONCURRENCY, MAX_DOWNLOAD_TILES, MAX_FAILURES_IN_A_ROW, type Downloads } from './download';

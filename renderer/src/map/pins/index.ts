@@ -1,7 +1,9 @@
 // The canvas pin layer, split as Leaflet splits its renderers: layer.ts is the plumbing (lifecycle,
 // bounds and zoom transforms, events to React), painter.ts draws, hitGrid.ts answers "which pin is
-// here", drag.ts is the dragging handler, pinSet.ts holds the pins in drawing order.
-export { PinLayer, type PinLayerOptions } from './layer';
+// here", drag.ts is the dragging handler, pinSet.ts holds the pins in drawing order, options.ts the
+// layer's options and their defaults.
+export { PinLayer } from './layer';
+export type { PinLayerOptions } from './options';
 export { PinDrag } from './drag';
 export type { DrawInfo, MovePreview, Pin } from './types';
 export { PinClusters, isCluster, type ClusterMark } from './clusters';

@@ -13,49 +13,12 @@ import { PinClusters, isCluster, type ClusterMark } from './clusters';
 import { HitGrid } from './hitGrid';
 import { PinPainter, type ProjectedClusters } from './painter';
 import { PinPointer } from './pointer';
-import { PRESS_DEFAULTS } from './press';
+import { PIN_LAYER_DEFAULTS, type PinLayerOptions } from './options';
 import { PinSet } from './pinSet';
 import type { Projected } from './pinSet';
-import type { DrawInfo, MovePreview, Pin } from './types';
+import type { MovePreview, Pin } from './types';
 import { LIGHT_MAP_PALETTE, type MapPalette } from '../../lib/theme';
 import { userNavigated } from '../navigation';
-
-export interface PinLayerOptions {
-  /** Extra canvas around the view (fraction of its size), so short pans show pins before the redraw. */
-  padding: number;
-  /** More pins than this in view: draw compact dots instead of full pins. */
-  compactAbove: number;
-  /** Below this zoom: always compact dots. */
-  compactBelowZoom: number;
-  /** A press that moves less than this (pixels) is a click; more, and it pans or drags. */
-  clickTolerance: number;
-  /** A finger or pen held still this long on a pin opens its menu (ms). */
-  longPressMs: number;
-  /** Pins closer than this (pixels) are clustered; 0 switches clustering off. */
-  clusterRadius: number;
-  /** The last zoom with clusters: from the next one on, every pin is drawn. */
-  clusterMaxZoom: number;
-  /** From this zoom on, site names are drawn beside full pins (overlapping names are skipped). */
-  labelsFromZoom: number;
-  onPinClick?: (id: string) => void;
-  onPinDrop?: (id: string, latlng: L.LatLng) => void;
-  /** Right click on a pin, or a long press with a finger or pen. */
-  onPinMenu?: (id: string, containerPoint: L.Point) => void;
-  /** The pointer is over a pin, a cluster, or nothing. */
-  onHover?: (item: Pin | ClusterMark | null, containerPoint: L.Point | null) => void;
-  /** Called after every redraw (tests and the benchmark wait for it). */
-  onDrawn?: (info: DrawInfo) => void;
-}
-
-const DEFAULTS: PinLayerOptions = {
-  padding: 0.3,
-  compactAbove: 600,
-  compactBelowZoom: 7,
-  clusterRadius: 44,
-  clusterMaxZoom: 12,
-  labelsFromZoom: 14,
-  ...PRESS_DEFAULTS,
-};
 
 export class PinLayer extends L.Layer implements PinDragHost {
   /** Pin dragging while the layer is on a map (as Leaflet's Marker#dragging); on only while a pin is movable. */
@@ -91,7 +54,7 @@ export class PinLayer extends L.Layer implements PinDragHost {
 
   constructor(options: Partial<PinLayerOptions> = {}) {
     super();
-    this.opts = { ...DEFAULTS, ...options };
+    this.opts = { ...PIN_LAYER_DEFAULTS, ...options };
     this.clusters = new PinClusters({ radius: this.opts.clusterRadius, maxZoom: this.opts.clusterMaxZoom });
     this.pointer = new PinPointer({
       opts: this.opts,

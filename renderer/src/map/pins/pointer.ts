@@ -5,7 +5,7 @@
 import L from 'leaflet';
 import { isCluster, type ClusterMark } from './clusters';
 import type { PinPress, PinPressEventType } from './drag';
-import type { PinLayerOptions } from './layer';
+import type { PinLayerOptions } from './options';
 import { longPressOpensMenu, pressOwner, tapOutcome, type Tap } from './press';
 import type { Pin } from './types';
 
