@@ -11,6 +11,10 @@ export interface CliIo {
   env: Record<string, string | undefined>;
   /** Transport for service calls (default: the global fetch). */
   fetch?: FetchLike;
+  /** All of standard input as text, read only when a command asks for it (--key-stdin). Absent: empty. */
+  stdin?: () => Promise<string>;
+  /** Whether stderr is a terminal: bulk progress is drawn only then. Absent: it is not. */
+  stderrIsTty?: boolean;
 }
 
 /**
@@ -51,6 +55,8 @@ export function defaultIo(): CliIo {
     stdout: (text) => void process.stdout.write(text),
     stderr: (text) => void process.stderr.write(text),
     env: process.env,
+    stdin: readAllStdin,
+    stderrIsTty: process.stderr.isTTY === true,
   };
 }
 

@@ -5,13 +5,20 @@
 // stdout always gets a document and never has to scrape stderr.
 import { Command, CommanderError } from 'commander';
 import { registerCallCommand } from './call';
-import { registerBulkCommands } from './commands/bulk';
+import { registerBulkCommands, type BulkCommandOptions } from './commands/bulk';
 import { registerCoreCommands } from './commands/index';
 import { CliExit, defaultIo, EXIT, printJson, usageError, type CliIo } from './io';
 
 export type { CliIo } from './io';
 
-export function buildProgram(io: CliIo = defaultIo()): Command {
+/**
+ * What a caller other than the `sitewalk` executable may set: options for the core each command opens
+ * (an embedding host's secret store, a sandbox starter) and how a bulk run is cancelled (default: the
+ * first Ctrl-C).
+ */
+export type CliOptions = BulkCommandOptions;
+
+export function buildProgram(io: CliIo = defaultIo(), options: CliOptions = {}): Command {
   const program = new Command('sitewalk')
     .description('Sitewalk: tower sites, heights and EUS reprocessing on a TowerCoverage-style service.')
     .showHelpAfterError(false)
@@ -37,15 +44,19 @@ export function buildProgram(io: CliIo = defaultIo()): Command {
 
   // The offline-core commands (profile, site, outbox, sync, reprocess, rendering-qualities) and the
   // bulk ones, with the same io and conventions (io.ts).
-  registerCoreCommands(program, io);
-  registerBulkCommands(program, io);
+  registerCoreCommands(program, io, options);
+  registerBulkCommands(program, io, options);
 
   return program;
 }
 
-/** Runs the program on argv (without "node" and the script path) and returns the exit code. */
-export async function main(argv: string[], io: CliIo = defaultIo()): Promise<number> {
-  const program = buildProgram(io);
+/**
+ * Runs the program on argv (without "node" and the script path) and returns the exit code; it never
+ * exits the process, so it runs as well inside another program (tests call it so) as in sitewalk.mjs.
+ * Everything it reads from outside comes through `io` (environment, stdin) and the options.
+ */
+export async function main(argv: string[], io: CliIo = defaultIo(), options: CliOptions = {}): Promise<number> {
+  const program = buildProgram(io, options);
   if (argv.length === 0) {
     io.stderr(program.helpInformation());
     try {

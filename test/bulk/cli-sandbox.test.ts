@@ -1,6 +1,7 @@
-// `sitewalk import` and `sitewalk reprocess-bulk` as real processes against the sandbox (started
-// in this test process on a random loopback port): the import waits for the service and its report
-// matches the service's state row by row; Ctrl-C cancels what was not sent yet.
+// `sitewalk import` and `sitewalk reprocess-bulk` against the sandbox (started in this test process
+// on a random loopback port): the import waits for the service and its report matches the service's
+// state row by row; Ctrl-C cancels what was not sent yet — a real process and a real SIGINT there,
+// the CLI's main() in this process everywhere else.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Papa from 'papaparse';
@@ -9,10 +10,11 @@ import { auditCsv } from '../bench/bulk';
 import { it } from '../support/fixtures';
 import { serviceMultiMaps, serviceSites, serviceSubmissions } from '../support/service-state';
 import { waiting } from '../support/wait';
-import { runCli, startCli } from './cli-helpers';
+import { sitewalkInTempHome, startSitewalk } from '../support/cli';
 import { FIXTURES } from './helpers';
 
 it.override('sandboxSeed', 'empty');
+const runCli = sitewalkInTempHome();
 
 /** Makes `dir` a data folder whose active profile is the sandbox at `url`; the key comes from SITEWALK_KEY per run. */
 async function profileFor(url: string, dir: string): Promise<{ dir: string; env: Record<string, string> }> {
@@ -53,7 +55,7 @@ describe('sitewalk bulk commands against the sandbox', { timeout: 300_000 }, () 
     const { dir, env } = await profileFor(sandbox.url, tempDir);
     const file = join(dir, 'audit.csv');
     await writeFile(file, auditCsv(300));
-    const cli = startCli(['import', file, '--json', '--data-dir', dir], { env });
+    const cli = startSitewalk(dir, ['import', file, '--json', '--data-dir', dir], { env });
     // Interrupt once the service has some of the sites.
     await expect.poll(async () => (await serviceSites(sandbox.url)).length, { ...waiting('the import to start sending', 120_000), interval: 50 }).toBeGreaterThanOrEqual(10);
     cli.child.kill('SIGINT');

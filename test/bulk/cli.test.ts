@@ -1,11 +1,12 @@
-// `sitewalk import|export|reprocess-bulk` as real processes on a temp data folder: what is queued,
+// `sitewalk import|export|reprocess-bulk` (run in-process) on a temp data folder: what is queued,
 // what is refused, the exit codes, the JSON document and the report file. Nothing here sends
 // anything (dry runs and --no-wait); sending is covered against the sandbox in apply-sandbox.test.ts.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli, tempDataDir } from './cli-helpers';
+import { sitewalkInTempHome } from '../support/cli';
+import { makeTempDir } from '../support/temp';
 import { FIXTURES } from './helpers';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -13,11 +14,12 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 async function dataDir(): Promise<string> {
-  const dir = await tempDataDir();
+  const dir = await makeTempDir('sitewalk-bulk-cli-');
   cleanups.push(dir.remove);
   return dir.path;
 }
 const fixture = (name: string) => join(FIXTURES, name);
+const runCli = sitewalkInTempHome();
 
 async function outboxEntries(dir: string): Promise<Array<{ state: string; summary: string; payload: Record<string, unknown> }>> {
   const run = await runCli(['outbox', '--data-dir', dir, '--json']);

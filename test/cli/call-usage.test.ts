@@ -2,8 +2,8 @@
 // stdout, nothing sent), the key never echoed, and the JSON shape of results and failures against a
 // loopback server that records what arrived.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { main, type CliIo } from '../../electron/cli/main';
 import { reply, rawServerPerFile, type RawReply, type RawServer } from '../service/helpers/raw-server';
+import { sitewalkInTempHome } from '../support/cli';
 
 let server: RawServer;
 let next: RawReply;
@@ -15,15 +15,8 @@ beforeEach(() => {
   server.requests.length = 0;
 });
 
-async function run(argv: string[], env: Record<string, string | undefined> = { SITEWALK_KEY: 'cli-secret-key' }) {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text), env };
-  const code = await main(argv, io);
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a parsed document, checked field by field below
-  const json = stdout.trim().startsWith('{') ? (JSON.parse(stdout) as Record<string, any>) : null;
-  return { code, stdout, stderr, json };
-}
+const sitewalk = sitewalkInTempHome();
+const run = (argv: string[], env: Record<string, string> = { SITEWALK_KEY: 'cli-secret-key' }) => sitewalk(argv, { env });
 
 const base = () => ['--base-url', server.url, '--account', '10001'];
 

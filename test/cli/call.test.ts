@@ -1,5 +1,5 @@
-// `sitewalk call` as a user runs it: a real process (node electron/cli/sitewalk.mjs) against the
-// sandbox, on every binding, success and failure, the JSON on stdout checked and the exit code.
+// `sitewalk call` as a user runs it (the CLI's main() in this process, test/support/cli.ts) against
+// the sandbox, on every binding, success and failure, the JSON on stdout checked and the exit code.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../electron/sandbox/index';
 import { BINDINGS } from '../../electron/core/service/types';

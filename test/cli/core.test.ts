@@ -1,8 +1,8 @@
-// `sitewalk` profile/site/reprocess/outbox/sync/rendering-qualities as a user runs them: the real
-// executable (node electron/cli/sitewalk.mjs) in child processes, a temp data folder, and a sandbox
-// on loopback — in this process for a profile of one's own, or the built-in one the CLI starts itself
-// and keeps in <dataDir>/sandbox.json between runs. The key goes in through SITEWALK_KEY only and
-// must never come out.
+// `sitewalk` profile/site/reprocess/outbox/sync/rendering-qualities as a user runs them: the CLI's
+// main() in this process (test/support/cli.ts: an isolated environment, one run per command), a temp
+// data folder, and a sandbox on loopback — in this process for a profile of one's own, or the
+// built-in one the CLI starts itself and keeps in <dataDir>/sandbox.json between runs. The key goes
+// in through SITEWALK_KEY only and must never come out.
 import { createServer as createHttpServer, request } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openHostBackend } from '../../electron/core/host-api';

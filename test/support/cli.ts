@@ -1,15 +1,20 @@
-// The `sitewalk` CLI as a user runs it: the real executable (node electron/cli/sitewalk.mjs) in a child
-// process, from the repository's root, cut off from the machine it runs on — HOME and XDG_CONFIG_HOME in
-// a folder of the test's (a slip to the default data folder lands there, never in the real home), no
-// SITEWALK_DATA_DIR or SITEWALK_KEY from the outside, no colours, and no keyring (keys given to the CLI
-// are kept for the run only, as on most CI machines). A run that hangs is killed.
-import { spawn } from 'node:child_process';
+// The one way tests run `sitewalk`. Most tests call the CLI's main() in this process (`runSitewalk`):
+// the same program, the same argv parsing and exit codes, without paying a Node and tsx start per
+// command. A few tests start the real executable (`startSitewalk`, `sitewalk.mjs` through its
+// shebang) for what only a process shows: its exit status, a signal, the shebang itself.
+// Either way the CLI is cut off from the machine it runs on: HOME and XDG_CONFIG_HOME in a folder of
+// the test's (a slip to the default data folder lands there, never in the real home), no
+// SITEWALK_DATA_DIR or SITEWALK_KEY from the outside, no colours, and no OS keyring (keys given to
+// the CLI are kept for the run only, as on most CI machines).
+import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
+import { main, type CliIo } from '../../electron/cli/main';
+import { createSessionSecretStore } from '../../electron/core/profiles/session';
 import { makeTempDir, type TempDir } from './temp';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SITEWALK = join(ROOT, 'electron/cli/sitewalk.mjs');
 
 export interface CliRun {
@@ -22,33 +27,71 @@ export interface CliRun {
 }
 
 export interface CliRunOptions {
-  /** Set in the child's environment over the isolated one (SITEWALK_KEY, for one). */
+  /** Set in the CLI's environment over the isolated one (SITEWALK_KEY, for one). */
   env?: Record<string, string>;
-  /** Written to the child's stdin, which is then closed (default: nothing). */
+  /** What the CLI reads on stdin (default: nothing). */
   stdin?: string;
+  /** In this process: aborting is the user's Ctrl-C during a bulk run. */
+  signal?: AbortSignal;
+  /** Called with each piece of stderr as it is written (to wait for a run to reach a point). */
+  onStderr?: (text: string) => void;
 }
 
-/** Runs `sitewalk …args` with `home` as its HOME; never leaves a process behind (killed after 90 s). */
-export function runSitewalk(home: string, args: string[], options: CliRunOptions = {}): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SITEWALK, ...args], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        HOME: home,
-        XDG_CONFIG_HOME: join(home, '.config'),
-        SITEWALK_DATA_DIR: '',
-        SITEWALK_KEY: '',
-        NO_COLOR: '1',
-        DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent-sitewalk-test',
-        ...options.env,
-      },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+/** The environment a user's shell gives the CLI, minus anything of this machine's (SITEWALK_DATA_DIR, SITEWALK_KEY…). */
+function isolatedEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    NO_COLOR: '1',
+    DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent-sitewalk-test',
+    ...extra,
+  };
+}
+
+/** Runs `sitewalk …args` in this process with `home` as its HOME, and returns what a shell would see. */
+export async function runSitewalk(home: string, args: string[], options: CliRunOptions = {}): Promise<CliRun> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = {
+    stdout: (text) => void (stdout += text),
+    stderr: (text) => {
+      stderr += text;
+      options.onStderr?.(text);
+    },
+    env: isolatedEnv(home, options.env),
+    stdin: async () => options.stdin ?? '',
+    stderrIsTty: false,
+  };
+  const code = await main(args, io, {
+    // The keyring is the machine's, shared by every process of the user: a run keeps keys in memory,
+    // as the executable does where no keyring answers.
+    coreOptions: { secretStore: createSessionSecretStore() },
+    interrupt: (cancel) => {
+      const signal = options.signal;
+      if (!signal) return () => undefined;
+      if (signal.aborted) queueMicrotask(cancel);
+      signal.addEventListener('abort', cancel, { once: true });
+      return () => signal.removeEventListener('abort', cancel);
+    },
+  });
+  return { code, stdout, stderr, json: parseJson(stdout) };
+}
+
+/**
+ * Starts the real executable (`electron/cli/sitewalk.mjs`, run through its shebang) with `home` as its
+ * HOME; `child` is the sitewalk process itself, for signals. A run that hangs is killed after 90 s.
+ */
+export function startSitewalk(home: string, args: string[], options: Omit<CliRunOptions, 'signal'> = {}): { child: ChildProcess; done: Promise<CliRun> } {
+  const child = spawn(SITEWALK, args, { cwd: ROOT, env: isolatedEnv(home, options.env), stdio: ['pipe', 'pipe', 'pipe'] });
+  const done = new Promise<CliRun>((resolve, reject) => {
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+      options.onStderr?.(chunk);
+    });
     const guard = setTimeout(() => child.kill('SIGKILL'), 90_000);
     child.on('error', (error) => {
       clearTimeout(guard);
@@ -58,8 +101,9 @@ export function runSitewalk(home: string, args: string[], options: CliRunOptions
       clearTimeout(guard);
       resolve({ code, stdout, stderr, json: parseJson(stdout) });
     });
-    child.stdin.end(options.stdin ?? '');
   });
+  child.stdin!.end(options.stdin ?? '');
+  return { child, done };
 }
 
 /**

@@ -34,8 +34,6 @@ const EXIT_HELP = [
 ].join('\n');
 
 export interface BulkCommandOptions extends CoreCommandOptions {
-  /** Whether stderr is a terminal (progress is drawn only then). Default: process.stderr.isTTY. */
-  stderrIsTty?: () => boolean;
   /** Arms cancelling (default: the first Ctrl-C); returns the disarm function. */
   interrupt?: (cancel: () => void) => () => void;
 }
@@ -74,8 +72,8 @@ function collect(value: string, previous: string[] = []): string[] {
 }
 
 export function registerBulkCommands(program: Command, io: CliIo, options: BulkCommandOptions = {}): void {
-  const isTty = options.stderrIsTty ?? (() => process.stderr.isTTY === true);
-  const interrupt = options.interrupt ?? onFirstSigint;
+  const isTty = () => io.stderrIsTty === true;
+  const interrupt = options.interrupt ?? onFirstSigint(io);
 
   withCommonOptions(
     program
@@ -133,13 +131,15 @@ export function registerBulkCommands(program: Command, io: CliIo, options: BulkC
 }
 
 /** Ctrl-C once: cancel (rows not yet sent are taken out of the outbox). Twice: Node's default, quit now. */
-function onFirstSigint(cancel: () => void): () => void {
-  const handler = () => {
-    process.stderr.write('\nCancelling: taking the rows not yet sent out of the outbox (Ctrl-C again to quit at once)…\n');
-    cancel();
+function onFirstSigint(io: CliIo): (cancel: () => void) => () => void {
+  return (cancel) => {
+    const handler = () => {
+      io.stderr('\nCancelling: taking the rows not yet sent out of the outbox (Ctrl-C again to quit at once)…\n');
+      cancel();
+    };
+    process.once('SIGINT', handler);
+    return () => process.removeListener('SIGINT', handler);
   };
-  process.once('SIGINT', handler);
-  return () => process.removeListener('SIGINT', handler);
 }
 
 function parseImportFlags(flags: ImportFlags): { mapping: ManualMapping; defaults: Partial<Record<DefaultField, string>>; issues: InputIssue[] } {

@@ -13,8 +13,6 @@ import { fail, issuesExit, type CliIo, type CommonFlags } from '../io';
 export const DATA_DIR_HELP = 'data folder (default: $SITEWALK_DATA_DIR, else the app\'s data folder)';
 
 export interface CoreCommandOptions {
-  /** Reads all of stdin (for --key-stdin). Default: process.stdin. */
-  readStdin?: () => Promise<string>;
   /** Extra options for openCore (tests: a sandbox starter, a secret store). */
   coreOptions?: Partial<Omit<CoreOptions, 'dataDir'>>;
 }

@@ -24,7 +24,7 @@ import { Command, Option } from 'commander';
 import { BINDINGS } from '../../core/service/types';
 import type { ConnectionTestView } from '../../core/open-core';
 import { BINDING_NAMES } from '../../shared/aspnet';
-import { CliExit, EXIT, issuesExit, output, readAllStdin, table, type CliIo, type CommonFlags } from '../io';
+import { CliExit, EXIT, issuesExit, output, table, type CliIo, type CommonFlags } from '../io';
 import { withCommonOptions, withCore, type CoreCommandOptions } from './context';
 
 interface AddFlags extends CommonFlags {
@@ -73,7 +73,7 @@ export function registerProfileCommands(program: Command, io: CliIo, options: Co
   ).action(async (name: string, flags: AddFlags) => {
     let key: string | null = null;
     if (flags.keyStdin) {
-      key = (await (options.readStdin ?? readAllStdin)()).replace(/\r?\n$/, '');
+      key = (await (io.stdin?.() ?? Promise.resolve(''))).replace(/\r?\n$/, '');
       if (key.trim() === '') issuesExit(io, flags, [{ field: 'key', message: '--key-stdin was given but standard input was empty; pipe the key in, e.g. from a password manager.' }]);
     }
     await withCore(io, flags, options, async (core) => {

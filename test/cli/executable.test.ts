@@ -1,0 +1,37 @@
+// The `sitewalk` executable itself, started as a user's shell starts it (electron/cli/sitewalk.mjs
+// through its shebang): what only a real process shows — that the file runs at all, its exit status
+// for success, a usage error and a failed call, and that it ends once the answer is printed even
+// with a keep-alive connection to the service still open. Every other CLI test calls main() in
+// process; Ctrl-C on a bulk run is in test/bulk/cli-sandbox.test.ts.
+import { describe, expect } from 'vitest';
+import { it } from '../support/fixtures';
+import { startSitewalk } from '../support/cli';
+import { freePort } from '../support/net';
+
+describe('the sitewalk executable', { timeout: 120_000 }, () => {
+  it('runs through its shebang and exits 0 after printing the help', async ({ tempDir }) => {
+    const run = await startSitewalk(tempDir, ['--help']).done;
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^Usage: sitewalk/);
+    expect(run.stdout).toMatch(/\bimport\b/);
+  });
+
+  it('exits 2 with one JSON document on stdout for a usage error', async ({ tempDir }) => {
+    const run = await startSitewalk(tempDir, ['site', 'add', '--lat', 'north', '--data-dir', tempDir]).done;
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^sitewalk: /m);
+  });
+
+  it('exits 0 once a call is answered, though the connection to the service stays open', async ({ sandbox, tempDir }) => {
+    const run = await startSitewalk(tempDir, ['call', 'GetRenderingQualityList', '--base-url', sandbox.url, '--account', '10001'], { env: { SITEWALK_KEY: 'sandbox-demo-key' } }).done;
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.json).toMatchObject({ ok: true, operation: 'GetRenderingQualityList' });
+  });
+
+  it('exits 1 when the service cannot be reached, saying nothing was sent', async ({ tempDir }) => {
+    const port = await freePort();
+    const run = await startSitewalk(tempDir, ['call', 'GetRenderingQualityList', '--base-url', `http://127.0.0.1:${port}`, '--account', '10001'], { env: { SITEWALK_KEY: 'k' } }).done;
+    expect(run.code).toBe(1);
+    expect(run.json).toMatchObject({ ok: false, error: { kind: 'network', sent: 'no' } });
+  });
+});
