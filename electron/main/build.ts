@@ -86,8 +86,8 @@ export async function bundleElectron(root = ROOT): Promise<void> {
       outfile: mainBundle,
       platform: 'node',
       target: 'node22',
-      // The native keyring binding is loaded from node_modules at run time.
-      external: ['electron', '@napi-rs/keyring'],
+      // Native bindings (the keyring, SQLite) are loaded from node_modules at run time.
+      external: ['electron', '@napi-rs/keyring', 'better-sqlite3'],
       // Bundled ESM packages ask import.meta.url for their own location.
       define: { 'import.meta.url': 'importMetaUrl' },
       banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },

@@ -1,4 +1,4 @@
-// Basemap files for tests, written from scratch: a raster MBTiles (a SQLite file, with sql.js) and a
+// Basemap files for tests, written from scratch: a raster MBTiles (a SQLite file, with better-sqlite3) and a
 // PMTiles v3 archive (header, root directory and tile data laid out by hand after the spec,
 // https://github.com/protomaps/PMTiles/blob/main/spec/v3/spec.md). Every tile is a real 256 px PNG
 // of one colour with a tEXt chunk naming it, so a browser draws it and a test can tell tiles apart:
@@ -9,13 +9,11 @@
 //   options.format 'pbf' (MBTiles) / tileType 'mvt' (PMTiles): vector files, for refusals
 //   options.internalCompression 'gzip' (PMTiles): a gzip'd root directory and metadata
 //   options.tiles: the exact tiles to write instead of every tile in the bounds
-import { writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
+import { open, rm, truncate, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
+import Database from 'better-sqlite3';
 import { rgbPng } from './png';
 import { zxyToTileId } from 'pmtiles';
-import initSqlJs from 'sql.js';
 import { tileRange, type TileCoords } from '../../electron/core/tiles';
 
 /** West, south, east, north: a valley near Bozeman, Montana (a few tiles per zoom at 8-12). */
@@ -59,15 +57,14 @@ export interface MbtilesOptions extends BasemapFileOptions {
 
 /** Writes a raster MBTiles (rows stored TMS, as the spec says) and returns the tiles it holds. */
 export async function writeMbtiles(path: string, options: MbtilesOptions = {}): Promise<TileCoords[]> {
-  const wasm = readFileSync(createRequire(import.meta.url).resolve('sql.js/dist/sql-wasm.wasm'));
-  const SQL = await initSqlJs({ wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer });
-  const db = new SQL.Database();
+  await rm(path, { force: true });
+  const db = new Database(path);
   const tiles = tilesFor(options);
   const bytesOf = options.tileBytes ?? ((coords: TileCoords) => (options.format === 'pbf' ? gzipSync(Buffer.from(`vector ${coords.z}/${coords.x}/${coords.y}`)) : basemapTile(coords.z, coords.x, coords.y)));
-  db.run('CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB)');
-  db.run('CREATE UNIQUE INDEX tile_index ON tiles (zoom_level, tile_column, tile_row)');
+  db.exec('CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB)');
+  db.exec('CREATE UNIQUE INDEX tile_index ON tiles (zoom_level, tile_column, tile_row)');
   if (!options.withoutMetadata) {
-    db.run('CREATE TABLE metadata (name TEXT, value TEXT)');
+    db.exec('CREATE TABLE metadata (name TEXT, value TEXT)');
     const bounds = options.bounds ?? TEST_AREA;
     const metadata: Record<string, string> = {
       name: options.name ?? 'Test basemap',
@@ -78,12 +75,13 @@ export async function writeMbtiles(path: string, options: MbtilesOptions = {}): 
       type: 'baselayer',
       ...(options.attribution === undefined ? {} : { attribution: options.attribution }),
     };
-    for (const [key, value] of Object.entries(metadata)) db.run('INSERT INTO metadata VALUES (?, ?)', [key, value]);
+    const insert = db.prepare('INSERT INTO metadata VALUES (?, ?)');
+    for (const [key, value] of Object.entries(metadata)) insert.run(key, value);
   }
-  for (const coords of tiles) {
-    db.run('INSERT INTO tiles VALUES (?, ?, ?, ?)', [coords.z, coords.x, 2 ** coords.z - 1 - coords.y, bytesOf(coords)]);
-  }
-  await writeFile(path, db.export());
+  const insert = db.prepare('INSERT INTO tiles VALUES (?, ?, ?, ?)');
+  db.transaction(() => {
+    for (const coords of tiles) insert.run(coords.z, coords.x, 2 ** coords.z - 1 - coords.y, bytesOf(coords));
+  })();
   db.close();
   return tiles;
 }
@@ -172,4 +170,35 @@ export async function writePmtiles(path: string, options: PmtilesOptions = {}): 
   header.writeInt32LE(Math.round(((south + north) / 2) * 1e7), 123);
   await writeFile(path, Buffer.concat([header, rootDirectory, metadata, tileData]));
   return tiles;
+}
+
+/**
+ * Makes an MBTiles larger than `size` bytes without writing them: the file is extended (sparse) and
+ * its header told it has that many pages, then `later` tiles are inserted, so SQLite places them
+ * after the hole, beyond `size`. The pages in the hole belong to nothing, which readers ignore.
+ */
+export async function growMbtilesSparse(path: string, size: number, later: TileCoords[]): Promise<void> {
+  const handle = await open(path, 'r+');
+  let fileSize: number;
+  try {
+    const header = Buffer.alloc(100);
+    await handle.read(header, 0, 100, 0);
+    const pageSize = header.readUInt16BE(16) === 1 ? 65536 : header.readUInt16BE(16);
+    const pages = Math.ceil(size / pageSize);
+    // The in-header size counts only when "version-valid-for" (92) equals the change counter (24).
+    if (header.readUInt32BE(92) !== header.readUInt32BE(24)) throw new Error('the header page count is not in use');
+    const count = Buffer.alloc(4);
+    count.writeUInt32BE(pages);
+    await handle.write(count, 0, 4, 28);
+    fileSize = pages * pageSize;
+  } finally {
+    await handle.close();
+  }
+  await truncate(path, fileSize);
+  const db = new Database(path);
+  const insert = db.prepare('INSERT INTO tiles VALUES (?, ?, ?, ?)');
+  db.transaction(() => {
+    for (const coords of later) insert.run(coords.z, coords.x, 2 ** coords.z - 1 - coords.y, basemapTile(coords.z, coords.x, coords.y));
+  })();
+  db.close();
 }

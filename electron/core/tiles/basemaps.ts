@@ -26,9 +26,16 @@ import { createTileCache, type TileAnswer, type TileCache, type TileCacheOptions
 import { fillTemplate, inRange, tileRange, validCoords, type TileCoords } from './coords';
 import { downloadRefusal } from './download-policy';
 import { openTileFile, sniffImageType, type TileFile, type TileFileInfo } from './files';
+import { TileFileLimitError } from './limits';
 
 export const STREET_ID = 'street';
 export const BASEMAPS_SETTING_KEY = 'basemaps';
+/**
+ * The basemap files being opened (or read for the first time) right now, written before and cleared
+ * after: a file still named here at start made the last run stop, and is turned off instead of
+ * being opened again, so no file can take Sitewalk down twice.
+ */
+export const BASEMAPS_READING_KEY = 'basemapsReading';
 /** Zoom range of a tile server the user did not give one for (OpenStreetMap's). */
 const SERVER_ZOOM = { min: 0, max: 19 } as const;
 /** How long the page's browser keeps a tile read from a file. */
@@ -54,6 +61,8 @@ const storedFileSchema = z.object({
   /** The user's name, or null for the file's own. */
   name: z.string().max(80).nullable(),
   kind: z.enum(['mbtiles', 'pmtiles']),
+  /** Why the file was turned off (it broke a read limit, or Sitewalk stopped while reading it); null: on. */
+  disabled: z.string().max(2000).nullable().optional(),
   info: z.object({
     name: z.string(),
     attribution: z.string(),
@@ -146,7 +155,12 @@ interface OpenFile {
   file: TileFile | null;
   problem: string | null;
   checkedAt: number;
+  /** No tile has been read since it was opened: the first read is guarded like the opening. */
+  fresh?: boolean;
 }
+
+const stoppedSentence = (path: string) =>
+  `Sitewalk stopped while reading the basemap file "${basename(path)}" the last time it ran, so it is turned off. Choose it again to try once more, or remove it.`;
 
 export function createBasemaps(options: BasemapsOptions): Basemaps {
   const log = options.log ?? (() => undefined);
@@ -242,11 +256,53 @@ export function createBasemaps(options: BasemapsOptions): Basemaps {
 
   const missingSentence = (entry: StoredFile) => `The basemap file "${basename(entry.path)}" is no longer at ${entry.path} (moved or deleted?). Put it back, or remove this basemap.`;
 
+  // ---------- files that take Sitewalk down, or break a read limit ----------
+
+  const reading = new Set<string>();
+  function markReading(basemapId: string, on: boolean): void {
+    if (on) reading.add(basemapId);
+    else if (!reading.delete(basemapId)) return;
+    if (reading.size > 0) options.settings.set(BASEMAPS_READING_KEY, [...reading]);
+    else options.settings.delete(BASEMAPS_READING_KEY);
+  }
+
+  /** Runs `work` with the file named in the settings, so a run that dies inside it is known at the next start. */
+  async function guarded<T>(basemapId: string, work: () => Promise<T>): Promise<T> {
+    markReading(basemapId, true);
+    try {
+      return await work();
+    } finally {
+      markReading(basemapId, false);
+    }
+  }
+
+  /** Turns a file basemap off with its reason, kept across restarts until the user chooses it again. */
+  function disable(basemapId: string, reason: string): void {
+    const stored = read();
+    const entry = stored.files.find((file) => file.id === basemapId);
+    if (!entry) return;
+    entry.disabled = reason;
+    if (stored.active === basemapId) stored.active = STREET_ID;
+    write(stored);
+    log(`basemaps: turned off "${entry.path}": ${reason}`);
+  }
+
+  // A file named as being read when the last run ended: that run died reading it.
+  const left = options.settings.get(BASEMAPS_READING_KEY);
+  if (Array.isArray(left)) {
+    for (const basemapId of left) {
+      const entry = storedNow().files.find((file) => file.id === basemapId);
+      if (entry && !entry.disabled) disable(entry.id, stoppedSentence(entry.path));
+    }
+    options.settings.delete(BASEMAPS_READING_KEY);
+  }
+
   /** Opens a file, or reopens it when it changed on disk; records (and reports) a problem instead of throwing. */
   async function openFor(entry: StoredFile): Promise<OpenFile> {
-    const opened = await openTileFile(entry.path);
+    const opened = await guarded(entry.id, () => openTileFile(entry.path));
     if (!opened.ok) {
       const gone = opened.detail === 'ENOENT';
+      if (opened.limit) disable(entry.id, opened.message);
       return { file: null, problem: gone ? missingSentence(entry) : opened.message, checkedAt: clock.now() };
     }
     if (opened.file.info.kind !== entry.kind) {
@@ -255,7 +311,7 @@ export function createBasemaps(options: BasemapsOptions): Basemaps {
     }
     // A file replaced by a newer export: keep the entry, take the file's new facts.
     if (opened.file.info.mtimeMs !== entry.info.mtimeMs || opened.file.info.sizeBytes !== entry.info.sizeBytes) updateInfo(entry.id, opened.file.info);
-    return { file: opened.file, problem: null, checkedAt: clock.now() };
+    return { file: opened.file, problem: null, checkedAt: clock.now(), fresh: true };
   }
 
   function updateInfo(basemapId: string, info: TileFileInfo): void {
@@ -268,6 +324,12 @@ export function createBasemaps(options: BasemapsOptions): Basemaps {
 
   /** The file of a basemap, opened; looked at on disk again at most every FILE_CHECK_EVERY_MS. */
   async function fileOf(entry: StoredFile, force = false): Promise<OpenFile> {
+    const disabled = storedNow().files.find((file) => file.id === entry.id)?.disabled;
+    if (disabled) {
+      await closeFile(entry.id);
+      reported.set(entry.id, disabled);
+      return { file: null, problem: disabled, checkedAt: clock.now() };
+    }
     const current = files.get(entry.id);
     if (current) {
       const state = await current;
@@ -401,11 +463,17 @@ export function createBasemaps(options: BasemapsOptions): Basemaps {
     if (!source) return refuse('basemapId', 'There is no such basemap (it may have been removed).');
     if (source.kind === 'file') {
       const entry = stored.files.find((file) => file.id === basemapId)!;
+      // Choosing a file that was turned off is the user's go-ahead to try it once more.
+      if (entry.disabled) {
+        entry.disabled = null;
+        write(stored);
+      }
       const state = await fileOf(entry, true);
       if (state.problem) return refuse('basemapId', state.problem);
     }
-    stored.active = basemapId;
-    write(stored);
+    const latest = read();
+    latest.active = basemapId;
+    write(latest);
     return changed();
   }
 
@@ -506,12 +574,27 @@ export function createBasemaps(options: BasemapsOptions): Basemaps {
     if (!state.file) return miss(404, 'file-problem', state.problem ?? 'The basemap file cannot be read.', entry.path);
     let bytes: Buffer | null;
     try {
-      bytes = await state.file.tile(coords);
+      const file = state.file;
+      if (state.fresh) {
+        state.fresh = false;
+        bytes = await guarded(entry.id, () => file.tile(coords));
+      } else {
+        bytes = await file.tile(coords);
+      }
     } catch (error) {
+      if (error instanceof TileFileLimitError && error.kind === 'limit') {
+        disable(entry.id, error.sentence);
+        await closeFile(entry.id);
+        options.onChange();
+        return miss(404, 'file-problem', error.sentence, error.message);
+      }
       // Damaged or cut short since it was opened: look at it again, and say so in the list.
       const again = await fileOf(entry, true);
       if (!again.file) return miss(404, 'file-problem', again.problem ?? 'The basemap file cannot be read.', error instanceof Error ? error.message : String(error));
-      bytes = await again.file.tile(coords).catch(() => null);
+      bytes = await again.file.tile(coords).catch((retryError: unknown) => {
+        if (retryError instanceof TileFileLimitError && retryError.kind === 'limit') disable(entry.id, retryError.sentence);
+        return null;
+      });
     }
     if (!bytes) return miss(404, 'not-found', 'This basemap file has no tile here.', `${basemapId}: ${coords.z}/${coords.x}/${coords.y}`);
     const contentType = sniffImageType(bytes);

@@ -1,19 +1,16 @@
-// Raster basemap files made in the office, read where they are: MBTiles (SQLite, through sql.js, which
-// holds the whole file in memory, hence MAX_MBTILES_BYTES) and PMTiles v3 (byte ranges read from a
-// file handle through the `pmtiles` package, any size). Only raster tiles: a file of vector tiles,
-// or anything else, is refused with a sentence that says what to do. Opening never throws: every
-// outcome is an OpenedTileFile. MBTiles rows are TMS (row 0 at the south): tile() takes XYZ.
-import { createRequire } from 'node:module';
-import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
+// Raster basemap files made in the office, read where they are, at any size: MBTiles (SQLite, read-only
+// through better-sqlite3) and PMTiles v3 (our bounded reader over a file handle). Only raster tiles:
+// a file of vector tiles, or anything else, is refused with a sentence that says what to do. Opening
+// never throws: every outcome is an OpenedTileFile; a file that breaks a read limit (limits.ts) is
+// refused with `limit: true`, and a tile read that breaks one throws a TileFileLimitError.
+// MBTiles rows are TMS (row 0 at the south): tile() takes XYZ.
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { Compression, PMTiles, TileType, type Source } from 'pmtiles';
-import initSqlJs, { type Database, type SqlJsStatic, type Statement } from 'sql.js';
 import type { Bounds } from '../../shared/contract/basemaps';
 import type { TileCoords } from './coords';
-
-/** sql.js reads an MBTiles file whole into memory (about twice its size while opening). */
-export const MAX_MBTILES_BYTES = 512 * 1024 * 1024;
+import { TileFileLimitError } from './limits';
+import { openMbtilesReader, type MbtilesReader } from './mbtiles-reader';
+import { openPmtilesReader } from './pmtiles-reader';
 
 export type TileFileKind = 'mbtiles' | 'pmtiles';
 
@@ -40,7 +37,8 @@ export interface TileFile {
   close(): Promise<void>;
 }
 
-export type OpenedTileFile = { ok: true; file: TileFile } | { ok: false; message: string; detail: string };
+/** `limit`: the file broke a read limit (limits.ts): the basemap is disabled until the user acts. */
+export type OpenedTileFile = { ok: true; file: TileFile } | { ok: false; message: string; detail: string; limit?: boolean };
 
 const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
 const PMTILES_MAGIC = Buffer.from('PMTiles', 'latin1');
@@ -160,153 +158,64 @@ const FORMAT_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpe
 
 // ---------- MBTiles ----------
 
-let sqlJs: Promise<SqlJsStatic> | null = null;
-
-/** sql.js with its WebAssembly read from node_modules (found the same way in a bundle and in a checkout). */
-function loadSqlJs(): Promise<SqlJsStatic> {
-  sqlJs ??= (async () => {
-    const wasmPath = createRequire(import.meta.url).resolve('sql.js/dist/sql-wasm.wasm');
-    const wasm = await readFile(wasmPath);
-    return initSqlJs({ wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer });
-  })();
-  sqlJs.catch(() => {
-    sqlJs = null;
-  });
-  return sqlJs;
-}
-
 async function openMbtiles(path: string, shown: string, size: number, mtimeMs: number): Promise<OpenedTileFile> {
-  if (size > MAX_MBTILES_BYTES) {
-    return refused(
-      `"${shown}" is ${mb(size)}; Sitewalk reads MBTiles files whole into memory and takes them up to ${mb(MAX_MBTILES_BYTES)}. Convert it to PMTiles ("pmtiles convert ${shown} ${withoutExtension(shown)}.pmtiles"), which Sitewalk reads in place at any size.`,
-      `size ${size} > ${MAX_MBTILES_BYTES}`,
-    );
-  }
-  let db: Database;
+  let reader: MbtilesReader;
   try {
-    const SQL = await loadSqlJs();
-    db = new SQL.Database(await readFile(path));
+    reader = openMbtilesReader(path, shown);
   } catch (error) {
-    return refused(`"${shown}" cannot be opened as an MBTiles file (it may be damaged).`, error instanceof Error ? error.message : String(error));
+    return refusedFor(error, `"${shown}" cannot be opened as an MBTiles file (it may be damaged).`);
   }
   try {
-    const tables = new Set((db.exec("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")[0]?.values ?? []).map((row) => String(row[0])));
+    const { tables, metadata } = reader;
     if (!tables.has('tiles')) {
-      db.close();
+      reader.close();
       return refused(`"${shown}" is a SQLite database but not an MBTiles basemap (it has no tiles table).`, `tables: ${[...tables].join(', ').slice(0, 200)}`);
-    }
-    const metadata = new Map<string, string>();
-    if (tables.has('metadata')) {
-      for (const row of db.exec('SELECT name, value FROM metadata')[0]?.values ?? []) metadata.set(String(row[0]), String(row[1]));
     }
     const format = (metadata.get('format') ?? '').trim().toLowerCase();
     if (format === 'pbf' || format === 'mvt' || format === 'mlt') {
-      db.close();
+      reader.close();
       return refused(`"${shown}" ${VECTOR_SENTENCE}`, `metadata format ${format}`);
     }
-    const sample = db.exec('SELECT tile_data FROM tiles LIMIT 1')[0]?.values[0]?.[0];
-    if (!(sample instanceof Uint8Array)) {
-      db.close();
+    const sample = reader.anyTile();
+    if (!sample) {
+      reader.close();
       return refused(`"${shown}" has no tiles.`, 'the tiles table is empty');
     }
     const sniffed = sniffImageType(sample);
     if (!sniffed) {
-      db.close();
+      reader.close();
       const gzip = sample[0] === 0x1f && sample[1] === 0x8b;
-      return gzip || format === '' ? refused(`"${shown}" ${VECTOR_SENTENCE}`, `first tile starts ${Buffer.from(sample.subarray(0, 8)).toString('hex')}`) : refused(`"${shown}" holds tiles that are not images Sitewalk can show (format "${format}").`, `format ${format}`);
+      return gzip || format === '' ? refused(`"${shown}" ${VECTOR_SENTENCE}`, `first tile starts ${sample.subarray(0, 8).toString('hex')}`) : refused(`"${shown}" holds tiles that are not images Sitewalk can show (format "${format.slice(0, 20)}").`, `format ${format.slice(0, 20)}`);
     }
     let minZoom = Number.parseInt(metadata.get('minzoom') ?? '', 10);
     let maxZoom = Number.parseInt(metadata.get('maxzoom') ?? '', 10);
     if (!Number.isInteger(minZoom) || !Number.isInteger(maxZoom) || minZoom > maxZoom) {
-      const row = db.exec('SELECT MIN(zoom_level), MAX(zoom_level) FROM tiles')[0]?.values[0];
-      minZoom = Number(row?.[0] ?? 0);
-      maxZoom = Number(row?.[1] ?? 0);
+      const range = reader.zoomRange();
+      minZoom = range.min;
+      maxZoom = range.max;
     }
-    const bounds = toBounds((metadata.get('bounds') ?? '').split(',').map((part) => Number.parseFloat(part)));
     const info: TileFileInfo = {
       kind: 'mbtiles',
       name: plainName(metadata.get('name'), withoutExtension(shown)),
       attribution: plainAttribution(metadata.get('attribution')),
-      bounds,
+      bounds: toBounds((metadata.get('bounds') ?? '').split(',').map((part) => Number.parseFloat(part))),
       minZoom: clampZoom(minZoom),
       maxZoom: clampZoom(maxZoom),
       contentType: FORMAT_TYPES[format] ?? sniffed,
       sizeBytes: size,
       mtimeMs,
     };
-    const query: Statement = db.prepare('SELECT tile_data FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?');
-    return opened(
-      path,
-      info,
-      async ({ z, x, y }) => {
-        // MBTiles counts rows from the south (TMS); the map counts from the north.
-        query.bind([z, x, 2 ** z - 1 - y]);
-        try {
-          if (!query.step()) return null;
-          const data = query.get()[0];
-          return data instanceof Uint8Array && data.length > 0 ? Buffer.from(data) : null;
-        } finally {
-          query.reset();
-        }
-      },
-      () => {
-        query.free();
-        db.close();
-      },
-    );
+    return opened(path, info, async (coords) => reader.tile(coords), () => reader.close());
   } catch (error) {
-    db.close();
-    return refused(`"${shown}" cannot be read as an MBTiles file (it may be damaged).`, error instanceof Error ? error.message : String(error));
+    reader.close();
+    return refusedFor(error, `"${shown}" cannot be read as an MBTiles file (it may be damaged).`);
   }
 }
 
 // ---------- PMTiles ----------
 
-/** The pmtiles Source over a Node file handle: each request is one positioned read. */
-class FileHandleSource implements Source {
-  constructor(
-    private readonly handle: FileHandle,
-    private readonly key: string,
-  ) {}
-
-  getKey(): string {
-    return this.key;
-  }
-
-  async getBytes(offset: number, length: number): Promise<{ data: ArrayBuffer }> {
-    const buffer = new Uint8Array(length);
-    let filled = 0;
-    while (filled < length) {
-      const { bytesRead } = await this.handle.read(buffer, filled, length - filled, offset + filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    // The header read asks for 16 KiB; a smaller file answers what it has.
-    return { data: buffer.buffer.slice(0, filled) };
-  }
-}
-
-async function decompress(data: ArrayBuffer, compression: Compression): Promise<ArrayBuffer> {
-  const copy = (bytes: Buffer) => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-  switch (compression) {
-    case Compression.None:
-    case Compression.Unknown:
-      return data;
-    case Compression.Gzip:
-      return copy(gunzipSync(new Uint8Array(data)));
-    case Compression.Brotli:
-      return copy(brotliDecompressSync(new Uint8Array(data)));
-    default:
-      throw new Error(`compression ${compression} (zstd) is not supported`);
-  }
-}
-
-const PMTILES_RASTER: Partial<Record<TileType, string>> = {
-  [TileType.Png]: 'image/png',
-  [TileType.Jpeg]: 'image/jpeg',
-  [TileType.Webp]: 'image/webp',
-  [TileType.Avif]: 'image/avif',
-};
+const PMTILES_RASTER: Partial<Record<number, string>> = { 2: 'image/png', 3: 'image/jpeg', 4: 'image/webp', 5: 'image/avif' };
+const PMTILES_VECTOR = new Set([1, 6]);
 
 async function openPmtiles(path: string, shown: string, size: number, mtimeMs: number): Promise<OpenedTileFile> {
   let handle: FileHandle;
@@ -316,9 +225,9 @@ async function openPmtiles(path: string, shown: string, size: number, mtimeMs: n
     return refused(`"${shown}" cannot be read.`, error instanceof Error ? error.message : String(error));
   }
   try {
-    const archive = new PMTiles(new FileHandleSource(handle, path), undefined, decompress);
-    const header = await archive.getHeader();
-    if (header.tileType === TileType.Mvt || header.tileType === TileType.Mlt) {
+    const reader = await openPmtilesReader(handle, size, shown);
+    const { header } = reader;
+    if (PMTILES_VECTOR.has(header.tileType)) {
       await handle.close();
       return refused(`"${shown}" ${VECTOR_SENTENCE}`, `tile type ${header.tileType}`);
     }
@@ -328,9 +237,12 @@ async function openPmtiles(path: string, shown: string, size: number, mtimeMs: n
       return refused(`"${shown}" does not say its tiles are images (PNG, JPEG, WebP or AVIF); Sitewalk shows raster basemaps only.`, `tile type ${header.tileType}`);
     }
     let metadata: Record<string, unknown> = {};
-    if (header.jsonMetadataLength > 0) {
-      const read = await archive.getMetadata().catch(() => null);
+    try {
+      const read = await reader.metadata();
       if (read && typeof read === 'object' && !Array.isArray(read)) metadata = read as Record<string, unknown>;
+    } catch (error) {
+      // Unreadable JSON costs the name and attribution only; a block over its limit refuses the file.
+      if (error instanceof TileFileLimitError) throw error;
     }
     const info: TileFileInfo = {
       kind: 'pmtiles',
@@ -343,25 +255,19 @@ async function openPmtiles(path: string, shown: string, size: number, mtimeMs: n
       sizeBytes: size,
       mtimeMs,
     };
-    return opened(
-      path,
-      info,
-      async ({ z, x, y }) => {
-        const found = await archive.getZxy(z, x, y);
-        return found && found.data.byteLength > 0 ? Buffer.from(found.data) : null;
-      },
-      () => handle.close(),
-    );
+    return opened(path, info, (coords) => reader.tile(coords), () => handle.close());
   } catch (error) {
     await handle.close().catch(() => undefined);
-    return refused(`"${shown}" cannot be read as a PMTiles file (it may be damaged or cut short).`, error instanceof Error ? error.message : String(error));
+    return refusedFor(error, `"${shown}" cannot be read as a PMTiles file (it may be damaged or cut short).`);
   }
+}
+
+/** A limit broken is said as itself (and disables the basemap); anything else with `sentence`. */
+function refusedFor(error: unknown, sentence: string): OpenedTileFile {
+  if (error instanceof TileFileLimitError) return { ok: false, message: error.sentence, detail: error.message, limit: error.kind === 'limit' };
+  return refused(sentence, error instanceof Error ? error.message : String(error));
 }
 
 function clampZoom(zoom: number): number {
   return Math.max(0, Math.min(22, Number.isFinite(zoom) ? Math.trunc(zoom) : 0));
-}
-
-function mb(bytes: number): string {
-  return `${Math.round(bytes / (1024 * 1024))} MB`;
 }

@@ -4,8 +4,9 @@
 export { createTileCache, templateFolder, tileForPath, tileHeaders, tileUserAgent, KEPT_TILES_FOLDER, TILE_CACHE_DEFAULTS, TILES_FOLDER } from './cache';
 export type { TileAnswer, TileCache, TileCacheOptions, TileHit, TileHolding, TileMiss, TileMissReason, TileRequest, TileSource } from './cache';
 export { fillTemplate, parseTilePath, tileRange, rangeCount, validCoords, MAX_TILE_ZOOM, type TileCoords, type TileRange } from './coords';
-export { createBasemaps, serverTemplateIssue, BASEMAPS_SETTING_KEY, STREET_ID, type Basemaps, type BasemapsOptions, type BasemapSource } from './basemaps';
-export { openTileFile, sniffImageType, MAX_MBTILES_BYTES, type OpenedTileFile, type TileFile, type TileFileInfo } from './files';
+export { createBasemaps, serverTemplateIssue, BASEMAPS_SETTING_KEY, BASEMAPS_READING_KEY, STREET_ID, type Basemaps, type BasemapsOptions, type BasemapSource } from './basemaps';
+export { openTileFile, sniffImageType, type OpenedTileFile, type TileFile, type TileFileInfo } from './files';
+export { MAX_TILE_BYTES, MAX_DIRECTORY_BYTES, MAX_METADATA_BYTES, LEAF_CACHE_BYTES, LEAF_CACHE_ENTRIES, TileFileLimitError } from './limits';
 export { createDownloads, DEFAULT_TILE_BYTES, DOWNLOAD_CONCURRENCY, MAX_DOWNLOAD_TILES, MAX_FAILURES_IN_A_ROW, type Downloads } from './download';
 export { downloadRefusal, isPublicOsmTemplate, OSM_REFUSAL } from './download-policy';
 
