@@ -7,7 +7,7 @@ import type { ApiEvent, GpsView } from '../../electron/shared/contract/index';
 import { GpsReader } from '../../electron/core/gps/reader';
 import { call, startTestHost } from '../support/host';
 import { freePort } from '../support/net';
-import { GPSFAKE_SKIP_REASON, WALK_FIRST, recorder, startGpsfake } from './helpers';
+import { GPSFAKE_SKIP_REASON, WALK_FIRST, recorder, startBareGpsd, startGpsfake } from './helpers';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -82,5 +82,45 @@ describe.skipIf(GPSFAKE_SKIP_REASON !== null && !process.env.CI)(`a real gpsd fe
     await call(host, 'saveSettings', [{ gpsSource: 'off' }]);
     await vi.waitFor(() => expect(events.at(-1)?.state).toBe('off'), wait);
     expect(events.at(-1)?.message).toBe('My location is off. Choose where the position comes from in Settings, under Position.');
+  });
+
+  it('reads "Receiver silent" within 6 s of gpsfake pausing, and never "No fix" while it is paused', async () => {
+    const port = await freePort();
+    const fake = startGpsfake(port, { cycle: 0.02 });
+    cleanups.push(() => fake.stop());
+    const rec = recorder();
+    // The real silence (5 s without a position report); the link is redone after 7 s of nothing (15 s in the app).
+    const reader = new GpsReader({ source: 'gpsd', host: '127.0.0.1', port, retryMinMs: 50, retryMaxMs: 250, reconnectSilentMs: 7_000, onView: rec.onView });
+    cleanups.push(() => reader.close());
+    reader.start();
+    await vi.waitFor(() => expect(reader.view().state, fake.output()).toBe('fix'), wait);
+    fake.pause();
+    const pausedAt = Date.now();
+    const from = rec.views.length;
+    await vi.waitFor(() => expect(reader.view().state).toBe('silent'), wait);
+    const silentView = rec.views.find((v, i) => i >= from && v.state === 'silent')!;
+    expect(silentView.at - pausedAt).toBeLessThan(6_000);
+    expect(silentView.message).toMatch(/^The receiver is silent: gpsd at 127\.0\.0\.1:\d+ (answers, but the receiver )?has sent (no position report|nothing) for 5 seconds\./);
+    // Still paused, the link is redone and gpsd greets again (lines read): its greeting is not the receiver talking.
+    const readWhenSilent = reader.view().counts.read;
+    await vi.waitFor(() => expect(reader.view().counts.read).toBeGreaterThanOrEqual(readWhenSilent + 3), { timeout: 20_000, interval: 50 });
+    const whilePaused = rec.views.slice(from).map((v) => v.state);
+    expect(whilePaused).not.toContain('no-fix');
+    expect(whilePaused.filter((s, i, all) => s !== all[i - 1]).at(-1)).toBe('silent');
+    fake.resume();
+    await vi.waitFor(() => expect(reader.view().state, fake.output()).toBe('fix'), { timeout: 20_000, interval: 50 });
+  }, 60_000);
+
+  it('reads "No receiver" from a gpsd that has no device', async () => {
+    const port = await freePort();
+    const gpsd = startBareGpsd(port);
+    cleanups.push(() => gpsd.stop());
+    const rec = recorder();
+    const reader = new GpsReader({ source: 'gpsd', host: '127.0.0.1', port, retryMinMs: 50, retryMaxMs: 250, onView: rec.onView });
+    cleanups.push(() => reader.close());
+    reader.start();
+    await vi.waitFor(() => expect(reader.view().state).toBe('no-receiver'), wait);
+    expect(reader.view().message).toMatch(/^gpsd at 127\.0\.0\.1:\d+ answers, but no GPS receiver is attached to it\./);
+    expect(rec.views.map((v) => v.state)).not.toContain('no-fix');
   });
 });

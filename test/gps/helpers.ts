@@ -94,6 +94,9 @@ export const GPSFAKE_SKIP_REASON: string | null = (() => {
 export interface Gpsfake {
   port: number;
   output(): string;
+  /** Stops and resumes gpsfake alone (SIGSTOP/SIGCONT): gpsd stays up, its receiver falls silent. */
+  pause(): void;
+  resume(): void;
   /** Ends gpsfake and the gpsd it started (the whole process group); safe to call twice. */
   stop(): Promise<void>;
 }
@@ -114,6 +117,8 @@ export function startGpsfake(port: number, options: { log?: string; cycle?: numb
   return {
     port,
     output: () => output,
+    pause: () => child.pid && process.kill(child.pid, 'SIGSTOP'),
+    resume: () => child.pid && process.kill(child.pid, 'SIGCONT'),
     stop: () =>
       (stopping ??= (async () => {
         const group = (signal: NodeJS.Signals) => {
@@ -124,6 +129,7 @@ export function startGpsfake(port: number, options: { log?: string; cycle?: numb
           }
         };
         // gpsfake tidies its pty and control socket on SIGTERM; it does not always exit, so SIGKILL follows.
+        group('SIGCONT');
         group('SIGTERM');
         const timer = setTimeout(() => group('SIGKILL'), 1_000);
         if (child.exitCode === null && child.signalCode === null) await exited;
@@ -139,4 +145,21 @@ export function startGpsfake(port: number, options: { log?: string; cycle?: numb
 export function recorder(): { views: Array<GpsReaderView & { at: number }>; onView: (view: GpsReaderView) => void; last(): GpsReaderView | undefined } {
   const views: Array<GpsReaderView & { at: number }> = [];
   return { views, onView: (view) => views.push({ ...view, at: Date.now() }), last: () => views.at(-1) };
+}
+
+/** Debian's gpsd on `port` with no device at all (as after `gpsdctl remove`, or started before the receiver was plugged in). */
+export function startBareGpsd(port: number): { stop(): Promise<void> } {
+  // gpsd will not run with neither a device nor a control socket: give it a socket of its own.
+  const control = join(tmpdir(), `sitewalk-gpsd-${port}.sock`);
+  const child = spawn('gpsd', ['-N', '-n', '-S', String(port), '-F', control], { stdio: 'ignore' });
+  const exited = once(child, 'exit').catch(() => undefined);
+  return {
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        await exited;
+      }
+      await rm(control, { force: true });
+    },
+  };
 }

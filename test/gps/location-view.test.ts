@@ -3,10 +3,10 @@
 // older receiver view over a newer one.
 import { describe, expect, it } from 'vitest';
 import type { GpsView } from '../../electron/shared/contract/index';
-import { accuracyNote, deviceError, deviceFix, formatAccuracy, fromHost, satellitesText } from '../../renderer/src/map/location/locationView';
+import { accuracyNote, deviceError, deviceFix, deviceShown, formatAccuracy, fromHost, satellitesText } from '../../renderer/src/map/location/locationView';
 import { AppStore } from '../../renderer/src/store';
 
-const view = (revision: number, state: GpsView['state']): GpsView => ({ source: 'gpsd', state, message: state, endpoint: '127.0.0.1:2947', fix: null, counts: { read: 0, dropped: 0 }, revision });
+const view = (revision: number, state: GpsView['state']): GpsView => ({ source: 'gpsd', state, message: state, endpoint: '127.0.0.1:2947', fix: null, counts: { read: 0, dropped: 0, badValues: 0 }, revision });
 
 describe('the My location words', () => {
   it('shows the accuracy in the user’s unit, finer when it is small', () => {
@@ -26,6 +26,19 @@ describe('the My location words', () => {
     expect(deviceError({ code: 1 })).toMatchObject({ state: 'denied', message: expect.stringMatching(/^Sitewalk is not allowed to use this device’s location\./) });
     expect(deviceError({ code: 2 }).state).toBe('no-fix');
     expect(fromHost({ ...view(1, 'silent'), fix: fix }).fix).toBeNull();
+  });
+
+  it('checks the platform’s figures like a receiver’s: out of range dropped and counted, an old position not current', () => {
+    const now = Date.UTC(2026, 10, 25, 12);
+    const at = (coords: Partial<GeolocationCoordinates>, timestamp = now) => ({ coords: { latitude: 45.6, longitude: -111, accuracy: 12, altitude: null, ...coords }, timestamp }) as unknown as GeolocationPosition;
+    let bad = 0;
+    const count = () => bad++;
+    expect(deviceShown(at({ accuracy: 1e300, altitude: 1e308 }), now, count)).toMatchObject({ state: 'fix', fix: { accuracyM: null, altitudeM: null } });
+    expect(deviceShown(at({ accuracy: -50 }), now, count).fix?.accuracyM).toBeNull();
+    expect(bad).toBe(3);
+    expect(deviceShown(at({}, now - 60_000), now)).toEqual({ state: 'no-fix', fix: null, message: 'This device’s last fix is 60 seconds older than this computer’s clock: it is not a current fix.' });
+    expect(deviceShown(at({ latitude: Number.NaN }), now, count)).toMatchObject({ state: 'no-fix', fix: null });
+    expect(deviceShown(at({}), now).fix?.epoch).toBe(new Date(now).toISOString());
   });
 
   it('keeps the newest receiver view when an older answer arrives late', () => {

@@ -96,6 +96,41 @@ describe('the recorded walk, decoded', () => {
     decoder.push(sentence('GNGGA,160000.00,4537.80054,N,11101.49919,W,4,18,0.6,1512.4,M,-16.9,M,1.0,0131'));
     expect(decoder.report).toMatchObject({ kind: 'fix', position: { quality: 'rtk-fixed', accuracyM: 0.1, accuracyEstimated: false } });
   });
+
+  it('stops using GST once the receiver stops sending it, and gives a GST sent after GGA to that epoch’s fix', () => {
+    const decoder = new NmeaDecoder();
+    const gga = (t: string) => sentence(`GPGGA,${t},4537.80054,N,11101.49919,W,1,09,1.0,1512.4,M,-16.9,M,,`);
+    decoder.push(gga('160000.00'));
+    expect(decoder.report).toMatchObject({ kind: 'fix', position: { accuracyM: 19, accuracyEstimated: true } });
+    // GST after the epoch's GGA: that fix takes the receiver's own estimate.
+    decoder.push(sentence('GPGST,160000.00,0.9,1.2,0.8,45,0.9,1.2,2.0'));
+    expect(decoder.report).toMatchObject({ kind: 'fix', position: { epoch: '16:00:00.00', accuracyM: 3, accuracyEstimated: false } });
+    // The next epoch's GGA comes before its GST: the one just before still stands.
+    decoder.push(gga('160001.00'));
+    expect(decoder.report).toMatchObject({ kind: 'fix', position: { accuracyM: 3, accuracyEstimated: false } });
+    // No more GST: two epochs on, the accuracy is HDOP's again, and says so.
+    decoder.push(gga('160002.00'));
+    decoder.push(gga('160003.00'));
+    expect(decoder.report).toMatchObject({ kind: 'fix', position: { accuracyM: 19, accuracyEstimated: true } });
+  });
+
+  it('keeps the fix through one GSA per constellation, even when one of them has no fix', () => {
+    const decoder = new NmeaDecoder();
+    const states: string[] = [];
+    for (const t of ['160000.00', '160001.00', '160002.00']) {
+      decoder.push(sentence(`GNRMC,${t},A,4537.80054,N,11101.49919,W,0.0,0.0,010524,,,A`));
+      decoder.push(sentence(`GNGGA,${t},4537.80054,N,11101.49919,W,1,12,0.8,1512.4,M,-16.9,M,,`));
+      states.push(decoder.report!.kind);
+      // GPS 3D, GLONASS 3D, Galileo none in view ("no fix" for that system only), BeiDou 3D.
+      for (const [id, mode] of [[1, 3], [2, 3], [3, 1], [4, 3]] as const) {
+        decoder.push(sentence(`GNGSA,A,${mode},${mode > 1 ? '05,07' : ''},,,,,,,,,,,1.4,0.8,1.1,${id}`));
+        states.push(decoder.report!.kind);
+      }
+    }
+    expect(new Set(states)).toEqual(new Set(['fix']));
+    // The epoch's best mode is 3D: the fix has its altitude.
+    expect(decoder.report).toMatchObject({ kind: 'fix', position: { twoD: false, altitudeM: 1512.4, fixTime: '2024-05-01T16:00:02.00Z' } });
+  });
 });
 
 describe('hostile input', () => {

@@ -40,7 +40,7 @@ export class HostGps {
 
   view(): GpsView {
     const current = this.reader?.view();
-    if (!current) return this.latest ?? this.stamp({ source: 'off', state: 'off', message: 'My location is off.', endpoint: null, fix: null, counts: { read: 0, dropped: 0 } });
+    if (!current) return this.latest ?? this.stamp({ source: 'off', state: 'off', message: 'My location is off.', endpoint: null, fix: null, counts: { read: 0, dropped: 0, badValues: 0 } });
     // Unchanged since the last event: the same revision, so the page takes whichever it has.
     if (this.latest && JSON.stringify({ ...this.latest, revision: 0 }) === JSON.stringify({ ...current, revision: 0 })) return this.latest;
     return this.stamp(current);

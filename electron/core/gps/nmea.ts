@@ -15,7 +15,7 @@ export type NmeaSentence =
   | { type: 'GGA'; talker: string; time: string | null; quality: number; lat: number | null; lon: number | null; satellites: number | null; hdop: number | null; altitudeM: number | null }
   | { type: 'RMC'; talker: string; time: string | null; valid: boolean; lat: number | null; lon: number | null; date: string | null; mode: string | null }
   | { type: 'GSA'; talker: string; fixMode: number; used: number; hdop: number | null }
-  | { type: 'GST'; talker: string; latErrM: number | null; lonErrM: number | null }
+  | { type: 'GST'; talker: string; time: string | null; latErrM: number | null; lonErrM: number | null }
   | { type: 'GSV'; talker: string; inView: number | null };
 
 export type NmeaParse = { ok: true; sentence: NmeaSentence } | { ok: false; reason: 'checksum' | 'malformed' | 'unsupported' };
@@ -65,7 +65,7 @@ export function parseNmeaSentence(line: string): NmeaParse {
         return { ok: true, sentence: { type, talker, fixMode, used, hdop: num(f[15], 0, 100) } };
       }
       case 'GST':
-        return { ok: true, sentence: { type, talker, latErrM: num(f[5], 0, 100_000), lonErrM: num(f[6], 0, 100_000) } };
+        return { ok: true, sentence: { type, talker, time: time(f[0]), latErrM: num(f[5], 0, 100_000), lonErrM: num(f[6], 0, 100_000) } };
       case 'GSV':
         return { ok: true, sentence: { type, talker, inView: int(f[2], 0, 255) } };
       default:
@@ -124,17 +124,30 @@ function date(field: string | undefined): string | null {
 const GGA_QUALITY: Record<number, GpsQuality> = { 1: 'gps', 2: 'dgps', 3: 'other', 4: 'rtk-fixed', 5: 'rtk-float', 6: 'estimated', 7: 'other', 8: 'other' };
 const RMC_MODE: Record<string, GpsQuality> = { A: 'gps', D: 'dgps', E: 'estimated', F: 'rtk-float', R: 'rtk-fixed', P: 'gps', M: 'other', S: 'other' };
 
-/** Keeps the receiver's latest fix from a stream of sentences. */
+/**
+ * Keeps the receiver's latest fix from a stream of sentences. An epoch is the set of sentences that
+ * share a time of day (GGA and RMC carry it): GSA and GST are joined to the epoch they arrive in, so
+ * a GST from an epoch long gone (the receiver stopped sending it) no longer gives the accuracy, and
+ * one GSA per constellation (one of them "no fix": no satellites of that system) cannot flap the fix —
+ * the epoch's best mode counts, and only GGA and RMC say whether there is a fix.
+ */
 export class NmeaDecoder implements GpsDecoder {
   report: PositionReport = null;
   reports = 0;
+  clockMs: number | null = null;
+  readonly badValues = 0;
+  readonly devices = null;
   private date: string | null = null;
-  private fixMode: number | null = null;
+  /** Time of day of the current epoch, and how many epochs have begun. */
+  private epochTime: string | null = null;
+  private epochIndex = 0;
+  /** The best GSA mode of the current epoch, and of the one before (GSA may come before or after GGA). */
+  private gsaMode: { epoch: number; mode: number } | null = null;
   private ggaQuality: GpsQuality | null = null;
   private hdop: number | null = null;
   private satellites: number | null = null;
   private inView = new Map<string, number>();
-  private gst: { accuracyM: number } | null = null;
+  private gst: { accuracyM: number; epoch: number } | null = null;
 
   get sky(): GpsSky {
     const seen = this.inView.size > 0 ? [...this.inView.values()].reduce((a, b) => a + b, 0) : null;
@@ -147,6 +160,7 @@ export class NmeaDecoder implements GpsDecoder {
     const s = parsed.sentence;
     switch (s.type) {
       case 'GGA':
+        this.enterEpoch(s.time);
         this.satellites = s.satellites;
         if (s.hdop !== null) this.hdop = s.quality > 0 ? s.hdop : null;
         if (s.quality === 0 || s.lat === null || s.lon === null) {
@@ -159,6 +173,7 @@ export class NmeaDecoder implements GpsDecoder {
         break;
       case 'RMC':
         if (s.date) this.date = s.date;
+        this.enterEpoch(s.time);
         if (!s.valid || s.lat === null || s.lon === null) this.setReport({ kind: 'no-fix' });
         else {
           const previous = this.report?.kind === 'fix' ? this.report.position : null;
@@ -168,14 +183,22 @@ export class NmeaDecoder implements GpsDecoder {
         }
         break;
       case 'GSA':
-        this.fixMode = s.fixMode;
+        // One GSA per constellation: the epoch's best mode holds; a "no fix" for one system is not the receiver's.
+        if (this.gsaMode?.epoch === this.epochIndex) this.gsaMode.mode = Math.max(this.gsaMode.mode, s.fixMode);
+        else this.gsaMode = { epoch: this.epochIndex, mode: s.fixMode };
         if (s.hdop !== null && s.fixMode > 1) this.hdop = s.hdop;
-        if (s.fixMode === 1) this.setReport({ kind: 'no-fix' });
         break;
-      case 'GST':
+      case 'GST': {
+        this.enterEpoch(s.time);
         // GST gives 1-sigma errors in latitude and longitude; 2DRMS is about 95 %, like gpsd's eph.
-        this.gst = s.latErrM !== null && s.lonErrM !== null ? { accuracyM: Math.round(2 * Math.hypot(s.latErrM, s.lonErrM) * 100) / 100 } : null;
+        this.gst = s.latErrM !== null && s.lonErrM !== null ? { accuracyM: Math.round(2 * Math.hypot(s.latErrM, s.lonErrM) * 100) / 100, epoch: this.epochIndex } : null;
+        // Most receivers send GST after the epoch's GGA: the fix already reported gets its accuracy now.
+        const current = this.report?.kind === 'fix' ? this.report.position : null;
+        if (this.gst && current && current.epoch === this.epochName()) {
+          this.setReport({ kind: 'fix', position: { ...current, accuracyM: this.gst.accuracyM, accuracyEstimated: false } });
+        }
         break;
+      }
       case 'GSV':
         if (s.inView !== null) this.inView.set(s.talker, s.inView);
         break;
@@ -183,8 +206,26 @@ export class NmeaDecoder implements GpsDecoder {
     return 'read';
   }
 
+  /** A sentence with a time of day different from the current epoch's begins a new epoch. */
+  private enterEpoch(at: string | null): void {
+    if (at === null || at === this.epochTime) return;
+    this.epochTime = at;
+    this.epochIndex++;
+    if (this.date) {
+      const ms = Date.parse(`${this.date}T${at}Z`);
+      if (Number.isFinite(ms)) this.clockMs = ms;
+    }
+  }
+
+  private epochName(): string {
+    return this.epochTime ?? `#${this.epochIndex}`;
+  }
+
   private setFix(lat: number, lon: number, quality: GpsQuality, altitudeM: number | null, at: string | null): void {
-    const fromGst = this.gst?.accuracyM ?? null;
+    if (at === null) this.epochIndex++;
+    // The GST of this epoch or the one just before (sent after its GGA); an older one is stale.
+    const fromGst = this.gst && this.epochIndex - this.gst.epoch <= 1 ? this.gst.accuracyM : null;
+    const gsa = this.gsaMode && this.epochIndex - this.gsaMode.epoch <= 1 ? this.gsaMode.mode : null;
     const position: GpsPosition = {
       lat,
       lon,
@@ -192,8 +233,9 @@ export class NmeaDecoder implements GpsDecoder {
       accuracyM: fromGst ?? accuracyFromHdop(this.hdop, quality),
       accuracyEstimated: fromGst === null,
       quality,
-      twoD: this.fixMode === 2 || altitudeM === null,
+      twoD: gsa === 2 || altitudeM === null,
       fixTime: at && this.date ? `${this.date}T${at}Z` : null,
+      epoch: at ?? `#${this.epochIndex}`,
     };
     this.setReport({ kind: 'fix', position });
   }

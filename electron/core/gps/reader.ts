@@ -4,14 +4,18 @@
 //
 //   connecting ──refused/timeout──► unreachable ──(retry, backoff)──► connecting
 //       │ connected                                                       ▲
-//       ▼                                                                 │ closed / silent too long
-//   (waiting) ──nothing readable for silentMs──► silent ──────────────────┤
-//       │ readable data                                                   │
+//       ▼                                                                 │ closed / link dead
+//   (waiting) ──gpsd lists no receiver──► no-receiver                     │
+//       │                                                                 │
+//       ├──no position report for silentMs, whatever else comes──► silent ┤ (kept across a reconnect)
+//       │ a report (fix or "no fix") from the receiver                    │
 //       ▼                                                                 │
-//     no-fix ◄──no position report for silentMs / receiver says none──► fix
+//     no-fix ◄──"no fix", or a fix old or contradicting itself──► fix
 //
-// Views go out on change, at most one per `minEmitMs`; the last change is never lost (a trailing
-// emit follows). Input is bounded (BoundedLines) and every line that is not understood is counted.
+// Only the receiver's position reports (NMEA GGA/RMC, gpsd TPV) count as the receiver talking:
+// gpsd's VERSION/DEVICES/WATCH on a fresh connection are the daemon, not the receiver. Views go out
+// on change, at most one per `minEmitMs`; the last change is never lost (a trailing emit follows).
+// Input is bounded (BoundedLines) and every line or figure that is not understood is counted.
 import { connect, type Socket } from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
 import { GPS_QUALITY_LABELS, type GpsFixView, type GpsState, type GpsView } from '../../shared/contract/gps';
@@ -20,6 +24,7 @@ import { GpsdDecoder, GPSD_MAX_LINE, GPSD_WATCH } from './gpsd';
 import { BoundedLines } from './lines';
 import { NmeaDecoder, NMEA_MAX_LINE } from './nmea';
 import type { GpsDecoder } from './reading';
+import { fixProblem } from '../../shared/gps/fix-judge';
 
 export type GpsReaderView = Omit<GpsView, 'revision'>;
 
@@ -28,14 +33,14 @@ export interface GpsReaderOptions {
   host: string;
   port: number;
   onView: (view: GpsReaderView) => void;
-  /** No readable data for this long: 'silent'; no position report for this long: 'no-fix'. */
+  /** No position report from the receiver for this long: 'silent'. */
   silentMs?: number;
   /** Reconnect delays: from retryMinMs, doubling, up to retryMaxMs. */
   retryMinMs?: number;
   retryMaxMs?: number;
   /** A connection attempt that takes longer counts as unreachable. */
   connectTimeoutMs?: number;
-  /** Silent this long: the connection is dropped and opened again (a half-open TCP link never errors). */
+  /** Nothing readable this long: the connection is dropped and opened again (a half-open TCP link never errors). */
   reconnectSilentMs?: number;
   /** At most one view per this many ms (about 4 a second). */
   minEmitMs?: number;
@@ -57,7 +62,11 @@ export class GpsReader {
   private lastValidAt: number | null = null;
   private lastReportAt: number | null = null;
   private reportsSeen = 0;
-  private counts = { read: 0, dropped: 0 };
+  private counts = { read: 0, dropped: 0, badValues: 0 };
+  /** The current decoder's bad values already added to counts. */
+  private badSeen = 0;
+  /** The receiver was silent when the link was dropped: a new link stays "silent" until it reports. */
+  private silentCarry = false;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private tickTimer: ReturnType<typeof setInterval> | null = null;
   private emitTimer: ReturnType<typeof setTimeout> | null = null;
@@ -138,7 +147,9 @@ export class GpsReader {
       // A new connection starts from nothing: a fix from before the drop is not brought back by the
       // first line of the new one (gpsd's VERSION, say) that carries no position.
       this.decoder = this.newDecoder();
+      this.badSeen = 0;
       this.lastReportAt = null;
+      this.reportsSeen = 0;
       this.fixView = null;
       if (this.options.source === 'gpsd') socket.write(GPSD_WATCH);
       this.refresh();
@@ -156,6 +167,7 @@ export class GpsReader {
     socket.on('close', () => {
       if (this.socket !== socket) return;
       this.socket = null;
+      if (this.current.state === 'silent') this.silentCarry = true;
       if (this.link.kind === 'open') this.link = { kind: 'closed' };
       else if (this.link.kind === 'connecting') this.link = { kind: 'unreachable', why: `${this.endpoint} closed the connection at once.` };
       this.refresh();
@@ -181,12 +193,15 @@ export class GpsReader {
       return;
     }
     this.counts.read++;
+    this.counts.badValues += this.decoder.badValues - this.badSeen;
+    this.badSeen = this.decoder.badValues;
     this.lastValidAt = Date.now();
     // Readable data: the link works, so the next outage starts again from the shortest delay.
     this.attempts = 0;
     if (this.decoder.reports !== this.reportsSeen) {
       this.reportsSeen = this.decoder.reports;
       this.lastReportAt = this.lastValidAt;
+      this.silentCarry = false;
       const report = this.decoder.report;
       this.fixView = report?.kind === 'fix' ? this.toFixView() : null;
     }
@@ -210,6 +225,7 @@ export class GpsReader {
       hdop: sky.hdop,
       fixTime: p.fixTime,
       receivedAt: new Date(this.lastReportAt ?? Date.now()).toISOString(),
+      epoch: p.epoch,
     };
   }
 
@@ -273,21 +289,32 @@ export class GpsReader {
       if (previous === 'silent' || previous === 'unreachable') return this.current;
       return say('connecting', link.kind === 'closed' ? `The connection to ${name} closed; reconnecting…` : `Connecting to ${name}…`);
     }
-    const sinceValid = now - (this.lastValidAt ?? link.since);
-    if (sinceValid >= this.options.silentMs) {
-      if (this.decoder instanceof GpsdDecoder && this.decoder.devices === 0) return say('silent', `${cap(name)} answers, but no GPS receiver is attached to it.`);
-      if (this.lastBytesAt !== null && now - this.lastBytesAt < this.options.silentMs) {
-        return say('silent', `${cap(name)} sends data Sitewalk cannot read (no valid ${this.options.source === 'gpsd' ? 'gpsd report' : 'NMEA sentence'} for ${seconds} seconds).`);
+    const decoder = this.decoder;
+    if (decoder.devices === 0) {
+      return say('no-receiver', `${name} answers, but no GPS receiver is attached to it. Check the receiver’s cable and that gpsd was started with its device (gpsd /dev/ttyACM0, or gpsdctl add).`);
+    }
+    const sinceReport = now - (this.lastReportAt ?? link.since);
+    if (this.silentCarry || sinceReport >= this.options.silentMs) {
+      const quiet = `for ${seconds} seconds`;
+      if (this.lastBytesAt !== null && now - this.lastBytesAt < this.options.silentMs && (this.lastValidAt === null || now - this.lastValidAt >= this.options.silentMs)) {
+        return say('silent', `${cap(name)} sends data Sitewalk cannot read (no valid ${this.options.source === 'gpsd' ? 'gpsd report' : 'NMEA sentence'} ${quiet}).`);
       }
-      return say('silent', `The receiver is silent: ${name} has sent nothing for ${seconds} seconds. Is it plugged in and switched on?`);
+      if (this.lastValidAt !== null && now - this.lastValidAt < this.options.silentMs) {
+        const daemon = this.options.source === 'gpsd' ? `gpsd at ${this.endpoint} answers, but the receiver` : `the NMEA stream at ${this.endpoint} sends sentences, but the receiver`;
+        return say('silent', `The receiver is silent: ${daemon} has sent no position report ${quiet}. Is its cable plugged in and the receiver switched on?`);
+      }
+      return say('silent', `The receiver is silent: ${name} has sent nothing ${quiet}. Is it plugged in and switched on?`);
     }
-    if (this.lastValidAt === null) return say('connecting', `Connected to ${name}; waiting for the receiver…`);
-    const reportFresh = this.lastReportAt !== null && now - this.lastReportAt < this.options.silentMs;
-    if (reportFresh && this.fixView) {
-      const fix = { ...this.fixView, satellites: this.decoder.sky.satellites ?? this.fixView.satellites, satellitesSeen: this.decoder.sky.satellitesSeen ?? this.fixView.satellitesSeen, hdop: this.decoder.sky.hdop ?? this.fixView.hdop };
-      return say('fix', `Position from ${name}.`, fix);
+    if (this.lastReportAt === null) return say('connecting', `Connected to ${name}; waiting for the receiver…`);
+    if (this.fixView) {
+      const fix = { ...this.fixView, satellites: decoder.sky.satellites ?? this.fixView.satellites, satellitesSeen: decoder.sky.satellitesSeen ?? this.fixView.satellitesSeen, hdop: decoder.sky.hdop ?? this.fixView.hdop };
+      // The host's clock plays no part here: a fix with no receiver time is as old as the last report, and
+      // a receiver that stopped reporting is 'silent' (never 'no fix') once silentMs have passed.
+      const problem = fixProblem(fix, decoder.clockMs, this.lastReportAt ?? now);
+      if (problem === null) return say('fix', `Position from ${name}.`, fix);
+      return say('no-fix', `No position: ${problem.charAt(0).toLowerCase()}${problem.slice(1)}`);
     }
-    const seen = this.decoder.sky.satellitesSeen;
+    const seen = decoder.sky.satellitesSeen;
     return say('no-fix', `No position: the receiver is sending but has no fix${seen !== null ? ` (${seen} satellite${seen === 1 ? '' : 's'} in view)` : ''}. It needs a clear view of the sky.`);
   }
 }

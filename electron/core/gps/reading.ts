@@ -3,6 +3,8 @@
 // separate sentences or messages, so they are kept apart and joined when a view is made.
 import type { GpsQuality } from '../../shared/contract/gps';
 
+export { accuracyFromHdop } from '../../shared/gps/fix-values';
+
 export interface GpsPosition {
   lat: number;
   lon: number;
@@ -13,6 +15,8 @@ export interface GpsPosition {
   /** The receiver says it has no altitude (NMEA GSA mode 2, gpsd mode 2). */
   twoD: boolean;
   fixTime: string | null;
+  /** The receiver's name for the epoch (its time of day, or a count when it gives no time). */
+  epoch: string;
 }
 
 export interface GpsSky {
@@ -29,29 +33,18 @@ export type PositionReport = { kind: 'fix'; position: GpsPosition } | { kind: 'n
 
 /**
  * A decoder of one protocol, fed one line at a time. `reports` grows each time the receiver reports a
- * position or says it has none, so the reader can time how long ago the last report came.
+ * position or says it has none — only the receiver's own reports count, never a daemon's greeting —
+ * so the reader can time how long ago the receiver last spoke.
  */
 export interface GpsDecoder {
   push(line: string): LineOutcome;
   readonly report: PositionReport;
   readonly reports: number;
   readonly sky: GpsSky;
-}
-
-// HDOP × UERE for a radius when the receiver gives none. The GPS and DGPS factors are gpsd's (its eph,
-// about 95 %: 19 m and 4.75 m per unit of HDOP), so an NMEA stream and gpsd on the same receiver show
-// the same circle. RTK has no gpsd figure; these are typical of RTK receivers, on the cautious side.
-const UERE_M: Record<GpsQuality, number> = {
-  gps: 19,
-  dgps: 4.75,
-  'rtk-fixed': 0.1,
-  'rtk-float': 1,
-  estimated: 19,
-  other: 19,
-  device: 19,
-};
-
-export function accuracyFromHdop(hdop: number | null, quality: GpsQuality): number | null {
-  if (hdop === null || !Number.isFinite(hdop) || hdop <= 0 || hdop >= 50) return null;
-  return Math.round(hdop * UERE_M[quality] * 100) / 100;
+  /** The newest date and time the receiver stated (ms since 1970), null when it has stated none. */
+  readonly clockMs: number | null;
+  /** Figures out of range dropped from otherwise readable lines. */
+  readonly badValues: number;
+  /** Receivers the daemon says it has (gpsd's DEVICES); null when the protocol does not tell. */
+  readonly devices: number | null;
 }

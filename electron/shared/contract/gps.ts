@@ -6,10 +6,14 @@ import type { GpsSourceKind } from '../domain';
 
 /**
  * off: "My location" is switched off in Settings. device: the page uses the platform's location.
- * connecting: the host is opening the connection. unreachable: nothing answers at the address.
- * silent: connected, but nothing readable came for a few seconds. no-fix: data comes, no position.
+ * connecting: the host is opening the connection (or waiting for the receiver's first report).
+ * unreachable: nothing answers at the address. no-receiver: gpsd answers but has no receiver attached.
+ * silent: no position report (fix or "no fix") from the receiver for a few seconds, whatever else
+ * arrives (gpsd's own VERSION/DEVICES/WATCH answers are not the receiver talking).
+ * no-fix: the receiver reports, but no current, self-consistent position. fix: a current position
+ * (whether it is good enough to place a site is the accuracy gate's call: ../gps/gate.ts).
  */
-export const GPS_STATES = ['off', 'device', 'connecting', 'unreachable', 'silent', 'no-fix', 'fix'] as const;
+export const GPS_STATES = ['off', 'device', 'connecting', 'unreachable', 'no-receiver', 'silent', 'no-fix', 'fix'] as const;
 export type GpsState = (typeof GPS_STATES)[number];
 
 /** How the position was obtained: NMEA GGA quality 1/2/4/5/6, gpsd's TPV status, or the platform. */
@@ -46,6 +50,11 @@ export interface GpsFixView {
   fixTime: string | null;
   /** When the host (or page) received it (ISO 8601). */
   receivedAt: string;
+  /**
+   * Names the receiver's epoch (its time of the fix when it gives one): the sentences or messages of
+   * one epoch share it, so averaging counts an epoch once however many reports it took.
+   */
+  epoch: string;
 }
 
 export interface GpsView {
@@ -56,8 +65,12 @@ export interface GpsView {
   /** host:port read for gpsd/nmea, else null. */
   endpoint: string | null;
   fix: GpsFixView | null;
-  /** Sentences or messages read, and those dropped (bad checksum, garbage, over-long lines), this connection. */
-  counts: { read: number; dropped: number };
+  /**
+   * Sentences or messages read, and those dropped (bad checksum, garbage, over-long lines), this
+   * connection; badValues: figures out of range (accuracy, satellites, HDOP, altitude) dropped from
+   * messages otherwise read.
+   */
+  counts: { read: number; dropped: number; badValues: number };
   /** Grows with every view the host sends: an older answer never replaces a newer event. */
   revision: number;
 }

@@ -10,7 +10,7 @@ import { useAppState } from '../../store';
 import { useUi } from '../../components/ui';
 import { formatDecimal } from '../../lib/coords';
 import { formatHeight } from '../../lib/units';
-import { deviceError, deviceFix, formatAccuracy, fromHost, NO_DEVICE_LOCATION, satellitesText, STATE_WORDS, type LocationShown } from './locationView';
+import { DEVICE_SILENT, DEVICE_SILENT_MS, deviceError, deviceShown, formatAccuracy, fromHost, NO_DEVICE_LOCATION, satellitesText, STATE_WORDS, type LocationShown } from './locationView';
 import { USER_NAVIGATED } from '../navigation';
 import './location.css';
 
@@ -47,12 +47,21 @@ export function LocationControl({ map, settings, onAddSiteHere }: LocationContro
       return;
     }
     setDevice({ state: 'connecting', message: 'Asking this device for its position…', fix: null });
-    const watch = geo.watchPosition(
-      (position) => setDevice({ state: 'fix', message: 'Position from this device’s location service.', fix: deviceFix(position) }),
-      (error) => setDevice(deviceError(error)),
-      { enableHighAccuracy: true, maximumAge: 0, timeout: 30_000 },
-    );
+    let lastAt = 0;
+    const accept = (position: GeolocationPosition) => {
+      lastAt = Date.now();
+      setDevice(deviceShown(position, lastAt));
+    };
+    const options = { enableHighAccuracy: true, maximumAge: 0, timeout: 30_000 };
+    const watch = geo.watchPosition(accept, (error) => setDevice(deviceError(error)), options);
+    // A platform sends a watched position only when it changes: asking each second tells a still
+    // device from a location service that has stopped answering, which reads "silent" like a receiver.
+    const poll = setInterval(() => {
+      geo.getCurrentPosition(accept, () => undefined, { ...options, timeout: DEVICE_SILENT_MS });
+      if (lastAt > 0 && Date.now() - lastAt >= DEVICE_SILENT_MS) setDevice(DEVICE_SILENT);
+    }, 1_000);
     return () => {
+      clearInterval(poll);
       geo.clearWatch(watch);
       setDevice(null);
     };

@@ -3,6 +3,8 @@
 // unit handling are tested without a map.
 import type { GpsFixView, GpsState, GpsView } from '../../../../electron/shared/contract/index';
 import type { HeightUnit } from '../../../../electron/shared/domain';
+import { ACCURACY_RANGE, ALTITUDE_RANGE, inRange } from '../../../../electron/shared/gps/fix-values';
+import { fixProblem } from '../../../../electron/shared/gps/fix-judge';
 import { METERS_PER_FOOT } from '../../lib/units';
 
 /** The control's own picture of the source: the host's view minus what only the host needs. */
@@ -18,6 +20,7 @@ export const STATE_WORDS: Record<LocationShown['state'], { word: string; icon: s
   device: { word: 'Waiting', icon: '…' },
   connecting: { word: 'Connecting', icon: '…' },
   unreachable: { word: 'Not reachable', icon: '✕' },
+  'no-receiver': { word: 'No receiver', icon: '✕' },
   denied: { word: 'Not allowed', icon: '✕' },
   silent: { word: 'Receiver silent', icon: '‖' },
   'no-fix': { word: 'No fix', icon: '◌' },
@@ -28,23 +31,46 @@ export function fromHost(view: GpsView): LocationShown {
   return { state: view.state, message: view.message, fix: view.state === 'fix' ? view.fix : null };
 }
 
-/** A fix from navigator.geolocation (its accuracy is a 95 % radius in meters, like gpsd's eph). */
-export function deviceFix(position: GeolocationPosition, now = Date.now()): GpsFixView {
+/**
+ * A fix from navigator.geolocation (its accuracy is a 95 % radius in meters, like gpsd's eph). The
+ * platform's figures are range-checked like a receiver's: an accuracy or altitude out of range is
+ * dropped (`bad` counts it). Its epoch is its timestamp: the same position handed out twice is one epoch.
+ */
+export function deviceFix(position: GeolocationPosition, now = Date.now(), bad: () => void = () => undefined): GpsFixView {
   const { coords } = position;
+  const stamp = Number.isFinite(position.timestamp) ? new Date(position.timestamp).toISOString() : null;
   return {
     lat: coords.latitude,
     lon: coords.longitude,
-    accuracyM: Number.isFinite(coords.accuracy) ? coords.accuracy : null,
+    accuracyM: inRange(coords.accuracy, ACCURACY_RANGE, bad, { aboveMin: true }),
     accuracyEstimated: false,
-    altitudeM: coords.altitude ?? null,
+    altitudeM: inRange(coords.altitude ?? null, ALTITUDE_RANGE, bad),
     quality: 'device',
     qualityLabel: 'Device location service',
     satellites: null,
     satellitesSeen: null,
     hdop: null,
-    fixTime: Number.isFinite(position.timestamp) ? new Date(position.timestamp).toISOString() : null,
+    fixTime: stamp,
     receivedAt: new Date(now).toISOString(),
+    epoch: stamp ?? `host ${now}`,
   };
+}
+
+/**
+ * The device's position as the control shows it: a fix, or "no fix" with the reason when its position
+ * is out of range, old (a cached answer: by the host's clock, the platform giving no other) or unusable.
+ */
+export function deviceShown(position: GeolocationPosition, now = Date.now(), bad: () => void = () => undefined): LocationShown {
+  const { latitude, longitude } = position.coords;
+  if (!Number.isFinite(latitude) || !Number.isFinite(longitude) || Math.abs(latitude) > 90 || Math.abs(longitude) > 180) {
+    bad();
+    return { state: 'no-fix', message: 'This device gave a position that cannot be on Earth; it is not used.', fix: null };
+  }
+  const fix = deviceFix(position, now, bad);
+  // The platform states no clock of its own: the host's stands in for it.
+  const problem = fixProblem(fix, now, now, { subject: 'This device', possessive: 'This device’s', clock: 'this computer’s clock' });
+  if (problem) return { state: 'no-fix', message: problem, fix: null };
+  return { state: 'fix', message: 'Position from this device’s location service.', fix };
 }
 
 /** The platform's refusals, in words a crew member can act on. */
@@ -59,6 +85,15 @@ export function deviceError(error: { code: number }): LocationShown {
   if (error.code === 3) return { state: 'no-fix', message: 'This device has not found its position yet (it timed out). Sitewalk keeps asking.', fix: null };
   return { state: 'no-fix', message: 'This device cannot work out its position right now (no location service or no signal). Sitewalk keeps asking.', fix: null };
 }
+
+/** No position from the platform for this long reads "silent", as a receiver's does. */
+export const DEVICE_SILENT_MS = 5_000;
+
+export const DEVICE_SILENT: LocationShown = {
+  state: 'silent',
+  message: 'The location service is silent: this device has given no position for 5 seconds. Is its location (or its GPS) switched on?',
+  fix: null,
+};
 
 export const NO_DEVICE_LOCATION: LocationShown = {
   state: 'unreachable',
