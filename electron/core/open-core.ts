@@ -239,6 +239,7 @@ class Core implements SitewalkCore {
 
   reprocess: SitewalkCore['reprocess'] = (input, options) => this.actions.reprocess(input, options);
   reprocessMany: SitewalkCore['reprocessMany'] = (inputs, options) => this.actions.reprocessMany(inputs, options);
+  recentEmails: SitewalkCore['recentEmails'] = (processIds) => this.actions.recentEmails(processIds);
 
   renderingQualities(options: { refresh?: boolean } = {}): ReturnType<SitewalkCore['renderingQualities']> {
     return this.qualities.list(this.profileService.activeId, options);

@@ -12,6 +12,7 @@ import type { SiteRegister } from './sites/register';
 import type { Blocked } from './outbox/engine';
 import type { RetryPolicy } from './outbox/policy';
 import type { OutboxState, Problem } from './outbox/types';
+import type { RecentEmail } from './outbox/recent-email';
 import type { KeyValueStore, KvStoreFactory } from './profiles/kv';
 import type { SandboxStarter } from './profiles/sandbox';
 import type { SecretStore, SecretStoreKind } from './profiles/secrets';
@@ -182,7 +183,13 @@ export interface SitewalkCore {
    * `force` says the user confirmed it: the recipients would get the email again.
    */
   reprocess(input: EusReprocessInput, options?: { force?: boolean }): Promise<Result<OutboxEntryView>>;
-  reprocessMany(inputs: readonly EusReprocessInput[], options?: { force?: boolean }): Promise<BatchResult<OutboxEntryView>>;
+  /** As `reprocess`, in one durable write; `emailAgain` lets only the listed process IDs through the 24-hour guard. */
+  reprocessMany(inputs: readonly EusReprocessInput[], options?: { force?: boolean; emailAgain?: readonly string[] }): Promise<BatchResult<OutboxEntryView>>;
+  /**
+   * Which of these submissions already have an emailing reprocess waiting, sending, in review or done
+   * in the last 24 h, with how it stands ("Emailed 20 minutes ago"): the bulk preview marks them.
+   */
+  recentEmails(processIds: readonly string[]): Map<string, RecentEmail>;
   sync: {
     /** Starts automatic sending (already on unless autoSync was false). */
     start(): void;

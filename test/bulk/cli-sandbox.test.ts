@@ -8,7 +8,7 @@ import Papa from 'papaparse';
 import { describe, expect } from 'vitest';
 import { auditCsv } from '../bench/bulk';
 import { it } from '../support/fixtures';
-import { serviceMultiMaps, serviceSites, serviceSubmissions } from '../support/service-state';
+import { serviceMail, serviceMultiMaps, serviceSites, serviceSubmissions } from '../support/service-state';
 import { waiting } from '../support/wait';
 import { sitewalkInTempHome, startSitewalk } from '../support/cli';
 import { FIXTURES } from './helpers';
@@ -84,5 +84,47 @@ describe('sitewalk bulk commands against the sandbox', { timeout: 300_000 }, () 
     expect(run.json).toMatchObject({ ok: true, outcome: 'completed', sendEmail: false, counts: { reprocessed: 4 } });
     const after = new Map((await serviceSubmissions(sandbox.url)).map((s) => [s.processId, s]));
     for (const submission of submissions) expect(after.get(submission.processId)?.multiMapId).toBe(target);
+  });
+
+  it('never emails a submission twice in 24 hours from a file: emailed ones are left out and named until --force, and the mail log says so', async ({ startSandbox, tempDir }) => {
+    const sandbox = await startSandbox({ seed: 'demo' });
+    const { dir, env } = await profileFor(sandbox.url, tempDir);
+    const target = (await serviceMultiMaps(sandbox.url))[1]!.id;
+    const mailOf = async (processId: string) => (await serviceMail(sandbox.url)).filter((m) => m.processId === processId).length;
+    // 880101 and 880104 are emailed once each, one at a time, as a crew would in the EUS panel.
+    for (const processId of ['880101', '880104']) {
+      expect((await runCli(['reprocess', '--process-id', processId, '--multi-map', target, '--email', '--data-dir', dir], { env })).code).toBe(0);
+      expect((await runCli(['sync', '--data-dir', dir], { env })).code).toBe(0);
+    }
+    const perSubmission = await mailOf('880101');
+    expect(perSubmission).toBeGreaterThan(0);
+    expect(await mailOf('880104')).toBe(perSubmission);
+
+    // The single command refuses a second email and says how to go ahead.
+    const single = await runCli(['reprocess', '--process-id', '880101', '--multi-map', target, '--email', '--data-dir', dir], { env });
+    expect(single.code).not.toBe(0);
+    expect(single.stderr).toMatch(/880101 already has a reprocess with email sent just now[\s\S]*--force/);
+
+    const file = join(dir, 'eus.csv');
+    await writeFile(file, 'ProcessID,Name\n880101,Ann\n880104,Bo\n880107,Cy\n');
+    const dry = await runCli(['reprocess-bulk', file, '--multi-map', target, '--email', '--dry-run', '--json', '--data-dir', dir], { env });
+    expect(dry.code).toBe(1);
+    expect((dry.json!.rows as Array<{ siteId: string; status: string }>).map((row) => [row.siteId, row.status])).toEqual([
+      ['880101', 'skipped'],
+      ['880104', 'skipped'],
+      ['880107', 'queued'],
+    ]);
+
+    const run = await runCli(['reprocess-bulk', file, '--multi-map', target, '--email', '--json', '--data-dir', dir], { env });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/2 submissions were emailed \(or queued to be\) in the last 24 hours[^\n]*880101 \(emailed just now\), 880104 \(emailed just now\)\. Add --force to email them again\./);
+    expect(run.json).toMatchObject({ ok: false, counts: { reprocessed: 1, skipped: 2 } });
+    expect([await mailOf('880101'), await mailOf('880104'), await mailOf('880107')]).toEqual([perSubmission, perSubmission, perSubmission]);
+
+    // --force is the explicit "yes, again": all three are emailed once more.
+    const forced = await runCli(['reprocess-bulk', file, '--multi-map', target, '--email', '--force', '--json', '--data-dir', dir], { env });
+    expect(forced.code).toBe(0);
+    expect(forced.json).toMatchObject({ ok: true, counts: { reprocessed: 3 } });
+    expect([await mailOf('880101'), await mailOf('880104'), await mailOf('880107')]).toEqual([2 * perSubmission, 2 * perSubmission, 2 * perSubmission]);
   });
 });

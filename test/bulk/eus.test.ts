@@ -38,7 +38,7 @@ describe('bulk EUS reprocess: reading the service\'s EUS download and planning',
     ]);
     expect(plan.rows[0]?.request).toEqual({ processId: '58001', multiMapId: '301', sendEmail: true });
     expect(plan.rows[4]?.issues[0]?.message).toMatch(/Process ID is required/);
-    expect(plan.summary).toEqual({ total: 5, ready: 3, invalid: 1, repeats: 1, excluded: 0 });
+    expect(plan.summary).toEqual({ total: 5, ready: 3, invalid: 1, repeats: 1, excluded: 0, heldBack: 0 });
   });
 
   it('filters rows by column value (case-insensitive, * as a wildcard) and by the selection', () => {

@@ -8,6 +8,9 @@ import { createManualClock } from '../../electron/core/clock';
 import { openCore, type SitewalkCore } from '../../electron/core/open-core';
 import { createSessionSecretStore } from '../../electron/core/profiles/session';
 import { builtInSandbox } from '../../electron/sandbox/builtin';
+import { runReprocess } from '../../electron/core/bulk/apply';
+import { coreOutboxPort } from '../../electron/core/bulk/core-port';
+import { planReprocess, readEusCsv, type EusPlanOptions } from '../../electron/shared/bulk/eus';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -55,5 +58,58 @@ describe('the duplicate-email guard', () => {
     const batch = await c.reprocessMany([emailing, emailing]);
     expect(batch).toMatchObject({ ok: false, issues: [{ index: 1, field: 'duplicateEmail', message: expect.stringMatching(/earlier in this batch/) }] });
     expect(c.outbox.list()).toHaveLength(0);
+  });
+
+  it('keeps the guard for a bulk file: submissions emailed in the last 24 h are marked and left out, and only the ticked ones are emailed again', async () => {
+    const { core: c } = await core({ sandbox: true });
+    expect((await c.reprocess({ ...emailing, processId: '880104', multiMapId: '4101' })).ok).toBe(true);
+    expect(Object.fromEntries([...c.recentEmails(['880104'])].map(([id, email]) => [id, email.label]))).toEqual({ 880104: 'Email waiting to be sent' });
+    expect((await c.reprocess({ ...emailing, processId: '880101', multiMapId: '4101' })).ok).toBe(true);
+    c.sync.start();
+    expect((await c.sync.untilSettled()).counts.done).toBe(2);
+
+    const recent = c.recentEmails(['880101', '880104', '880107']);
+    expect(Object.fromEntries([...recent].map(([id, email]) => [id, email.label]))).toEqual({ 880101: 'Emailed just now', 880104: 'Emailed just now' });
+
+    const table = readEusCsv(new TextEncoder().encode('ProcessID,Name\n880101,Ann\n880104,Bo\n880107,Cy\n'));
+    const planWith = (extra: Partial<EusPlanOptions>) =>
+      planReprocess(table, { multiMapId: '4102', sendEmail: true, recentEmails: Object.fromEntries([...recent].map(([id, email]) => [id, email.label])), ...extra });
+    const plan = planWith({});
+    expect(plan.rows.map((row) => [row.processId, row.ready, row.heldBack ?? false])).toEqual([
+      ['880101', false, true],
+      ['880104', false, true],
+      ['880107', true, false],
+    ]);
+    expect(plan.summary.heldBack).toBe(2);
+    // Without the email nothing is held back, though the rows stay marked.
+    expect(planWith({ sendEmail: false }).rows.map((row) => [row.ready, row.recentEmail])).toEqual([
+      [true, 'Emailed just now'],
+      [true, 'Emailed just now'],
+      [true, undefined],
+    ]);
+
+    const before = c.outbox.list().length;
+    const run = await runReprocess(coreOutboxPort(c), plan, { follow: false });
+    expect(run.rows.map((row) => [row.siteId, row.status])).toEqual(expect.arrayContaining([
+      ['880101', 'skipped'],
+      ['880104', 'skipped'],
+      ['880107', 'queued'],
+    ]));
+    expect(run.rows.find((row) => row.siteId === '880101')!.message).toMatch(/^Left out: emailed just now, within the last 24 hours/);
+    expect(c.outbox.list().length).toBe(before + 1);
+
+    // Ticked: 880101 goes (the core lets that one through), 880104 still does not.
+    const ticked = planWith({ emailAgain: [2], selectedRows: [2, 3] });
+    expect(ticked.rows.map((row) => [row.processId, row.ready])).toEqual([
+      ['880101', true],
+      ['880104', false],
+    ]);
+    const again = await runReprocess(coreOutboxPort(c), ticked, { follow: false });
+    expect(again.outcome).toBe('queued');
+    expect(c.outbox.list().filter((entry) => entry.kind === 'reprocess' && entry.payload['processId'] === '880101')).toHaveLength(2);
+    expect(await c.reprocessMany([{ ...emailing, processId: '880104', multiMapId: '4102' }], { emailAgain: ['880101'] })).toMatchObject({
+      ok: false,
+      issues: [{ index: 0, field: 'duplicateEmail' }],
+    });
   });
 });

@@ -27,7 +27,11 @@ export function registerReprocessCommand(program: Command, io: CliIo, options: C
   ).action(async (flags: ReprocessFlags) => {
     await withCore(io, flags, options, async (core) => {
       const queued = await core.reprocess({ processId: flags.processId, multiMapId: flags.multiMap, sendEmail: flags.email === true }, { force: flags.force === true });
-      if (!queued.ok) issuesExit(io, flags, queued.issues);
+      if (!queued.ok) {
+        // The core's sentence says why; here is how to go ahead anyway from a terminal.
+        const issues = queued.issues.map((issue) => (issue.field === 'duplicateEmail' ? { ...issue, message: `${issue.message} Add --force to queue it anyway.` } : issue));
+        issuesExit(io, flags, issues);
+      }
       io.stderr(`Queued: ${queued.value.summary} (outbox entry ${queued.value.id}). Run "sitewalk sync" to send it.\n`);
       output(io, flags, { ok: true, entry: queued.value }, () => queued.value.id);
     });

@@ -39,7 +39,8 @@ export interface OutboxPort {
    */
   enqueueSites(edits: readonly SiteEdit[]): Promise<{ ok: true; entries: Array<{ entryId: string; localId: string; coalesced: boolean }> } | ({ ok: false } & BatchRefusal)>;
   /** One durable append for all requests (all or nothing), in input order. */
-  enqueueReprocesses(requests: readonly EusReprocess[]): Promise<{ ok: true; entries: Array<{ entryId: string }> } | ({ ok: false } & BatchRefusal)>;
+  /** `emailAgain`: the process IDs a person chose to email again although emailed in the last 24 h; the core's guard stops any other. */
+  enqueueReprocesses(requests: readonly EusReprocess[], emailAgain: readonly string[]): Promise<{ ok: true; entries: Array<{ entryId: string }> } | ({ ok: false } & BatchRefusal)>;
   /** The entry now, or null when it no longer exists. */
   entry(entryId: string): EntrySnapshot | null;
   /** Removes an entry that has not been sent; false when it is being sent or already ended. */
@@ -140,11 +141,13 @@ export async function runReprocess(port: OutboxPort, plan: EusPlan, options: Imp
       siteId: row.processId,
       name: submissionLabel(row.values),
       action: 'reprocess',
-      status: row.sameAsRow !== undefined ? 'skipped' : 'invalid',
+      status: row.sameAsRow !== undefined || row.heldBack ? 'skipped' : 'invalid',
       message:
         row.sameAsRow !== undefined
           ? `Same process ID as row ${row.sameAsRow}; reprocessed once.`
-          : row.issues.map((issue) => issue.message).join(' ') || plan.problems.join(' '),
+          : row.heldBack
+            ? heldBackMessage(row.recentEmail ?? '')
+            : row.issues.map((issue) => issue.message).join(' ') || plan.problems.join(' '),
     }));
   const ready = plan.rows.filter((row) => row.ready);
   const notQueued = (): ReportRow[] => [
@@ -158,7 +161,8 @@ export async function runReprocess(port: OutboxPort, plan: EusPlan, options: Imp
   }
   if (options.signal?.aborted) return refused(['Cancelled before anything was queued.'], notQueued(), started, now, 'cancelled');
   const enqueueStart = now();
-  const queued = ready.length > 0 ? await port.enqueueReprocesses(ready.map((row) => row.request!)) : { ok: true as const, entries: [] };
+  const emailAgain = ready.filter((row) => row.emailAgain).map((row) => row.request!.processId);
+  const queued = ready.length > 0 ? await port.enqueueReprocesses(ready.map((row) => row.request!), emailAgain) : { ok: true as const, entries: [] };
   const enqueueMs = now() - enqueueStart;
   if (!queued.ok) {
     const blockers = queued.issues.map((issue) => `Row ${ready[issue.index]?.row ?? '?'}: ${issue.message}`);
@@ -172,6 +176,12 @@ export async function runReprocess(port: OutboxPort, plan: EusPlan, options: Imp
     siteId: row.processId,
   }));
   return follow(port, tracked, unqueued, { ...options, now }, started, enqueueMs, reprocessOutcome);
+}
+
+/** Why a row was left out of an emailing run: its recipients were emailed (or are about to be) within 24 h. */
+export function heldBackMessage(recentEmail: string): string {
+  const standing = recentEmail ? `${recentEmail.charAt(0).toLowerCase()}${recentEmail.slice(1)}` : 'emailed';
+  return `Left out: ${standing}, within the last 24 hours; reprocessing it with email would email its recipients again.`;
 }
 
 /** What identifies a submission to a person: its name, else its address. */

@@ -17,11 +17,11 @@ export function coreOutboxPort(core: SitewalkCore): OutboxPort {
         entries: outcome.value.map((saved) => ({ entryId: saved.entry.id, localId: saved.site.localId, coalesced: saved.coalesced })),
       };
     },
-    async enqueueReprocesses(requests) {
-      // The file dialog and `sitewalk bulk` ask for an explicit email choice for the whole run.
+    async enqueueReprocesses(requests, emailAgain) {
+      // The core's 24-hour guard stays on: only the submissions a person chose to email again pass it.
       const outcome = await core.reprocessMany(
         requests.map((request) => ({ ...request })),
-        { force: true },
+        { emailAgain },
       );
       if (!outcome.ok) return { ok: false, issues: outcome.issues };
       return { ok: true, entries: outcome.value.map((entry) => ({ entryId: entry.id })) };

@@ -124,11 +124,16 @@ export class BulkSession {
 
   private plan(held: Held, choices: ReprocessChoices): EusPlan {
     const table = readEusCsv(held.bytes);
+    // Asked of the outbox at each preview and again when queueing, so a submission emailed meanwhile
+    // is marked (and held back) too.
+    const recent = this.core.recentEmails(table.rows.map((row) => row.processId.trim()).filter((id) => id !== ''));
     return planReprocess(table, {
       multiMapId: choices.multiMapId,
       sendEmail: choices.sendEmail,
+      recentEmails: Object.fromEntries([...recent].map(([processId, email]) => [processId, email.label])),
       ...(choices.filters ? { filters: choices.filters } : {}),
       ...(choices.selectedRows ? { selectedRows: choices.selectedRows } : {}),
+      ...(choices.emailAgainRows ? { emailAgain: choices.emailAgainRows } : {}),
     });
   }
 

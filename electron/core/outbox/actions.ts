@@ -9,12 +9,11 @@ import type { CoreParts, OutboxEntryView, SitewalkCore } from '../sitewalk-core'
 import type { Draft, OutboxStore } from './store';
 import * as transitions from './transitions';
 import { laneOf, type OutboxEntry } from './types';
+import { recentEmails, type RecentEmail } from './recent-email';
 import { entryView, HISTORY_PAGE, HISTORY_PAGE_MAX, historyCursor, parseHistoryCursor } from './views';
 
 /** Validates an edit of a site whose service ID is not known yet (its create is still queued). */
 const PENDING_ID = '0';
-/** An emailing reprocess of a submission emailed within this long asks for confirmation. */
-const DUPLICATE_EMAIL_WINDOW_MS = 24 * 3600_000;
 
 export class OutboxActions {
   readonly outbox: SitewalkCore['outbox'];
@@ -73,21 +72,27 @@ export class OutboxActions {
     return outcome.ok ? ok(outcome.value[0]!) : { ok: false, issues: outcome.issues.map(({ index: _index, ...issue }) => issue) };
   }
 
-  async reprocessMany(inputs: readonly EusReprocessInput[], options: { force?: boolean } = {}): Promise<BatchResult<OutboxEntryView>> {
+  /**
+   * `force` lets every emailing reprocess through the 24-hour guard; `emailAgain` only those of the
+   * listed process IDs (the ones a person ticked in the bulk preview after seeing them marked).
+   */
+  async reprocessMany(inputs: readonly EusReprocessInput[], options: { force?: boolean; emailAgain?: readonly string[] } = {}): Promise<BatchResult<OutboxEntryView>> {
     const issues: BatchIssue[] = [];
     const drafts: Draft[] = [];
     const emailing = new Set<string>();
-    inputs.forEach((input, index) => {
-      const checked = parseEusReprocess(input);
+    const confirmed = new Set(options.emailAgain ?? []);
+    const checkedInputs = inputs.map((input) => parseEusReprocess(input));
+    const recent = this.recentEmails(checkedInputs.flatMap((checked) => (checked.ok && checked.value.sendEmail ? [checked.value.processId] : [])));
+    checkedInputs.forEach((checked, index) => {
       if (!checked.ok) {
         for (const issue of checked.issues) issues.push({ index, ...issue });
         return;
       }
       const { processId, sendEmail } = checked.value;
-      if (sendEmail && !options.force) {
-        const earlier = emailing.has(processId) ? 'earlier in this batch' : this.recentEmail(processId);
+      if (sendEmail && !options.force && !confirmed.has(processId)) {
+        const earlier = emailing.has(processId) ? 'earlier in this batch' : recent.get(processId)?.phrase;
         if (earlier) {
-          issues.push({ index, field: 'duplicateEmail', message: `Submission ${processId} already has a reprocess with email ${earlier}: sending another emails its recipients again. Confirm to send it anyway.` });
+          issues.push({ index, field: 'duplicateEmail', message: `Submission ${processId} already has a reprocess with email ${earlier}: sending another emails its recipients again.` });
           return;
         }
       }
@@ -100,18 +105,10 @@ export class OutboxActions {
     return { ok: true, value: enqueued.map(({ entry }) => entryView(entry, this.deps.store.revisionOf(entry.id))) };
   }
 
-  /** How an emailing reprocess of the submission stands, if one is waiting, sending or done in the last 24 h. */
-  private recentEmail(processId: string): string | null {
-    const since = this.deps.clock.now() - DUPLICATE_EMAIL_WINDOW_MS;
-    const profileId = this.deps.activeId();
-    for (const entry of this.deps.store.list()) {
-      if (entry.kind !== 'reprocess' || entry.profileId !== profileId || entry.payload.processId !== processId || !entry.payload.sendEmail) continue;
-      if (entry.state === 'done' && entry.updatedAt >= since) return `sent ${ago(this.deps.clock.now() - entry.updatedAt)}`;
-      if (entry.state === 'pending' || entry.state === 'paused') return 'waiting to be sent';
-      if (entry.state === 'sending') return 'being sent right now';
-      if (entry.state === 'needs-review') return 'that may already have been sent (it needs review)';
-    }
-    return null;
+  /** The submissions among `processIds` with an emailing reprocess waiting, sending, in review or done in the last 24 h. */
+  recentEmails(processIds: readonly string[]): Map<string, RecentEmail> {
+    if (processIds.length === 0) return new Map();
+    return recentEmails(this.deps.store.list(), this.deps.activeId(), this.deps.clock.now(), new Set(processIds));
   }
 
   private find(id: string): OutboxEntry | Result<never> {
@@ -238,13 +235,4 @@ export class OutboxActions {
     this.deps.engine.kick();
     return this.current(entry.id);
   }
-}
-
-/** "3 minutes ago", "5 hours ago": how long since, for a sentence. */
-function ago(ms: number): string {
-  const minutes = Math.max(0, Math.round(ms / 60_000));
-  if (minutes < 1) return 'just now';
-  if (minutes < 90) return `${minutes} minute${minutes === 1 ? '' : 's'} ago`;
-  const hours = Math.round(minutes / 60);
-  return `${hours} hour${hours === 1 ? '' : 's'} ago`;
 }

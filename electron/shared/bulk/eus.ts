@@ -97,6 +97,16 @@ export interface EusPlanOptions {
   filters?: EusFilter[];
   /** When given, only these row numbers (after filtering) are planned: the UI's checkbox selection. */
   selectedRows?: number[];
+  /**
+   * Submissions already emailed (or queued to be) in the last 24 h, by process ID, with how it
+   * stands ("Emailed 20 minutes ago"): the core knows them, the plan marks their rows.
+   */
+  recentEmails?: Readonly<Record<string, string>>;
+  /**
+   * With the email, a marked row is held back unless named here (its row number: a person ticked
+   * it after seeing the mark) or this is 'all' (the CLI's --force).
+   */
+  emailAgain?: 'all' | readonly number[];
 }
 
 export interface EusPlanRow {
@@ -109,6 +119,12 @@ export interface EusPlanRow {
   issues: InputIssue[];
   /** For a repeated process ID: the row that carries it. */
   sameAsRow?: number;
+  /** How an earlier emailing reprocess of this submission stands, when one is within 24 h ("Emailed 20 minutes ago"). */
+  recentEmail?: string;
+  /** Left out: it would email recipients who were emailed (or are about to be) in the last 24 h, and nobody said to. */
+  heldBack?: boolean;
+  /** Marked, but a person chose to email it again: the core is told so for this submission only. */
+  emailAgain?: boolean;
 }
 
 export interface EusPlan {
@@ -120,7 +136,7 @@ export interface EusPlan {
   notes: string[];
   /** Problems with the file, the filters or the shared choice (Multi Map, email): nothing may be queued. */
   problems: string[];
-  summary: { total: number; ready: number; invalid: number; repeats: number; excluded: number };
+  summary: { total: number; ready: number; invalid: number; repeats: number; excluded: number; heldBack: number };
   multiMapId: string;
   sendEmail: boolean;
 }
@@ -148,8 +164,12 @@ export function planReprocess(table: EusTable, options: EusPlanOptions): EusPlan
   );
 
   const firstRowOf = new Map<string, number>();
+  const recent = options.recentEmails ?? {};
+  const emailAgain = options.emailAgain === 'all' ? 'all' : new Set(options.emailAgain ?? []);
   const rows: EusPlanRow[] = kept.map((row) => {
     const planRow: EusPlanRow = { row: row.row, processId: row.processId, values: row.values, request: null, ready: false, issues: [] };
+    const recentEmail = Object.hasOwn(recent, row.processId.trim()) ? recent[row.processId.trim()] : undefined;
+    if (recentEmail !== undefined) planRow.recentEmail = recentEmail;
     const result = parseEusReprocess({ processId: row.processId, multiMapId: options.multiMapId, sendEmail: options.sendEmail });
     if (!result.ok) {
       // The shared choice is reported once above; keep only what is about this row.
@@ -163,6 +183,13 @@ export function planReprocess(table: EusTable, options: EusPlanOptions): EusPlan
     }
     firstRowOf.set(result.value.processId, row.row);
     planRow.request = result.value;
+    if (recentEmail !== undefined && options.sendEmail) {
+      if (emailAgain === 'all' || emailAgain.has(row.row)) planRow.emailAgain = true;
+      else {
+        planRow.heldBack = true;
+        return planRow;
+      }
+    }
     planRow.ready = shared.ok;
     return planRow;
   });
@@ -182,6 +209,7 @@ export function planReprocess(table: EusTable, options: EusPlanOptions): EusPlan
       invalid: rows.filter((row) => row.issues.length > 0).length,
       repeats,
       excluded,
+      heldBack: rows.filter((row) => row.heldBack).length,
     },
     multiMapId: shared.ok ? shared.value.multiMapId : options.multiMapId,
     sendEmail: options.sendEmail,

@@ -10,5 +10,5 @@ export * from './site-list';
 export type { Result } from '../result';
 export type { Binding, InputIssue, KeyStoreKind, OutboxState, PinStyle, SyncState } from '../domain';
 export type { BulkProgress, ReportRow, RunResult } from '../bulk/report';
-export type { EusPlan } from '../bulk/eus';
+export type { EusPlan, EusPlanRow } from '../bulk/eus';
 export type { ImportPreview } from '../bulk/preview';

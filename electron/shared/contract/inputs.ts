@@ -95,6 +95,8 @@ export const reprocessFileOptionsSchema = z.object({
   filters: z.array(z.object({ column: z.string().max(500), value: z.string().max(500) })).max(20).optional(),
   /** Only these rows (of the filtered ones): the user's selection. */
   selectedRows: z.array(z.number().int().min(0)).max(1_000_000).optional(),
+  /** Rows a person ticked to email again although the submission was emailed (or is queued to be) in the last 24 h. */
+  emailAgainRows: z.array(z.number().int().min(0)).max(1_000_000).optional(),
   skipInvalid: z.boolean().optional(),
 });
 export type ReprocessFileOptions = z.infer<typeof reprocessFileOptionsSchema>;

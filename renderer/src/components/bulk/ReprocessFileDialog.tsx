@@ -2,9 +2,11 @@
 // by its name, rows can be filtered by any column and picked one by one, then every picked
 // submission is queued in one batch into the chosen Multi Map, with or without the email (an explicit
 // choice, as in the single reprocess), and followed to the report. A process ID listed twice is
-// reprocessed once, so nobody gets the email twice.
+// reprocessed once, so nobody gets the email twice. A submission emailed (or queued to be) in the last
+// 24 hours is marked; with the email it is left out, and named in the confirmation, unless the user
+// ticks "Email again" on its row.
 import { useId, useMemo, useState } from 'react';
-import type { EusPlan, ReprocessFileOptions } from '../../../../electron/shared/contract/index';
+import type { EusPlan, EusPlanRow, ReprocessFileOptions } from '../../../../electron/shared/contract/index';
 import { parseEusReprocess } from '../../../../electron/shared/validation';
 import { issueText, issuesByField } from '../../lib/issues';
 import { FieldError } from '../forms';
@@ -34,6 +36,8 @@ function ReprocessFlow({ onClose }: { onClose: () => void }) {
   const [plan, setPlan] = useState<EusPlan | null>(null);
   const [filters, setFilters] = useState<Filter[]>([]);
   const [selected, setSelected] = useState<Set<number>>(new Set());
+  /** Rows marked as emailed in the last 24 h that the user chose to email again. */
+  const [emailAgain, setEmailAgain] = useState<Set<number>>(new Set());
   const [multiMapId, setMultiMapId] = useState('');
   const [sendEmail, setSendEmail] = useState<'yes' | 'no' | ''>('');
   const [submitted, setSubmitted] = useState(false);
@@ -46,6 +50,7 @@ function ReprocessFlow({ onClose }: { onClose: () => void }) {
     void flow.open(chosen, async (opened) => {
       setFile(opened);
       setFilters([]);
+      setEmailAgain(new Set());
       const first = await load(opened.fileId, []);
       if (first) setSelected(new Set(first.rows.map((row) => row.row)));
     });
@@ -67,22 +72,46 @@ function ReprocessFlow({ onClose }: { onClose: () => void }) {
 
   const rows = plan?.rows ?? [];
   const picked = rows.filter((row) => selected.has(row.row));
-  const ready = picked.filter((row) => row.request !== null && row.sameAsRow === undefined);
+  const emailing = sendEmail === 'yes';
+  const sendable = picked.filter((row) => row.request !== null && row.sameAsRow === undefined);
+  const marked = sendable.filter((row) => row.recentEmail !== undefined);
+  const heldBack = emailing ? marked.filter((row) => !emailAgain.has(row.row)) : [];
+  const againAnyway = emailing ? marked.filter((row) => emailAgain.has(row.row)) : [];
+  const ready = sendable.filter((row) => !heldBack.includes(row));
   const fileProblems = (plan?.problems ?? []).filter((problem) => !sharedMessages.has(problem) && !/Multi Map|email/i.test(problem));
 
   async function queue() {
     setSubmitted(true);
     if (!file || !shared.ok || ready.length === 0) return;
-    const options: ReprocessFileOptions = { multiMapId: shared.value.multiMapId, sendEmail: shared.value.sendEmail, filters, selectedRows: picked.map((row) => row.row), skipInvalid: true };
+    const options: ReprocessFileOptions = {
+      multiMapId: shared.value.multiMapId,
+      sendEmail: shared.value.sendEmail,
+      filters,
+      // Held-back rows stay out of the selection: the run reports the rows it was asked to queue.
+      selectedRows: picked.filter((row) => !heldBack.includes(row)).map((row) => row.row),
+      emailAgainRows: againAnyway.map((row) => row.row),
+      skipInvalid: true,
+    };
     const ok = await ui.confirm({
       title: `Reprocess ${ready.length.toLocaleString()} submission${ready.length === 1 ? '' : 's'}?`,
       body: (
-        <p>
-          Into Multi Map {shared.value.multiMapId},{' '}
-          {shared.value.sendEmail ? <strong>and the EUS email is sent again for each one</strong> : 'without sending any email'}.
-        </p>
+        <>
+          <p>
+            Into Multi Map {shared.value.multiMapId},{' '}
+            {shared.value.sendEmail ? <strong>and the EUS email is sent again for each one</strong> : 'without sending any email'}.
+          </p>
+          {againAnyway.length > 0 && (
+            <p>
+              <strong>
+                Emailed again although emailed (or queued to be) in the last 24 hours: {submissionList(againAnyway)}.
+              </strong>
+            </p>
+          )}
+          {heldBack.length > 0 && <p>Left out, emailed (or queued to be) in the last 24 hours: {submissionList(heldBack)}.</p>}
+        </>
       ),
       confirmLabel: 'Queue the reprocesses',
+      ...(againAnyway.length > 0 ? { danger: true, focus: 'cancel' as const } : {}),
     });
     if (!ok) return;
     await flow.start('Queueing…', () => ui.api.startReprocessFile(file.fileId, options));
@@ -114,6 +143,16 @@ function ReprocessFlow({ onClose }: { onClose: () => void }) {
               {rows.length.toLocaleString()} submission{rows.length === 1 ? '' : 's'} {filters.length > 0 ? `match the filters (${plan.excluded.toLocaleString()} left out)` : 'in the file'}; <strong>{picked.length.toLocaleString()} picked</strong>
               {picked.length !== ready.length ? `, ${ready.length.toLocaleString()} of them can be sent` : ''}. Process IDs are in the column “{plan.processIdColumn || '?'}”.
             </p>
+            {marked.length > 0 && (
+              <p className={emailing ? 'summary-line warning' : 'summary-line'}>
+                {marked.length.toLocaleString()} picked submission{marked.length === 1 ? ' was' : 's were'} emailed (or {marked.length === 1 ? 'is' : 'are'} queued to be) in the last 24 hours
+                {emailing
+                  ? heldBack.length > 0
+                    ? `: ${heldBack.length.toLocaleString()} left out, so nobody is emailed twice; tick “Email again” on a row to include it.`
+                    : ': all ticked to be emailed again.'
+                  : '; with the email they are left out unless ticked.'}
+              </p>
+            )}
             <FileFindings problems={fileProblems} notes={plan.notes} />
           </section>
           <FilterBar columns={plan.columns} filters={filters} onChange={changeFilters} />
@@ -131,7 +170,7 @@ function ReprocessFlow({ onClose }: { onClose: () => void }) {
             </div>
             <DataTable head={['Pick', 'Row', 'Process ID', ...columns, 'Notes']}>
               {slice.map((row) => (
-                <tr key={row.row} className={row.issues.length > 0 ? 'row-invalid' : row.sameAsRow !== undefined ? 'row-warning' : ''}>
+                <tr key={row.row} className={row.issues.length > 0 ? 'row-invalid' : row.sameAsRow !== undefined || row.recentEmail !== undefined ? 'row-warning' : ''}>
                   <td>
                     <input
                       type="checkbox"
@@ -154,6 +193,20 @@ function ReprocessFlow({ onClose }: { onClose: () => void }) {
                   <td>
                     {issueText(row.issues)}
                     {row.sameAsRow !== undefined ? `Same process ID as row ${row.sameAsRow}: reprocessed once.` : ''}
+                    {row.recentEmail !== undefined && row.sameAsRow === undefined && (
+                      <RecentEmailNote
+                        row={row}
+                        emailing={emailing}
+                        ticked={emailAgain.has(row.row)}
+                        onTick={(ticked) =>
+                          setEmailAgain((previous) => {
+                            const next = new Set(previous);
+                            if (ticked) next.add(row.row);
+                            else next.delete(row.row);
+                            return next;
+                          })}
+                      />
+                    )}
                   </td>
                 </tr>
               ))}
@@ -201,6 +254,27 @@ function ReprocessFlow({ onClose }: { onClose: () => void }) {
       )}
     </BulkFrame>
   );
+}
+
+/** "Emailed 20 minutes ago", and with the email chosen, the tick that lets this one be emailed again. */
+function RecentEmailNote({ row, emailing, ticked, onTick }: { row: EusPlanRow; emailing: boolean; ticked: boolean; onTick: (ticked: boolean) => void }) {
+  return (
+    <span className="recent-email">
+      <span>{row.recentEmail}.</span>{' '}
+      {emailing && (
+        <label className="check">
+          <input type="checkbox" checked={ticked} onChange={(e) => onTick(e.target.checked)} aria-label={`Email submission ${row.processId} again (${row.recentEmail})`} />
+          Email again
+        </label>
+      )}
+      {emailing && !ticked && <span> Left out.</span>}
+    </span>
+  );
+}
+
+function submissionList(rows: readonly EusPlanRow[]): string {
+  const shown = rows.slice(0, 20).map((row) => `${row.processId} (${row.recentEmail ?? 'emailed'})`);
+  return rows.length > shown.length ? `${shown.join(', ')} and ${(rows.length - shown.length).toLocaleString()} more` : shown.join(', ');
 }
 
 function FilterBar({ columns, filters, onChange }: { columns: string[]; filters: Filter[]; onChange: (next: Filter[]) => void }) {

@@ -1,0 +1,134 @@
+// What `sitewalk import` and `sitewalk reprocess-bulk` share: the exit codes, reading the input
+// file, the progress line with Ctrl-C to cancel, and how a dry run or a run ends (report file,
+// counts sentence, the JSON document, the exit code).
+import type { BulkProgress, RunResult } from '../../core/bulk/apply';
+import { readInputFile, writeTextFile } from '../../core/bulk/files';
+import { reportCsv, runSucceeded, type ReportRow, type RunCounts } from '../../shared/bulk/report';
+import { terminalProgress } from '../bulk/progress';
+import { CliExit, fail, output, table, type CliIo, type CommonFlags } from '../io';
+import type { CoreCommandOptions } from './context';
+
+export const BULK_EXIT = { ok: 0, rows: 1, usage: 2, file: 3 } as const;
+
+export const EXIT_HELP = [
+  '',
+  'Exit codes: 0 everything done; 1 some rows invalid, failed, held, waiting or cancelled (nothing is',
+  'queued when invalid rows are refused); 2 usage error; 3 the file cannot be read or understood.',
+].join('\n');
+
+export interface BulkCommandOptions extends CoreCommandOptions {
+  /** Arms cancelling (default: the first Ctrl-C); returns the disarm function. */
+  interrupt?: (cancel: () => void) => () => void;
+}
+
+/** The flags every bulk run has. */
+export interface RunFlags extends CommonFlags {
+  report?: string;
+  wait: boolean;
+}
+
+/** Ctrl-C once: cancel (rows not yet sent are taken out of the outbox). Twice: Node's default, quit now. */
+export function onFirstSigint(io: CliIo): (cancel: () => void) => () => void {
+  return (cancel) => {
+    const handler = () => {
+      io.stderr('\nCancelling: taking the rows not yet sent out of the outbox (Ctrl-C again to quit at once)…\n');
+      cancel();
+    };
+    process.once('SIGINT', handler);
+    return () => process.removeListener('SIGINT', handler);
+  };
+}
+
+export async function readOrExit(io: CliIo, flags: CommonFlags, file: string): Promise<{ bytes: Uint8Array; fileName: string }> {
+  const read = await readInputFile(file);
+  if (!read.ok) fail(io, flags, read.message, { kind: 'file', file }, BULK_EXIT.file);
+  return read;
+}
+
+/** Human lines for report rows that need a look (everything but plain success), numbered by row. */
+function attentionTable(rows: readonly ReportRow[]): string {
+  const interesting = rows.filter((row) => !['created', 'updated', 'reprocessed'].includes(row.status));
+  if (interesting.length === 0) return '';
+  return table([['row', 'status', 'site', 'message'], ...interesting.map((row) => [String(row.row), row.status, row.siteId || row.name, row.message.replace(/\s+/g, ' ')])]);
+}
+
+function countsSentence(c: RunCounts): string {
+  const parts = [
+    c.created && `${c.created} created`,
+    c.updated && `${c.updated} updated`,
+    c.reprocessed && `${c.reprocessed} reprocessed`,
+    c.unchanged && `${c.unchanged} unchanged`,
+    c.invalid && `${c.invalid} invalid`,
+    c.skipped && `${c.skipped} skipped`,
+    c.failed && `${c.failed} failed`,
+    c.needsReview && `${c.needsReview} need review`,
+    c.paused && `${c.paused} held`,
+    c.queued && `${c.queued} queued`,
+    c.cancelled && `${c.cancelled} cancelled`,
+  ].filter(Boolean);
+  return parts.length > 0 ? parts.join(', ') : 'nothing to do';
+}
+
+async function writeReport(io: CliIo, command: string, path: string | undefined, rows: ReportRow[]): Promise<boolean> {
+  if (!path) return true;
+  const written = await writeTextFile(path, reportCsv(rows, { bom: true }));
+  if (!written.ok) io.stderr(`sitewalk ${command}: the report was not written: ${written.message}\n`);
+  return written.ok;
+}
+
+/** Runs a send with the progress line drawn (on a terminal) and the first Ctrl-C armed to cancel it. */
+export async function sendWithProgress(
+  io: CliIo,
+  tty: boolean,
+  interrupt: NonNullable<BulkCommandOptions['interrupt']>,
+  verb: string,
+  send: (signal: AbortSignal, onProgress: (progress: BulkProgress) => void) => Promise<RunResult>,
+): Promise<RunResult> {
+  const printer = terminalProgress(io.stderr, tty, verb);
+  const controller = new AbortController();
+  const release = interrupt(() => controller.abort());
+  try {
+    return await send(controller.signal, (progress) => printer.update(progress));
+  } finally {
+    release();
+    printer.done();
+  }
+}
+
+/** Ends a dry run: the report file, the summary sentence, the document; exit 1 when some rows are invalid. */
+export async function finishDryRun(io: CliIo, flags: RunFlags, command: string, base: Record<string, unknown>, rows: ReportRow[], sentence: string, ok: boolean): Promise<void> {
+  await writeReport(io, command, flags.report, rows);
+  io.stderr(`sitewalk ${command}: ${sentence}\n`);
+  output(io, flags, { ok, ...base, dryRun: true, rows, ...(flags.report ? { report: flags.report } : {}) }, () => attentionTable(rows.filter((row) => row.status !== 'queued')));
+  if (!ok) throw new CliExit(BULK_EXIT.rows);
+}
+
+/**
+ * Ends a run: the report file, the blockers, the counts sentence, the document; exit 1 unless every
+ * row was done. `complete` false: rows were asked for that the run left out on purpose.
+ */
+export async function finishRun(io: CliIo, flags: RunFlags, command: string, base: Record<string, unknown>, result: RunResult, complete = true): Promise<void> {
+  const reportWritten = await writeReport(io, command, flags.report, result.rows);
+  for (const blocker of result.blockers) io.stderr(`sitewalk ${command}: ${blocker}\n`);
+  if (result.stoppedBecause) io.stderr(`sitewalk ${command}: stopped waiting: ${result.stoppedBecause}\n`);
+  if (result.outcome === 'queued') io.stderr(`sitewalk ${command}: queued; run "sitewalk sync" to send.\n`);
+  io.stderr(`sitewalk ${command}: ${countsSentence(result.counts)}.\n`);
+  // With --no-wait, rows left queued are the outcome asked for.
+  const counts = flags.wait ? result.counts : { ...result.counts, queued: 0 };
+  const ok = result.outcome !== 'refused' && runSucceeded(counts) && reportWritten && complete;
+  const document = {
+    ok,
+    ...base,
+    dryRun: false,
+    outcome: result.outcome,
+    ...(result.blockers.length > 0 ? { blockers: result.blockers } : {}),
+    ...(result.stoppedBecause ? { stoppedBecause: result.stoppedBecause } : {}),
+    counts: result.counts,
+    enqueueMs: Math.round(result.enqueueMs),
+    elapsedMs: Math.round(result.elapsedMs),
+    rows: result.rows,
+    ...(flags.report ? { report: flags.report } : {}),
+  };
+  output(io, flags, document, () => attentionTable(result.rows));
+  if (!ok) throw new CliExit(BULK_EXIT.rows);
+}

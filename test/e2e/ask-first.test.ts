@@ -1,0 +1,84 @@
+// Ask before the irreversible (issue 23): a crew reprocesses submissions with email one by one in the
+// EUS panel, then the office reprocesses a CSV download holding the same submissions with email. The
+// preview marks the ones emailed in the last 24 hours, the confirmation names them, and they are
+// left out unless ticked; the sandbox's mail log is the judge.
+import type { Locator, Page } from 'playwright';
+import type { MailMessage, SandboxState } from '../../electron/sandbox/state';
+import { describe, expect, test } from './fixtures';
+import { inspect } from './helpers';
+import { escapeRegExp } from './steps';
+
+function tab(page: Page, name: string): Locator {
+  return page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: new RegExp(`^${name}`) });
+}
+
+async function reprocessOne(page: Page, processId: string, multiMapId: string): Promise<void> {
+  await page.getByLabel('Process ID').fill(processId);
+  await page.getByLabel('Multi Map ID').fill(multiMapId);
+  await page.getByRole('radio', { name: /Yes, send the email again/ }).check();
+  await page.getByRole('button', { name: 'Queue reprocess' }).click();
+  const what = `Reprocess submission ${processId} into Multi Map ${multiMapId}, email resent`;
+  await page.getByRole('article', { name: new RegExp(`^${escapeRegExp(what)}: done$`) }).waitFor({ timeout: 60_000 });
+}
+
+async function mailCounts(base: string, processIds: readonly string[]): Promise<number[]> {
+  const mail = await inspect<MailMessage[]>(base, 'mail');
+  return processIds.map((id) => mail.filter((m) => m.processId === id).length);
+}
+
+describe('asking before the irreversible', () => {
+  test('a bulk reprocess with email leaves out, and names, the submissions emailed in the last 24 hours unless each is ticked', async ({ page, session, sandboxUrl: base, inputFile }) => {
+    const state = await inspect<SandboxState>(base, 'state');
+    const target = state.multiMaps[1]!.id;
+    const ids = ['880101', '880104', '880107'];
+    await tab(page, 'EUS').click();
+    await reprocessOne(page, '880101', target);
+    await reprocessOne(page, '880104', target);
+    const once = (await mailCounts(base, ['880101']))[0]!;
+    expect(once).toBeGreaterThan(0);
+    expect(await mailCounts(base, ids)).toEqual([once, once, 0]);
+
+    const path = await inputFile('eus.csv', `ProcessID,Name,Address\r\n${ids.map((id, i) => `${id},Customer ${i + 1},${i + 1} Main St`).join('\r\n')}\r\n`);
+    const openFile = async () => {
+      await page.getByRole('button', { name: 'Reprocess many from a file…' }).click();
+      const dialog = page.getByRole('dialog', { name: /Reprocess EUS submissions from a file/ });
+      await dialog.getByLabel('EUS CSV download').setInputFiles(path);
+      await dialog.getByText(/3 submissions in the file/).waitFor();
+      return dialog;
+    };
+    const dialog = await openFile();
+    // Marked before any email choice, so nobody has to guess.
+    const rowOf = (id: string) => dialog.getByRole('row').filter({ has: page.getByRole('cell', { name: id, exact: true }) });
+    await expect.poll(() => rowOf('880101').textContent()).toMatch(/Emailed (just now|\d+ minutes? ago)/);
+    await expect.poll(() => rowOf('880104').textContent()).toMatch(/Emailed (just now|\d+ minutes? ago)/);
+    expect(await rowOf('880107').textContent()).not.toMatch(/Emailed/);
+
+    await dialog.getByLabel('Multi Map ID').fill(target);
+    await dialog.getByLabel(/^Yes: email/).check();
+    await dialog.getByText(/2 picked submissions were emailed \(or are queued to be\) in the last 24 hours: 2 left out/).waitFor();
+    await session.screenshot('ask-first-bulk-email-marked');
+    await dialog.getByRole('button', { name: 'Queue 1 reprocess' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Reprocess 1 submission?' });
+    await confirm.getByText(/Left out, emailed \(or queued to be\) in the last 24 hours: 880101 \(Emailed [^)]+\), 880104 \(Emailed [^)]+\)\./).waitFor();
+    await session.screenshot('ask-first-bulk-email-confirm');
+    await confirm.getByRole('button', { name: 'Queue the reprocesses' }).click();
+    await dialog.getByText(/^Done\. 1 reprocessed/).waitFor({ timeout: 60_000 });
+    expect(await mailCounts(base, ids)).toEqual([once, once, once]);
+    await dialog.getByRole('button', { name: /^Close/ }).first().click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    // Ticked: only that one is emailed again, and the confirmation says so before it happens.
+    const again = await openFile();
+    await again.getByLabel('Multi Map ID').fill(target);
+    await again.getByLabel(/^Yes: email/).check();
+    await again.getByLabel(/^Email submission 880101 again/).check();
+    await again.getByRole('button', { name: 'Queue 1 reprocess' }).click();
+    const confirmAgain = page.getByRole('dialog', { name: 'Reprocess 1 submission?' });
+    await confirmAgain.getByText(/Emailed again although emailed \(or queued to be\) in the last 24 hours: 880101/).waitFor();
+    await confirmAgain.getByText(/Left out[^:]*: 880104 \([^)]+\), 880107 \([^)]+\)\./).waitFor();
+    await confirmAgain.getByRole('button', { name: 'Queue the reprocesses' }).click();
+    await again.getByText(/^Done\. 1 reprocessed/).waitFor({ timeout: 60_000 });
+    expect(await mailCounts(base, ids)).toEqual([2 * once, once, once]);
+    expect(session.errors).toEqual([]);
+  });
+});
