@@ -74,7 +74,7 @@ const layersRule = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'out/', 'release/', 'test-results/', 'artifacts/'] },
+  { ignores: ['node_modules/', 'dist/', 'out/', 'release/', 'test-results/', 'artifacts/', '.tsbuild/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

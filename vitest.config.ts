@@ -1,9 +1,59 @@
+// Every test, in three projects run one group after the other: `unit` (the fast inner loop), then
+// `heavy` (the runs that take a machine's whole attention: tens of thousands of rows, SIGKILLs,
+// gigabyte files, packaging), then `e2e` (vitest.e2e.config.ts: Chromium drives the app).
+// `npx vitest run test/x.test.ts` runs one file in whichever project holds it;
+// `--project unit` runs only the inner loop.
+//
+// Workers: most unit files wait on sockets, child processes and the disk rather than the CPU, so
+// twice as many workers as cores keep the cores busy (measured on 2 cores in the commit that set
+// it); SITEWALK_TEST_WORKERS sets another number. The heavy files each want the machine: two at once.
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+
+const UNIT_WORKERS = Number(process.env.SITEWALK_TEST_WORKERS) || 2 * availableParallelism();
+
+/**
+ * Files that belong to `heavy` besides any `*.heavy.test.ts`: each for the run that makes it heavy.
+ * A file that is not here and not named so is `unit`.
+ */
+const HEAVY_FILES = [
+  // Imports 10,000 rows into the sandbox through the real core.
+  'test/bulk/apply-sandbox.test.ts',
+  // 18 SIGKILLs of a core writing its outbox.
+  'test/core/crash.test.ts',
+  // Opens a journal past 2 GiB.
+  'test/storage/journal-size.test.ts',
+  // electron-builder packs the app.
+  'test/release/pack.test.ts',
+];
+const HEAVY = ['test/**/*.heavy.test.ts', ...HEAVY_FILES];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
-    exclude: ['test/e2e/**', 'node_modules/**'],
+    reporters: ['default', './test/support/slowest-files.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
+          exclude: ['test/e2e/**', 'node_modules/**', ...HEAVY],
+          maxWorkers: UNIT_WORKERS,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'heavy',
+          include: HEAVY,
+          exclude: ['test/e2e/**', 'node_modules/**'],
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      './vitest.e2e.config.ts',
+    ],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',

@@ -7,6 +7,9 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // The last group of `npm test` (vitest.config.ts lists this file as a project); alone with -c.
+    name: 'e2e',
+    sequence: { groupOrder: 2 },
     include: ['test/e2e/**/*.test.ts'],
     globalSetup: ['test/e2e/global-setup.ts'],
     fileParallelism: false,

@@ -124,10 +124,44 @@ function appVersion(): string | undefined {
   }
 }
 
+/** The browser version, running: the core's host backend and the browser host serving the interface. */
+export interface BrowserApp {
+  backend: HostBackend;
+  host: RunningBrowserHost;
+  /** Stops serving, then flushes the outbox and closes the core (which releases the data folder). */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the core on the data folder and serves the built interface on loopback (port 0: any free
+ * one) — the browser version in this process, as `npm start` runs it and as the end-to-end tests
+ * start it. Nothing is left open when it fails.
+ */
+export async function openBrowserApp(options: { dataDir: string; port: number; log: (line: string) => void }): Promise<BrowserApp> {
+  // Map tiles through the host (every basemap: servers kept in the data folder for offline use, files read in place).
+  const backend = await openHostBackend({ host: 'browser', dataDir: options.dataDir, sandbox: builtInSandbox, tiles: { userAgent: tileUserAgent(appVersion()) }, log: options.log });
+  let host: RunningBrowserHost;
+  try {
+    host = await startBrowserHost({ hostApi: backend.hostApi, staticDir: paths().rendererDir, port: options.port, tiles: backend.tiles, log: options.log });
+  } catch (error) {
+    // Release the data folder before giving up, so the next try is not told it is busy.
+    await backend.close();
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new Error(`Port ${options.port} is already in use on 127.0.0.1; choose another with --port, or leave --port out.`);
+    }
+    throw error;
+  }
+  return {
+    backend,
+    host,
+    // The backend closes the basemaps' tile cache and any area download with it.
+    close: () => host.close().then(() => backend.close()),
+  };
+}
+
 async function runBrowser(options: StartOptions): Promise<void> {
   await prepareRenderer();
-  let backend: HostBackend | null = null;
-  let host: RunningBrowserHost | null = null;
+  let app: BrowserApp | null = null;
   let stopping = false;
 
   const stop = (signal: NodeJS.Signals) => {
@@ -140,9 +174,7 @@ async function runBrowser(options: StartOptions): Promise<void> {
       process.exit(1);
     }, 15_000).unref();
     Promise.resolve()
-      .then(() => host?.close())
-      // The backend closes the basemaps' tile cache and any area download with it.
-      .then(() => backend?.close())
+      .then(() => app?.close())
       .then(
         () => process.exit(0),
         (error: unknown) => {
@@ -154,21 +186,10 @@ async function runBrowser(options: StartOptions): Promise<void> {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 
-  // Map tiles through the host (every basemap: servers kept in the data folder for offline use, files read in place).
-  backend = await openHostBackend({ host: 'browser', dataDir: options.dataDir, sandbox: builtInSandbox, tiles: { userAgent: tileUserAgent(appVersion()) }, log: say });
-  try {
-    host = await startBrowserHost({ hostApi: backend.hostApi, staticDir: paths().rendererDir, port: options.port, tiles: backend.tiles, log: say });
-  } catch (error) {
-    // Release the data folder before giving up, so the next try is not told it is busy.
-    await backend.close();
-    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      throw new Error(`Port ${options.port} is already in use on 127.0.0.1; choose another with --port, or leave --port out.`);
-    }
-    throw error;
-  }
+  app = await openBrowserApp({ dataDir: options.dataDir, port: options.port, log: say });
   if (stopping) return;
-  process.stdout.write(`Sitewalk is running at ${host.pageUrl}\n`);
-  if (options.open) openBrowser(host.pageUrl);
+  process.stdout.write(`Sitewalk is running at ${app.host.pageUrl}\n`);
+  if (options.open) openBrowser(app.host.pageUrl);
 }
 
 export async function start(argv: string[]): Promise<void> {

@@ -17,9 +17,10 @@ describe('the sitewalk executable', { timeout: 120_000 }, () => {
   });
 
   it('exits 2 with one JSON document on stdout for a usage error', async ({ tempDir }) => {
-    const run = await startSitewalk(tempDir, ['site', 'add', '--lat', 'north', '--data-dir', tempDir]).done;
+    const run = await startSitewalk(tempDir, ['site', 'add', '--lat', 'north', '--json', '--data-dir', tempDir]).done;
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/^sitewalk: /m);
+    expect(run.json).toMatchObject({ ok: false, error: { kind: 'invalid-input' } });
   });
 
   it('exits 0 once a call is answered, though the connection to the service stays open', async ({ sandbox, tempDir }) => {

@@ -1,26 +1,25 @@
-// How the end-to-end tests reach the app: the real app started the way a user starts it (`npm start --
-// --browser`, here as node --import tsx electron/start.ts in its own process group, on a data folder
-// it is given), Debian's Chromium through Playwright with every non-loopback request refused (no tile
-// server here, and nothing may leave the machine), the page's CSP violations and errors collected,
+// How the end-to-end tests reach the app: the real app as `npm start -- --browser` runs it (the same
+// openBrowserApp of electron/start.ts, in this process rather than a child that pays for Node and tsx
+// at every test; test/host/start.test.ts covers the command itself) on a data folder it is given,
+// Debian's Chromium through Playwright with every non-loopback request refused (no tile server
+// here, and nothing may leave the machine), the page's CSP violations and errors collected,
 // direct API calls with the run's token for setting up and checking, and the sandbox's inspection
 // JSON. Tests do not call the starters themselves: fixtures.ts hands them out and takes them down.
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
 import { vi } from 'vitest';
 import type { ProfileView } from '../../electron/shared/contract/index';
+import { openBrowserApp } from '../../electron/start';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const ARTIFACTS = join(ROOT, 'test-results', 'e2e');
 
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-const LINE = /Sitewalk is running at (http:\/\/127\.0\.0\.1:\d+)\/#token=([A-Za-z0-9_-]+)/;
+const PAGE_URL = /^(http:\/\/127\.0\.0\.1:\d+)\/#token=([A-Za-z0-9_-]+)$/;
 
 export interface App {
   /** http://127.0.0.1:PORT */
@@ -31,54 +30,20 @@ export interface App {
   dataDir: string;
   /** One API call as the page makes it; throws on a refused call. */
   call<T>(method: string, ...args: unknown[]): Promise<T>;
+  /** What the app logged (its stderr when run as a command). */
   stderr(): string;
   stop(): Promise<void>;
 }
 
 /** Starts the app on `dataDir` (which the caller made and removes); `stop()` ends it and what it started. */
 export async function startApp(dataDir: string): Promise<App> {
-  const child: ChildProcessByStdio<null, Readable, Readable> = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(ROOT, 'electron', 'start.ts'), '--browser', '--no-open', '--port', '0', '--data-dir', dataDir],
-    { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-
-  let stopped = false;
-  const stop = async () => {
-    if (stopped) return;
-    stopped = true;
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = once(child, 'exit');
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => killGroup(child.pid), 20_000);
-      await exited;
-      clearTimeout(timer);
-    }
-    // Anything the app started and left behind in its group goes too.
-    killGroup(child.pid);
-  };
-
+  let logs = '';
+  const opened = await openBrowserApp({ dataDir, port: 0, log: (line) => void (logs += `${line}\n`) });
+  let stopped: Promise<void> | null = null;
+  const stop = () => (stopped ??= opened.close());
   try {
-    const match = await new Promise<RegExpExecArray>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the app printed no address within 90 s:\n${stderr}`)), 90_000);
-      const check = () => {
-        const m = LINE.exec(stdout);
-        if (m) {
-          clearTimeout(timer);
-          resolve(m);
-        }
-      };
-      child.stdout.on('data', check);
-      child.on('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`the app ended (${code}) before printing its address:\n${stderr}`));
-      });
-      check();
-    });
+    const match = PAGE_URL.exec(opened.host.pageUrl);
+    if (!match) throw new Error(`the app gave an address of an unexpected form: ${opened.host.pageUrl}`);
     const origin = match[1]!;
     const token = match[2]!;
     const call = async <T>(method: string, ...args: unknown[]): Promise<T> => {
@@ -94,19 +59,10 @@ export async function startApp(dataDir: string): Promise<App> {
     // The app fetches map tiles itself now: point it at a closed loopback port, so the tests see the
     // same "no tiles" map on a machine with internet as on one without (a test may set its own server).
     await call('saveSettings', { tileUrl: 'http://127.0.0.1:9/{z}/{x}/{y}.png' });
-    return { origin, url: `${origin}/#token=${token}`, token, dataDir, call, stderr: () => stderr, stop };
+    return { origin, url: `${origin}/#token=${token}`, token, dataDir, call, stderr: () => logs, stop };
   } catch (error) {
     await stop();
     throw error;
-  }
-}
-
-function killGroup(pid: number | undefined): void {
-  if (!pid) return;
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // The group is already gone.
   }
 }
 
