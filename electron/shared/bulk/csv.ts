@@ -5,6 +5,7 @@
 // Pure and browser-safe.
 import Papa from 'papaparse';
 import { normalizeHeader, targetForHeader } from './fields';
+import { overlongLine, overlongLineSentence } from './limits';
 import type { ImportTable, TableRow } from './table';
 
 export type Delimiter = ',' | ';' | '\t' | '|';
@@ -44,6 +45,9 @@ const HEADER_SEARCH = 20;
 export function parseDelimited(text: string, options: DelimitedOptions = {}): ImportTable {
   const notes: string[] = [];
   const problems: string[] = [];
+  // Before papaparse: one line of 60 MB would become millions of cells held at once.
+  const overlong = overlongLine(text);
+  if (overlong !== null) return { format: 'csv', columns: [], rows: [], decimalComma: false, notes, problems: [overlongLineSentence(overlong)], details: {} };
   let body = text;
   let delimiter: Delimiter | undefined = options.delimiter;
   // Excel writes and honours a first line "sep=;" naming the separator; it is not a row of the sheet.

@@ -3,10 +3,11 @@
 // the shared alias table maps (so "height", "Group", "Siteid", "pinstyle" work as in a CSV).
 // Anything that is not a single point (lines, polygons, overlays, no geometry) stays in the table as
 // a skipped row with its reason, so the preview accounts for every placemark. Browser-safe: saxes
-// and jszip are pure JavaScript.
-import JSZip from 'jszip';
+// and fflate are pure JavaScript.
+import { Unzip, UnzipInflate } from 'fflate';
 import { decodeText } from './decode';
 import { readKmlFeatures, type FeatureEntry, type GeoFeature } from './kml';
+import { jsonTooDeep, MAX_KMZ_KML_BYTES, nestingSentence, yieldToLoop } from './limits';
 import { valueToCell, numberToCell, type ImportTable, type TableRow } from './table';
 
 /** The position columns every geo table starts with, filled from the geometry. */
@@ -64,32 +65,95 @@ export function parseKmz(bytes: Uint8Array): Promise<ImportTable> {
 /** The KMZ half, with the KML reader to use inside it (the equivalence test passes the former one). */
 export async function readKmz(bytes: Uint8Array, readKml: typeof parseKml): Promise<ImportTable> {
   const notes: string[] = [];
-  let zip: JSZip;
-  try {
-    zip = await JSZip.loadAsync(bytes);
-  } catch (error) {
-    return emptyTable('kmz', notes, [`The KMZ is not a readable zip archive (${error instanceof Error ? error.message : String(error)}).`]);
-  }
-  const kmlFiles = Object.values(zip.files).filter((entry) => !entry.dir && /\.kml$/i.test(entry.name));
-  const chosen = kmlFiles.find((entry) => entry.name.toLowerCase() === 'doc.kml') ?? kmlFiles[0];
-  if (!chosen) return emptyTable('kmz', notes, ['The KMZ holds no .kml file.']);
-  if (chosen.name.toLowerCase() !== 'doc.kml') notes.push(`The KMZ has no doc.kml; read ${chosen.name} instead.`);
-  if (kmlFiles.length > 1) notes.push(`The KMZ holds ${kmlFiles.length} KML files; only ${chosen.name} was read.`);
-  let content: Uint8Array;
-  try {
-    content = await chosen.async('uint8array');
-  } catch (error) {
-    return emptyTable('kmz', notes, [`${chosen.name} in the KMZ cannot be unpacked (${error instanceof Error ? error.message : String(error)}).`]);
-  }
+  const unpacked = await unpackKml(bytes);
+  if (!unpacked.ok) return emptyTable('kmz', notes, [unpacked.problem]);
+  const { name, content, kmlFiles } = unpacked;
+  if (name.toLowerCase() !== 'doc.kml') notes.push(`The KMZ has no doc.kml; read ${name} instead.`);
+  if (kmlFiles > 1) notes.push(`The KMZ holds ${kmlFiles} KML files; only ${name} was read.`);
   const decoded = decodeText(content);
   if (!decoded.ok) return emptyTable('kmz', notes, [decoded.message]);
   const table = readKml(decoded.text, 'kmz', [...notes, ...decoded.notes]);
-  table.details = { ...table.details, kml: chosen.name };
+  table.details = { ...table.details, kml: name };
   return table;
+}
+
+/** Compressed bytes handed to the unzipper at a time: deflate expands at most ~1,032×, so one step inflates at most ~0.5 MB. */
+const UNZIP_STEP = 512;
+/** The event loop runs at least this often while a KMZ is unpacked (ms). */
+const UNZIP_SLICE_MS = 20;
+
+type Unpacked = { ok: true; name: string; content: Uint8Array; kmlFiles: number } | { ok: false; problem: string };
+
+/**
+ * The KML a KMZ holds: doc.kml, or else its first .kml file, unpacked as a stream (fflate) and
+ * stopped as soon as it passes MAX_KMZ_KML_BYTES, so a zip bomb costs at most the limit.
+ */
+async function unpackKml(bytes: Uint8Array): Promise<Unpacked> {
+  const kept = new Map<string, { chunks: Uint8Array[]; size: number; done: boolean }>();
+  let kmlFiles = 0;
+  let problem: string | null = null;
+  const unzip = new Unzip((file) => {
+    if (file.name.endsWith('/') || !/\.kml$/i.test(file.name)) return;
+    kmlFiles++;
+    // Only the first .kml and doc.kml are unpacked: one of them is the one read.
+    if (kept.size > 0 && file.name.toLowerCase() !== 'doc.kml') return;
+    const tooLarge = `${file.name} in the KMZ unpacks to more than ${MAX_KMZ_KML_BYTES / (1024 * 1024)} MB, which no site list needs; it was not read (the file may be damaged or made to harm).`;
+    // The size the archive states is believed when it is too large, never when it is small.
+    if (file.originalSize !== undefined && file.originalSize > MAX_KMZ_KML_BYTES) {
+      problem ??= tooLarge;
+      return;
+    }
+    const state = { chunks: [] as Uint8Array[], size: 0, done: false };
+    kept.set(file.name, state);
+    file.ondata = (error, chunk, final) => {
+      if (problem !== null) return;
+      if (error) {
+        problem = `${file.name} in the KMZ cannot be unpacked (${error.message}).`;
+        return;
+      }
+      state.size += chunk.length;
+      if (state.size > MAX_KMZ_KML_BYTES) {
+        problem = tooLarge;
+        file.terminate();
+        return;
+      }
+      state.chunks.push(chunk);
+      if (final) state.done = true;
+    };
+    file.start();
+  });
+  unzip.register(UnzipInflate);
+  try {
+    let sliceStart = Date.now();
+    for (let at = 0; at < bytes.length && problem === null; at += UNZIP_STEP) {
+      const end = Math.min(at + UNZIP_STEP, bytes.length);
+      unzip.push(bytes.subarray(at, end), end === bytes.length);
+      // The API and signals are answered while a large archive is unpacked.
+      if (Date.now() - sliceStart > UNZIP_SLICE_MS) {
+        await yieldToLoop();
+        sliceStart = Date.now();
+      }
+    }
+  } catch (error) {
+    problem ??= `The KMZ is not a readable zip archive (${error instanceof Error ? error.message : String(error)}).`;
+  }
+  if (problem !== null) return { ok: false, problem };
+  const chosen = [...kept.keys()].find((name) => name.toLowerCase() === 'doc.kml') ?? [...kept.keys()][0];
+  if (chosen === undefined) return { ok: false, problem: kmlFiles === 0 ? 'The KMZ holds no .kml file.' : 'The KMZ is not a readable zip archive.' };
+  const state = kept.get(chosen)!;
+  if (!state.done) return { ok: false, problem: `${chosen} in the KMZ is cut short: the archive ends inside it.` };
+  const content = new Uint8Array(state.size);
+  let offset = 0;
+  for (const chunk of state.chunks) {
+    content.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return { ok: true, name: chosen, content, kmlFiles };
 }
 
 /** Reads GeoJSON: a FeatureCollection, a single Feature, a bare geometry or an array of features. Never throws. */
 export function parseGeoJson(text: string, notes: string[] = []): ImportTable {
+  if (jsonTooDeep(text)) return emptyTable('geojson', notes, [nestingSentence('GeoJSON')]);
   let data: unknown;
   try {
     data = JSON.parse(text);

@@ -6,6 +6,7 @@
 // tables equal against a copy of that reader. Folders, SimpleField types and the row order follow
 // the document; SimpleData is typed once the whole file (every <SimpleField>) has been read.
 import { SaxesParser, type SaxesAttributeNS } from 'saxes';
+import { MAX_NESTING_DEPTH, nestingSentence } from './limits';
 
 export interface GeoFeature {
   type?: unknown;
@@ -18,7 +19,11 @@ export interface FeatureEntry {
   folder?: string;
 }
 
-export type KmlRead = { ok: true; entries: FeatureEntry[] } | { ok: false; problem: string };
+/** `final`: reading again (with positions) would say nothing more. */
+export type KmlRead = { ok: true; entries: FeatureEntry[] } | { ok: false; problem: string; final?: boolean };
+
+/** Thrown inside the parser's handler to stop at the nesting limit. */
+class TooDeep extends Error {}
 
 // ---- a placemark's own elements -----------------------------------------------------------------
 
@@ -322,7 +327,8 @@ export function readKmlFeatures(text: string): KmlRead {
   // Tracking line and column costs a good part of the pass: only a file that fails is read again
   // with it, so the problem can say where.
   const read = readFeatures(source, false);
-  return read.ok ? read : readFeatures(source, true);
+  if (read.ok || read.final) return read;
+  return readFeatures(source, true);
 }
 
 // A bare "&" (not starting an entity or character reference), as in a hand-written
@@ -362,7 +368,8 @@ function readFeatures(text: string, position: boolean): KmlRead {
     if (!TOLERATED.some((pattern) => pattern.test(error.message))) throw error;
   });
   parser.on('opentag', (tag) => {
-    depth++;
+    // Deeper nesting makes the lookups below (and the folder chain) cost depth × elements.
+    if (++depth > MAX_NESTING_DEPTH) throw new TooDeep();
     const name = tag.name;
     if (root === undefined) {
       root = localName(name);
@@ -417,6 +424,7 @@ function readFeatures(text: string, position: boolean): KmlRead {
   try {
     parser.write(text).close();
   } catch (error) {
+    if (error instanceof TooDeep) return { ok: false, problem: nestingSentence('KML'), final: true };
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
     return { ok: false, problem: `The KML is not well-formed XML (${message}). Export it again from Google Earth or the mapping tool.` };
   }

@@ -1,0 +1,49 @@
+// Import files made to harm (issue 24), each generated here, opened and previewed through the
+// browser host in a process of its own, as the page does it: each is refused with a sentence that
+// names the limit, the process stays under 400 MB, and getStatus answers within a second
+// throughout. Before the limits, the nested KML froze the host for minutes at 2 GB, the zip bomb
+// reached 3.8 GB and "Invalid string length", and the long CSV line took 2 GB. (The CSV is 20 MB, not
+// the 60 MB of the report: the upload itself, base64 inside JSON, costs about five times the file.)
+import { join } from 'node:path';
+import { describe, expect } from 'vitest';
+import { call } from '../support/host';
+import { startHostProcess, watchStatus, type HostProcess } from '../support/host-process-run';
+import { kmzBomb, nestedGeoJson, nestedKml, overlongCsv } from '../support/hostile-imports';
+import { it } from '../support/fixtures';
+
+const PEAK_RSS = 400 * 1024 * 1024;
+
+async function value<T>(host: HostProcess, method: string, args: unknown[]): Promise<T> {
+  const response = await call(host, method, args);
+  if (response.status !== 200) throw new Error(`${method}: HTTP ${response.status} ${response.body.slice(0, 300)}`);
+  return response.json<{ value: T }>().value;
+}
+
+type Preview = { ok: true; value: { problems: string[] } } | { ok: false; issues: { message: string }[] };
+
+describe.each<[string, string, () => Promise<Buffer>, RegExp]>([
+  ['a KML of 60,000 nested folders', 'deep.kml', async () => nestedKml(60_000), /The KML nests more than 100 levels deep/],
+  ['a GeoJSON of 200,000 nested arrays', 'deep.geojson', async () => nestedGeoJson(200_000), /The GeoJSON nests more than 100 levels deep/],
+  ['a KMZ whose doc.kml unpacks to 1 GiB', 'bomb.kmz', () => kmzBomb(2 ** 30), /doc\.kml in the KMZ unpacks to more than 64 MB/],
+  ['a KMZ whose doc.kml unpacks to 1 GiB while its headers say 1 KB', 'liar.kmz', () => kmzBomb(2 ** 30, true), /doc\.kml in the KMZ unpacks to more than 64 MB/],
+  ['a CSV with one line of 20 MB (10 million cells)', 'line.csv', async () => overlongCsv(20 * 1024 * 1024), /Line 2 of the file is longer than 1 million characters/],
+])('%s', (_label, name, make, sentence) => {
+  it('is refused with a sentence naming the limit, under 400 MB, the API answering', async ({ tempDir }) => {
+    const bytes = await make();
+    const host = await startHostProcess(join(tempDir, 'data'));
+    try {
+      const status = watchStatus(host);
+      const opened = await value<{ ok: true; value: { fileId: string } }>(host, 'openBulkFile', [{ name, base64: bytes.toString('base64') }]);
+      expect(opened.ok).toBe(true);
+      const preview = await value<Preview>(host, 'previewImport', [opened.value.fileId, {}]);
+      const { slowest, answers } = await status.stop();
+      const said = preview.ok ? preview.value.problems : preview.issues.map((issue) => issue.message);
+      expect(said.join(' ')).toMatch(sentence);
+      expect(answers).toBeGreaterThan(0);
+      expect(slowest).toBeLessThan(1000);
+      expect(await host.peakRss()).toBeLessThan(PEAK_RSS);
+    } finally {
+      expect(await host.stop()).toBe(0);
+    }
+  });
+});

@@ -1,0 +1,71 @@
+// Import files made to harm, generated here: each would cost a careless reader minutes or
+// gigabytes. The zip bomb is deflated as a stream, so making it holds no more than 1 MB at once.
+import { once } from 'node:events';
+import { createDeflateRaw, crc32 } from 'node:zlib';
+
+/** KML with `levels` nested Folders (each named) and one placemark at the bottom. */
+export function nestedKml(levels: number): Buffer {
+  const open = '<Folder><name>f</name>'.repeat(levels);
+  const close = '</Folder>'.repeat(levels);
+  return Buffer.from(`<?xml version="1.0"?><kml xmlns="http://www.opengis.net/kml/2.2"><Document>${open}<Placemark><name>deep</name><Point><coordinates>-111,45.7</coordinates></Point></Placemark>${close}</Document></kml>`);
+}
+
+/** GeoJSON whose one feature carries a property of `levels` nested arrays. */
+export function nestedGeoJson(levels: number): Buffer {
+  return Buffer.from(`{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[-111,45.7]},"properties":{"name":"deep","x":${'['.repeat(levels)}${']'.repeat(levels)}}}]}`);
+}
+
+/** A CSV with a header and one line of `chars` characters (commas: millions of cells). */
+export function overlongCsv(chars: number): Buffer {
+  return Buffer.concat([Buffer.from('Name,Latitude,Longitude\n'), Buffer.alloc(chars, 'a,')]);
+}
+
+/**
+ * A KMZ whose doc.kml inflates to `bytes` bytes of spaces after a KML start. `lie`: its headers
+ * claim 1 KB unpacked, so only a bound applied while inflating stops it.
+ */
+export async function kmzBomb(bytes: number, lie = false): Promise<Buffer> {
+  const deflate = createDeflateRaw({ level: 9 });
+  const parts: Buffer[] = [];
+  deflate.on('data', (chunk: Buffer) => parts.push(chunk));
+  const head = Buffer.from('<?xml version="1.0"?><kml xmlns="http://www.opengis.net/kml/2.2"><Document>');
+  const block = Buffer.alloc(1024 * 1024, ' ');
+  let crc = crc32(head);
+  deflate.write(head);
+  let written = head.length;
+  while (written < bytes) {
+    const piece = block.subarray(0, Math.min(block.length, bytes - written));
+    crc = crc32(piece, crc);
+    if (!deflate.write(piece)) await once(deflate, 'drain');
+    written += piece.length;
+  }
+  deflate.end();
+  await once(deflate, 'end');
+  const data = Buffer.concat(parts);
+  const name = Buffer.from('doc.kml');
+  const local = Buffer.alloc(30);
+  local.writeUInt32LE(0x04034b50, 0);
+  local.writeUInt16LE(20, 4);
+  local.writeUInt16LE(8, 8);
+  local.writeUInt32LE(crc, 14);
+  local.writeUInt32LE(data.length, 18);
+  const stated = lie ? 1024 : written;
+  local.writeUInt32LE(stated, 22);
+  local.writeUInt16LE(name.length, 26);
+  const central = Buffer.alloc(46);
+  central.writeUInt32LE(0x02014b50, 0);
+  central.writeUInt16LE(20, 4);
+  central.writeUInt16LE(20, 6);
+  central.writeUInt16LE(8, 10);
+  central.writeUInt32LE(crc, 16);
+  central.writeUInt32LE(data.length, 20);
+  central.writeUInt32LE(stated, 24);
+  central.writeUInt16LE(name.length, 28);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(1, 8);
+  end.writeUInt16LE(1, 10);
+  end.writeUInt32LE(central.length + name.length, 12);
+  end.writeUInt32LE(local.length + name.length + data.length, 16);
+  return Buffer.concat([local, name, data, central, name, end]);
+}
