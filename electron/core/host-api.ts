@@ -29,6 +29,7 @@ import { BulkSession, type BulkSessionOptions } from './bulk/session';
 import type { FetchLike } from './service/types';
 import { createBasemaps, createDownloads, type BasemapsOptions, type TileProvider } from './tiles/index';
 import { HostGps, type GpsTuning } from './gps/host-gps';
+import { GATE_RANGE } from '../shared/gps/gate';
 
 export type HostKind = 'electron' | 'browser';
 
@@ -137,7 +138,20 @@ function readSettings(core: SitewalkCore): SettingsView {
   if (typeof gpsHost === 'string' && gpsHostIssue(gpsHost) === null) settings.gpsHost = gpsHost;
   const gpsPort = stored('gpsPort');
   if (typeof gpsPort === 'number' && Number.isInteger(gpsPort) && gpsPort >= 1 && gpsPort <= 65535) settings.gpsPort = gpsPort;
+  settings.gpsGates = readGpsGates(core.settings.get(GPS_GATES_KEY));
   return settings;
+}
+
+const GPS_GATES_KEY = 'gpsGates';
+
+/** The stored gates, keeping only profile IDs with a gate in range (a hand-edited file loses nothing else). */
+function readGpsGates(stored: unknown): Record<string, number> {
+  const gates: Record<string, number> = {};
+  if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) return gates;
+  for (const [profileId, meters] of Object.entries(stored)) {
+    if (typeof meters === 'number' && Number.isFinite(meters) && meters >= GATE_RANGE.min && meters <= GATE_RANGE.max) gates[profileId] = meters;
+  }
+  return gates;
 }
 
 /** A tile URL must be an http(s) template with {z}, {x} and {y} whose origin the CSP can name. */
@@ -330,6 +344,12 @@ export function createHostApi(
       for (const key of SETTING_KEYS) {
         const value = patch[key];
         if (value !== undefined) core.settings.set(key, key === 'gpsHost' && typeof value === 'string' ? gpsHostValue(value) : typeof value === 'string' ? value.trim() : value);
+      }
+      if (patch.gpsGate !== undefined) {
+        const gates = readGpsGates(core.settings.get(GPS_GATES_KEY));
+        if (patch.gpsGate.meters === null) delete gates[patch.gpsGate.profileId];
+        else gates[patch.gpsGate.profileId] = patch.gpsGate.meters;
+        core.settings.set(GPS_GATES_KEY, gates);
       }
       const settings = readSettings(core);
       settingsNow = settings;

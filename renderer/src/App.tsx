@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { SiteView } from '../../electron/shared/contract/index';
 import { type AppStore, describeError, useAppState } from './store';
-import { MapView, type MapHandle } from './map/MapView';
+import { MapView, pickedFix, type MapHandle } from './map/MapView';
 import { SiteForm } from './components/SiteForm';
 import { SitesPanel } from './components/SitesPanel';
 import { NO_FILTER, readMapFollowsList, writeMapFollowsList, type SiteFilter } from './lib/siteFilter';
@@ -22,6 +22,8 @@ import { ExportDialog } from './components/bulk/ExportDialog';
 import { ReprocessFileDialog } from './components/bulk/ReprocessFileDialog';
 import { useMoveWithUndo } from './hooks/useMoveWithUndo';
 import type { PickedFix, SiteFormRequest } from './lib/siteForm';
+import type { StakeRequest } from './map/location/LocationControl';
+import type { StakeResult } from './map/location/StakePanel';
 import { currentFocus, firstPresent, focusLost, formReturnOrder, type FocusTarget, type FormReturn } from './lib/focus';
 import { useApplyTheme } from './lib/theme';
 
@@ -55,6 +57,11 @@ export function App({ store, onSessionProblem }: { store: AppStore; onSessionPro
   const [form, setForm] = useState<{ request: SiteFormRequest; seq: number } | null>(null);
   const [addMode, setAddMode] = useState<'new' | 'pick' | null>(null);
   const [picked, setPicked] = useState<{ lat: number; lng: number; seq: number; fix?: PickedFix } | null>(null);
+  // "Stake here" / "Move site to my position" from the form: My location averages, the form gets the result as a pick.
+  const [stakeRequest, setStakeRequest] = useState<StakeRequest | null>(null);
+  const onStakeDone = useCallback((result: StakeResult | null) => {
+    if (result) setPicked((p) => ({ lat: result.lat, lng: result.lon, seq: (p?.seq ?? 0) + 1, fix: pickedFix(result) }));
+  }, []);
   const [toasts, setToasts] = useState<Toast[]>([]);
   const [draftsVersion, setDraftsVersion] = useState(0);
   const [sessionProblem, setSessionProblem] = useState<string | null>(null);
@@ -327,6 +334,8 @@ export function App({ store, onSessionProblem }: { store: AppStore; onSessionPro
               movableId={move.movableId}
               movePreview={move.preview}
               onPick={onPick}
+              stakeRequest={stakeRequest}
+              onStakeDone={onStakeDone}
               onSelect={(id) => selectSite(id)}
               onDrop={(id, lat, lng) => void move.moveSite(id, lat, lng)}
               onStartMove={(id) => startMoveFrom(id, 'menu')}
@@ -343,6 +352,7 @@ export function App({ store, onSessionProblem }: { store: AppStore; onSessionPro
                 onClose={closeForm}
                 picked={picked}
                 onPickOnMap={() => startAddMode('pick', currentFocus())}
+                onStakeHere={(target) => setStakeRequest((r) => ({ seq: (r?.seq ?? 0) + 1, target }))}
               />
             )}
           </main>

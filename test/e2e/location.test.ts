@@ -53,17 +53,22 @@ describe('My location', () => {
       await expect.poll(() => page.locator('path.location-accuracy').count()).toBe(1);
       await session.screenshot('location-gpsd-fix');
 
+      // gpsd's ±20 m is worse than the 5 m gate: the reason, and no site without "Use it anyway".
+      expect(await page.getByRole('button', { name: 'Add site here' }).isDisabled()).toBe(true);
+      expect(await page.getByTestId('location-gate').textContent()).toMatch(/^Accuracy ±\d+ m is worse than the 5 m gate set for this profile\.$/);
+      await page.getByLabel('Use it anyway (recorded with the site)').check();
       await page.getByRole('button', { name: 'Add site here' }).click();
       const latitude = await page.getByLabel('Latitude').inputValue();
       expect(Math.abs(Number(latitude) - WALK_FIRST.lat)).toBeLessThan(0.0005);
       expect(Math.abs(Number(await page.getByLabel('Longitude').inputValue()) - WALK_FIRST.lon)).toBeLessThan(0.0005);
-      expect(await page.getByTestId('fix-accuracy').textContent()).toMatch(/^Position from My location \(GPS fix\), accurate to ±\d+ m\.$/);
+      const measured = /^Measured with gpsd: 1 fix \(GPS fix\), receiver accuracy ±\d+ m, worse than the 5 m gate: used anyway, \d{4}-\d\d-\d\d \d\d:\d\d UTC\.$/;
+      expect(await page.getByTestId('fix-accuracy').textContent()).toMatch(measured);
       // Off by default: the description stays the user's until they ask.
       const noteBox = page.getByLabel(/^Note the accuracy \(±\d+ m\) in the description$/);
       expect(await noteBox.isChecked()).toBe(false);
       expect(await page.getByLabel('Description', { exact: true }).inputValue()).toBe('');
       await noteBox.check();
-      expect(await page.getByLabel('Description', { exact: true }).inputValue()).toMatch(/^Position from My location \(GPS fix\), accurate to ±\d+ m\.$/);
+      expect(await page.getByLabel('Description', { exact: true }).inputValue()).toMatch(measured);
       await session.screenshot('location-add-site-here');
       await noteBox.uncheck();
       expect(await page.getByLabel('Description', { exact: true }).inputValue()).toBe('');

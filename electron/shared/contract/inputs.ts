@@ -3,6 +3,7 @@
 // text a field may carry at all); the domain's rules are in ../validation.
 import { z } from 'zod';
 import { BINDINGS, GPS_SOURCE_KINDS, HEIGHT_UNITS, THEMES } from '../domain';
+import { GATE_RANGE } from '../gps/gate';
 
 /** Largest file accepted for bulk work (base64 makes the request a third larger). */
 export const MAX_BULK_FILE_BYTES = 64 * 1024 * 1024;
@@ -63,6 +64,8 @@ export const settingsPatchSchema = z.object({
   gpsSource: z.enum(GPS_SOURCE_KINDS).optional(),
   gpsHost: z.string().max(253).optional(),
   gpsPort: z.number().int().min(1).max(65535).optional(),
+  /** One profile's accuracy gate in metres; null puts it back to the default. */
+  gpsGate: z.object({ profileId: z.string().min(1).max(200), meters: z.number().finite().min(GATE_RANGE.min).max(GATE_RANGE.max).nullable() }).optional(),
 });
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
 

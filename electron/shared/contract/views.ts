@@ -247,6 +247,13 @@ export interface SettingsView {
   /** Host and port of the gpsd daemon or NMEA stream (unused for 'device' and 'off'). */
   gpsHost: string;
   gpsPort: number;
+  /**
+   * The accuracy gate per profile (profile ID → metres): a fix worse than its profile's gate cannot
+   * place a site without "Use it anyway". A profile not listed has the default (5 m, ../gps/gate.ts).
+   * Kept in the settings, keyed by profile, rather than in the profile records (which the service
+   * connection owns).
+   */
+  gpsGates: Record<string, number>;
 }
 
 export const DEFAULT_SETTINGS: SettingsView = {
@@ -258,6 +265,7 @@ export const DEFAULT_SETTINGS: SettingsView = {
   gpsSource: 'device',
   gpsHost: '127.0.0.1',
   gpsPort: 2947,
+  gpsGates: {},
 };
 
 // ---------- bulk work: import, export, EUS reprocess from a file ----------

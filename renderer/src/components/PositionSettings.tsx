@@ -8,6 +8,7 @@ import { GPS_SOURCE_KINDS } from '../../../electron/shared/domain';
 import { useAppState } from '../store';
 import { STATE_WORDS } from '../map/location/locationView';
 import { InputField } from './forms';
+import { DEFAULT_GATE_M, GATE_RANGE, gateFor } from '../../../electron/shared/gps/gate';
 import { SettingsCard, useSettingsSave } from './SettingsCard';
 import { useUi } from './ui';
 
@@ -18,7 +19,7 @@ const SOURCE_LABELS: Record<GpsSourceKind, { label: string; hint: string }> = {
   nmea: { label: 'NMEA 0183 stream over TCP', hint: 'A receiver or bridge (ser2net, a phone app, an RTK rover) that sends raw NMEA sentences on a TCP port.' },
 };
 
-type PositionField = 'gpsSource' | 'gpsHost' | 'gpsPort';
+type PositionField = 'gpsSource' | 'gpsHost' | 'gpsPort' | 'gpsGate';
 
 export function PositionSettings() {
   const ui = useUi();
@@ -28,6 +29,9 @@ export function PositionSettings() {
   const [source, setSource] = useState<GpsSourceKind>(settings.gpsSource);
   const [host, setHost] = useState(settings.gpsHost);
   const [portText, setPortText] = useState(String(settings.gpsPort));
+  // The accuracy gate belongs to the active profile (a crew with an RTK rover on one account, phones on another).
+  const profile = useAppState(ui.store, (s) => s.profiles.find((p) => p.active) ?? null);
+  const [gateText, setGateText] = useState(String(gateFor(settings.gpsGates, profile?.id)));
   const { issues, setIssues, save } = useSettingsSave<PositionField>('Position settings saved.');
   const network = source === 'gpsd' || source === 'nmea';
 
@@ -42,7 +46,13 @@ export function PositionSettings() {
           setIssues({ gpsPort: 'The port is a whole number from 1 to 65535 (gpsd’s is 2947).' });
           return;
         }
-        const patch = network ? { gpsSource: source, gpsHost: host.trim(), gpsPort: port } : { gpsSource: source };
+        const gate = Number(gateText.trim().replace(',', '.'));
+        if (source !== 'off' && (!/^\d+([.,]\d+)?$/.test(gateText.trim()) || gate < GATE_RANGE.min || gate > GATE_RANGE.max)) {
+          setIssues({ gpsGate: `The accuracy gate is a number of metres from ${GATE_RANGE.min} to ${GATE_RANGE.max}, like 5 (or 0.05 for an RTK receiver).` });
+          return;
+        }
+        const gatePatch = source !== 'off' && profile ? { gpsGate: { profileId: profile.id, meters: gate } } : {};
+        const patch = { ...(network ? { gpsSource: source, gpsHost: host.trim(), gpsPort: port } : { gpsSource: source }), ...gatePatch };
         const saved = await save(patch);
         // A receiver just set: its state shows under the form at once.
         if (saved && network) void ui.api.getGps().then((view) => ui.store.applyGps(view), () => undefined);
@@ -75,6 +85,18 @@ export function PositionSettings() {
             onChange={(e) => setPortText(e.target.value)}
           />
         </>
+      )}
+      {source !== 'off' && (
+        <InputField
+          label="Accuracy gate (metres)"
+          id={`${id}-gate`}
+          error={issues.gpsGate}
+          hint={`For the profile ${profile?.name ?? 'in use'}: a fix worse than this cannot place a site without “Use it anyway”, and is skipped when staking. Default ${DEFAULT_GATE_M} m.`}
+          value={gateText}
+          inputMode="decimal"
+          autoComplete="off"
+          onChange={(e) => setGateText(e.target.value)}
+        />
       )}
       {settings.gpsSource === source && network && gps && gps.source === source && (
         <p className="form-help" role="status" data-testid="position-settings-state">

@@ -32,6 +32,7 @@ import {
   type SiteFormRequest,
 } from '../lib/siteForm';
 import { accuracyNote, formatAccuracy } from '../map/location/locationView';
+import { measurementText } from '../map/location/gateView';
 import { PIN_NAMES } from '../map/sprites';
 import { useAppState } from '../store';
 import { Field, FieldError } from './forms';
@@ -44,11 +45,13 @@ export interface SiteFormProps {
   /** Asks the map for a click; the form gets the coordinates back through `picked`. */
   onPickOnMap: () => void;
   picked: { lat: number; lng: number; seq: number; fix?: PickedFix } | null;
+  /** "Stake here" (a new site) or "Move site to my position" (`target`: where the site is now): My location averages. */
+  onStakeHere?: (target: { lat: number; lon: number } | null) => void;
 }
 
 type CoordinateField = 'latitude' | 'longitude';
 
-export function SiteForm({ request, onClose, onPickOnMap, picked }: SiteFormProps) {
+export function SiteForm({ request, onClose, onPickOnMap, picked, onStakeHere }: SiteFormProps) {
   const ui = useUi();
   const { api, store } = ui;
   const settings = useAppState(store, (s) => s.settings);
@@ -75,7 +78,8 @@ export function SiteForm({ request, onClose, onPickOnMap, picked }: SiteFormProp
   // A position from "My location": its accuracy is shown, and goes into the description only if asked.
   const [fix, setFix] = useState<PickedFix | null>(request.mode === 'new' ? (request.fix ?? null) : null);
   const [noteOn, setNoteOn] = useState(false);
-  const note = fix && fix.accuracyM !== null ? accuracyNote(fix.accuracyM, settings.heightUnit, fix.qualityLabel) : null;
+  const measured = fix?.measurement ? measurementText(fix.measurement, settings.heightUnit) : null;
+  const note = measured ?? (fix && fix.accuracyM !== null ? accuracyNote(fix.accuracyM, settings.heightUnit, fix.qualityLabel) : null);
 
   // Keep every change as a draft, at once.
   useEffect(() => {
@@ -304,11 +308,23 @@ export function SiteForm({ request, onClose, onPickOnMap, picked }: SiteFormProp
           <button type="button" className="link-button" onClick={onPickOnMap}>
             Pick on the map
           </button>
+          {onStakeHere && settings.gpsSource !== 'off' && !isExisting && (
+            <>
+              {' '}
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => onStakeHere(isEdit && site && site.latitude !== null && site.longitude !== null ? { lat: site.latitude, lon: site.longitude } : null)}
+              >
+                {isEdit ? 'Move site to my position' : 'Stake here'}
+              </button>
+            </>
+          )}
         </p>
         {fix && (
           <div className="field">
             <p className="form-help" data-testid="fix-accuracy">
-              Position from My location ({fix.qualityLabel}), accurate to {formatAccuracy(fix.accuracyM, settings.heightUnit)}.
+              {measured ?? `Position from My location (${fix.qualityLabel}), accurate to ${formatAccuracy(fix.accuracyM, settings.heightUnit)}.`}
             </p>
             {note && (
               <label className="checkbox">

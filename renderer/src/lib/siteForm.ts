@@ -2,6 +2,7 @@
 // schema is given (feet and DMS read first), which sentence each field shows (the host's answer,
 // then our own readings, then the schema's), what a save sends (an edit sends only what changed),
 // and coordinates typed or pasted as text read into decimals. Plain functions: no React, no DOM.
+import type { SiteMeasurement } from '../../../electron/shared/validation/measurement';
 import type { SiteInput, SiteView } from '../../../electron/shared/contract/index';
 import type { HeightUnit, SiteEdit } from '../../../electron/shared/domain';
 import type { ValidationResult } from '../../../electron/shared/validation';
@@ -15,6 +16,8 @@ import { formatHeight, heightFieldText, readHeight, type HeightReading } from '.
 export interface PickedFix {
   accuracyM: number | null;
   qualityLabel: string;
+  /** How the position was measured (fixes averaged, spread, gate…): kept with the site. */
+  measurement?: SiteMeasurement;
 }
 
 export type SiteFormRequest =

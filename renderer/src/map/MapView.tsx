@@ -10,12 +10,14 @@
 // in the user's units, the coordinates under the cursor, and a measure tool (two points or sites).
 import { useEffect, useImperativeHandle, useRef, useState, type ReactNode, type Ref } from 'react';
 import L from 'leaflet';
-import type { SettingsView, SiteView } from '../../../electron/shared/contract/index';
+import { GPS_QUALITY_LABELS, type SettingsView, type SiteView } from '../../../electron/shared/contract/index';
 import { useAppState, type AppStore } from '../store';
 import { PinLayer, type ClusterMark, type MovePreview, type Pin } from './pins';
 import { CursorCoordinates } from './CursorCoordinates';
 import { MapLegend } from './MapLegend';
-import { LocationControl } from './location/LocationControl';
+import { LocationControl, type StakeRequest } from './location/LocationControl';
+import type { StakeResult } from './location/StakePanel';
+import { gateFor } from '../../../electron/shared/gps/gate';
 import type { PickedFix } from '../lib/siteForm';
 import { PinTooltip } from './PinTooltip';
 import { toPin } from './sitePin';
@@ -62,6 +64,9 @@ export interface MapViewProps {
   onCancelAdd: () => void;
   /** Pixels on the right covered by the docked form: showing a site keeps it clear of them. */
   rightInset: number;
+  /** "Stake here" / "Move site to my position" asked for by the form, and its result (null: cancelled). */
+  stakeRequest?: StakeRequest | null;
+  onStakeDone?: (result: StakeResult | null) => void;
   /** Messages (the toasts), shown at the bottom left above the coordinates, clear of the map's other overlays. */
   messages?: ReactNode;
   handle: Ref<MapHandle>;
@@ -100,6 +105,7 @@ export function MapView(props: MapViewProps) {
   const [tilesFailing, setTilesFailing] = useState(false);
   // The basemap the map shows (tiles from /tiles/{id}/…); null on a host without basemaps (the Settings tile server).
   const activeBasemap = useAppState(store, (s) => s.basemaps.find((b) => b.active) ?? null);
+  const gateM = useAppState(store, (s) => gateFor(s.settings.gpsGates, s.profiles.find((p) => p.active)?.id));
   const [downloadOpen, setDownloadOpen] = useState(false);
   const [menu, setMenu] = useState<MenuState | null>(null);
   const [hover, setHover] = useState<{ item: Pin | ClusterMark; x: number; y: number } | null>(null);
@@ -560,7 +566,14 @@ export function MapView(props: MapViewProps) {
           <CursorCoordinates map={leafletMap} />
         </div>
         <div ref={bottomRightRef} className="map-stack map-stack-right">
-          <LocationControl map={leafletMap} settings={settings} onAddSiteHere={(fix) => callbacks.current.onPick(fix.lat, fix.lon, { accuracyM: fix.accuracyM, qualityLabel: fix.qualityLabel })} />
+          <LocationControl
+            map={leafletMap}
+            settings={settings}
+            gateM={gateM}
+            stakeRequest={props.stakeRequest ?? null}
+            onAddSiteHere={(result) => callbacks.current.onPick(result.lat, result.lon, pickedFix(result))}
+            onStakeDone={(result) => callbacks.current.onStakeDone?.(result)}
+          />
         </div>
       </div>
 
@@ -576,4 +589,9 @@ function MenuItem({ onSelect, children }: { onSelect: () => void; children: Reac
       {children}
     </button>
   );
+}
+
+/** A position from My location as the form takes it: its accuracy and how it was measured. */
+export function pickedFix(result: StakeResult): PickedFix {
+  return { accuracyM: result.measurement.accuracyM, qualityLabel: GPS_QUALITY_LABELS[result.measurement.quality], measurement: result.measurement };
 }

@@ -5,25 +5,40 @@
 // events (the page never opens a socket). Every state has a word and a symbol, not just a colour.
 import { useEffect, useId, useRef, useState } from 'react';
 import L from 'leaflet';
-import type { GpsFixView, SettingsView } from '../../../../electron/shared/contract/index';
+import type { SettingsView } from '../../../../electron/shared/contract/index';
+import { judgeGate } from '../../../../electron/shared/gps/gate';
 import { useAppState } from '../../store';
 import { useUi } from '../../components/ui';
 import { formatDecimal } from '../../lib/coords';
 import { formatHeight } from '../../lib/units';
 import { DEVICE_SILENT, DEVICE_SILENT_MS, deviceError, deviceShown, formatAccuracy, fromHost, NO_DEVICE_LOCATION, satellitesText, STATE_WORDS, type LocationShown } from './locationView';
 import { USER_NAVIGATED } from '../navigation';
+import { gateReason, singleFixMeasurement } from './gateView';
+import { StakePanel, type StakeResult } from './StakePanel';
 import './location.css';
+
+/** "Stake here" or "Move site to my position" asked for by the site form; `target` is where the site is now. */
+export interface StakeRequest {
+  seq: number;
+  target: { lat: number; lon: number } | null;
+}
 
 export interface LocationControlProps {
   map: L.Map | null;
   settings: SettingsView;
-  onAddSiteHere: (fix: GpsFixView) => void;
+  /** The accuracy gate of the active profile, metres. */
+  gateM: number;
+  /** A position for a new site: the fix or the averaged position, and how it was measured. */
+  onAddSiteHere: (result: StakeResult) => void;
+  /** A staking asked for by the form, and where its result goes (null: cancelled). */
+  stakeRequest: StakeRequest | null;
+  onStakeDone: (result: StakeResult | null) => void;
 }
 
 /** Zoom the map goes to on the first fix, when it is further out (about a meter a pixel: a walk shows). */
 const FIRST_FIX_ZOOM = 17;
 
-export function LocationControl({ map, settings, onAddSiteHere }: LocationControlProps) {
+export function LocationControl({ map, settings, gateM, onAddSiteHere, stakeRequest, onStakeDone }: LocationControlProps) {
   const ui = useUi();
   const id = useId();
   const [on, setOn] = useState(false);
@@ -77,6 +92,26 @@ export function LocationControl({ map, settings, onAddSiteHere }: LocationContro
           ? fromHost(hostView)
           : { state: 'connecting', message: 'Connecting to the receiver…', fix: null };
   const fix = shown?.fix ?? null;
+  const verdict = fix ? judgeGate(fix, gateM) : null;
+  const reason = verdict ? gateReason(verdict, settings.heightUnit) : null;
+  // "Use it anyway": asked for once, it holds until the panel closes, and is recorded with the site.
+  const [useAnyway, setUseAnyway] = useState(false);
+  const usable = verdict !== null && (verdict.pass || useAnyway);
+  const measuredBy = source === 'gpsd' || source === 'nmea' ? source : 'device';
+  const [staking, setStaking] = useState<{ title: string; target: { lat: number; lon: number } | null; forForm: boolean } | null>(null);
+  const lastRequest = useRef(stakeRequest?.seq ?? 0);
+  useEffect(() => {
+    if (!stakeRequest || stakeRequest.seq === lastRequest.current) return;
+    lastRequest.current = stakeRequest.seq;
+    setOn(true);
+    setStaking({ title: stakeRequest.target ? 'Move site to my position' : 'Stake here', target: stakeRequest.target, forForm: true });
+  }, [stakeRequest]);
+  const endStaking = (result: StakeResult | null) => {
+    const current = staking;
+    setStaking(null);
+    if (current?.forForm) onStakeDone(result);
+    else if (result) onAddSiteHere(result);
+  };
 
   // The dot and the accuracy circle (SVG, styled by location.css with the theme's colours).
   const layers = useRef<{ circle: L.Circle; dot: L.CircleMarker } | null>(null);
@@ -151,8 +186,10 @@ export function LocationControl({ map, settings, onAddSiteHere }: LocationContro
         aria-pressed={on}
         aria-controls={on ? `${id}-panel` : undefined}
         onClick={() => {
+          if (on && staking) endStaking(null);
           setOn(!on);
           setFollowing(true);
+          setUseAnyway(false);
         }}
       >
         <span aria-hidden="true" className="location-button-icon">
@@ -168,7 +205,7 @@ export function LocationControl({ map, settings, onAddSiteHere }: LocationContro
             </span>{' '}
             <strong>{words.word}</strong> <span className="location-message">{shown.message}</span>
           </p>
-          {fix && (
+          {fix && !staking && (
             <dl className="location-facts">
               <dt>Position</dt>
               <dd data-testid="location-position">
@@ -201,13 +238,44 @@ export function LocationControl({ map, settings, onAddSiteHere }: LocationContro
               )}
             </dl>
           )}
+          {fix && verdict && !staking && (
+            <p className={verdict.pass ? 'location-gate' : 'location-gate location-gate-fail'} data-testid="location-gate" id={`${id}-gate`}>
+              {verdict.pass
+                ? `Within the ${gateWord(gateM, settings.heightUnit)} gate${verdict.assumption ? ` (accuracy ${verdict.assumption})` : ''}.`
+                : reason}
+            </p>
+          )}
+          {fix && verdict && !verdict.pass && !staking && (
+            <label className="checkbox location-anyway">
+              <input type="checkbox" checked={useAnyway} onChange={(e) => setUseAnyway(e.target.checked)} /> Use it anyway (recorded with the site)
+            </label>
+          )}
+          {staking && (
+            <StakePanel
+              title={staking.title}
+              fix={fix}
+              gateProblem={reason}
+              source={measuredBy}
+              gateM={gateM}
+              overridden={useAnyway}
+              unit={settings.heightUnit}
+              target={staking.target}
+              onAccept={(result) => endStaking(result)}
+              onCancel={() => endStaking(null)}
+            />
+          )}
           <div className="location-actions">
-            {fix && (
-              <button type="button" className="primary" onClick={() => onAddSiteHere(fix)}>
+            {fix && !staking && (
+              <button type="button" className="primary" disabled={!usable} aria-describedby={`${id}-gate`} onClick={() => onAddSiteHere({ lat: fix.lat, lon: fix.lon, measurement: singleFixMeasurement(fix, measuredBy, gateM, !verdict!.pass) })}>
                 Add site here
               </button>
             )}
-            {fix && (
+            {fix && !staking && (
+              <button type="button" disabled={!usable} aria-describedby={`${id}-gate`} onClick={() => setStaking({ title: 'Stake here', target: null, forForm: false })}>
+                Stake here
+              </button>
+            )}
+            {fix && !staking && (
               <button type="button" aria-pressed={following} onClick={() => setFollowing(!following)}>
                 {following ? 'Following my position' : 'Follow my position'}
               </button>
@@ -222,4 +290,8 @@ export function LocationControl({ map, settings, onAddSiteHere }: LocationContro
       )}
     </div>
   );
+}
+
+function gateWord(meters: number, unit: SettingsView['heightUnit']): string {
+  return formatAccuracy(meters, unit).slice(1);
 }

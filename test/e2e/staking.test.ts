@@ -1,0 +1,133 @@
+// Staking a tower from a receiver, in Chromium against the real app: an NMEA stream replaying the
+// stationary fixture (test/fixtures/gps) read by the host; the accuracy gate holding "Add site here"
+// and "Stake here" back while the fix is worse, with the reason and "Use it anyway"; "Stake here"
+// averaging into the form; "Move site to my position" on an existing site with the distance to
+// where it is now. Screenshots at 1366×768 and 1024×640, light and dark.
+import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright';
+import { distanceM } from '../../electron/shared/gps/averaging';
+import { TRUE_POINT } from '../fixtures/gps/make-stationary';
+import { nmeaStream, type TestServer } from '../gps/helpers';
+import { describe, expect, test, testOnDemoSites } from './fixtures';
+import type { App, Session } from './helpers';
+
+const fixture = (name: string) => readFileSync(new URL(`../fixtures/gps/${name}`, import.meta.url), 'latin1').split('\r\n').filter(Boolean);
+const control = (page: Page) => page.getByTestId('location-control');
+
+/** A receiver replaying `sentences` an epoch every `epochMs`, looping, chosen in Settings. */
+async function useReceiver(app: App, sentences: string[], epochMs = 300): Promise<TestServer> {
+  const server = await nmeaStream({ sentences, epochMs, loop: true });
+  await app.call('saveSettings', { gpsSource: 'nmea', gpsHost: '127.0.0.1', gpsPort: server.port });
+  return server;
+}
+
+/** The page at both window sizes, light and dark. */
+async function shots(page: Page, session: Session, name: string): Promise<void> {
+  for (const [width, height] of [[1366, 768], [1024, 640]] as const) {
+    await page.setViewportSize({ width, height });
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await session.screenshot(`${name}-${width}x${height}-${scheme}`);
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+describe('staking a tower', () => {
+  test('holds "Add site here" and "Stake here" back while the fix is worse than the gate, and records "Use it anyway"', async ({ page, session, app, sandboxUrl }) => {
+    expect(sandboxUrl).toMatch(/^http:/);
+    // The bad stretch of the fixture alone: multipath, ±17 m by GST.
+    const lines = fixture('stationary-bad-stretch.nmea');
+    const from = lines.findIndex((l) => l.startsWith('$GNRMC,160030'));
+    const to = lines.findIndex((l) => l.startsWith('$GNRMC,160045'));
+    const server = await useReceiver(app, lines.slice(from, to));
+    try {
+      await page.getByRole('button', { name: 'My location' }).click();
+      await expect.poll(() => control(page).getAttribute('data-state'), { message: 'the fix shown', timeout: 30_000 }).toBe('fix');
+      await expect.poll(() => page.getByTestId('location-gate').textContent()).toMatch(/^Accuracy ±1\d m is worse than the 5 m gate set for this profile\.$/);
+      expect(await page.getByRole('button', { name: 'Add site here' }).isDisabled()).toBe(true);
+      expect(await page.getByRole('button', { name: 'Stake here' }).isDisabled()).toBe(true);
+      await shots(page, session, 'staking-gate-refuses');
+      await page.setViewportSize({ width: 1366, height: 768 });
+      await page.getByLabel('Use it anyway (recorded with the site)').check();
+      await page.getByRole('button', { name: 'Add site here' }).click();
+      expect(await page.getByTestId('fix-accuracy').textContent()).toMatch(/worse than the 5 m gate: used anyway/);
+      expect(session.errors).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('never enables "Add site here" on a fix with 0 satellites used and HDOP 99.99', async ({ page, session, app, sandboxUrl }) => {
+    expect(sandboxUrl).toMatch(/^http:/);
+    const contradictory = fixture('stationary-gst.nmea')
+      .filter((l) => /^\$GN(RMC|GGA)/.test(l))
+      .map((l) => (l.startsWith('$GNGGA') ? reseal(l.split(',').map((f, i) => (i === 6 ? '2' : i === 7 ? '00' : i === 8 ? '99.99' : f)).join(',')) : l));
+    const server = await useReceiver(app, contradictory);
+    try {
+      await page.getByRole('button', { name: 'My location' }).click();
+      await expect.poll(() => control(page).getAttribute('data-state'), { message: 'no fix', timeout: 30_000 }).toBe('no-fix');
+      expect(await control(page).getByRole('status').textContent()).toContain('with 0 satellites used: its own figures contradict each other');
+      expect(await page.getByRole('button', { name: 'Add site here' }).count()).toBe(0);
+      expect(session.errors).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+testOnDemoSites('averages fixes into a new site with "Stake here", and moves a site to the averaged position', async ({ page, session, app }) => {
+  const server = await useReceiver(app, fixture('stationary-gst.nmea'));
+  try {
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await page.getByRole('button', { name: 'My location' }).click();
+    await expect.poll(() => page.getByTestId('location-gate').textContent(), { timeout: 30_000 }).toBe('Within the 5 m gate.');
+    await page.getByRole('button', { name: 'Stake here' }).click();
+    await page.getByLabel('Fixes to average').fill('12');
+    await expect.poll(() => page.getByTestId('stake-panel').getAttribute('data-done'), { message: '12 fixes kept', timeout: 60_000 }).toBe('true');
+    expect(await page.getByTestId('stake-kept').textContent()).toBe('12 of 12');
+    expect(await page.getByTestId('stake-skipped').textContent()).toBe('none');
+    expect(await page.getByTestId('stake-spread').textContent()).toMatch(/^±\d(\.\d)? m east, ±\d(\.\d)? m north \(1 σ\)$/);
+    expect(await page.getByTestId('stake-accuracy').textContent()).toBe('±3.1 m');
+    const [lat, lon] = (await page.getByTestId('stake-mean').textContent())!.split(', ').map(Number);
+    expect(distanceM(TRUE_POINT, { lat: lat!, lon: lon! })).toBeLessThan(2);
+    await shots(page, session, 'staking-stake-here');
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await page.getByRole('button', { name: 'Accept' }).click();
+    expect(Number(await page.getByLabel('Latitude').inputValue())).toBeCloseTo(lat!, 6);
+    expect(await page.getByTestId('fix-accuracy').textContent()).toMatch(/^Measured with an NMEA receiver: 12 fixes averaged \(GPS fix\), spread .*, receiver accuracy ±3\.1 m, within the 5 m gate, /);
+    await page.getByRole('button', { name: 'Close', exact: true }).click();
+
+    // An existing site, 5 km away: "Move site to my position" in its form, with the distance.
+    await (await findRow(page, 'Sourdough Ridge')).click();
+    await page.getByRole('button', { name: 'Edit site' }).click();
+    const form = page.getByRole('region', { name: 'Edit Sourdough Ridge' });
+    await form.getByRole('button', { name: 'Move site to my position' }).click();
+    await page.getByLabel('Fixes to average').fill('5');
+    await expect.poll(() => page.getByTestId('stake-panel').getAttribute('data-done'), { timeout: 60_000 }).toBe('true');
+    expect(await page.getByTestId('stake-distance').textContent()).toMatch(/^(3[5-9]\d\d|4\d\d\d) m from where the site is now$/);
+    await shots(page, session, 'staking-move-site');
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await page.getByRole('button', { name: 'Accept' }).click();
+    await expect.poll(() => form.getByLabel('Latitude').inputValue()).toMatch(/^45\.631/);
+    expect(session.errors).toEqual([]);
+  } finally {
+    await server.close();
+  }
+});
+
+/** The list draws only the rows in view: search for the site first. */
+async function findRow(page: Page, name: string) {
+  await page.getByLabel('Search sites').fill(name);
+  const row = page.locator('.site-row .row-main').filter({ hasText: name }).first();
+  await row.waitFor();
+  return row;
+}
+
+/** The sentence with its checksum made right again after a field was changed. */
+function reseal(line: string): string {
+  const body = line.slice(1, line.lastIndexOf('*'));
+  let sum = 0;
+  for (const ch of body) sum ^= ch.charCodeAt(0);
+  return `$${body}*${sum.toString(16).toUpperCase().padStart(2, '0')}`;
+}
