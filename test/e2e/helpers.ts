@@ -36,10 +36,10 @@ export interface App {
 }
 
 /** Starts the app on `dataDir` (which the caller made and removes); `stop()` ends it and what it started. */
-export async function startApp(dataDir: string): Promise<App> {
+export async function startApp(dataDir: string, extraArgs: readonly string[] = []): Promise<App> {
   const child: ChildProcessByStdio<null, Readable, Readable> = spawn(
     process.execPath,
-    ['--import', 'tsx', join(ROOT, 'electron', 'start.ts'), '--browser', '--no-open', '--port', '0', '--data-dir', dataDir],
+    ['--import', 'tsx', join(ROOT, 'electron', 'start.ts'), '--browser', '--no-open', '--port', '0', '--data-dir', dataDir, ...extraArgs],
     { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
   let stdout = '';
