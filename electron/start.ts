@@ -26,6 +26,8 @@ Options:
   --data-dir DIR     where profiles, sites and the outbox are kept
                      (default: $SITEWALK_DATA_DIR, else ${defaultDataDir()})
   --no-open          do not open the system browser
+  --check-every S    re-check the service every S seconds while nothing is being sent
+                     (a free request for its description; default 20)
   -h, --help         show this help
 `;
 
@@ -34,6 +36,8 @@ interface StartOptions {
   port: number;
   dataDir: string;
   open: boolean;
+  /** How often the service is re-checked with nothing in flight, ms; undefined: the core's default. */
+  checkEveryMs?: number;
 }
 
 export function parseStartArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): StartOptions | { help: true } | { error: string } {
@@ -46,6 +50,7 @@ export function parseStartArgs(argv: string[], env: NodeJS.ProcessEnv = process.
         port: { type: 'string' },
         'data-dir': { type: 'string' },
         'no-open': { type: 'boolean', default: false },
+        'check-every': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -62,9 +67,15 @@ export function parseStartArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     port = Number(values.port);
   }
   if (values['data-dir'] !== undefined && values['data-dir'].trim() === '') return { error: '--data-dir must name a folder.' };
+  let checkEveryMs: number | undefined;
+  if (values['check-every'] !== undefined) {
+    const seconds = Number(values['check-every']);
+    if (!/^\d+(\.\d+)?$/.test(values['check-every']) || seconds < 0.1 || seconds > 3600) return { error: `--check-every must be a number of seconds from 0.1 to 3600, not "${values['check-every']}".` };
+    checkEveryMs = Math.round(seconds * 1000);
+  }
   // The same rule as the Electron host and the `sitewalk` CLI: one set of profiles, one outbox.
   const dataDir = resolveDataDir({ flag: values['data-dir'], env });
-  return { browser: values.browser === true, port, dataDir, open: values['no-open'] !== true };
+  return { browser: values.browser === true, port, dataDir, open: values['no-open'] !== true, ...(checkEveryMs !== undefined ? { checkEveryMs } : {}) };
 }
 
 function say(line: string): void {
@@ -137,9 +148,16 @@ export interface BrowserApp {
  * one) — the browser version in this process, as `npm start` runs it and as the end-to-end tests
  * start it. Nothing is left open when it fails.
  */
-export async function openBrowserApp(options: { dataDir: string; port: number; log: (line: string) => void }): Promise<BrowserApp> {
+export async function openBrowserApp(options: { dataDir: string; port: number; log: (line: string) => void; checkEveryMs?: number }): Promise<BrowserApp> {
   // Map tiles through the host (every basemap: servers kept in the data folder for offline use, files read in place).
-  const backend = await openHostBackend({ host: 'browser', dataDir: options.dataDir, sandbox: builtInSandbox, tiles: { userAgent: tileUserAgent(appVersion()) }, log: options.log });
+  const backend = await openHostBackend({
+    host: 'browser',
+    dataDir: options.dataDir,
+    sandbox: builtInSandbox,
+    tiles: { userAgent: tileUserAgent(appVersion()) },
+    log: options.log,
+    ...(options.checkEveryMs !== undefined ? { checkEveryMs: options.checkEveryMs } : {}),
+  });
   let host: RunningBrowserHost;
   try {
     host = await startBrowserHost({ hostApi: backend.hostApi, staticDir: paths().rendererDir, port: options.port, tiles: backend.tiles, log: options.log });
@@ -186,7 +204,7 @@ async function runBrowser(options: StartOptions): Promise<void> {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 
-  app = await openBrowserApp({ dataDir: options.dataDir, port: options.port, log: say });
+  app = await openBrowserApp({ dataDir: options.dataDir, port: options.port, log: say, ...(options.checkEveryMs !== undefined ? { checkEveryMs: options.checkEveryMs } : {}) });
   if (stopping) return;
   process.stdout.write(`Sitewalk is running at ${app.host.pageUrl}\n`);
   if (options.open) openBrowser(app.host.pageUrl);

@@ -134,6 +134,7 @@ class Core implements SitewalkCore {
       concurrency: options.concurrency ?? 4,
       retry: { ...DEFAULT_RETRY, ...options.retry },
       probe: { ...DEFAULT_PROBE, ...options.probe },
+      ...(options.checkEveryMs !== undefined ? { checkEveryMs: options.checkEveryMs } : {}),
       activeProfile: activeId,
       access: this.access,
       onStatus: (status) => {

@@ -51,6 +51,8 @@ export interface CoreOptions {
   concurrency?: number;
   retry?: Partial<RetryPolicy>;
   probe?: Partial<Pick<RetryPolicy, 'baseMs' | 'capMs'>>;
+  /** How often the service is re-checked (a free probe) while nothing is in flight, ms (default 20 s). */
+  checkEveryMs?: number;
   /** Per service call (default 30 s). */
   timeoutMs?: number;
   /** Start sending as soon as the core opens and after every enqueue (default true; the CLI sends only on `sync`). */

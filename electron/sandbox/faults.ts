@@ -1,6 +1,8 @@
-// Fault injection for service calls (never for /_sandbox/ or the WSDL): a latency, and four ways a
-// call can go wrong that a client must survive — a server error without applying, applied but the
-// connection dropped, no answer at all, and a proxy's HTML 503. Off by default; a config replaces
+// Fault injection for service calls (never for /_sandbox/): a latency, and four ways a call can go
+// wrong that a client must survive — a server error without applying, applied but the connection
+// dropped, no answer at all, and a proxy's HTML 503. Only the proxy's 503 also meets the WSDL and
+// help pages (when not limited to some operations): a proxy in front of IIS answers for the whole
+// service, so a free probe of the WSDL sees what the calls see. Off by default; a config replaces
 // the previous one whole, so what is set is exactly what GET /_sandbox/faults shows.
 import { z } from 'zod';
 import { describeIssues } from './state';
@@ -67,6 +69,13 @@ export function pickFault(config: FaultConfig, operation: string, random: () => 
     if (probability !== undefined && probability > 0 && random() < probability) return mode;
   }
   return null;
+}
+
+/** Whether a request for the service's own pages (WSDL, help) gets the proxy's 503 page. */
+export function documentationFault(config: FaultConfig, random: () => number): boolean {
+  if (config.operations !== undefined) return false;
+  const probability = config.proxy503Rate;
+  return probability !== undefined && probability > 0 && random() < probability;
 }
 
 export function latencyFor(config: FaultConfig, operation: string): number {

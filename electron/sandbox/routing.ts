@@ -8,7 +8,7 @@ import { readBody, TOO_LARGE } from '../node/http-body';
 import type { Binding } from '../shared/domain';
 import { CallHandler } from './calls';
 import { framework, ServiceError } from './errors';
-import type { FaultConfig } from './faults';
+import { documentationFault, PROXY_503_PAGE, type FaultConfig } from './faults';
 import { handleInspect, INSPECT_PREFIX, json, parseJsonBody, refusal, type InspectHost } from './inspect';
 import { isOperationName, type OperationName, type Params } from './operations';
 import { PersistentState } from './persistence';
@@ -158,6 +158,10 @@ export class SandboxServer implements InspectHost {
   private async serviceRoot(req: IncomingMessage, res: ServerResponse, rawQuery: string): Promise<void> {
     if (req.method === 'GET' || req.method === 'HEAD') {
       req.resume();
+      // The proxy in front answers for the whole service, its pages included.
+      if (documentationFault(this.calls.faults(), this.settings.random)) {
+        return writeReply(res, { status: 503, headers: { 'Content-Type': TEXT_HTML, 'Retry-After': '1' }, body: PROXY_503_PAGE });
+      }
       return writeReply(res, this.documentation(req, rawQuery));
     }
     if (req.method !== 'POST') return this.verbNotAllowed(req, res);

@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { SiteView } from '../../electron/shared/contract/index';
 import { type AppStore, describeError, useAppState } from './store';
+import type { HostLink } from './api';
 import { MapView, pickedFix, type MapHandle } from './map/MapView';
 import { SiteForm } from './components/SiteForm';
 import { SitesPanel } from './components/SitesPanel';
@@ -46,7 +47,7 @@ const siteCard = (localId: string) => byData('data-site-card', localId);
 const siteRow = (localId: string) => byData('data-local-id', localId)?.querySelector<HTMLElement>('.row-main') ?? null;
 const moveButton = (localId: string) => byData('data-move-site', localId);
 
-export function App({ store, onSessionProblem }: { store: AppStore; onSessionProblem: (listener: (message: string) => void) => () => void }) {
+export function App({ store, onHostLink }: { store: AppStore; onHostLink: (listener: (link: HostLink) => void) => () => void }) {
   const api = store.api;
   const [panel, setPanel] = useState<Panel>('sites');
   const [panelFocus, setPanelFocus] = useState<string | undefined>(undefined);
@@ -64,7 +65,8 @@ export function App({ store, onSessionProblem }: { store: AppStore; onSessionPro
   }, []);
   const [toasts, setToasts] = useState<Toast[]>([]);
   const [draftsVersion, setDraftsVersion] = useState(0);
-  const [sessionProblem, setSessionProblem] = useState<string | null>(null);
+  const [link, setLink] = useState<HostLink>({ state: 'ok' });
+  const hostDown = link.state !== 'ok';
   const [bulkDialog, setBulkDialog] = useState<BulkDialog | null>(null);
   const { state: confirmState, confirm, close: closeConfirm } = useConfirmDialog();
   const mapHandle = useRef<MapHandle>(null);
@@ -94,7 +96,15 @@ export function App({ store, onSessionProblem }: { store: AppStore; onSessionPro
   useApplyTheme(loaded ? settings.theme : null);
   const attention = useMemo(() => [...outbox.values()].filter((e) => e.state === 'failed' || e.state === 'needs-review' || e.state === 'paused').length, [outbox]);
 
-  useEffect(() => onSessionProblem(setSessionProblem), [onSessionProblem]);
+  useEffect(() => {
+    let down = false;
+    return onHostLink((next) => {
+      setLink(next);
+      // Back (restarted and its new address pasted, or reachable again): events were missed meanwhile.
+      if (down && next.state === 'ok') void store.start();
+      down = next.state !== 'ok';
+    });
+  }, [onHostLink, store]);
 
   const dismissToast = useCallback((id: number) => setToasts((t) => t.filter((x) => x.id !== id)), []);
 
@@ -249,114 +259,117 @@ export function App({ store, onSessionProblem }: { store: AppStore; onSessionPro
   return (
     <UiContext.Provider value={ui}>
       <div className={`app ${formOpen ? 'form-open' : ''}`}>
-        <StatusBar />
-        <Banners sessionProblem={sessionProblem} />
-        <div className="body">
-          <aside className="sidebar" aria-label="Panels">
-            <nav className="tabs" aria-label="Panels">
-              {PANELS.map((p) => (
-                <button key={p.id} type="button" className={`tab ${panel === p.id ? 'current' : ''}`} aria-current={panel === p.id ? 'page' : undefined} onClick={() => openPanel(p.id)}>
-                  {p.label}
-                  {p.id === 'outbox' && attention > 0 && <span className="count" aria-label={`${attention} need attention`}>{attention}</span>}
-                </button>
-              ))}
-            </nav>
-            <div className="panel" role="region" aria-labelledby="panel-title">
-              <h2 id="panel-title" className="panel-title">
-                {PANELS.find((p) => p.id === panel)?.title}
-              </h2>
-              {panel === 'sites' && (
-                <SitesPanel
-                  selectedId={selectedId}
-                  onAddSite={() => startAddMode('new', currentFocus())}
-                  movingId={move.movableId}
-                  onToggleMove={(localId) => (move.movableId === localId ? cancelMove() : startMoveFrom(localId, 'card'))}
-                  draftsVersion={draftsVersion}
-                  onDraftsChanged={() => setDraftsVersion((v) => v + 1)}
-                  filter={siteFilter}
-                  onFilterChange={setSiteFilter}
-                  mapFollowsList={mapFollowsList}
-                  onMapFollowsListChange={(on) => {
-                    setMapFollowsList(on);
-                    writeMapFollowsList(on);
-                  }}
+        {/* With Sitewalk itself stopped every action would fail: they are held back, visibly, until it is back. */}
+        <fieldset className="app-controls" disabled={hostDown}>
+          <StatusBar hostDown={hostDown} />
+          <Banners hostLink={link} />
+          <div className="body">
+            <aside className="sidebar" aria-label="Panels">
+              <nav className="tabs" aria-label="Panels">
+                {PANELS.map((p) => (
+                  <button key={p.id} type="button" className={`tab ${panel === p.id ? 'current' : ''}`} aria-current={panel === p.id ? 'page' : undefined} onClick={() => openPanel(p.id)}>
+                    {p.label}
+                    {p.id === 'outbox' && attention > 0 && <span className="count" aria-label={`${attention} need attention`}>{attention}</span>}
+                  </button>
+                ))}
+              </nav>
+              <div className="panel" role="region" aria-labelledby="panel-title">
+                <h2 id="panel-title" className="panel-title">
+                  {PANELS.find((p) => p.id === panel)?.title}
+                </h2>
+                {panel === 'sites' && (
+                  <SitesPanel
+                    selectedId={selectedId}
+                    onAddSite={() => startAddMode('new', currentFocus())}
+                    movingId={move.movableId}
+                    onToggleMove={(localId) => (move.movableId === localId ? cancelMove() : startMoveFrom(localId, 'card'))}
+                    draftsVersion={draftsVersion}
+                    onDraftsChanged={() => setDraftsVersion((v) => v + 1)}
+                    filter={siteFilter}
+                    onFilterChange={setSiteFilter}
+                    mapFollowsList={mapFollowsList}
+                    onMapFollowsListChange={(on) => {
+                      setMapFollowsList(on);
+                      writeMapFollowsList(on);
+                    }}
+                  />
+                )}
+                {panel === 'outbox' && <OutboxPanel />}
+                {panel === 'eus' && <EusPanel />}
+                {panel === 'qualities' && <QualitiesPanel />}
+                {panel === 'settings' && <SettingsPanel focusProfileId={panelFocus} />}
+              </div>
+            </aside>
+            <main className="map-area">
+              <div className="map-toolbar">
+                {addMode === null && move.mode.phase === 'armed' ? (
+                  <div className="map-hint move-hint" role="status">
+                    <strong>Drag the pin to its new place — Esc to cancel</strong>
+                    <button ref={cancelMoveRef} type="button" onClick={cancelMove}>
+                      Cancel move
+                    </button>
+                  </div>
+                ) : addMode === null ? (
+                  <>
+                    <button ref={addButtonRef} type="button" className="primary add-site" onClick={() => startAddMode('new', () => addButtonRef.current)}>
+                      + Add site
+                    </button>
+                    <button type="button" onClick={() => mapHandle.current?.fitAll()}>
+                      Show all sites
+                    </button>
+                  </>
+                ) : (
+                  <div className="map-hint" role="status">
+                    <strong>{addMode === 'new' ? 'Click the map where the new site is.' : 'Click the map to set the position.'}</strong>
+                    <button
+                      ref={useCentreRef}
+                      type="button"
+                      onClick={() => {
+                        const c = mapHandle.current?.center();
+                        if (c) onPick(c.lat, c.lng);
+                      }}
+                    >
+                      Use map centre
+                    </button>
+                    <button type="button" onClick={cancelAddMode}>
+                      Cancel
+                    </button>
+                  </div>
+                )}
+              </div>
+              <MapView
+                store={store}
+                settings={settings}
+                selectedId={selectedId}
+                filter={mapFollowsList ? siteFilter : null}
+                addMode={addMode !== null}
+                movableId={move.movableId}
+                movePreview={move.preview}
+                onPick={onPick}
+                stakeRequest={stakeRequest}
+                onStakeDone={onStakeDone}
+                onSelect={(id) => selectSite(id)}
+                onDrop={(id, lat, lng) => void move.moveSite(id, lat, lng)}
+                onStartMove={(id) => startMoveFrom(id, 'menu')}
+                onEdit={(id) => openSiteForm({ mode: 'edit', localId: id })}
+                onCancelAdd={cancelAddMode}
+                rightInset={formOpen ? FORM_WIDTH : 0}
+                handle={mapHandle}
+                messages={<ToastRegion toasts={toasts} dismiss={dismissToast} />}
+              />
+              {form && (
+                <SiteForm
+                  key={`${form.seq}`}
+                  request={form.request}
+                  onClose={closeForm}
+                  picked={picked}
+                  onPickOnMap={() => startAddMode('pick', currentFocus())}
+                  onStakeHere={(target) => setStakeRequest((r) => ({ seq: (r?.seq ?? 0) + 1, target }))}
                 />
               )}
-              {panel === 'outbox' && <OutboxPanel />}
-              {panel === 'eus' && <EusPanel />}
-              {panel === 'qualities' && <QualitiesPanel />}
-              {panel === 'settings' && <SettingsPanel focusProfileId={panelFocus} />}
-            </div>
-          </aside>
-          <main className="map-area">
-            <div className="map-toolbar">
-              {addMode === null && move.mode.phase === 'armed' ? (
-                <div className="map-hint move-hint" role="status">
-                  <strong>Drag the pin to its new place — Esc to cancel</strong>
-                  <button ref={cancelMoveRef} type="button" onClick={cancelMove}>
-                    Cancel move
-                  </button>
-                </div>
-              ) : addMode === null ? (
-                <>
-                  <button ref={addButtonRef} type="button" className="primary add-site" onClick={() => startAddMode('new', () => addButtonRef.current)}>
-                    + Add site
-                  </button>
-                  <button type="button" onClick={() => mapHandle.current?.fitAll()}>
-                    Show all sites
-                  </button>
-                </>
-              ) : (
-                <div className="map-hint" role="status">
-                  <strong>{addMode === 'new' ? 'Click the map where the new site is.' : 'Click the map to set the position.'}</strong>
-                  <button
-                    ref={useCentreRef}
-                    type="button"
-                    onClick={() => {
-                      const c = mapHandle.current?.center();
-                      if (c) onPick(c.lat, c.lng);
-                    }}
-                  >
-                    Use map centre
-                  </button>
-                  <button type="button" onClick={cancelAddMode}>
-                    Cancel
-                  </button>
-                </div>
-              )}
-            </div>
-            <MapView
-              store={store}
-              settings={settings}
-              selectedId={selectedId}
-              filter={mapFollowsList ? siteFilter : null}
-              addMode={addMode !== null}
-              movableId={move.movableId}
-              movePreview={move.preview}
-              onPick={onPick}
-              stakeRequest={stakeRequest}
-              onStakeDone={onStakeDone}
-              onSelect={(id) => selectSite(id)}
-              onDrop={(id, lat, lng) => void move.moveSite(id, lat, lng)}
-              onStartMove={(id) => startMoveFrom(id, 'menu')}
-              onEdit={(id) => openSiteForm({ mode: 'edit', localId: id })}
-              onCancelAdd={cancelAddMode}
-              rightInset={formOpen ? FORM_WIDTH : 0}
-              handle={mapHandle}
-              messages={<ToastRegion toasts={toasts} dismiss={dismissToast} />}
-            />
-            {form && (
-              <SiteForm
-                key={`${form.seq}`}
-                request={form.request}
-                onClose={closeForm}
-                picked={picked}
-                onPickOnMap={() => startAddMode('pick', currentFocus())}
-                onStakeHere={(target) => setStakeRequest((r) => ({ seq: (r?.seq ?? 0) + 1, target }))}
-              />
-            )}
-          </main>
-        </div>
+            </main>
+          </div>
+        </fieldset>
         <Onboarding />
         <ImportDialog open={bulkDialog === 'import'} onClose={() => setBulkDialog(null)} />
         <ExportDialog open={bulkDialog === 'export'} onClose={() => setBulkDialog(null)} />

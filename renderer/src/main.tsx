@@ -9,7 +9,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { describeError } from './store';
-import { onSessionProblem } from './api';
+import { onHostLink } from './api';
 import { applyTheme, savedTheme } from './lib/theme';
 
 // The last theme before the first paint: no flash of white at night while the settings load.
@@ -23,7 +23,7 @@ try {
   if (!store) throw error;
   createRoot(root).render(
     <StrictMode>
-      <App store={store} onSessionProblem={onSessionProblem} />
+      <App store={store} onHostLink={onHostLink} />
     </StrictMode>,
   );
 } catch (error) {

@@ -112,7 +112,7 @@ describe('sitewalk bulk commands against the sandbox', { timeout: 300_000 }, () 
     expect((dry.json!.rows as Array<{ siteId: string; status: string }>).map((row) => [row.siteId, row.status])).toEqual([
       ['880101', 'skipped'],
       ['880104', 'skipped'],
-      ['880107', 'queued'],
+      ['880107', 'would-queue'],
     ]);
 
     const run = await runCli(['reprocess-bulk', file, '--multi-map', target, '--email', '--json', '--data-dir', dir], { env });

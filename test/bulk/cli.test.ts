@@ -34,11 +34,11 @@ describe('sitewalk import', { timeout: 180_000 }, () => {
     expect(run.code).toBe(1);
     expect(run.json).toMatchObject({ ok: false, command: 'import', dryRun: true, summary: { total: 5, ready: 2, invalid: 3 } });
     expect(run.json?.rows.map((row: { row: number; status: string }) => [row.row, row.status])).toEqual([
-      [2, 'queued'],
+      [2, 'would-queue'],
       [3, 'invalid'],
       [4, 'invalid'],
       [5, 'invalid'],
-      [6, 'queued'],
+      [6, 'would-queue'],
     ]);
     expect(await outboxEntries(dir)).toEqual([]);
   });
@@ -69,9 +69,9 @@ describe('sitewalk import', { timeout: 180_000 }, () => {
     const rows = Papa.parse<string[]>((await readFile(report, 'utf8')).replace(/^\uFEFF/, ''), { skipEmptyLines: true }).data;
     expect(rows[0]).toEqual(['row', 'siteId', 'name', 'action', 'status', 'message']);
     expect(rows.slice(1).map((row) => [row[0], row[1], row[4]])).toEqual([
-      ['2', '100001', 'queued'],
+      ['2', '100001', 'would-queue'],
       ['3', '100002', 'invalid'],
-      ['4', '100003', 'queued'],
+      ['4', '100003', 'would-queue'],
       ['5', '100002', 'invalid'],
     ]);
     expect(rows[2]?.[5]).toMatch(/Site ID 100002 is on rows 3 and 5/);
@@ -166,8 +166,8 @@ describe('sitewalk reprocess-bulk', { timeout: 180_000 }, () => {
     expect(run.code).toBe(0);
     expect(run.json).toMatchObject({ ok: true, processIdColumn: 'ProcessID', multiMapId: '301', sendEmail: false, summary: { ready: 2, repeats: 1, excluded: 2 } });
     expect(run.json?.rows.map((row: { row: number; status: string; name: string }) => [row.row, row.status, row.name])).toEqual([
-      [2, 'queued', 'Ann Lee'],
-      [3, 'queued', 'Bo Kim'],
+      [2, 'would-queue', 'Ann Lee'],
+      [3, 'would-queue', 'Bo Kim'],
       [5, 'skipped', 'Bo Kim'],
     ]);
     expect(run.stderr).toMatch(/2 submissions would be reprocessed into Multi Map 301 without email/);

@@ -12,11 +12,11 @@ describe('the row-by-row report', () => {
     const preview = await previewFixture('mixed-valid.csv');
     const rows = dryRunReport(preview);
     expect(rows.map((row) => [row.row, row.status])).toEqual([
-      [2, 'queued'],
+      [2, 'would-queue'],
       [3, 'invalid'],
       [4, 'invalid'],
       [5, 'invalid'],
-      [6, 'queued'],
+      [6, 'would-queue'],
     ]);
     expect(rows[1]?.message).toMatch(/whole number of meters/);
     expect(rows[0]?.message).toBe('Would create a new site.');

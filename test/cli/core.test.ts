@@ -140,8 +140,13 @@ describe('sitewalk CLI: sites, outbox and sync', { timeout: 120_000 }, () => {
     const edit = await sitewalk(['site', 'edit', sites[0]!.siteId!, '--height', '44', '--data-dir', dir]);
     expect(edit.code, edit.stderr).toBe(0);
     expect(edit.stdout.trim()).toBe(localId);
-    expect((await sitewalk(['sync', '--data-dir', dir], { SITEWALK_KEY: KEY })).code).toBe(0);
+    const second = await sitewalk(['sync', '--data-dir', dir], { SITEWALK_KEY: KEY });
+    expect(second.code).toBe(0);
+    // This run sent one entry; two are done in all: the summary does not pass the total off as this run's.
+    expect(second.stderr).toMatch(/^1 sent by this run; 0 still queued, 0 failed, 0 need review, 0 paused \(2 done in all\)\.$/m);
     expect((await serviceSites(sandbox.url)).find((site) => site.id === sites[0]!.siteId)).toMatchObject({ name: 'CLI Ridge', height: 44 });
+    const idle = await sitewalk(['sync', '--json', '--data-dir', dir], { SITEWALK_KEY: KEY });
+    expect(JSON.parse(idle.stdout)).toMatchObject({ sent: 0, counts: { done: 2 } });
   });
 
   it('refuses bad input with exit 2 and queues nothing', async () => {

@@ -56,11 +56,13 @@ export const test = base
     await writeFile(path, text);
     return path;
   })
+  /** More `npm start` options for the app (a file sets them with `test.override('appArgs', […])`). */
+  .extend('appArgs', [] as string[])
   /** The app as `npm start -- --browser` runs it (with its built-in sandbox), on a fresh data folder. */
-  .extend('app', async ({ tempDir }, { onCleanup }) => {
+  .extend('app', async ({ tempDir, appArgs }, { onCleanup }) => {
     const dataDir = join(tempDir, 'data');
     await mkdir(dataDir);
-    const app = await startApp(dataDir);
+    const app = await startApp(dataDir, appArgs);
     onCleanup(async () => {
       await forgetAddedProfiles(app);
       await app.stop();

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
 import { vi } from 'vitest';
 import type { ProfileView } from '../../electron/shared/contract/index';
-import { openBrowserApp } from '../../electron/start';
+import { openBrowserApp, parseStartArgs } from '../../electron/start';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const ARTIFACTS = join(ROOT, 'test-results', 'e2e');
@@ -35,10 +35,20 @@ export interface App {
   stop(): Promise<void>;
 }
 
-/** Starts the app on `dataDir` (which the caller made and removes); `stop()` ends it and what it started. */
-export async function startApp(dataDir: string): Promise<App> {
+/**
+ * Starts the app on `dataDir` (which the caller made and removes), with more `npm start` options if
+ * given (`--port`, `--check-every`); `stop()` ends it and what it started.
+ */
+export async function startApp(dataDir: string, extraArgs: readonly string[] = []): Promise<App> {
+  const parsed = parseStartArgs(['--browser', '--no-open', '--port', '0', '--data-dir', dataDir, ...extraArgs]);
+  if (!('browser' in parsed)) throw new Error(`startApp: ${'error' in parsed ? parsed.error : 'unexpected --help'}`);
   let logs = '';
-  const opened = await openBrowserApp({ dataDir, port: 0, log: (line) => void (logs += `${line}\n`) });
+  const opened = await openBrowserApp({
+    dataDir,
+    port: parsed.port,
+    log: (line) => void (logs += `${line}\n`),
+    ...(parsed.checkEveryMs !== undefined ? { checkEveryMs: parsed.checkEveryMs } : {}),
+  });
   let stopped: Promise<void> | null = null;
   const stop = () => (stopped ??= opened.close());
   try {

@@ -3,7 +3,7 @@
 // is refused with its sentence), and showing a height both ways must not drift when read back.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { feetToMeters, formatHeight, heightFieldText, metersToFeet, readHeight } from '../../renderer/src/lib/units';
+import { convertHeightText, feetToMeters, formatHeight, heightFieldText, metersToFeet, readHeight } from '../../renderer/src/lib/units';
 import { parseSiteEdit } from '../../electron/shared/validation';
 
 describe('feet and meters', () => {
@@ -75,5 +75,33 @@ describe('reading the height field', () => {
     expect(reading.meters).toBe(1219);
     const result = parseSiteEdit({ height: reading.schemaInput, latitude: '45', longitude: '-93' });
     expect(result.ok).toBe(false);
+  });
+});
+
+describe('the m/ft toggle converts the height shown', () => {
+  it('writes the same height in the other unit instead of re-reading the digits', () => {
+    expect(convertHeightText('30', 'm', 'ft')).toBe('98.4');
+    expect(convertHeightText('100', 'ft', 'm')).toBe('30');
+    expect(convertHeightText('98 ft', 'm', 'm')).toBe('98 ft');
+    expect(convertHeightText('98 ft', 'ft', 'm')).toBe('30');
+    expect(convertHeightText('30 m', 'ft', 'ft')).toBe('30 m');
+    expect(convertHeightText('30 m', 'm', 'ft')).toBe('98.4');
+    expect(convertHeightText('', 'm', 'ft')).toBe('');
+    expect(convertHeightText('tall', 'm', 'ft')).toBe('tall');
+  });
+
+  it('keeps whole meters through any number of toggles', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2000 }), fc.integer({ min: 1, max: 6 }), (meters, toggles) => {
+        let text = String(meters);
+        let unit: 'm' | 'ft' = 'm';
+        for (let i = 0; i < toggles; i++) {
+          const next: 'm' | 'ft' = unit === 'm' ? 'ft' : 'm';
+          text = convertHeightText(text, unit, next);
+          unit = next;
+        }
+        expect(readHeight(text, unit).meters).toBe(meters);
+      }),
+    );
   });
 });

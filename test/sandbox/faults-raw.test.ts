@@ -1,7 +1,8 @@
 // Fault injection seen on the wire, below any client of ours (test/service/sandbox-faults.test.ts
 // covers how our client reads them): what each mode puts on the socket over every binding, whether
-// the call was applied, how rates draw from an injected random source, and that /_sandbox/, the
-// WSDL and the help page are never faulted (who may use /_sandbox/: inspect-access.test.ts).
+// the call was applied, how rates draw from an injected random source, that /_sandbox/ is never
+// faulted, and that the WSDL and help page meet only a proxy's 503 for the whole service (who may
+// use /_sandbox/: inspect-access.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox/index';
 import { call, callsLeft, durableState, expectRejected, inspect, RAW_BINDINGS, send, validFields, type RawResponse, demoSandboxForFile } from './raw';
@@ -172,6 +173,18 @@ describe('/_sandbox/ under faults', () => {
     const help = await send(sandbox.url, { method: 'GET', path: sandbox.servicePath, timeoutMs: 3_000 });
     expect(help.status).toBe(200);
     expect(help.headers['content-type']).toBe('text/html; charset=utf-8');
+  });
+
+  it('puts the proxy 503 in front of the WSDL and help page too, unless the fault is limited to some operations', async () => {
+    sandbox.setFaults({ proxy503Rate: 1 });
+    const wsdl = await send(sandbox.url, { method: 'GET', path: `${sandbox.servicePath}?WSDL`, timeoutMs: 3_000 });
+    expect(wsdl.status).toBe(503);
+    expect(wsdl.body).toMatch(/503 Service Temporarily Unavailable/);
+    expect((await send(sandbox.url, { method: 'GET', path: sandbox.servicePath, timeoutMs: 3_000 })).status).toBe(503);
+    sandbox.setFaults({ proxy503Rate: 1, operations: ['SitesAPI'] });
+    expect((await send(sandbox.url, { method: 'GET', path: `${sandbox.servicePath}?WSDL`, timeoutMs: 3_000 })).status).toBe(200);
+    sandbox.setFaults({});
+    expect((await send(sandbox.url, { method: 'GET', path: `${sandbox.servicePath}?WSDL`, timeoutMs: 3_000 })).status).toBe(200);
   });
 
   it('sets and clears faults over PUT /_sandbox/faults, which replaces the whole configuration', async () => {

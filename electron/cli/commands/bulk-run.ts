@@ -64,6 +64,7 @@ function countsSentence(c: RunCounts): string {
     c.needsReview && `${c.needsReview} need review`,
     c.paused && `${c.paused} held`,
     c.queued && `${c.queued} queued`,
+    c.wouldQueue && `${c.wouldQueue} would be queued`,
     c.cancelled && `${c.cancelled} cancelled`,
   ].filter(Boolean);
   return parts.length > 0 ? parts.join(', ') : 'nothing to do';
@@ -99,7 +100,7 @@ export async function sendWithProgress(
 export async function finishDryRun(io: CliIo, flags: RunFlags, command: string, base: Record<string, unknown>, rows: ReportRow[], sentence: string, ok: boolean): Promise<void> {
   await writeReport(io, command, flags.report, rows);
   io.stderr(`sitewalk ${command}: ${sentence}\n`);
-  output(io, flags, { ok, ...base, dryRun: true, rows, ...(flags.report ? { report: flags.report } : {}) }, () => attentionTable(rows.filter((row) => row.status !== 'queued')));
+  output(io, flags, { ok, ...base, dryRun: true, rows, ...(flags.report ? { report: flags.report } : {}) }, () => attentionTable(rows.filter((row) => row.status !== 'would-queue')));
   if (!ok) throw new CliExit(BULK_EXIT.rows);
 }
 

@@ -54,7 +54,7 @@ function planReport(plan: EusPlan): ReportRow[] {
     siteId: row.processId,
     name: submissionLabel(row.values),
     action: 'reprocess',
-    status: row.ready ? 'queued' : row.sameAsRow !== undefined || row.heldBack ? 'skipped' : 'invalid',
+    status: row.ready ? 'would-queue' : row.sameAsRow !== undefined || row.heldBack ? 'skipped' : 'invalid',
     message: row.ready
       ? `Would reprocess into Multi Map ${plan.multiMapId}${plan.sendEmail ? ' and send the email again' : ', no email'}${row.emailAgain ? ` (${lowerFirst(row.recentEmail ?? 'emailed')}: --force)` : ''}.`
       : row.sameAsRow !== undefined

@@ -11,7 +11,8 @@
 // sent again after a failure that may pass (plain sync; --until-settled waits for them); 1 the data
 // folder could not be used.
 // JSON (--json): { ok, blocked: { reason, message } | null, status: SyncStatus, concurrency,
-//                  counts: { pending, sending, done, failed, needs-review, paused },
+//                  sent (entries this run sent), counts: { pending, sending, done, failed,
+//                  needs-review, paused } (the outbox as it stands: done counts every entry ever done),
 //                  attention: OutboxEntryView[] }   (entries that failed, need review or are paused)
 import type { Command } from 'commander';
 import type { OutboxEntryView, SettleSummary, SitewalkCore } from '../../core/open-core';
@@ -104,12 +105,13 @@ export function registerSyncCommand(program: Command, io: CliIo, options: CoreCo
       const attention: OutboxEntryView[] = core.outbox.list().filter((entry) => entry.state === 'failed' || entry.state === 'needs-review' || entry.state === 'paused');
       const code = syncExitCode(summary);
       const { counts } = summary;
+      // `counts` is the outbox as it stands (done: every entry ever done); what this run sent is `done`.
       io.stderr(
-        `${counts.done} done, ${counts.pending + counts.sending} still queued, ${counts.failed} failed, ${counts['needs-review']} need review, ${counts.paused} paused.` +
+        `${done} sent by this run; ${counts.pending + counts.sending} still queued, ${counts.failed} failed, ${counts['needs-review']} need review, ${counts.paused} paused (${counts.done} done in all).` +
         (summary.blocked ? ` ${summary.blocked.message}` : '') +
         '\n',
       );
-      output(io, flags, { ok: code === EXIT.ok, blocked: summary.blocked, status: summary.status, concurrency, counts, attention }, () => attention.map(describeEntry).join('\n'));
+      output(io, flags, { ok: code === EXIT.ok, blocked: summary.blocked, status: summary.status, concurrency, sent: done, counts, attention }, () => attention.map(describeEntry).join('\n'));
       if (code !== EXIT.ok) throw new CliExit(code);
     });
   });

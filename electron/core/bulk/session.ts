@@ -251,5 +251,5 @@ export class BulkSession {
 }
 
 function emptyCounts(): RunResult['counts'] {
-  return { total: 0, created: 0, updated: 0, reprocessed: 0, unchanged: 0, invalid: 0, skipped: 0, failed: 0, needsReview: 0, paused: 0, queued: 0, cancelled: 0 };
+  return { total: 0, created: 0, updated: 0, reprocessed: 0, unchanged: 0, invalid: 0, skipped: 0, failed: 0, needsReview: 0, paused: 0, queued: 0, wouldQueue: 0, cancelled: 0 };
 }

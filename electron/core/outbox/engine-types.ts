@@ -67,6 +67,12 @@ export interface EngineOptions {
   concurrency?: number;
   retry?: RetryPolicy;
   probe?: Pick<RetryPolicy, 'baseMs' | 'capMs'>;
+  /**
+   * While started, the service is re-checked (a free probe) this often when no request is in flight,
+   * so the status follows the service with nothing queued; also the longest wait between probes
+   * while it cannot be reached (default 20 s).
+   */
+  checkEveryMs?: number;
   /** The profile whose entries are sent, or null. */
   activeProfile(): string | null;
   /** The one way to the service: clients, keys and reachability per profile. */

@@ -3,11 +3,12 @@
 // Before a request leaves, the entry is durably 'sending', so a crash mid-call is seen as
 // ambiguous on the next start. After a call, policy.ts decides the next state. When the service is
 // unreachable the engine goes offline and probes with backoff (the host may hint at connectivity
-// too); when the probe answers, sending resumes by itself.
+// too); when the probe answers, sending resumes by itself. With nothing in flight it re-checks the
+// service every `checkEveryMs` (a free probe), so the status is never just the last call's result.
 import type { Clock, Random, TimerHandle } from '../clock';
 import type { Blocked, EngineOptions, EngineStatus, Reachability, SettleResult } from './engine-types';
 import type { CallResult, ReprocessResult, ServiceClient, SiteResult } from '../service/types';
-import { backoffDelay, decide, DEFAULT_PROBE, DEFAULT_RETRY, type RetryPolicy } from './policy';
+import { backoffDelay, decide, DEFAULT_CHECK_EVERY_MS, DEFAULT_PROBE, DEFAULT_RETRY, type RetryPolicy } from './policy';
 import type { OutboxStore } from './store';
 import { ConnectionMonitor, HUNG_AFTER_MS } from './connection';
 import * as transitions from './transitions';
@@ -38,6 +39,8 @@ export class SyncEngine {
   /** When each request in flight left, by lane: one waiting too long means the service hangs. */
   private readonly sentAt = new Map<string, number>();
   private probeAt: number | null = null;
+  private readonly checkEveryMs: number;
+  private checkTimer: TimerHandle | null = null;
   /** Entries that failed before this instant are due now: the user asked to sync. */
   private manualSyncAt = Number.NEGATIVE_INFINITY;
   private blocked: Blocked | null = null;
@@ -51,7 +54,11 @@ export class SyncEngine {
     this.random = options.random;
     this.concurrencyLimit = clampConcurrency(options.concurrency ?? 4);
     this.retry = options.retry ?? DEFAULT_RETRY;
-    this.probePolicy = options.probe ?? DEFAULT_PROBE;
+    this.checkEveryMs = Math.max(1, options.checkEveryMs ?? DEFAULT_CHECK_EVERY_MS);
+    // Offline, the probe backs off, but never longer than the periodic check: a service that comes
+    // back is seen within that time.
+    const probe = options.probe ?? DEFAULT_PROBE;
+    this.probePolicy = { baseMs: probe.baseMs, capMs: Math.min(probe.capMs, this.checkEveryMs) };
     this.connection = new ConnectionMonitor(options.initialContact ?? new Map());
   }
 
@@ -70,7 +77,19 @@ export class SyncEngine {
     this.started = true;
     // Learn how the service is doing now, even with nothing to send ("checking" until then).
     if (!this.probing) void this.runProbe();
+    this.armCheck();
     this.kick();
+  }
+
+  /** The periodic re-check: skipped while calls are in flight (their answers tell) or a probe is due anyway. */
+  private armCheck(): void {
+    if (this.stopped) return;
+    this.checkTimer = this.clock.setTimer(() => {
+      this.checkTimer = null;
+      if (this.stopped) return;
+      if (!this.probing && !this.probeTimer && this.inflight.size === 0) void this.runProbe();
+      this.armCheck();
+    }, this.checkEveryMs);
   }
 
   /** Asks for a pass soon (after an enqueue, a retry, a key change…). Cheap to call often. */
@@ -84,12 +103,13 @@ export class SyncEngine {
   }
 
   /**
-   * The user's "sync now": backoff waits are skipped, and when offline the service is probed at
-   * once instead of at the next probe time.
+   * The user's "sync now": backoff waits are skipped, and the service is probed at once (free), so
+   * the status says how it is now.
    */
   syncNow(): void {
     this.manualSyncAt = this.clock.now();
-    if (!this.online) this.probeNow();
+    // Always asked afresh, queue or not: "Sync now" must never leave a stale status standing.
+    this.probeNow();
     this.kick();
   }
 
@@ -175,8 +195,10 @@ export class SyncEngine {
     this.stopped = true;
     if (this.probeTimer) this.clock.clearTimer(this.probeTimer);
     if (this.retryTimer) this.clock.clearTimer(this.retryTimer);
+    if (this.checkTimer) this.clock.clearTimer(this.checkTimer);
     this.probeTimer = null;
     this.retryTimer = null;
+    this.checkTimer = null;
     await Promise.allSettled([...this.inflight.values()]);
     await Promise.allSettled([...this.writes]);
     const status = this.status();

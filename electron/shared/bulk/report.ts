@@ -12,6 +12,7 @@ import type { ImportPreview, PreviewRow } from './preview';
  * invalid / skipped: never queued (message says why);
  * failed: the service refused it; needs-review: it may or may not have been applied, a person must check;
  * paused: queued but held (quota used up or key rejected); queued: waiting in the outbox (offline, or not followed);
+ * would-queue: a dry run's row that a real run would queue (a dry run queues nothing, so never 'queued');
  * cancelled: removed from the outbox before it was sent.
  */
 export type RowStatus =
@@ -25,6 +26,7 @@ export type RowStatus =
   | 'needs-review'
   | 'paused'
   | 'queued'
+  | 'would-queue'
   | 'cancelled';
 
 export interface ReportRow {
@@ -54,13 +56,15 @@ export interface RunCounts {
   needsReview: number;
   paused: number;
   queued: number;
+  wouldQueue: number;
   cancelled: number;
 }
 
 export function countStatuses(rows: readonly ReportRow[]): RunCounts {
-  const counts: RunCounts = { total: rows.length, created: 0, updated: 0, reprocessed: 0, unchanged: 0, invalid: 0, skipped: 0, failed: 0, needsReview: 0, paused: 0, queued: 0, cancelled: 0 };
+  const counts: RunCounts = { total: rows.length, created: 0, updated: 0, reprocessed: 0, unchanged: 0, invalid: 0, skipped: 0, failed: 0, needsReview: 0, paused: 0, queued: 0, wouldQueue: 0, cancelled: 0 };
   for (const row of rows) {
     if (row.status === 'needs-review') counts.needsReview++;
+    else if (row.status === 'would-queue') counts.wouldQueue++;
     else counts[row.status]++;
   }
   return counts;
@@ -92,7 +96,7 @@ export function dryRunReport(preview: ImportPreview): ReportRow[] {
       siteId: row.edit?.siteId ?? '',
       name: row.edit?.name ?? '',
       action: row.action,
-      status: 'queued',
+      status: 'would-queue',
       message: `${row.action === 'create' ? 'Would create a new site.' : `Would change ${row.changes ? row.changes.join(', ') : 'the site'}.`}${warnings}`,
     };
   });

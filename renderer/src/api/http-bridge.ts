@@ -9,6 +9,10 @@ const TOKEN_KEY = 'sitewalk.token';
 const RECONNECT_MIN_MS = 1_000;
 const RECONNECT_MAX_MS = 30_000;
 
+/** What a call says when nothing answers on the host's address: the program serving the page stopped. */
+export const HOST_GONE_MESSAGE =
+  'Sitewalk is not running: the program that serves this page has stopped. Start it again; if it prints a new address, paste that address into this tab.';
+
 /** An API call the host refused or could not complete; `code` is the host's reason. */
 export class ApiCallError extends Error {
   constructor(
@@ -62,11 +66,23 @@ export interface HttpBridgeOptions {
   fetch?: typeof fetch;
   /** Told when the event stream cannot be kept open (e.g. the host was restarted). */
   onStreamProblem?: (message: string) => void;
+  /**
+   * Told `true` when nothing answers on the host's address (a call or the event stream failed
+   * below HTTP: the host stopped), `false` when the event stream is open again.
+   */
+  onHostGone?: (gone: boolean) => void;
 }
 
 export interface HttpBridge extends SitewalkBridge {
   /** Stops the event stream and forgets the listeners. */
   close(): void;
+  /** A new token (the host was restarted and its new address pasted): calls and events use it from now on. */
+  setToken(token: string): void;
+}
+
+/** A fetch that rejected without an HTTP answer, not because the page cancelled it. */
+function isUnreachable(error: unknown): boolean {
+  return error instanceof TypeError;
 }
 
 export function createHttpBridge(options: HttpBridgeOptions): HttpBridge {
@@ -76,20 +92,36 @@ export function createHttpBridge(options: HttpBridgeOptions): HttpBridge {
   let stream: AbortController | null = null;
   let retryTimer: ReturnType<typeof setTimeout> | null = null;
   let retryDelay = RECONNECT_MIN_MS;
+  let token = options.token;
+  let gone = false;
+
+  function hostGone(now: boolean): void {
+    if (gone === now) return;
+    gone = now;
+    options.onHostGone?.(now);
+  }
 
   function headers(extra: Record<string, string> = {}): Record<string, string> {
-    return options.token ? { ...extra, Authorization: `Bearer ${options.token}` } : extra;
+    return token ? { ...extra, Authorization: `Bearer ${token}` } : extra;
   }
 
   async function call(method: ApiMethod, args: unknown[]): Promise<unknown> {
-    const response = await doFetch(`${base}/api/${method}`, {
-      method: 'POST',
-      headers: headers({ 'Content-Type': 'application/json' }),
-      body: JSON.stringify(args),
-      credentials: 'omit',
-      cache: 'no-store',
-      redirect: 'error',
-    });
+    let response: Response;
+    try {
+      response = await doFetch(`${base}/api/${method}`, {
+        method: 'POST',
+        headers: headers({ 'Content-Type': 'application/json' }),
+        body: JSON.stringify(args),
+        credentials: 'omit',
+        cache: 'no-store',
+        redirect: 'error',
+      });
+    } catch (error) {
+      if (!isUnreachable(error)) throw error;
+      // "Failed to fetch" says nothing to a person: what failed is Sitewalk itself.
+      hostGone(true);
+      throw new ApiCallError('host-gone', HOST_GONE_MESSAGE, 0);
+    }
     const body = (await response.json().catch(() => null)) as { value?: unknown; error?: { code?: string; message?: string } } | null;
     if (!response.ok) {
       const message = body?.error?.message ?? `Sitewalk answered HTTP ${response.status}.`;
@@ -125,12 +157,15 @@ export function createHttpBridge(options: HttpBridgeOptions): HttpBridge {
     });
     if (response.status === 401 || response.status === 403) {
       // Another run of the host has another token: retrying cannot help.
-      options.onStreamProblem?.('This page lost its session with Sitewalk. Open the address Sitewalk printed when it started.');
+      options.onStreamProblem?.(
+        'This page still has the address of its last run. Paste the address Sitewalk printed when it started into this tab\'s address bar: the page takes it up at once.',
+      );
       controller.abort();
       return;
     }
     if (!response.ok || !response.body) throw new Error(`event stream answered HTTP ${response.status}`);
     retryDelay = RECONNECT_MIN_MS;
+    hostGone(false);
     const parser = new SseParser(deliver);
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
     for (;;) {
@@ -145,16 +180,19 @@ export function createHttpBridge(options: HttpBridgeOptions): HttpBridge {
     const controller = new AbortController();
     stream = controller;
     openStream(controller)
-      .catch(() => undefined)
+      .catch((error: unknown) => {
+        if (!controller.signal.aborted && isUnreachable(error)) hostGone(true);
+      })
       .finally(() => {
         if (stream !== controller) return;
         stream = null;
         if (controller.signal.aborted || listeners.size === 0) return;
-        // Dropped (host busy or restarted): try again, backing off up to 30 s.
+        // Dropped (host busy or restarted): try again, backing off up to 30 s; while nothing answers
+        // at all, every second, so the page sees the host back as soon as it is.
         retryTimer = setTimeout(() => {
           retryTimer = null;
           if (listeners.size > 0) startStream();
-        }, retryDelay);
+        }, gone ? RECONNECT_MIN_MS : retryDelay);
         retryDelay = Math.min(retryDelay * 2, RECONNECT_MAX_MS);
       });
   }
@@ -179,6 +217,12 @@ export function createHttpBridge(options: HttpBridgeOptions): HttpBridge {
     close() {
       listeners.clear();
       stopStream();
+    },
+    setToken(next) {
+      token = next;
+      retryDelay = RECONNECT_MIN_MS;
+      stopStream();
+      if (listeners.size > 0) startStream();
     },
   };
 }

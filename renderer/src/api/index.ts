@@ -2,7 +2,7 @@
 // preload's `window.sitewalk` bridge (IPC), in a browser the browser host's HTTP API. The UI calls
 // getApi() and onApiEvent() and never learns which one it has, nor ever sees the API key.
 import type { ApiEvent, SitewalkApi, SitewalkBridge } from '../../../electron/shared/contract/index';
-import { apiFromBridge, createHttpBridge, takeToken } from './http-bridge';
+import { apiFromBridge, createHttpBridge, HOST_GONE_MESSAGE, takeToken, type HttpBridge } from './http-bridge';
 
 declare global {
   interface Window {
@@ -13,27 +13,57 @@ declare global {
 
 export { ApiCallError } from './http-bridge';
 
+/**
+ * Whether the page can use its host: ok; gone (nothing answers on its address: Sitewalk stopped);
+ * session-lost (it answers, but to another token: it was restarted and this page has the old address).
+ */
+export type HostLink = { state: 'ok' } | { state: 'gone' | 'session-lost'; message: string };
+
 let bridge: SitewalkBridge | null = null;
+let httpBridge: HttpBridge | null = null;
 let api: SitewalkApi | null = null;
-const sessionProblems = new Set<(message: string) => void>();
+let link: HostLink = { state: 'ok' };
+const linkListeners = new Set<(link: HostLink) => void>();
+
+function setLink(next: HostLink): void {
+  if (next.state === link.state && (next.state === 'ok' || (link.state !== 'ok' && next.message === link.message))) return;
+  link = next;
+  for (const listener of [...linkListeners]) listener(link);
+}
+
+function tokenPlace(): Parameters<typeof takeToken>[0] {
+  let storage: Storage | null = null;
+  try {
+    storage = window.sessionStorage;
+  } catch {
+    storage = null;
+  }
+  return { location: window.location, history: window.history, storage };
+}
 
 function currentBridge(): SitewalkBridge {
   if (bridge) return bridge;
   if (window.sitewalk) {
     bridge = window.sitewalk;
   } else {
-    let storage: Storage | null = null;
-    try {
-      storage = window.sessionStorage;
-    } catch {
-      storage = null;
-    }
-    const token = takeToken({ location: window.location, history: window.history, storage });
-    bridge = createHttpBridge({
+    let token = takeToken(tokenPlace());
+    httpBridge = bridge = createHttpBridge({
       token,
-      onStreamProblem: (message) => {
-        for (const listener of sessionProblems) listener(message);
+      onStreamProblem: (message) => setLink({ state: 'session-lost', message }),
+      onHostGone: (gone) => {
+        if (gone) setLink({ state: 'gone', message: HOST_GONE_MESSAGE });
+        else if (link.state === 'gone') setLink({ state: 'ok' });
       },
+    });
+    // After a restart only the #token part of the address changes, and a browser does not reload
+    // for that: the new token is taken up here, and the page carries on with it.
+    window.addEventListener('hashchange', () => {
+      if (!/(?:^#|&)token=/.test(window.location.hash)) return;
+      const next = takeToken(tokenPlace());
+      if (!next || next === token) return;
+      token = next;
+      httpBridge?.setToken(next);
+      setLink({ state: 'ok' });
     });
   }
   return bridge;
@@ -61,12 +91,17 @@ export function onApiEvent(listener: (event: ApiEvent) => void): () => void {
 }
 
 /**
- * Told when the page can no longer reach its host (browser host restarted with a new token): the UI
- * can say so instead of silently showing stale data.
+ * Told whenever the page's link to its host changes (Sitewalk stopped, restarted under a new
+ * address, or back): the UI says so and holds back what would fail, instead of showing stale data.
  */
-export function onSessionProblem(listener: (message: string) => void): () => void {
-  sessionProblems.add(listener);
-  return () => sessionProblems.delete(listener);
+export function onHostLink(listener: (link: HostLink) => void): () => void {
+  linkListeners.add(listener);
+  return () => linkListeners.delete(listener);
+}
+
+/** The link as it stands now. */
+export function hostLink(): HostLink {
+  return link;
 }
 
 // Take the token out of the address bar as soon as the app loads, not at the first call.

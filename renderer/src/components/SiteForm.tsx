@@ -10,6 +10,7 @@ import { formatDecimal } from '../lib/coords';
 import { deleteDraft, loadDraft, saveDraft, type SiteDraft, type SiteDraftFields } from '../lib/drafts';
 import { relativeTime } from '../lib/format';
 import { issuesByField } from '../lib/issues';
+import { convertHeightText } from '../lib/units';
 import {
   FIELD_ORDER,
   buildPayload,
@@ -285,7 +286,7 @@ export function SiteForm({ request, onClose, onPickOnMap, picked, onStakeHere }:
                 <legend className="visually-hidden">Height unit</legend>
                 {HEIGHT_UNITS.map((unit) => (
                   <label key={unit} className={fields.heightUnit === unit ? 'checked' : ''}>
-                    <input type="radio" name={ids('unit')} value={unit} checked={fields.heightUnit === unit} onChange={() => update({ heightUnit: unit })} />
+                    <input type="radio" name={ids('unit')} value={unit} checked={fields.heightUnit === unit} onChange={() => update({ heightUnit: unit, height: convertHeightText(fields.height, fields.heightUnit, unit) })} />
                     {unit}
                   </label>
                 ))}

@@ -4,12 +4,13 @@
 // icon shape plus words, never colour alone.
 import type { ReactNode } from 'react';
 import type { StatusView } from '../../../electron/shared/contract/index';
+import type { HostLink } from '../api';
 import { useAppState } from '../store';
 import { relativeTime } from '../lib/format';
 import { SupportDetails, syncNow, useNow, useUi } from './ui';
 import { ThemeToggle } from './ThemeChoice';
 
-export function StatusBar() {
+export function StatusBar({ hostDown = false }: { hostDown?: boolean }) {
   const ui = useUi();
   const status = useAppState(ui.store, (s) => s.status);
   const profiles = useAppState(ui.store, (s) => s.profiles);
@@ -25,7 +26,13 @@ export function StatusBar() {
         </button>
       </div>
       <div className="status-items" aria-live="polite">
-        <Connection status={status} />
+        {hostDown ? (
+          <span className="conn conn-offline" data-testid="connection">
+            <Icon name="offline" /> Sitewalk stopped — nothing can be saved or sent
+          </span>
+        ) : (
+          <Connection status={status} />
+        )}
         {status && (
           <>
             <button type="button" className="status-chip" onClick={() => ui.openPanel('outbox')} data-testid="pending-count">
@@ -96,7 +103,7 @@ function Connection({ status }: { status: StatusView | null }) {
   }
 }
 
-export function Banners({ sessionProblem }: { sessionProblem: string | null }) {
+export function Banners({ hostLink }: { hostLink: HostLink }) {
   const ui = useUi();
   const status = useAppState(ui.store, (s) => s.status);
   const profiles = useAppState(ui.store, (s) => s.profiles);
@@ -111,16 +118,28 @@ export function Banners({ sessionProblem }: { sessionProblem: string | null }) {
 
   return (
     <div className="banners">
-      {(connectionError || sessionProblem) && (
+      {hostLink.state !== 'ok' ? (
         <Banner tone="error" icon="warn">
           <p>
-            <strong>Sitewalk's background service cannot be reached.</strong> {sessionProblem ?? connectionError} Nothing you type is lost: unsaved
-            forms are kept as drafts.
+            <strong>{hostLink.state === 'gone' ? 'Sitewalk has stopped.' : 'Sitewalk was restarted.'}</strong>{' '}
+            {hostLink.state === 'gone'
+              ? 'This page cannot save, send or load anything until it runs again: start it, and if it prints a new address, paste that into this tab.'
+              : hostLink.message}{' '}
+            Until then the buttons are held back; nothing you typed is lost: unsaved forms are kept as drafts.
           </p>
-          <button type="button" onClick={() => (sessionProblem ? window.location.reload() : void ui.store.start())}>
-            {sessionProblem ? 'Reload' : 'Try again'}
-          </button>
         </Banner>
+      ) : (
+        connectionError && (
+          <Banner tone="error" icon="warn">
+            <p>
+              <strong>Sitewalk's background service cannot be reached.</strong> {connectionError} Nothing you type is lost: unsaved forms are kept as
+              drafts.
+            </p>
+            <button type="button" onClick={() => void ui.store.start()}>
+              Try again
+            </button>
+          </Banner>
+        )
       )}
       {problems.map((problem) => (
         <Banner key={problem.id} tone="error" icon="warn">

@@ -72,3 +72,24 @@ export function heightFieldText(meters: number | null, unit: HeightUnit): string
   if (meters === null) return '';
   return unit === 'ft' ? String(metersToFeet(meters)) : String(meters);
 }
+
+/**
+ * The height field's text after the unit toggle moves from `from` to `to`: the same height, written
+ * in the new unit ("30" m → "98.4" ft, "100" ft → "30" m), never the same digits re-read in the
+ * other unit. Feet keep one decimal so that going back gives the same whole meters; meters are
+ * whole, as the service stores them. Text that is no number stays as typed (its message says why).
+ */
+export function convertHeightText(text: string, from: HeightUnit, to: HeightUnit): string {
+  const trimmed = text.trim();
+  if (from === to || trimmed === '') return text;
+  const feetMatch = FEET_SUFFIX.exec(trimmed);
+  const meterMatch = feetMatch ? null : METER_SUFFIX.exec(trimmed);
+  const number = (feetMatch?.[1] ?? meterMatch?.[1] ?? trimmed).trim();
+  if (!PLAIN_NUMBER.test(number)) return text;
+  const value = Number(number);
+  const inFeet = feetMatch !== null || (meterMatch === null && from === 'ft');
+  if (to === 'm') return String(inFeet ? feetToMeters(value) : value);
+  const feet = inFeet ? value : value / METERS_PER_FOOT;
+  const rounded = Math.round(feet * 10) / 10;
+  return String(Object.is(rounded, -0) ? 0 : rounded);
+}

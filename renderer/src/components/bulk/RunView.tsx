@@ -20,6 +20,7 @@ const STATUS_LABELS: Record<ReportRow['status'], string> = {
   'needs-review': 'Needs review',
   paused: 'Held',
   queued: 'Waiting',
+  'would-queue': 'Would be queued',
   cancelled: 'Cancelled',
 };
 
