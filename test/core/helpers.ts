@@ -1,7 +1,8 @@
 // Shared pieces of the core's unit tests: a scripted stand-in for the service client (units only:
 // the integration and crash tests use the real client against the sandbox) and builders for the real
 // CallErrors the client produces. Temp folders, sandboxes and cores are fixtures: test/support/.
-import { faultError, httpError, invalidInput, networkError, protocolError, timeoutError } from '../../electron/core/service/errors';
+import { faultError, httpError, invalidInput, protocolError, timeoutError } from '../../electron/core/service/errors';
+import { networkError } from '../../electron/core/service/network-errors';
 import type { CallError, CallResult, EusReprocess, RenderingQuality, ReprocessResult, ServiceClient, SiteEdit, SiteResult } from '../../electron/core/service/types';
 import { REAL_SERVICE } from '../../electron/core/service/types';
 

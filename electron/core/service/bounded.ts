@@ -12,6 +12,8 @@ export const QUOTE_BYTES = 300;
 export const REASON_BYTES = 1024;
 /** How much of a text the wording patterns and the message clean-up read: they look at its start. */
 export const SCAN_CHARS = 16 * 1024;
+/** Budget for a header value (Location, Content-Type) or a transport's error text. */
+export const HEADER_BYTES = 512;
 
 export interface BoundOptions {
   /** UTF-8 bytes kept, head and tail together (the marker between them comes on top). */

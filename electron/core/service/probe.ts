@@ -11,7 +11,8 @@ import type { Binding, Connection, Transport, TransportResponse } from './types'
 import { BINDINGS } from './types';
 import { readFailure, serviceUrl, type Answer } from './codec';
 import { operationUrl } from './plain';
-import { describeThrown, stripQuery } from './errors';
+import { stripQuery } from './errors';
+import { describeThrown } from './network-errors';
 import { boundText } from './bounded';
 import { childrenOf, parseXml, SOAP11_ENVELOPE_NS, SOAP12_ENVELOPE_NS, type XmlElement } from './xml';
 import { BINDING_NAMES } from '../../shared/aspnet';
