@@ -1,7 +1,8 @@
 // End-to-end tests: Debian's Chromium (through Playwright) drives the real app, served by the
-// browser host against its in-process sandbox. One file at a time (each starts an app and a
-// browser, and the machine has 2 cores), generous timeouts for a loaded machine, and the renderer
-// built once before any test. What a test gets (app, browser, page…) is in test/e2e/fixtures.ts;
+// browser host against its in-process sandbox. Two files at a time: a test spends much of its time
+// waiting on the page, so two keep 2 cores busy (four files of the suite on a busy machine: 181 s one
+// at a time, 74 s two at a time); generous timeouts for a loaded machine, and the renderer built once
+// before any test. What a test gets (app, browser, page…) is in test/e2e/fixtures.ts;
 // `expect.poll` waits as long as the app may take on such a machine unless a test says otherwise.
 import { defineConfig } from 'vitest/config';
 
@@ -12,7 +13,7 @@ export default defineConfig({
     sequence: { groupOrder: 2 },
     include: ['test/e2e/**/*.test.ts'],
     globalSetup: ['test/e2e/global-setup.ts'],
-    fileParallelism: false,
+    maxWorkers: 2,
     testTimeout: 180_000,
     hookTimeout: 180_000,
     pool: 'forks',
