@@ -169,7 +169,6 @@ export function tileHeaders(hit: TileHit): Record<string, string> {
     'Content-Type': hit.contentType,
     'Content-Length': String(hit.bytes.length),
     'Cache-Control': `private, max-age=${hit.maxAgeSeconds}`,
-    'X-Sitewalk-Tile': hit.source,
   };
 }
 
