@@ -22,6 +22,25 @@ export function hasToken(headers: IncomingHttpHeaders, token: string): boolean {
   return equal && candidate.length > 0;
 }
 
+/**
+ * The cookie that lets the page's <img> tiles through (an image request cannot carry the token): set
+ * on the page's own authorized API calls, sent back by the browser to /tiles/ only, never readable by
+ * script. Named by port, so two Sitewalks on one machine keep their own.
+ */
+export function tileCookieName(port: number): string {
+  return `sitewalk-tiles-${port}`;
+}
+
+export function hasTileCookie(headers: IncomingHttpHeaders, port: number, secret: string): boolean {
+  const cookies = typeof headers.cookie === 'string' ? headers.cookie : '';
+  const name = tileCookieName(port);
+  for (const part of cookies.split(';')) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name && timingSafeEqual(digest(rest.join('=')), digest(secret))) return true;
+  }
+  return false;
+}
+
 function digest(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest();
 }

@@ -9,7 +9,7 @@ import { BODY_LIMITS, type ApiEvent, type ApiMethod } from '../shared/contract/i
 import { CONTENT_SECURITY_POLICY, HostApiError, type HostApi } from '../core/host-api';
 import { answerTile, tileHeaders, type TileCache, type TileProvider } from '../core/tiles';
 import { readBody } from '../node/http-body';
-import { checkRequestSource, createToken, hasToken } from './guards';
+import { checkRequestSource, createToken, hasTileCookie, hasToken, tileCookieName } from './guards';
 import { lookupStatic, openStatic } from './static-files';
 
 export const LOOPBACK = '127.0.0.1';
@@ -53,6 +53,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
     throw new Error(`The browser host listens on ${LOOPBACK} only; refusing "${host}" (the API must not be reachable from other machines).`);
   }
   const token = options.token ?? createToken();
+  // For /tiles/ only (never the API): given to whoever holds the token, in a cookie the page's images send.
+  const tileSecret = createToken();
   const log = options.log ?? (() => undefined);
   const bodyLimit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT;
   const { hostApi, staticDir } = options;
@@ -195,9 +197,10 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
   }
 
   /**
-   * A map tile from the cache. An <img> cannot send the token, and a tile holds no data of the user's,
-   * so none is asked; but only our own page may load one (Sec-Fetch-Site, set by the browser), so no
-   * other site can use Sitewalk as a tile proxy or learn from it where the user has been.
+   * A map tile. An <img> cannot send the token, so the page's API calls give it the tile cookie; a
+   * request with neither (another local user, another program) is 401, for the tiles say where the
+   * user has been. Only our own page may load one (Sec-Fetch-Site, set by the browser), so no other
+   * site can use Sitewalk as a tile proxy either.
    */
   async function serveTile(request: IncomingMessage, response: ServerResponse, path: string): Promise<void> {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -208,6 +211,10 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
     if (site !== undefined && site !== 'same-origin') {
       log(`browser-host: refused ${request.method} ${path.slice(0, 200)}: Sec-Fetch-Site ${String(site).slice(0, 20)}`);
       return sendError(response, 403, 'forbidden', 'Map tiles are served to the Sitewalk page only.');
+    }
+    if (!hasToken(request.headers, token) && !hasTileCookie(request.headers, port, tileSecret)) {
+      log(`browser-host: refused ${request.method} ${path.slice(0, 200)}: no session token or tile cookie`);
+      return sendError(response, 401, 'unauthorized', 'Map tiles are served to the Sitewalk page only; open the address Sitewalk printed.');
     }
     if (!options.tiles) return sendError(response, 404, 'not-found', 'This host serves no map tiles.');
     const answer = await answerTile(options.tiles, path);
@@ -231,6 +238,9 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
         log(`browser-host: refused ${request.method ?? '?'} ${path.slice(0, 200)}: no valid session token`);
         response.setHeader('WWW-Authenticate', 'Bearer realm="sitewalk"');
         return sendError(response, 401, 'unauthorized', 'This request lacks the session token; open the address Sitewalk printed.');
+      }
+      if (!hasTileCookie(request.headers, port, tileSecret)) {
+        response.setHeader('Set-Cookie', `${tileCookieName(port)}=${tileSecret}; Path=/tiles; HttpOnly; SameSite=Strict`);
       }
       const name = path.slice('/api/'.length);
       if (name === 'events') return serveEvents(request, response);

@@ -27,7 +27,7 @@ import { GPS_SOURCE_KINDS, THEMES, type GpsSourceKind, type Theme } from '../sha
 import { findXmlForbidden } from '../shared/validation/index';
 import { BulkSession, type BulkSessionOptions } from './bulk/session';
 import type { FetchLike } from './service/types';
-import { createBasemaps, createDownloads, type BasemapsOptions, type TileProvider } from './tiles/index';
+import { createBasemaps, createDownloads, templateAddressIssue, type BasemapsOptions, type TileProvider } from './tiles/index';
 import { HostGps, type GpsTuning } from './gps/host-gps';
 import { GATE_RANGE } from '../shared/gps/gate';
 
@@ -161,7 +161,7 @@ function tileUrlIssue(tileUrl: string): string | null {
   if (!['{z}', '{x}', '{y}'].every((part) => text.includes(part))) return 'The tile server address must contain {z}, {x} and {y}, where the map puts the tile numbers.';
   if (/\s/.test(text)) return 'The tile server address cannot contain spaces.';
   if (tileOrigin(text) === null) return 'The tile server\'s host name cannot be used; only the first part of it may be a {placeholder}.';
-  return null;
+  return templateAddressIssue(text);
 }
 
 /** Leaflet shows the attribution as HTML: entities like &copy; are fine, tags are not. */

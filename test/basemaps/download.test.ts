@@ -4,7 +4,7 @@
 // tiles counted once, an unreachable server.
 import { describe, expect } from 'vitest';
 import type { HostBackend } from '../../electron/core/host-api';
-import { rangeCount, tileRange } from '../../electron/core/tiles';
+import { DISK_BLOCK_BYTES, diskBytes, rangeCount, tileRange } from '../../electron/core/tiles';
 import type { DownloadAreaInput, DownloadPlanView, DownloadView, Result } from '../../electron/shared/contract/index';
 import { TEST_AREA, writePmtiles } from '../support/basemap-files';
 import { it as base } from '../support/fixtures';
@@ -22,6 +22,8 @@ const it = base
 
 const ZOOMS = { minZoom: 10, maxZoom: 12 };
 const TILES = [10, 11, 12].reduce((sum, z) => sum + rangeCount(tileRange(TEST_AREA, z)), 0);
+/** Folders of tiles (one per zoom and column): each takes a block on disk. */
+const COLUMNS = [10, 11, 12].reduce((sum, z) => sum + (tileRange(TEST_AREA, z).xMax - tileRange(TEST_AREA, z).xMin + 1), 0);
 
 function value<T>(result: Result<T>): T {
   if (!result.ok) throw new Error(`refused: ${result.issues.map((issue) => issue.message).join('; ')}`);
@@ -60,7 +62,8 @@ describe('the plan', () => {
   it('counts the tiles per zoom, those already saved, and estimates the size from saved tiles of that server', async ({ backend, tileServer }) => {
     const id = await allowedServer(backend, tileServer);
     const fresh = value(await backend.hostApi.api.planDownload(area(id)));
-    expect(fresh).toEqual<DownloadPlanView>({ basemapId: id, tiles: TILES, tilesCached: 0, estimatedBytes: TILES * 20 * 1024, capBytes: 500 * 1024 ** 2, refusal: null });
+    // On disk: 20 KiB tiles are five whole blocks each, and each column of tiles is a folder.
+    expect(fresh).toEqual<DownloadPlanView>({ basemapId: id, tiles: TILES, tilesCached: 0, estimatedBytes: TILES * 20 * 1024 + COLUMNS * DISK_BLOCK_BYTES, capBytes: 500 * 1024 ** 2, refusal: null });
 
     tileServer.tileBytes = 1000;
     const range = tileRange(TEST_AREA, 10);
@@ -68,9 +71,8 @@ describe('the plan', () => {
     const seen = range.xMax - range.xMin + 1;
     const after = value(await backend.hostApi.api.planDownload(area(id, { maxBytes: 10 * 1024 ** 3 })));
     expect(after.tilesCached).toBe(seen);
-    // Saved tiles are about 1000 bytes (plus the cache entry's small header).
-    expect(after.estimatedBytes / (TILES - seen)).toBeGreaterThan(1000);
-    expect(after.estimatedBytes / (TILES - seen)).toBeLessThan(1400);
+    // Saved tiles are about 1000 bytes (plus the cache entry's small header): one block each on disk, and the folders.
+    expect(after.estimatedBytes).toBe((TILES - seen) * DISK_BLOCK_BYTES + COLUMNS * DISK_BLOCK_BYTES);
     // Never above the host's maximum, whatever is asked.
     expect(after.capBytes).toBe(2 * 1024 ** 3);
     // Clamped to the server's zoom range.
@@ -171,11 +173,14 @@ describe('a download', () => {
     const range = tileRange(TEST_AREA, 10);
     expect((await backend.tiles.tileFor(`/tiles/${id}/10/${range.xMin}/${range.yMin}`)).ok).toBe(true);
     tileServer.tileBytes = 20_000;
-    const stopped = await run(backend, area(id, { maxBytes: 60_000 }));
+    // The estimate (a block per small tile, and the folders) is under the cap; the real tiles are not.
+    const cap = (TILES + COLUMNS) * DISK_BLOCK_BYTES + 10_000;
+    const stopped = await run(backend, area(id, { maxBytes: cap }));
     expect(stopped.state).toBe('failed');
-    expect(stopped.message).toMatch(/Stopped at the size limit/);
-    expect(stopped.bytes).toBeGreaterThanOrEqual(60_000);
-    expect(stopped.bytes).toBeLessThan(60_000 + 3 * 20_000);
+    expect(stopped.message).toMatch(/Stopped at the size limit of 1 MB on disk.*raise the limit \(up to 2\.0 GB\)\.$/);
+    expect(stopped.bytes).toBeGreaterThanOrEqual(cap);
+    // Counted on disk: whole blocks per tile and a block per new folder, overshooting by at most one tile per worker.
+    expect(stopped.bytes).toBeLessThan(cap + 3 * (diskBytes(20_000) + DISK_BLOCK_BYTES));
     expect(requestedPaths(tileServer).length).toBeLessThan(TILES);
   });
 

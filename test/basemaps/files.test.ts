@@ -3,9 +3,12 @@
 // sentence that says what to do.
 import { stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { tileIdToZxy, zxyToTileId } from 'pmtiles';
 import { describe, expect } from 'vitest';
 import { openTileFile, sniffImageType, tileRange, type TileFile } from '../../electron/core/tiles';
 import { basemapTile, growMbtilesSparse, TEST_AREA, tilesFor, writeMbtiles, writePmtiles } from '../support/basemap-files';
+import { encodeDirectory, writeRawPmtiles } from '../support/hostile-basemaps';
 import { it } from '../support/fixtures';
 
 async function opened(path: string): Promise<TileFile> {
@@ -45,6 +48,36 @@ describe.each([
       // Outside the area and outside the zoom range: nothing.
       expect(await file.tile({ z: 9, x: 0, y: 0 })).toBeNull();
       expect(await file.tile({ z: 12, x: range.xMin * 2, y: range.yMin * 2 })).toBeNull();
+    } finally {
+      await file.close();
+    }
+  });
+});
+
+describe('a PMTiles with leaf directories', () => {
+  it('finds tiles through a gzip leaf, a run of tiles sharing one image, and nothing where the leaf has none', async ({ tempDir }) => {
+    const path = join(tempDir, 'leaves.pmtiles');
+    const range = tileRange(TEST_AREA, 10);
+    const first = basemapTile(10, range.xMin, range.yMin);
+    const shared = basemapTile(9, 0, 0);
+    const ids = [zxyToTileId(10, range.xMin, range.yMin), zxyToTileId(11, range.xMin * 2, range.yMin * 2)];
+    // The second entry is a run of three consecutive tile IDs that share one image.
+    const leaf = gzipSync(encodeDirectory([
+      { tileId: ids[0]!, runLength: 1, offset: 0, length: first.length },
+      { tileId: ids[1]!, runLength: 3, offset: first.length, length: shared.length },
+    ]));
+    const root = gzipSync(encodeDirectory([{ tileId: ids[0]!, runLength: 0, offset: 0, length: leaf.length }]));
+    await writeRawPmtiles(path, { root, leaves: leaf, tileData: Buffer.concat([first, shared]), internalCompression: 'gzip', metadata: gzipSync('{"name":"Leaves"}') });
+    const file = await opened(path);
+    try {
+      expect(await file.tile({ z: 10, x: range.xMin, y: range.yMin })).toEqual(first);
+      for (let step = 0; step < 3; step++) {
+        const [z, x, y] = tileIdToZxy(ids[1]! + step);
+        expect(await file.tile({ z, x, y })).toEqual(shared);
+      }
+      const [z, x, y] = tileIdToZxy(ids[1]! + 3);
+      expect(await file.tile({ z, x, y })).toBeNull();
+      expect(await file.tile({ z: 5, x: 0, y: 0 })).toBeNull();
     } finally {
       await file.close();
     }

@@ -3,6 +3,7 @@
 // folders, the street map at the old /tiles/{z}/{x}/{y}, a file that goes away, and what is kept
 // across a restart.
 import { rename } from 'node:fs/promises';
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { openHostBackend } from '../../electron/core/host-api';
@@ -45,7 +46,32 @@ async function issue(host: TestHost, method: string, args: unknown[]): Promise<s
   return result.issues![0]!.message;
 }
 
-const tile = (host: TestHost, path: string) => fetch(`${host.origin}${path}`, { headers: { 'Sec-Fetch-Site': 'same-origin' } });
+const tile = (host: TestHost, path: string) => fetch(`${host.origin}${path}`, { headers: { 'Sec-Fetch-Site': 'same-origin', authorization: `Bearer ${host.token}` } });
+
+describe('where a tile server may point', () => {
+  it('keeps tile numbers out of the server name and port, refuses link-local and own addresses, and allows loopback and private servers', async ({ tileHost }) => {
+    const save = (template: string) => value<{ ok: boolean; issues?: { message: string }[] }>(tileHost, 'saveBasemapSource', [{ name: 'T', kind: 'custom', template, attribution: '' }]);
+    const refusal = async (template: string) => {
+      const result = await save(template);
+      expect(result.ok, template).toBe(false);
+      return result.issues![0]!.message;
+    };
+    for (const template of ['https://{x}.tiles.example/{z}/{y}.png', 'http://127.0.0.1:{x}/{z}/{y}.png', 'http://127.0.0.1:80{y}/{z}/{x}.png']) {
+      expect(await refusal(template)).toMatch(/belong in the path or query .* never in its server name or port/);
+    }
+    for (const template of ['http://169.254.169.254/latest/{z}/{x}/{y}', 'http://[fe80::1]/{z}/{x}/{y}.png', 'http://[::ffff:169.254.1.1]/{z}/{x}/{y}.png']) {
+      expect(await refusal(template)).toMatch(/a link-local address/);
+    }
+    const own = Object.values(networkInterfaces()).flat().find((entry) => entry && !entry.internal && entry.family === 'IPv4');
+    if (own) expect(await refusal(`http://${own.address}:8080/{z}/{x}/{y}.png`)).toMatch(/this computer's own network address; use 127\.0\.0\.1/);
+    // The Settings' street server follows the same rules.
+    const street = await value<{ ok: boolean; issues?: { message: string }[] }>(tileHost, 'saveSettings', [{ tileUrl: 'http://169.254.169.254/{z}/{x}/{y}' }]);
+    expect(street.ok).toBe(false);
+    for (const template of ['http://127.0.0.1:8080/{z}/{x}/{y}.png', 'http://localhost/tiles/{z}/{x}/{y}.png', 'http://192.168.1.10/{z}/{x}/{y}.png?key={s}', 'https://{s}.tiles.example/{z}/{x}/{y}.png']) {
+      expect((await save(template)).ok, template).toBe(true);
+    }
+  });
+});
 
 describe('the basemap list', () => {
   it('starts with the Settings tile server as the active street map, and lists satellite once it is set up', async ({ tileHost, tileServer }) => {
@@ -70,7 +96,8 @@ describe('the basemap list', () => {
     expect(Buffer.from(await topo.arrayBuffer())).toEqual(fakeTile('/topo/5/10/12.png', 1));
     const street = await tile(tileHost, '/tiles/5/10/12');
     expect(Buffer.from(await street.arrayBuffer())).toEqual(fakeTile('/osm/5/10/12.png', 1));
-    expect((await tile(tileHost, '/tiles/street/5/10/12')).headers.get('x-sitewalk-tile')).toBe('cache');
+    expect((await tile(tileHost, '/tiles/street/5/10/12')).status).toBe(200);
+    expect(tileServer.count('/osm/5/10/12.png')).toBe(1);
     // Beyond the server's zoom range, or a basemap that does not exist: 404, which Leaflet draws as the grid.
     expect((await tile(tileHost, '/tiles/topo/17/1/1')).status).toBe(404);
     expect((await tile(tileHost, '/tiles/nothing/5/10/12')).status).toBe(404);
@@ -97,7 +124,6 @@ describe('basemap files', () => {
       const response = await tile(tileHost, `/tiles/${id}/10/${range.xMin}/${range.yMin}`);
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toBe('image/png');
-      expect(response.headers.get('x-sitewalk-tile')).toBe('file');
       expect(response.headers.get('content-security-policy')).toContain("default-src 'none'");
       expect(Buffer.from(await response.arrayBuffer())).toEqual(basemapTile(10, range.xMin, range.yMin));
       expect((await tile(tileHost, `/tiles/${id}/10/${range.xMin - 5}/${range.yMin}`)).status).toBe(404);

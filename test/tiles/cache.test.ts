@@ -373,3 +373,29 @@ describe('templates and paths', () => {
     expect(server.count()).toBe(0);
   });
 });
+
+describe('permissions', () => {
+  it('creates every tile folder 0700 and every file 0600, kept or cached, whatever the umask', async () => {
+    const previous = process.umask(0o022);
+    try {
+      const cache = open();
+      expectHit(await cache.get({ z: 5, x: 10, y: 12 }));
+      expectHit(await cache.get({ z: 6, x: 20, y: 24 }, { template, keep: true }));
+    } finally {
+      process.umask(previous);
+    }
+    const seen: string[] = [];
+    const walk = async (dir: string) => {
+      for (const entry of await readdir(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        const mode = (await stat(path)).mode & 0o777;
+        seen.push(`${entry.isDirectory() ? 'dir' : 'file'} ${mode.toString(8)}`);
+        expect(mode, path).toBe(entry.isDirectory() ? 0o700 : 0o600);
+        if (entry.isDirectory()) await walk(path);
+      }
+    };
+    await walk(dataDir);
+    expect(seen).toContain('file 600');
+    expect(seen.filter((line) => line.startsWith('dir')).length).toBeGreaterThan(3);
+  });
+});

@@ -27,6 +27,7 @@ import { fillTemplate, inRange, tileRange, validCoords, type TileCoords } from '
 import { downloadRefusal } from './download-policy';
 import { openTileFile, sniffImageType, type TileFile, type TileFileInfo } from './files';
 import { TileFileLimitError } from './limits';
+import { resolvedTemplateIssue, templateAddressIssue } from './template-policy';
 
 export const STREET_ID = 'street';
 export const BASEMAPS_SETTING_KEY = 'basemaps';
@@ -131,6 +132,8 @@ export function serverTemplateIssue(template: string): string | null {
   if (!text.includes('{z}') || !text.includes('{x}') || !(text.includes('{y}') || text.includes('{-y}'))) return 'The tile server address must contain {z}, {x} and {y}, where the map puts the tile numbers.';
   if (/\s/.test(text)) return 'The tile server address cannot contain spaces.';
   if (fillTemplate(text, { z: 0, x: 0, y: 0 }, 'a') === null) return 'The tile server address has a {placeholder} other than {s}, {z}, {x}, {y}, {-y} or {r}.';
+  const address = templateAddressIssue(text);
+  if (address) return address;
   try {
     new URL(fillTemplate(text, { z: 0, x: 0, y: 0 }, 'a')!);
   } catch {
@@ -494,7 +497,7 @@ export function createBasemaps(options: BasemapsOptions): Basemaps {
       return changed();
     }
     if (input.kind === 'street') return refuse('kind', 'Only the Settings tile server is the street map; choose satellite, topo or another kind.');
-    const templateIssue = serverTemplateIssue(template);
+    const templateIssue = serverTemplateIssue(template) ?? (await resolvedTemplateIssue(template));
     if (templateIssue) return refuse('template', templateIssue);
     const attributionProblem = attributionIssue(attribution);
     if (attributionProblem) return refuse('attribution', attributionProblem);

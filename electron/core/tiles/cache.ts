@@ -169,7 +169,6 @@ export function tileHeaders(hit: TileHit): Record<string, string> {
     'Content-Type': hit.contentType,
     'Content-Length': String(hit.bytes.length),
     'Cache-Control': `private, max-age=${hit.maxAgeSeconds}`,
-    'X-Sitewalk-Tile': hit.source,
   };
 }
 
@@ -251,7 +250,7 @@ export function createTileCache(options: TileCacheOptions): TileCache {
     if (foldersNamed.has(folderDir)) return;
     foldersNamed.add(folderDir);
     // Which server a folder holds, for whoever looks into the data folder.
-    await writeFile(join(folderDir, 'template.txt'), `${template}\n`).catch(() => undefined);
+    await writeFile(join(folderDir, 'template.txt'), `${template}\n`, { mode: 0o600 }).catch(() => undefined);
   }
 
   /** Writes a tile; a kept one (offline folder) is not counted against maxBytes, as eviction never sees it. */
@@ -260,7 +259,8 @@ export function createTileCache(options: TileCacheOptions): TileCache {
     const data = encodeEntry(entry);
     const kept = file.startsWith(keptRoot);
     try {
-      await mkdir(dirname(file), { recursive: true });
+      // Folders 0700, files 0600, as everywhere in the data folder (the umask may be laxer).
+      await mkdir(dirname(file), { recursive: true, mode: 0o700 });
       await nameFolder(join(kept ? keptRoot : root, folder), template);
       const previous = await stat(file).then(
         (found) => found.size,

@@ -26,6 +26,16 @@ export const DOWNLOAD_CONCURRENCY = 2;
 /** Refusals in a row after which the server is taken not to serve this area (counted, then stopped). */
 export const MAX_FAILURES_IN_A_ROW = 50;
 const PROGRESS_EVERY_MS = 250;
+/**
+ * What a file takes on disk is counted, not its bytes: a 300-byte tile fills a 4 KiB block, and each
+ * column of tiles is a folder of its own (2 MB of tiles once took 64.9 MB on disk).
+ */
+export const DISK_BLOCK_BYTES = 4096;
+
+/** Bytes on disk of a file of `bytes` bytes: whole blocks. */
+export function diskBytes(bytes: number): number {
+  return Math.max(1, Math.ceil(bytes / DISK_BLOCK_BYTES)) * DISK_BLOCK_BYTES;
+}
 
 export interface DownloadsOptions {
   source(basemapId: string): BasemapSource | null;
@@ -62,6 +72,13 @@ function capOf(input: DownloadAreaInput): number {
 
 function mb(bytes: number): string {
   return bytes >= 1024 * 1024 * 1024 ? `${(bytes / 1024 ** 3).toFixed(1)} GB` : `${Math.max(1, Math.round(bytes / (1024 * 1024)))} MB`;
+}
+
+/** Two sizes said so that a reader sees the first is the larger: more digits when they round alike. */
+function twoSizes(larger: number, smaller: number): [string, string] {
+  if (mb(larger) !== mb(smaller)) return [mb(larger), mb(smaller)];
+  const precise = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(2)} MB`;
+  return [precise(larger), precise(smaller)];
 }
 
 export function createDownloads(options: DownloadsOptions): Downloads {
@@ -105,10 +122,12 @@ export function createDownloads(options: DownloadsOptions): Downloads {
       if ((await cache.holding(coords, template)) === 'fresh') tilesCached++;
     }
     const average = (await cache.averageTileBytes(template)) ?? DEFAULT_TILE_BYTES;
-    const estimatedBytes = Math.round((tiles - tilesCached) * average);
+    const columns = ranges.reduce((sum, range) => sum + (range.xMax - range.xMin + 1), 0);
+    const estimatedBytes = (tiles - tilesCached) * diskBytes(average) + (tilesCached < tiles ? columns * DISK_BLOCK_BYTES : 0);
     const view: DownloadPlanView = { ...base, tiles, tilesCached, estimatedBytes, refusal: null };
     if (estimatedBytes > capBytes) {
-      view.refusal = `This area would take about ${mb(estimatedBytes)}, more than the limit of ${mb(capBytes)}${capBytes < MAX_DOWNLOAD_BYTES ? ` (it can be raised up to ${mb(MAX_DOWNLOAD_BYTES)})` : ''}. Choose a smaller area or fewer zoom levels.`;
+      const [estimated, cap] = twoSizes(estimatedBytes, capBytes);
+      view.refusal = `This area would take about ${estimated} on disk, more than the limit of ${cap}${capBytes < MAX_DOWNLOAD_BYTES ? ` (it can be raised up to ${mb(MAX_DOWNLOAD_BYTES)})` : ''}. Choose a smaller area or fewer zoom levels.`;
     }
     return { ok: true, value: { view, template, ranges } };
   }
@@ -162,6 +181,7 @@ export function createDownloads(options: DownloadsOptions): Downloads {
     const cache = options.cache();
     const queue = tilesOf(ranges);
     let failuresInARow = 0;
+    const columns = new Set<string>();
     let lastPublished = clock.now();
     let ending: { state: DownloadView['state']; message: string } | null = null;
     const end = (state: DownloadView['state'], message: string) => {
@@ -185,7 +205,14 @@ export function createDownloads(options: DownloadsOptions): Downloads {
         if (answer.ok && answer.source !== 'stale') {
           view.tilesDone++;
           failuresInARow = 0;
-          if (answer.source === 'network' || answer.source === 'revalidated') view.bytes += answer.bytes.length;
+          if (answer.source === 'network' || answer.source === 'revalidated') {
+            view.bytes += diskBytes(answer.bytes.length);
+            const column = `${next.value.z}/${next.value.x}`;
+            if (!columns.has(column)) {
+              columns.add(column);
+              view.bytes += DISK_BLOCK_BYTES;
+            }
+          }
         } else {
           view.tilesFailed++;
           failuresInARow++;
@@ -193,7 +220,8 @@ export function createDownloads(options: DownloadsOptions): Downloads {
           else if (failuresInARow >= MAX_FAILURES_IN_A_ROW) end('failed', `The tile server refused ${MAX_FAILURES_IN_A_ROW} tiles in a row, so the download stopped (${view.tilesDone.toLocaleString('en-US')} of ${view.tiles.toLocaleString('en-US')} tiles saved). ${RESUME_HINT}`);
         }
         if (view.bytes >= view.capBytes) {
-          end('failed', `Stopped at the size limit of ${mb(view.capBytes)}: ${view.tilesDone.toLocaleString('en-US')} of ${view.tiles.toLocaleString('en-US')} tiles saved. Choose a smaller area or fewer zoom levels, or raise the limit (up to ${mb(MAX_DOWNLOAD_BYTES)}).`);
+          const raise = view.capBytes < MAX_DOWNLOAD_BYTES ? `, or raise the limit (up to ${mb(MAX_DOWNLOAD_BYTES)})` : '';
+          end('failed', `Stopped at the size limit of ${mb(view.capBytes)} on disk: ${view.tilesDone.toLocaleString('en-US')} of ${view.tiles.toLocaleString('en-US')} tiles saved. Choose a smaller area or fewer zoom levels${raise}.`);
         }
         progress();
       }
@@ -212,7 +240,7 @@ export function createDownloads(options: DownloadsOptions): Downloads {
     } else {
       const failed = view.tilesFailed > 0 ? ` ${view.tilesFailed.toLocaleString('en-US')} tiles the server did not send are missing; start it again to try those once more.` : '';
       view.state = 'done';
-      view.message = `Done: ${view.tilesDone.toLocaleString('en-US')} of ${view.tiles.toLocaleString('en-US')} tiles are saved for offline use (${mb(view.bytes)} downloaded).${failed}`;
+      view.message = `Done: ${view.tilesDone.toLocaleString('en-US')} of ${view.tiles.toLocaleString('en-US')} tiles are saved for offline use (${mb(view.bytes)} on disk).${failed}`;
     }
     publish(view);
   }

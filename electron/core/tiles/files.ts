@@ -242,7 +242,7 @@ async function openPmtiles(path: string, shown: string, size: number, mtimeMs: n
       if (read && typeof read === 'object' && !Array.isArray(read)) metadata = read as Record<string, unknown>;
     } catch (error) {
       // Unreadable JSON costs the name and attribution only; a block over its limit refuses the file.
-      if (error instanceof TileFileLimitError) throw error;
+      if (error instanceof TileFileLimitError && error.kind === 'limit') throw error;
     }
     const info: TileFileInfo = {
       kind: 'pmtiles',

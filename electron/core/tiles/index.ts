@@ -7,8 +7,9 @@ export { fillTemplate, parseTilePath, tileRange, rangeCount, validCoords, MAX_TI
 export { createBasemaps, serverTemplateIssue, BASEMAPS_SETTING_KEY, BASEMAPS_READING_KEY, STREET_ID, type Basemaps, type BasemapsOptions, type BasemapSource } from './basemaps';
 export { openTileFile, sniffImageType, type OpenedTileFile, type TileFile, type TileFileInfo } from './files';
 export { MAX_TILE_BYTES, MAX_DIRECTORY_BYTES, MAX_METADATA_BYTES, LEAF_CACHE_BYTES, LEAF_CACHE_ENTRIES, TileFileLimitError } from './limits';
-export { createDownloads, DEFAULT_TILE_BYTES, DOWNLOAD_CONCURRENCY, MAX_DOWNLOAD_TILES, MAX_FAILURES_IN_A_ROW, type Downloads } from './download';
+export { createDownloads, diskBytes, DISK_BLOCK_BYTES, DEFAULT_TILE_BYTES, DOWNLOAD_CONCURRENCY, MAX_DOWNLOAD_TILES, MAX_FAILURES_IN_A_ROW, type Downloads } from './download';
 export { downloadRefusal, isPublicOsmTemplate, OSM_REFUSAL } from './download-policy';
+export { isLinkLocal, placeholderPlacementIssue, resolvedTemplateIssue, templateAddressIssue } from './template-policy';
 
 import type { TileAnswer, TileCache } from './cache';
 import { tileForPath } from './cache';

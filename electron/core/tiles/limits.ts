@@ -57,7 +57,7 @@ export async function inflateBounded(data: Uint8Array, compression: BlockCompres
     if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError) {
       throw new TileFileLimitError(tooLarge(shown, what, limit), `${what}: inflates past ${limit} bytes`);
     }
-    throw new TileFileLimitError(`"${shown}" is damaged: ${what} cannot be decompressed.`, `${what}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new TileFileLimitError(`"${shown}" is damaged: ${what} cannot be decompressed.`, `${what}: ${error instanceof Error ? error.message : String(error)}`, 'damage');
   }
 }
 

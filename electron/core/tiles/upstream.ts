@@ -3,6 +3,7 @@
 // fail the same way) or refused (the server answered, but not with a tile we may keep). Never throws.
 import type { FetchLike } from '../service/types';
 import { isCacheableType } from './entry';
+import { templateAddressIssue } from './template-policy';
 
 export type UpstreamResult =
   | { kind: 'image'; bytes: Buffer; contentType: string; etag: string | null; lastModified: string | null }
@@ -24,6 +25,9 @@ export interface UpstreamRequest {
 }
 
 export async function fetchUpstream(request: UpstreamRequest): Promise<UpstreamResult> {
+  // A template saved before the address rules, or an address that became refused: never asked.
+  const addressIssue = templateAddressIssue(request.url);
+  if (addressIssue) return { kind: 'refused', detail: addressIssue };
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {

@@ -112,7 +112,9 @@ export function createHttpBridge(options: HttpBridgeOptions): HttpBridge {
         method: 'POST',
         headers: headers({ 'Content-Type': 'application/json' }),
         body: JSON.stringify(args),
-        credentials: 'omit',
+        // 'same-origin' so the answer's tile cookie is kept: the map's <img> tiles carry it to /tiles/
+        // (it is scoped to that path, so no cookie ever goes to /api/; the token does).
+        credentials: 'same-origin',
         cache: 'no-store',
         redirect: 'error',
       });
