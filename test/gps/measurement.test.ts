@@ -2,6 +2,8 @@
 // is refused with a sentence, nothing queued), kept in the outbox entry through a reopen of the data
 // folder, and never sent — the service has no such field, and the sandbox sees only the spec's.
 import { describe, expect } from 'vitest';
+import { exportSitesOf } from '../../electron/core/bulk/core-port';
+import { exportCsv, exportGeoJson } from '../../electron/shared/bulk/export';
 import { parseSiteEdit } from '../../electron/shared/validation';
 import type { SiteMeasurement } from '../../electron/shared/validation/measurement';
 import { useService } from '../support/core';
@@ -58,5 +60,24 @@ describe('the measurement of a site’s position', () => {
     expect(JSON.stringify(call!.params)).not.toMatch(/measurement|spread|gpsd/);
     // Done, the entry in the history still says how the position was measured.
     expect(core.outbox.get(saved.value.entry.id)?.payload.measurement).toEqual(measurement);
+  });
+
+  it('is exported as columns (CSV) and properties (GeoJSON) when a site has one, and files without any are unchanged', async ({ openCore }) => {
+    const core = await openCore({ autoSync: false, sandbox: false });
+    await core.sites.save({ name: 'Staked', height: 30, latitude: 45.6312, longitude: -111.0238, measurement });
+    await core.sites.save({ name: 'By hand', height: 20, latitude: 45.6, longitude: -111 });
+    const sites = exportSitesOf(core);
+    expect(sites.map((site) => site.measurement?.fixes ?? null)).toEqual([60, null]);
+
+    const csv = exportCsv(sites).text.split('\r\n');
+    expect(csv[0]).toBe('Siteid,Sitename,height,Latitude,Longitude,Description,Group,Pinstyle,measuredWith,measuredQuality,fixesAveraged,fixesSkipped,spreadEastM,spreadNorthM,accuracyM,accuracyFromHdop,gateM,gateOverridden,measuredAt');
+    expect(csv[1]).toBe(',Staked,30,45.6312,-111.0238,,,1,gpsd,dgps,60,4,1.62,1.41,3.1,false,5,false,2026-11-25T14:00:00.000Z');
+    expect(csv[2]).toBe(',By hand,20,45.6,-111,,,1,,,,,,,,,,,');
+    const features = (JSON.parse(exportGeoJson(sites).text) as { features: Array<{ properties: Record<string, unknown> }> }).features;
+    expect(features[0]!.properties).toMatchObject({ measuredWith: 'gpsd', fixesAveraged: 60, fixesSkipped: 4, spreadEastM: 1.62, accuracyM: 3.1, gateM: 5, gateOverridden: 'false' });
+    expect(Object.keys(features[1]!.properties)).not.toContain('measuredWith');
+
+    const unmeasured = exportCsv(sites.filter((site) => !site.measurement)).text;
+    expect(unmeasured.split('\r\n')[0]).toBe('Siteid,Sitename,height,Latitude,Longitude,Description,Group,Pinstyle');
   });
 });
