@@ -2,6 +2,7 @@
 // an EUS reprocess, the bindings, pin styles and the states an edit goes through. Each enum is an
 // `as const` array, so a type, a zod enum and a list for a form all come from the same values.
 // Domain words only: the spec's parameter names (Siteid, Pinstyle, emailsend…) live in the wire layer.
+import type { SiteMeasurement } from './validation/measurement';
 
 export const BINDINGS = ['http-post', 'http-get', 'soap11', 'soap12'] as const;
 export type Binding = (typeof BINDINGS)[number];
@@ -66,9 +67,14 @@ export interface SiteEdit {
   group?: string;
   /** Omitted = blank on the wire (the service's default, 1). */
   pinStyle?: PinStyle;
+  /**
+   * How the position was measured when it came from a receiver. Kept with the edit (the outbox entry
+   * carries it as given) and never sent: the service has no such field, so it is not in SITE_FIELDS.
+   */
+  measurement?: SiteMeasurement;
 }
 
-/** The fields of a site an edit can set, besides its service ID: the one list everything copies by. */
+/** The fields of a site an edit can set on the service, besides its service ID: the one list everything copies by. */
 export const SITE_FIELDS = ['name', 'height', 'latitude', 'longitude', 'description', 'group', 'pinStyle'] as const satisfies readonly (keyof SiteEdit)[];
 
 /** Copies each of `keys` that `from` sets (not undefined) onto `to`. */

@@ -10,6 +10,7 @@ import { TRUE_POINT } from '../fixtures/gps/make-stationary';
 import { nmeaStream, type TestServer } from '../gps/helpers';
 import { describe, expect, test, testOnDemoSites } from './fixtures';
 import type { App, Session } from './helpers';
+import type { OutboxEntryView } from '../../electron/shared/contract/index';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/gps/${name}`, import.meta.url), 'latin1').split('\r\n').filter(Boolean);
 const control = (page: Page) => page.getByTestId('location-control');
@@ -96,7 +97,20 @@ testOnDemoSites('averages fixes into a new site with "Stake here", and moves a s
     await page.getByRole('button', { name: 'Accept' }).click();
     expect(Number(await page.getByLabel('Latitude').inputValue())).toBeCloseTo(lat!, 6);
     expect(await page.getByTestId('fix-accuracy').textContent()).toMatch(/^Measured with an NMEA receiver: 12 fixes averaged \(GPS fix\), spread .*, receiver accuracy ±3\.1 m, within the 5 m gate, /);
-    await page.getByRole('button', { name: 'Close', exact: true }).click();
+    // Saved, the site keeps how it was measured: in its outbox entry (as queued, never sent) and on its card.
+    await page.getByLabel('Name', { exact: true }).fill('Staked Ridge');
+    await page.getByLabel('Height (meters)').fill('30');
+    await page.getByRole('button', { name: 'Save site' }).click();
+    await expect.poll(async () => {
+      const listing = await app.call<{ active: OutboxEntryView[]; history: { entries: OutboxEntryView[] } }>('listOutbox');
+      return [...listing.active, ...listing.history.entries].find((e) => e.summary.includes('Staked Ridge'))?.payload['measurement'];
+    }, { message: 'the measurement in the outbox entry' }).toMatchObject({ source: 'nmea', fixes: 12, skipped: 0, gateM: 5, overridden: false });
+    await (await findRow(page, 'Staked Ridge')).click();
+    await page.locator('[data-site-card]').getByRole('button', { name: 'More details' }).click();
+    await expect.poll(() => page.getByTestId('site-measurement').textContent()).toMatch(/^Measured with an NMEA receiver: 12 fixes averaged/);
+    await page.getByRole('button', { name: 'Outbox', exact: true }).click();
+    await expect.poll(() => page.getByTestId('entry-measurement').first().textContent()).toMatch(/^Measured with an NMEA receiver: 12 fixes averaged/);
+    await page.getByRole('button', { name: 'Sites', exact: true }).click();
 
     // An existing site, 5 km away: "Move site to my position" in its form, with the distance.
     await (await findRow(page, 'Sourdough Ridge')).click();

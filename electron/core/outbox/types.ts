@@ -7,6 +7,7 @@ import { OUTBOX_STATES, PIN_STYLES, type OutboxState } from '../../shared/domain
 import type { CallError, CarriedBy, EusReprocess, SiteEdit } from '../service/types';
 import { BINDING_NAMES } from '../../shared/aspnet';
 import { BINDINGS } from '../../shared/domain';
+import { measurementSchema } from '../../shared/validation/measurement';
 import { arrayOf, either, exactObject, isBoolean, isNonEmptyString, isNonNegativeInt, isNumber, isPositiveInt, isString, literal, nullable, oneOf, opt, req, type KeyRule } from '../storage/shape';
 
 export { OUTBOX_STATES, type OutboxState };
@@ -155,6 +156,8 @@ const siteEditSchema = z.object({
   description: z.string().optional(),
   group: z.string().optional(),
   pinStyle: z.literal(PIN_STYLES).optional(),
+  // How a receiver measured the position: kept as given, never sent (../../shared/validation/measurement.ts).
+  measurement: measurementSchema.optional(),
 });
 
 const reprocessSchema = z.object({ processId: z.string(), multiMapId: z.string(), sendEmail: z.boolean() });
@@ -224,6 +227,7 @@ const siteEditShape = exactObject({
   description: opt(isString),
   group: opt(isString),
   pinStyle: opt(oneOf(PIN_STYLES)),
+  measurement: opt((value: unknown) => measurementSchema.safeParse(value).success),
 });
 const reprocessShape = exactObject({ processId: req(isString), multiMapId: req(isString), sendEmail: req(isBoolean) });
 const baseRules = {

@@ -6,6 +6,7 @@
 import Papa from 'papaparse';
 import { XMLBuilder } from 'fast-xml-parser';
 import type { PinStyle } from '../domain';
+import type { SiteMeasurement } from '../validation/measurement';
 import { formatCoordinate } from '../validation';
 import { CANONICAL_HEADERS, PIN_STYLE_COLOURS, type SiteField } from './fields';
 
@@ -20,6 +21,34 @@ export interface ExportSite {
   description?: string | null;
   group?: string | null;
   pinStyle?: PinStyle | null;
+  /** How a receiver measured its position, when it did (the site's newest outbox entry that says). */
+  measurement?: SiteMeasurement | null;
+}
+
+/**
+ * The measurement as columns (CSV headers, GeoJSON property names), written only when some exported
+ * site has one, so a file of sites placed by hand is unchanged. The import ignores them.
+ */
+export const MEASUREMENT_COLUMNS = [
+  ['measuredWith', (m: SiteMeasurement) => m.source],
+  ['measuredQuality', (m: SiteMeasurement) => m.quality],
+  ['fixesAveraged', (m: SiteMeasurement) => m.fixes],
+  ['fixesSkipped', (m: SiteMeasurement) => m.skipped],
+  ['spreadEastM', (m: SiteMeasurement) => m.spreadEastM],
+  ['spreadNorthM', (m: SiteMeasurement) => m.spreadNorthM],
+  ['accuracyM', (m: SiteMeasurement) => m.accuracyM],
+  ['accuracyFromHdop', (m: SiteMeasurement) => m.accuracyEstimated],
+  ['gateM', (m: SiteMeasurement) => m.gateM],
+  ['gateOverridden', (m: SiteMeasurement) => m.overridden],
+  ['measuredAt', (m: SiteMeasurement) => m.at],
+] as const satisfies ReadonlyArray<readonly [string, (m: SiteMeasurement) => string | number | boolean | null]>;
+
+function anyMeasured(sites: readonly ExportSite[]): boolean {
+  return sites.some((site) => site.measurement);
+}
+
+function round2(value: string | number | boolean | null): string | number | boolean | null {
+  return typeof value === 'number' && !Number.isInteger(value) ? Math.round(value * 100) / 100 : value;
 }
 
 export type ExportFormat = 'csv' | 'kml' | 'geojson';
@@ -79,8 +108,14 @@ export interface CsvExportOptions {
  */
 export function exportCsv(sites: readonly ExportSite[], options: CsvExportOptions = {}): ExportResult {
   const fields = CANONICAL_HEADERS.map(([field]) => field);
-  const data = sites.map((site) => fields.map((field) => cellFor(site, field)));
-  const text = Papa.unparse({ fields: CANONICAL_HEADERS.map(([, header]) => header), data }, { newline: '\r\n', quotes: false, escapeFormulae: false });
+  const measured = anyMeasured(sites);
+  const data = sites.map((site) => {
+    const cells = fields.map((field) => cellFor(site, field));
+    if (measured) for (const [, read] of MEASUREMENT_COLUMNS) cells.push(site.measurement ? String(round2(read(site.measurement)) ?? '') : '');
+    return cells;
+  });
+  const headers = [...CANONICAL_HEADERS.map(([, header]) => header), ...(measured ? MEASUREMENT_COLUMNS.map(([name]) => name) : [])];
+  const text = Papa.unparse({ fields: headers, data }, { newline: '\r\n', quotes: false, escapeFormulae: false });
   return {
     text: `${options.bom ? '\uFEFF' : ''}${text}\r\n`,
     count: sites.length,
@@ -173,6 +208,12 @@ export function exportGeoJson(sites: readonly ExportSite[]): ExportResult {
     if (site.group) properties.group = site.group;
     properties.pinStyle = site.pinStyle ?? 1;
     properties['marker-color'] = MARKER_COLOURS[site.pinStyle ?? 1];
+    if (site.measurement) {
+      for (const [name, read] of MEASUREMENT_COLUMNS) {
+        const value = round2(read(site.measurement));
+        if (value !== null) properties[name] = typeof value === 'boolean' ? String(value) : value;
+      }
+    }
     const feature: Record<string, unknown> = { type: 'Feature' };
     if (site.siteId) feature.id = site.siteId;
     feature.geometry = hasPosition(site) ? { type: 'Point', coordinates: [site.longitude, site.latitude] } : null;

@@ -24,6 +24,8 @@ export const siteInputSchema = z.object({
   description: optText,
   group: optText,
   pinStyle: z.union([z.string().max(10), z.number(), z.null()]).optional(),
+  /** How a receiver measured the position: checked by the site schema (../validation/measurement.ts). */
+  measurement: z.unknown().optional(),
 });
 export type SiteInput = z.infer<typeof siteInputSchema>;
 

@@ -4,6 +4,7 @@
 // Rule: a new site (no siteId) needs both coordinates; an edit takes both or neither.
 import { z } from 'zod';
 import { assignDefined, SITE_FIELDS, type PinStyle, type SiteEdit } from '../domain';
+import { measurementSchema, type SiteMeasurement } from './measurement';
 import {
   MAX_HEIGHT_M,
   TEXT_LIMITS,
@@ -25,6 +26,8 @@ export interface SiteEditInput {
   description?: string;
   group?: string;
   pinStyle?: string | number | null;
+  /** How a receiver measured the position (../validation/measurement.ts); never sent to the service. */
+  measurement?: unknown;
 }
 
 const HEIGHT_HINT = 'Height must be a whole number of meters, like 30.';
@@ -86,6 +89,15 @@ const pinStyle = z.unknown().transform((value, ctx): PinStyle | undefined => {
   return addIssue(ctx, PIN_STYLE_HINT);
 }).optional();
 
+// A measurement that is not one is refused with a sentence, not dropped: it says how the tower was placed.
+const measurementInput = z.unknown().transform((value, ctx): SiteMeasurement | undefined => {
+  if (value === undefined || value === null) return undefined;
+  const parsed = measurementSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const where = parsed.error.issues[0]?.path.join('.') ?? '';
+  return addIssue(ctx, `The position's measurement is not readable${where ? ` (${where})` : ''}: place the site again from My location, or remove the measurement.`);
+}).optional();
+
 const siteFields = z.object({
   siteId: optionalText({ label: 'Site ID', max: TEXT_LIMITS.siteId }),
   name: optionalText({ label: 'Site name', max: TEXT_LIMITS.name }),
@@ -95,6 +107,7 @@ const siteFields = z.object({
   description: optionalText({ label: 'Description', max: TEXT_LIMITS.description, multiline: true }),
   group: optionalText({ label: 'Group', max: TEXT_LIMITS.group }),
   pinStyle,
+  measurement: measurementInput,
 });
 
 const POSITION_FIELDS = new Set(['siteId', 'latitude', 'longitude']);
@@ -124,7 +137,7 @@ export const siteEditSchema = siteFields
       !payload.issues.some((issue) => (issue.path ?? []).length === 0 || POSITION_FIELDS.has(String(issue.path?.[0]))),
   })
   // Only the fields given: an absent field means "unchanged", never "blank".
-  .transform((site): SiteEdit => assignDefined<SiteEdit, keyof SiteEdit>({ height: site.height }, site, ['siteId', ...SITE_FIELDS]));
+  .transform((site): SiteEdit => assignDefined<SiteEdit, keyof SiteEdit>({ height: site.height }, site, ['siteId', ...SITE_FIELDS, 'measurement']));
 
 /** Validates a site create/edit. Never throws; issues name the field and say what to type. */
 export function parseSiteEdit(input: SiteEditInput): ValidationResult<SiteEdit> {

@@ -11,6 +11,7 @@ import { relativeTime, untilTime } from '../lib/format';
 import { OutboxBadge, Problem, syncNow, useNow, useUi } from './ui';
 import { ValueForm } from './forms';
 import { issueText } from '../lib/issues';
+import { entryMeasurement, measurementText } from '../map/location/gateView';
 
 /** Done entries shown at first, and how many more each "Show older" adds. */
 const HISTORY_STEP = 50;
@@ -106,6 +107,8 @@ export function OutboxEntry({ entry }: { entry: OutboxEntryView }) {
   const [resolving, setResolving] = useState(false);
   const isCreate = entry.kind === 'site' && !entry.payload['siteId'];
   const next = untilTime(entry.nextAttemptAt);
+  const measurement = useMemo(() => entryMeasurement(entry), [entry]);
+  const unit = useAppState(ui.store, (s) => s.settings.heightUnit);
 
   async function retry() {
     if (entry.state === 'needs-review') {
@@ -158,6 +161,11 @@ export function OutboxEntry({ entry }: { entry: OutboxEntryView }) {
         <span className="entry-kind">{entry.kind === 'reprocess' ? 'EUS reprocess' : isCreate ? 'New site' : 'Site change'}</span>
       </header>
       <p className="entry-summary">{entry.summary}</p>
+      {measurement && (
+        <p className="entry-measurement" data-testid="entry-measurement">
+          {measurementText(measurement, unit)}
+        </p>
+      )}
       {entry.kind === 'reprocess' && entry.state !== 'done' && (
         <p className="entry-email" data-testid="entry-email">
           {entry.payload.sendEmail === true ? 'Will email the submission\'s recipients again when sent.' : 'Sends no email.'}

@@ -155,6 +155,10 @@ export function SiteForm({ request, onClose, onPickOnMap, picked, onStakeHere }:
     setSaving(true);
     const payload = buildPayload(validation.value, { mode: request.mode, heightOptional: reading.heightOptional, site, pinStyleText: fields.pinStyle });
     if (isEdit) payload.localId = request.localId;
+    // The measurement goes with the position it measured: not when the coordinates were typed over since.
+    if (fix?.measurement && fix.at && payload.latitude !== undefined && Math.abs(Number(payload.latitude) - fix.at.lat) < 2e-6 && Math.abs(Number(payload.longitude) - fix.at.lon) < 2e-6) {
+      payload.measurement = fix.measurement;
+    }
     const result = await ui.call(() => (isExisting ? api.addExistingSite(payload) : api.saveSite(payload)));
     setSaving(false);
     if (!result) return; // the call failed outright; ui.call said so and the draft is kept

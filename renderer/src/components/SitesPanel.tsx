@@ -14,6 +14,7 @@ import { formatHeight } from '../lib/units';
 import { formatDecimal, formatDms } from '../lib/coords';
 import { PinIcon, Problem, SyncBadge, useNow, useUi } from './ui';
 import { PIN_NAMES } from '../map/sprites';
+import { measurementText, siteMeasurement } from '../map/location/gateView';
 
 /** A row's height in pixels: styles.css's --row-height on the list (64, or less in the compact layout). */
 const ROW_HEIGHT = 64;
@@ -278,6 +279,8 @@ function SiteDetails({ site, unit, moving, onToggleMove }: { site: SiteView; uni
   const ui = useUi();
   // The compact layout shows the essentials; "More details" shows the rest (styles.css hides .more there).
   const [more, setMore] = useState(false);
+  const outbox = useAppState(ui.store, (s) => s.outbox);
+  const measurement = useMemo(() => siteMeasurement(outbox.values(), site.localId), [outbox, site.localId]);
   return (
     // Focusable from script only: focus lands here after the site is saved from the form.
     <section className={`site-details panel-card ${more ? 'show-more' : ''}`} aria-labelledby="site-details-title" tabIndex={-1} data-site-card={site.localId}>
@@ -323,6 +326,14 @@ function SiteDetails({ site, unit, moving, onToggleMove }: { site: SiteView; uni
           <>
             <dt className="more">Description</dt>
             <dd className="more prewrap">{site.description}</dd>
+          </>
+        )}
+        {measurement && (
+          <>
+            <dt className="more">Measured</dt>
+            <dd className="more" data-testid="site-measurement">
+              {measurementText(measurement, unit)}
+            </dd>
           </>
         )}
         <dt className="more">Changed</dt>

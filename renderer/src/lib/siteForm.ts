@@ -18,6 +18,8 @@ export interface PickedFix {
   qualityLabel: string;
   /** How the position was measured (fixes averaged, spread, gate…): kept with the site. */
   measurement?: SiteMeasurement;
+  /** The position measured (the form keeps the measurement only while the coordinates are these). */
+  at?: { lat: number; lon: number };
 }
 
 export type SiteFormRequest =

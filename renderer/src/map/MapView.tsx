@@ -18,6 +18,7 @@ import { MapLegend } from './MapLegend';
 import { LocationControl, type StakeRequest } from './location/LocationControl';
 import type { StakeResult } from './location/StakePanel';
 import { gateFor } from '../../../electron/shared/gps/gate';
+import { roundCoordinate } from '../../../electron/shared/validation';
 import type { PickedFix } from '../lib/siteForm';
 import { PinTooltip } from './PinTooltip';
 import { toPin } from './sitePin';
@@ -593,5 +594,6 @@ function MenuItem({ onSelect, children }: { onSelect: () => void; children: Reac
 
 /** A position from My location as the form takes it: its accuracy and how it was measured. */
 export function pickedFix(result: StakeResult): PickedFix {
-  return { accuracyM: result.measurement.accuracyM, qualityLabel: GPS_QUALITY_LABELS[result.measurement.quality], measurement: result.measurement };
+  const at = { lat: roundCoordinate(result.lat), lon: roundCoordinate(result.lon) };
+  return { accuracyM: result.measurement.accuracyM, qualityLabel: GPS_QUALITY_LABELS[result.measurement.quality], measurement: result.measurement, at };
 }

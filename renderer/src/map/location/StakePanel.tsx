@@ -120,7 +120,18 @@ export function StakePanel({ title, fix, gateProblem, source, gateM, overridden,
         </p>
       )}
       <progress max={1} value={summary.progress} aria-label="Averaging progress" />
-      <dl className="location-facts">
+      <div className="location-actions">
+        <button type="button" className="primary" disabled={!target_} onClick={accept}>
+          {summary.done || !target_ ? 'Accept' : `Accept now (${summary.kept} fix${summary.kept === 1 ? '' : 'es'})`}
+        </button>
+        <button type="button" onClick={() => restart()}>
+          Restart
+        </button>
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+      <dl className="stake-facts">
         <dt>Kept</dt>
         <dd data-testid="stake-kept">
           {summary.kept}
@@ -148,17 +159,6 @@ export function StakePanel({ title, fix, gateProblem, source, gateM, overridden,
           </>
         )}
       </dl>
-      <div className="location-actions">
-        <button type="button" className="primary" disabled={!target_} onClick={accept}>
-          {summary.done || !target_ ? 'Accept' : `Accept now (${summary.kept} fix${summary.kept === 1 ? '' : 'es'})`}
-        </button>
-        <button type="button" onClick={() => restart()}>
-          Restart
-        </button>
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
     </section>
   );
 }

@@ -4,7 +4,8 @@
 import type { GpsFixView } from '../../../../electron/shared/contract/index';
 import type { HeightUnit } from '../../../../electron/shared/domain';
 import type { GateVerdict } from '../../../../electron/shared/gps/gate';
-import type { SiteMeasurement } from '../../../../electron/shared/validation/measurement';
+import { measurementSchema, type SiteMeasurement } from '../../../../electron/shared/validation/measurement';
+import type { OutboxEntryView } from '../../../../electron/shared/contract/index';
 import { GPS_QUALITY_LABELS } from '../../../../electron/shared/contract/gps';
 import { formatAccuracy } from './locationView';
 
@@ -50,4 +51,21 @@ export function singleFixMeasurement(fix: GpsFixView, source: SiteMeasurement['s
     overridden,
     at: fix.receivedAt,
   };
+}
+
+/** The measurement an outbox entry carries, or null (checked: the payload comes from the host as data). */
+export function entryMeasurement(entry: Pick<OutboxEntryView, 'payload'>): SiteMeasurement | null {
+  const parsed = measurementSchema.safeParse(entry.payload['measurement']);
+  return parsed.success ? parsed.data : null;
+}
+
+/** The newest measurement among a site's outbox entries (pending or in the loaded history), or null. */
+export function siteMeasurement(entries: Iterable<OutboxEntryView>, localId: string): SiteMeasurement | null {
+  let best: { at: string; measurement: SiteMeasurement } | null = null;
+  for (const entry of entries) {
+    if (entry.kind !== 'site' || entry.localId !== localId) continue;
+    const measurement = entryMeasurement(entry);
+    if (measurement && (!best || entry.createdAt > best.at)) best = { at: entry.createdAt, measurement };
+  }
+  return best?.measurement ?? null;
 }
