@@ -106,3 +106,27 @@ describe('the height unit toggle', () => {
     expect(session.errors).toEqual([]);
   });
 });
+
+describe('an emailing reprocess stopped by a proxy', () => {
+  test('says an error page came back, not that no answer came back, and was not sent again', async ({ page, session, sandboxUrl: base }) => {
+    const state = await inspect<SandboxState>(base, 'state');
+    const submission = state.submissions[5]!;
+    const target = state.multiMaps.find((m) => m.id !== submission.multiMapId)!.id;
+    const response = await fetch(`${base}/_sandbox/faults`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ proxy503Rate: 1, operations: ['EusReprocessAPI'] }) });
+    expect(response.ok).toBe(true);
+    await tab(page, 'EUS').click();
+    await page.getByLabel('Process ID').fill(submission.processId);
+    await page.getByLabel('Multi Map ID').fill(target);
+    await page.getByRole('radio', { name: /Yes, send the email again/ }).check();
+    await page.getByRole('button', { name: 'Queue reprocess' }).click();
+    await tab(page, 'Outbox').click();
+    const what = `Reprocess submission ${submission.processId} into Multi Map ${target}, email resent`;
+    const entry = page.getByRole('article', { name: new RegExp(`^${escapeRegExp(what)}: needs-review$`) });
+    await entry.waitFor({ timeout: 60_000 });
+    await entry.getByText(/An error page came back instead of the service's answer/).waitFor();
+    expect(await entry.textContent()).not.toMatch(/no answer came back/i);
+    await entry.scrollIntoViewIfNeeded();
+    await session.screenshot('review-after-proxy-503');
+    expect((await inspect<MailMessage[]>(base, 'mail')).filter((m) => m.processId === submission.processId)).toHaveLength(0);
+  });
+});
