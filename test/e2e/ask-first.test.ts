@@ -7,7 +7,7 @@ import type { Locator, Page } from 'playwright';
 import type { MailMessage, SandboxSite, SandboxState } from '../../electron/sandbox/state';
 import { describe, expect, test } from './fixtures';
 import { inspect } from './helpers';
-import { escapeRegExp } from './steps';
+import { connectAccount, escapeRegExp } from './steps';
 
 function tab(page: Page, name: string): Locator {
   return page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: new RegExp(`^${name}`) });
@@ -128,5 +128,28 @@ describe('an emailing reprocess stopped by a proxy', () => {
     await entry.scrollIntoViewIfNeeded();
     await session.screenshot('review-after-proxy-503');
     expect((await inspect<MailMessage[]>(base, 'mail')).filter((m) => m.processId === submission.processId)).toHaveLength(0);
+  });
+});
+
+describe('a connection test result', () => {
+  test('goes when the key is changed after it, instead of still saying the connection works', async ({ page, session, service }) => {
+    await connectAccount(page, service.url);
+    await tab(page, 'Settings').click();
+    const card = page.getByRole('article').filter({ hasText: 'Field account' }).first();
+    await card.getByRole('button', { name: 'Test connection…' }).click();
+    await card.getByRole('button', { name: 'Test connection', exact: true }).click();
+    await card.getByText('The connection works.').waitFor({ timeout: 30_000 });
+
+    await card.getByRole('button', { name: 'Change API key' }).click();
+    await card.getByLabel(/New API key/).fill('a-wrong-key-0000000000');
+    await card.getByRole('button', { name: 'Save key' }).click();
+    await card.getByText(/The key or the service address changed since the last test/).waitFor();
+    expect(await card.getByText('The connection works.').count()).toBe(0);
+    await card.scrollIntoViewIfNeeded();
+    await session.screenshot('connection-test-stale');
+
+    await card.getByRole('button', { name: 'Test connection', exact: true }).click();
+    await card.getByText('The connection does not work yet.').waitFor({ timeout: 30_000 });
+    expect(session.errors).toEqual([]);
   });
 });
