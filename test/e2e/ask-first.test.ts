@@ -7,7 +7,7 @@ import type { Locator, Page } from 'playwright';
 import type { MailMessage, SandboxSite, SandboxState } from '../../electron/sandbox/state';
 import { describe, expect, test } from './fixtures';
 import { inspect } from './helpers';
-import { escapeRegExp } from './steps';
+import { connectAccount, escapeRegExp } from './steps';
 
 function tab(page: Page, name: string): Locator {
   return page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: new RegExp(`^${name}`) });
@@ -103,6 +103,53 @@ describe('the height unit toggle', () => {
     await form.getByRole('button', { name: 'Save site' }).click();
     await form.waitFor({ state: 'detached' });
     await expect.poll(async () => (await inspect<SandboxSite[]>(base, 'sites')).find((s) => s.id === site.id)?.height, { timeout: 30_000 }).toBe(30);
+    expect(session.errors).toEqual([]);
+  });
+});
+
+describe('an emailing reprocess stopped by a proxy', () => {
+  test('says an error page came back, not that no answer came back, and was not sent again', async ({ page, session, sandboxUrl: base }) => {
+    const state = await inspect<SandboxState>(base, 'state');
+    const submission = state.submissions[5]!;
+    const target = state.multiMaps.find((m) => m.id !== submission.multiMapId)!.id;
+    const response = await fetch(`${base}/_sandbox/faults`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ proxy503Rate: 1, operations: ['EusReprocessAPI'] }) });
+    expect(response.ok).toBe(true);
+    await tab(page, 'EUS').click();
+    await page.getByLabel('Process ID').fill(submission.processId);
+    await page.getByLabel('Multi Map ID').fill(target);
+    await page.getByRole('radio', { name: /Yes, send the email again/ }).check();
+    await page.getByRole('button', { name: 'Queue reprocess' }).click();
+    await tab(page, 'Outbox').click();
+    const what = `Reprocess submission ${submission.processId} into Multi Map ${target}, email resent`;
+    const entry = page.getByRole('article', { name: new RegExp(`^${escapeRegExp(what)}: needs-review$`) });
+    await entry.waitFor({ timeout: 60_000 });
+    await entry.getByText(/An error page came back instead of the service's answer/).waitFor();
+    expect(await entry.textContent()).not.toMatch(/no answer came back/i);
+    await entry.scrollIntoViewIfNeeded();
+    await session.screenshot('review-after-proxy-503');
+    expect((await inspect<MailMessage[]>(base, 'mail')).filter((m) => m.processId === submission.processId)).toHaveLength(0);
+  });
+});
+
+describe('a connection test result', () => {
+  test('goes when the key is changed after it, instead of still saying the connection works', async ({ page, session, service }) => {
+    await connectAccount(page, service.url);
+    await tab(page, 'Settings').click();
+    const card = page.getByRole('article').filter({ hasText: 'Field account' }).first();
+    await card.getByRole('button', { name: 'Test connection…' }).click();
+    await card.getByRole('button', { name: 'Test connection', exact: true }).click();
+    await card.getByText('The connection works.').waitFor({ timeout: 30_000 });
+
+    await card.getByRole('button', { name: 'Change API key' }).click();
+    await card.getByLabel(/New API key/).fill('a-wrong-key-0000000000');
+    await card.getByRole('button', { name: 'Save key' }).click();
+    await card.getByText(/The key or the service address changed since the last test/).waitFor();
+    expect(await card.getByText('The connection works.').count()).toBe(0);
+    await card.scrollIntoViewIfNeeded();
+    await session.screenshot('connection-test-stale');
+
+    await card.getByRole('button', { name: 'Test connection', exact: true }).click();
+    await card.getByText('The connection does not work yet.').waitFor({ timeout: 30_000 });
     expect(session.errors).toEqual([]);
   });
 });

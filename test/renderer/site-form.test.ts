@@ -109,17 +109,17 @@ describe('what a save sends', () => {
 
 describe('which sentence a field shows', () => {
   it('says what is wrong with feet itself, since the schema never sees them', () => {
-    const typed = fields({ height: '98,5 ft' });
+    const typed = fields({ height: 'ninety ft' });
     const reading = readForm(typed, 'new', null);
     const issues = fieldIssues(typed, 'new', reading, parseSiteEdit(reading.input), {});
-    expect(issues.height).toBe('Height in feet must use a point for decimals, like 98.5 (not a comma).');
+    expect(issues.height).toBe('Height in feet must be a number, like 98.');
   });
 
   it("gives the shared schema's sentence for meters", () => {
-    const typed = fields({ height: '30.5', latitude: '95' });
+    const typed = fields({ height: '-30', latitude: '95' });
     const reading = readForm(typed, 'new', null);
     const issues = fieldIssues(typed, 'new', reading, parseSiteEdit(reading.input), {});
-    expect(issues.height).toBe('Height must be a whole number of meters, like 30.');
+    expect(issues.height).toMatch(/^Height cannot be negative/);
     expect(issues.latitude).toMatch(/^Latitude must be between -90 and 90 degrees/);
   });
 

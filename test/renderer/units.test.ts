@@ -51,9 +51,12 @@ describe('reading the height field', () => {
     expect(readHeight('98.5 ft', 'm')).toMatchObject({ schemaInput: '30', meters: 30, feet: 98.5 });
   });
 
-  it('sends meters to the shared schema as typed, so its sentence explains the problem', () => {
-    const reading = readHeight('30.5', 'm');
-    expect(reading.schemaInput).toBe('30.5');
+  // One reader for the form, the import and the CLI (issue 23): "15.8 m" is a height, rounded to the
+  // whole meters the service stores, and the reading says it was rounded.
+  it('rounds decimal meters to whole meters and says so; sends what is no number to the schema as typed', () => {
+    expect(readHeight('30.5', 'm')).toMatchObject({ schemaInput: '31', meters: 31, roundedFrom: 30.5 });
+    expect(readHeight('15,8 m', 'ft')).toMatchObject({ schemaInput: '16', meters: 16, roundedFrom: 15.8 });
+    const reading = readHeight('tall', 'm');
     expect(reading.meters).toBeNull();
     const result = parseSiteEdit({ height: reading.schemaInput, latitude: '45', longitude: '-93' });
     expect(result.ok).toBe(false);
@@ -62,12 +65,12 @@ describe('reading the height field', () => {
 
   it('gives its own sentence for feet the schema never sees', () => {
     expect(readHeight('abc ft', 'm').message).toMatch(/Height in feet must be a number/);
-    expect(readHeight('98,5', 'ft').message).toMatch(/point for decimals/);
+    expect(readHeight('98,5', 'ft')).toMatchObject({ meters: 30, feet: 98.5, message: null });
     expect(readHeight('-10 ft', 'm').message).toMatch(/cannot be negative/);
   });
 
   it('leaves a blank height blank (the schema says it is required)', () => {
-    expect(readHeight('  ', 'ft')).toEqual({ schemaInput: '', meters: null, feet: null, message: null });
+    expect(readHeight('  ', 'ft')).toEqual({ schemaInput: '', meters: null, feet: null, roundedFrom: null, message: null });
   });
 
   it('lets the schema catch a height that is far too tall once converted', () => {

@@ -12,26 +12,37 @@ import { SupportDetails, useUi } from './ui';
 
 const OUTCOME_WORDS: Record<ConnectionCheck['outcome'], string> = { passed: 'Passed', failed: 'Failed', skipped: 'Not tried' };
 
-export function ConnectionTest({ profile }: { profile: ProfileView }) {
+/** What a test result was about: the profile's settings and its key. A result for anything else is stale. */
+function testedWith(profile: ProfileView, keyVersion: number): string {
+  return JSON.stringify([profile.baseUrl, profile.servicePath, profile.namespace, profile.binding, profile.account, profile.hasKey, keyVersion]);
+}
+
+export function ConnectionTest({ profile, keyVersion = 0 }: { profile: ProfileView; keyVersion?: number }) {
   const ui = useUi();
   const id = useId();
   const [busy, setBusy] = useState(false);
   const [everyBinding, setEveryBinding] = useState(false);
-  const [result, setResult] = useState<ConnectionTestView | null>(null);
+  const [tested, setTested] = useState<{ result: ConnectionTestView; with: string } | null>(null);
   const [refusal, setRefusal] = useState<string | null>(null);
+  // A key saved (or the address changed) after the test: "The connection works." would be about
+  // something that is no longer there, so the result goes and a sentence says why.
+  const current = testedWith(profile, keyVersion);
+  const result = tested && tested.with === current ? tested.result : null;
+  const stale = tested !== null && result === null;
 
   async function run() {
     setBusy(true);
     setRefusal(null);
+    const asked = current;
     const outcome = await ui.call(() => ui.api.testProfile(profile.id, everyBinding ? { everyBinding: true } : {}));
     setBusy(false);
     if (!outcome) return;
     if (!outcome.ok) {
-      setResult(null);
+      setTested(null);
       setRefusal(issueText(outcome.issues));
       return;
     }
-    setResult(outcome.value);
+    setTested({ result: outcome.value, with: asked });
   }
 
   return (
@@ -54,6 +65,7 @@ export function ConnectionTest({ profile }: { profile: ProfileView }) {
       </div>
       <div aria-live="polite" aria-busy={busy}>
         {refusal && <p className="field-error">{refusal}</p>}
+        {stale && <p className="form-help">The key or the service address changed since the last test: test again to know whether the connection works now.</p>}
         {result && <ConnectionTestResult result={result} />}
       </div>
     </section>

@@ -12,6 +12,7 @@ import { OutboxBadge, Problem, syncNow, useNow, useUi } from './ui';
 import { ValueForm } from './forms';
 import { issueText } from '../lib/issues';
 import { entryMeasurement, measurementText } from '../map/location/gateView';
+import { reviewText } from '../lib/review';
 
 /** Done entries shown at first, and how many more each "Show older" adds. */
 const HISTORY_STEP = 50;
@@ -181,13 +182,7 @@ export function OutboxEntry({ entry }: { entry: OutboxEntryView }) {
       {entry.problem && (
         <Problem problem={entry.problem}>
           {entry.state === 'needs-review' && (
-            <p>
-              {entry.kind === 'reprocess'
-                ? 'The request may have reached the service, but no answer came back. It was not sent again, so the email is not sent twice.'
-                : isCreate
-                  ? 'The request may have reached the service, but no answer came back. It was not sent again, to avoid a duplicate site. Look the site up in the web interface and enter its ID here.'
-                  : 'The request may have reached the service, but no answer came back.'}
-            </p>
+            <p>{reviewText(entry.problem, entry.kind === 'reprocess' ? 'reprocess' : isCreate ? 'create' : 'edit')}</p>
           )}
         </Problem>
       )}

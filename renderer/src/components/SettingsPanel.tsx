@@ -68,6 +68,8 @@ function ProfileCard({ profile, onEdit, highlight }: { profile: ProfileView; onE
   const ui = useUi();
   const [keyOpen, setKeyOpen] = useState(highlight && !profile.hasKey);
   const [testOpen, setTestOpen] = useState(false);
+  /** Bumped when this profile's key is saved or removed: an earlier test result no longer says anything. */
+  const [keyVersion, setKeyVersion] = useState(0);
   return (
     <article className={`profile panel-card ${profile.active ? 'active' : ''}`} aria-label={`Profile ${profile.name}`}>
       <header>
@@ -131,13 +133,13 @@ function ProfileCard({ profile, onEdit, highlight }: { profile: ProfileView; onE
           </ConfirmButton>
         )}
       </div>
-      {keyOpen && <KeyForm profile={profile} onDone={() => setKeyOpen(false)} />}
-      {testOpen && <ConnectionTest profile={profile} />}
+      {keyOpen && <KeyForm profile={profile} onDone={() => setKeyOpen(false)} onKeyChanged={() => setKeyVersion((v) => v + 1)} />}
+      {testOpen && <ConnectionTest profile={profile} keyVersion={keyVersion} />}
     </article>
   );
 }
 
-function KeyForm({ profile, onDone }: { profile: ProfileView; onDone: () => void }) {
+function KeyForm({ profile, onDone, onKeyChanged }: { profile: ProfileView; onDone: () => void; onKeyChanged: () => void }) {
   const ui = useUi();
   return (
     <ValueForm
@@ -151,6 +153,7 @@ function KeyForm({ profile, onDone }: { profile: ProfileView; onDone: () => void
       send={(key) => ui.call(() => ui.api.setApiKey(profile.id, key))}
       onSent={(saved) => {
         ui.toast(`API key saved, ${KEY_STORE_WORDS[saved.keyStore]}.`, { tone: 'success' });
+        onKeyChanged();
         onDone();
       }}
     >
@@ -161,6 +164,7 @@ function KeyForm({ profile, onDone }: { profile: ProfileView; onDone: () => void
             const result = await ui.call(() => ui.api.clearApiKey(profile.id));
             if (result?.ok) {
               ui.toast('API key removed.', { tone: 'info' });
+              onKeyChanged();
               onDone();
             }
           }}

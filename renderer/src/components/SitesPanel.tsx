@@ -15,6 +15,7 @@ import { formatDecimal, formatDms } from '../lib/coords';
 import { PinIcon, Problem, SyncBadge, useNow, useUi } from './ui';
 import { PIN_NAMES } from '../map/sprites';
 import { measurementText, siteMeasurement } from '../map/location/gateView';
+import { siteIdText } from '../lib/siteIdText';
 
 /** A row's height in pixels: styles.css's --row-height on the list (64, or less in the compact layout). */
 const ROW_HEIGHT = 64;
@@ -300,7 +301,7 @@ function SiteDetails({ site, unit, moving, onToggleMove }: { site: SiteView; uni
       </p>
       <dl>
         <dt>Site ID</dt>
-        <dd>{site.siteId ?? 'Not on the service yet'}</dd>
+        <dd>{siteIdText(site)}</dd>
         <dt>Height</dt>
         <dd>{formatHeight(site.height, unit)}</dd>
         <dt>Position</dt>

@@ -218,7 +218,7 @@ export function coordinateHint(value: string, axis: Axis, invalid: boolean): str
 /** Under the height field: the meters the service will store, or how to type a height. */
 export function heightHint(height: HeightReading, invalid: boolean): string {
   if (height.meters === null || invalid) return 'Whole meters, or feet like “98 ft”.';
-  return `= ${formatHeight(height.meters, 'm')}${height.feet !== null ? ' — converted to whole meters' : ''}`;
+  return `= ${formatHeight(height.meters, 'm')}${height.feet !== null ? ' — converted to whole meters' : height.roundedFrom !== null ? ` — ${height.roundedFrom} m rounded to whole meters` : ''}`;
 }
 
 export function formTitle(mode: SiteFormMode, site: SiteView | null): string {
