@@ -1,8 +1,8 @@
-// The composition root: opens the data folder (locked to one process), the stores and the key store,
-// wires the services — profiles, service access, sites, outbox actions, qualities, register
-// reconciliation — around one sync engine, and presents them as the SitewalkCore the hosts and the
-// CLI use. It holds no logic of its own beyond start-up, events and close. The clock is resolved
-// here once and handed to everything.
+// The composition root: opens the data folder's database (shared with any other Sitewalk process on
+// the same folder), the stores and the key store, wires the services — profiles, service access,
+// sites, outbox actions, qualities — around one sync engine, and presents them as the SitewalkCore
+// the hosts and the CLI use. It holds no logic of its own beyond start-up, events, following the
+// other processes' changes, and close. The clock is resolved here once and handed to everything.
 import { resolve as resolvePath } from 'node:path';
 import { describeError } from '../shared/result';
 import { ServiceAccess } from './access/service-access';
@@ -22,12 +22,15 @@ import { ProfileService } from './profiles/service';
 import { QualitiesCache } from './qualities/cache';
 import { QualitiesService } from './qualities/service';
 import { Revisions } from './revisions';
-import { RegisterReconciler } from './sites/reconcile';
+import { adoptSandboxSites, foldDone } from './sites/fold';
 import { SiteRegister } from './sites/register';
 import { SiteService } from './sites/service';
 import { ensureDataDir } from './storage/data-dir';
-import { lockDataDir, type DataDirLock } from './storage/lock';
-import type { StoredProblem } from './storage/records';
+import { openFolderDatabase } from './storage/open-folder';
+import { BEAT_EVERY_MS, Peers } from './storage/peers';
+import { MARKER_SITES, writeMarker, writeMarkerSync, type Marker } from './storage/marker';
+import type { SitewalkDb } from './storage/database';
+import type { StoredProblem } from './storage/problems';
 import type { CoreEvents, CoreOptions, SettleSummary, SitewalkCore, StorageStats, SyncStatus } from './sitewalk-core';
 
 export type * from './sitewalk-core';
@@ -36,29 +39,27 @@ export type { Problem, OutboxState } from './outbox/types';
 export type { SecretStore, SecretStoreKind } from './profiles/secrets';
 export type { KeyValueStore, KvStoreFactory } from './profiles/kv';
 export type { Blocked } from './outbox/engine';
-export type { JournalProblem } from './storage/journal';
+export type { StoredProblem } from './storage/problems';
 export type { ProfileInput } from '../shared/validation/profile';
 export type { EusReprocess, SiteEdit } from './service/types';
 export { SANDBOX_PROFILE_ID } from './profiles/profiles';
 export { entryView } from './outbox/views';
 
-/** How long the queue must stay quiet before the journals are checked for waste. */
-const SETTLED_COMPACTION_DELAY_MS = 5_000;
+/** How often the core looks for other processes' changes to the folder (PRAGMA data_version: cheap). */
+const POLL_EVERY_MS = 500;
+/** The folder's marker (storage/marker.ts) is rewritten at most this often while things change. */
+const MARK_EVERY_MS = 3_000;
 
 export async function openCore(options: CoreOptions): Promise<SitewalkCore> {
   const dataDir = resolvePath(options.dataDir);
   // Created 0700 whatever the umask; an existing folder others can read is said, not changed.
   const { warning } = ensureDataDir(dataDir);
-  const lock = await lockDataDir(dataDir);
-  try {
-    return await Core.open(dataDir, options, lock, warning);
-  } catch (error) {
-    await lock.release();
-    throw error;
-  }
+  return Core.open(dataDir, options, warning);
 }
 
 interface Opened {
+  db: SitewalkDb;
+  peers: Peers;
   store: OutboxStore;
   register: SiteRegister;
   secrets: LayeredSecretStore;
@@ -90,19 +91,21 @@ class Core implements SitewalkCore {
   private readonly siteService: SiteService;
   private readonly actions: OutboxActions;
   private readonly qualities: QualitiesService;
-  private readonly reconciler: RegisterReconciler;
   private readonly profileBook: ProfileBook;
+  private readonly db: SitewalkDb;
+  private readonly peers: Peers;
   private closing: Promise<void> | null = null;
-  /** A settled-compaction check waiting for the queue to stay quiet (see compactWhenSettled). */
-  private settleTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Follows the other processes' changes and beats this process's heart (see follow()). */
+  private pollTimer: ReturnType<typeof setInterval> | null = null;
+  private lastBeat = 0;
+  private marked = { revision: -1, at: 0, writing: false };
 
   private constructor(
     readonly dataDir: string,
     private readonly options: CoreOptions,
-    private readonly lock: DataDirLock,
     opened: Opened,
   ) {
-    ({ store: this.store, register: this.register, secrets: this.secrets, settings: this.settings } = opened);
+    ({ db: this.db, peers: this.peers, store: this.store, register: this.register, secrets: this.secrets, settings: this.settings } = opened);
     this.keyStoreNotice = opened.notice;
     this.journalProblems = opened.problems;
     this.clock = options.clock ?? systemClock;
@@ -111,13 +114,12 @@ class Core implements SitewalkCore {
     const { store, register, clock } = this;
     const now = () => clock.now();
 
-    this.reconciler = new RegisterReconciler(store, register, now, (error) => this.reportProblem(error));
     const starter = options.sandbox === false ? null : options.sandbox;
     // Whenever the built-in sandbox starts, its account's sites join the Sandbox profile's register.
     this.sandbox = starter
       ? new SandboxRunner(dataDir, async (startOptions) => {
           const handle = await starter(startOptions);
-          await this.reconciler.adoptSandboxSites(SANDBOX_PROFILE_ID, handle).then(
+          await adoptSandboxSites(register, SANDBOX_PROFILE_ID, handle, now()).then(
             (records) => records.forEach((record) => events.emit('site', this.siteService.viewOf(record))),
             (error: unknown) => events.emit('problem', { message: 'The sandbox\'s sites could not be added to the site list.', detail: describeError(error) }),
           );
@@ -137,10 +139,7 @@ class Core implements SitewalkCore {
       ...(options.checkEveryMs !== undefined ? { checkEveryMs: options.checkEveryMs } : {}),
       activeProfile: activeId,
       access: this.access,
-      onStatus: (status) => {
-        events.emit('status', this.status());
-        if (!status.syncing) this.compactWhenSettled(SETTLED_COMPACTION_DELAY_MS);
-      },
+      onStatus: () => events.emit('status', this.status()),
       log,
       initialContact: lastDonePerProfile(store),
     });
@@ -165,33 +164,46 @@ class Core implements SitewalkCore {
     this.sites = this.siteService.sites;
     this.outbox = this.actions.outbox;
     this.sync = syncControl(engine, store, activeId, () => this.status(), (result) => this.summary(result));
-    store.onApplied((changes) => this.reconciler.foldDone(changes));
+    // A result and the register's record of it commit in one transaction.
+    store.onApplied((changes) => foldDone(register, changes, now()));
     store.subscribe(relayOutboxChanges({ events, store, register, engine, siteView: (record) => this.siteService.viewOf(record) }));
+    // What another process queued may be ours to send (the app sends what the CLI queued).
+    store.subscribe(() => engine.kick());
+    register.subscribe((changed, removed) => {
+      for (const record of changed) events.emit('site', this.siteService.viewOf(record));
+      for (const localId of removed) events.emit('site-removed', { localId, revision: register.revisionOf(localId) });
+    });
   }
 
-  static async open(dataDir: string, options: CoreOptions, lock: DataDirLock, folderWarning: string | null): Promise<Core> {
+  static async open(dataDir: string, options: CoreOptions, folderWarning: string | null): Promise<Core> {
     const clock = options.clock ?? systemClock;
     const choice = options.secretStore ? { store: options.secretStore, fallbackReason: null } : await chooseSecretStore();
     const factory = options.kvStoreFactory ?? confStoreFactory(dataDir);
-    // One revision counter for entries and sites: a site's view depends on both stores.
-    const revisions = new Revisions();
-    const opened = await OutboxStore.open({ dataDir, clock, revisions });
-    let registerOpened: Awaited<ReturnType<typeof SiteRegister.open>>;
+    const { db, problems } = await openFolderDatabase(dataDir, clock.now());
+    let core: Core;
     try {
-      registerOpened = await SiteRegister.open({ dataDir, clock, revisions });
+      // Real time, whatever the core's clock: heartbeats are about processes, not the test's timeline.
+      const peers = new Peers(db, () => Date.now());
+      peers.join();
+      // One revision counter for entries and sites, kept in the database: a site's view depends on both.
+      const revisions = new Revisions(db);
+      const { store } = await OutboxStore.open({ db, dataDir, clock, revisions, processId: peers.id });
+      const { register } = await SiteRegister.open({ db, dataDir, clock, revisions });
+      core = new Core(dataDir, options, {
+        db,
+        peers,
+        store,
+        register,
+        secrets: new LayeredSecretStore(choice.store),
+        notice: choice.fallbackReason,
+        settings: factory('settings'),
+        profilesKv: factory('profiles'),
+        problems: [...problems, ...(folderWarning ? [{ kind: 'warning' as const, message: folderWarning }] : [])],
+      });
     } catch (error) {
-      await opened.store.close();
+      db.close();
       throw error;
     }
-    const core = new Core(dataDir, options, lock, {
-      store: opened.store,
-      register: registerOpened.register,
-      secrets: new LayeredSecretStore(choice.store),
-      notice: choice.fallbackReason,
-      settings: factory('settings'),
-      profilesKv: factory('profiles'),
-      problems: [...opened.problems, ...registerOpened.problems, ...(folderWarning ? [{ kind: 'damage' as const, message: folderWarning }] : [])],
-    });
     try {
       await core.startUp();
     } catch (error) {
@@ -203,25 +215,64 @@ class Core implements SitewalkCore {
 
   private async startUp(): Promise<void> {
     for (const problem of this.journalProblems) this.log(`data folder: ${problem.message}`);
-    // A process that died mid-call left entries 'sending'. Those whose answer the register already
-    // recorded are done; the rest are decided now, before anything is sent.
-    await this.reconciler.recoverDoneEntries((entry) => entry.state === 'sending');
-    const recovered = await this.store.recoverInterrupted();
+    // A process that died mid-call left entries 'sending': decided now, before anything is sent
+    // (entries another running Sitewalk is sending stay its own).
+    const recovered = await this.store.recoverInterrupted((claimedBy) => this.peers.isDead(claimedBy));
     if (recovered.length > 0) this.log(`outbox: ${recovered.length} request(s) were interrupted by the last shutdown and have been re-queued or set for review.`);
-    const book = this.profileBook;
-    for (const message of await this.reconciler.reconcile((profileId) => book.get(profileId) !== null)) {
+    const orphans = new Map<string, number>();
+    for (const [, lane] of this.store.laneEntries()) {
+      for (const entry of lane) if (this.profileBook.get(entry.profileId) === null) orphans.set(entry.profileId, (orphans.get(entry.profileId) ?? 0) + 1);
+    }
+    for (const [profileId, count] of orphans) {
+      const message = `${count} queued request(s) belong to the profile "${profileId}", which Sitewalk no longer has (profiles.json may be missing or damaged): they are kept and not sent. Restore profiles.json from a backup to send them.`;
       this.journalProblems.push({ kind: 'damage', message });
       this.log(`data folder: ${message}`);
     }
     await this.access.refreshKeyKnown(this.profileService.activeId);
-    // A folder left bloated (by an older version, or a run that ended mid-sync) is compacted once the
-    // app has started and shown its sites, not before.
-    this.compactWhenSettled(SETTLED_COMPACTION_DELAY_MS);
+    this.follow();
     if (this.options.autoSync !== false) {
       this.engine.start();
       // An app on the Sandbox profile has something to show at once; the CLI starts it on need.
       if (this.profileService.isBuiltIn(this.profileService.activeId)) this.warmSandbox();
     }
+  }
+
+  /**
+   * Follows the other Sitewalk processes on this folder: their committed changes are read in (and
+   * told as events) within POLL_EVERY_MS, this process's heartbeat is kept, and an entry claimed by
+   * a process that has died is taken back and treated as interrupted.
+   */
+  private follow(): void {
+    this.pollTimer = setInterval(() => {
+      try {
+        this.db.poll();
+        const now = Date.now();
+        if (!this.marked.writing && this.db.revision !== this.marked.revision && now - this.marked.at >= MARK_EVERY_MS) {
+          const marker = this.marker(now);
+          this.marked = { revision: marker.revision, at: now, writing: true };
+          writeMarker(this.dataDir, marker).then(
+            () => (this.marked.writing = false),
+            (error: unknown) => {
+              this.marked.writing = false;
+              this.log(`data folder: its marker could not be written (${describeError(error)}).`);
+            },
+          );
+        }
+        if (now - this.lastBeat < BEAT_EVERY_MS) return;
+        this.lastBeat = now;
+        this.peers.beat();
+        const claims = this.store.claimsOfOthers();
+        if (claims.some((claim) => this.peers.isDead(claim.claimedBy))) {
+          void this.store.recoverInterrupted((claimedBy) => this.peers.isDead(claimedBy)).then(
+            (entries) => entries.length > 0 && this.log(`outbox: ${entries.length} request(s) left by a Sitewalk that stopped were taken back.`),
+            (error: unknown) => this.reportProblem(error),
+          );
+        }
+      } catch (error) {
+        this.reportProblem(error);
+      }
+    }, POLL_EVERY_MS);
+    this.pollTimer.unref?.();
   }
 
   /** Starts the built-in sandbox in the background (apps only); a failure is told, not thrown. */
@@ -254,47 +305,40 @@ class Core implements SitewalkCore {
     return this.secrets.kind;
   }
 
+  /** What the folder's marker records now: the revision reached and what waits to be sent. */
+  private marker(now: number): Marker {
+    let unsent = 0;
+    const sites: Marker['sites'] = [];
+    for (const [key, lane] of this.store.laneEntries()) {
+      unsent += lane.length;
+      const first = lane[0];
+      if (!key.startsWith('site:') || first?.kind !== 'site' || sites.length >= MARKER_SITES) continue;
+      const fields: Marker['sites'][number]['fields'] = {};
+      for (const entry of lane) if (entry.kind === 'site') Object.assign(fields, Object.fromEntries(Object.entries(entry.payload).filter(([name, value]) => name !== 'siteId' && value !== undefined)));
+      const siteId = this.register.get(first.localId)?.siteId ?? first.payload.siteId ?? null;
+      sites.push({ localId: first.localId, profileId: first.profileId, siteId, create: lane.some((entry) => entry.kind === 'site' && entry.op === 'create'), fields });
+    }
+    return { revision: this.db.revision, unsent, sites, at: now };
+  }
+
   storage(): StorageStats {
-    const outbox = this.store.journalStats;
-    const register = this.register.journalStats;
-    return { bytesWritten: outbox.bytesWritten + register.bytesWritten, outboxSyncs: outbox.syncs, outboxFileBytes: outbox.size, registerFileBytes: register.size };
-  }
-
-  /**
-   * Once the queue has been quiet for `delayMs` (a sync settled, an import's batch was sent, or the
-   * app just opened a folder an older version left), compacts the journals that hold much more than
-   * their live records, so the next start reads each site and entry once. A new sync pass meanwhile
-   * pushes it back; close() runs a pending one before the journals shut.
-   */
-  private compactWhenSettled(delayMs: number): void {
-    if (this.closing) return;
-    if (this.settleTimer) clearTimeout(this.settleTimer);
-    this.settleTimer = setTimeout(() => {
-      this.settleTimer = null;
-      if (this.engine.status().syncing) return;
-      void this.compactBloated();
-    }, delayMs);
-    this.settleTimer.unref?.();
-  }
-
-  private async compactBloated(): Promise<void> {
-    // One after the other: each rewrite holds a snapshot of its store in memory while it runs.
-    await this.store.compactIfBloated().catch((error: unknown) => this.log(`outbox: compaction failed (${describeError(error)}); the journal is unchanged.`));
-    await this.register.compactIfBloated().catch((error: unknown) => this.log(`site list: compaction failed (${describeError(error)}); the journal is unchanged.`));
+    return { commits: this.store.writeStats.commits, databaseBytes: this.db.sizeOnDisk() };
   }
 
   close(): Promise<void> {
     this.closing ??= (async () => {
-      const settling = this.settleTimer !== null;
-      if (this.settleTimer) clearTimeout(this.settleTimer);
-      this.settleTimer = null;
+      if (this.pollTimer) clearInterval(this.pollTimer);
+      this.pollTimer = null;
       await this.engine.stop();
-      if (settling) await this.compactBloated();
-      await this.store.close().catch(() => undefined);
-      await this.register.close().catch(() => undefined);
       await this.sandbox?.close().catch(() => undefined);
       this.access.clear();
-      await this.lock.release();
+      this.peers.leave();
+      try {
+        writeMarkerSync(this.dataDir, this.marker(Date.now()));
+      } catch (error) {
+        this.log(`data folder: its marker could not be written (${describeError(error)}).`);
+      }
+      this.db.close();
     })();
     return this.closing;
   }

@@ -18,7 +18,7 @@ import type { SandboxStarter } from './profiles/sandbox';
 import type { SecretStore, SecretStoreKind } from './profiles/secrets';
 import type { FetchLike } from './service/types';
 import type { SiteView } from './sites/view';
-import type { StoredProblem } from './storage/records';
+import type { StoredProblem } from './storage/problems';
 import type { EusReprocessInput, SiteEditInput } from '../shared/validation/index';
 import type { ProfileInput } from '../shared/validation/profile';
 import type {
@@ -37,7 +37,7 @@ export type { ConnectionTestView, ProfileView, SyncStatus };
 // ---------- options ----------
 
 export interface CoreOptions {
-  /** Where everything is kept: journals, profiles, settings, caches, sandbox state. */
+  /** Where everything is kept: the database (sitewalk.db), profiles, settings, caches, sandbox state. */
   dataDir: string;
   /** Where keys are kept (the Electron host passes safe-storage). Default: the OS keyring, else session-only. */
   secretStore?: SecretStore;
@@ -90,12 +90,10 @@ export interface SavedSite {
 }
 
 export interface StorageStats {
-  /** Bytes written to the outbox and register journals since open, compactions included. */
-  bytesWritten: number;
-  /** fdatasync/fsync calls of the outbox journal since open. */
-  outboxSyncs: number;
-  outboxFileBytes: number;
-  registerFileBytes: number;
+  /** Write transactions the outbox committed since open (each one durable on its own). */
+  commits: number;
+  /** What the folder's database (with its WAL) takes on disk now. */
+  databaseBytes: number;
 }
 
 export interface CoreEvents {
@@ -115,7 +113,7 @@ export interface SitewalkCore {
   readonly keyStoreKind: SecretStoreKind;
   /** Why a safer key store was not used, or null. */
   readonly keyStoreNotice: string | null;
-  /** Damaged journal records found at open (torn tails are tolerated; corrupt records were set aside). */
+  /** What opening the data folder found that the user must hear of (a damaged database set aside, an import). */
   readonly journalProblems: readonly StoredProblem[];
   /** A key-value store for host settings (same backend as profiles). */
   readonly settings: KeyValueStore;
@@ -208,9 +206,9 @@ export interface SitewalkCore {
   /** Cached per profile for offline use; `refresh` asks the service (falling back to the cache). */
   renderingQualities(options?: { refresh?: boolean }): Promise<RenderingQualitiesView>;
   on<K extends keyof CoreEvents>(event: K, listener: (payload: CoreEvents[K]) => void): () => void;
-  /** What the journals have cost on disk since open (support and benchmarks). */
+  /** What the store has cost since open (support and benchmarks). */
   storage(): StorageStats;
-  /** Waits for requests in flight, flushes the journals, stops the sandbox, unlocks the folder. */
+  /** Waits for requests in flight, stops the sandbox and closes the database. */
   close(): Promise<void>;
 }
 

@@ -3,15 +3,11 @@
 import type { SettleResult, EngineStatus, SyncEngine } from './outbox/engine';
 import type { OutboxStore } from './outbox/store';
 import type { SettleSummary, SitewalkCore, SyncStatus } from './sitewalk-core';
-import type { StoredProblem } from './storage/records';
+import type { StoredProblem } from './storage/problems';
 
-/** When each profile's service last accepted a request, as the journal remembers it. */
+/** When each profile's service last accepted a request, as the outbox remembers it (one indexed query). */
 export function lastDonePerProfile(store: OutboxStore): Map<string, number> {
-  const last = new Map<string, number>();
-  for (const entry of store.list()) {
-    if (entry.state === 'done' && entry.updatedAt > (last.get(entry.profileId) ?? 0)) last.set(entry.profileId, entry.updatedAt);
-  }
-  return last;
+  return store.lastDonePerProfile();
 }
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());

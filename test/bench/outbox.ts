@@ -62,7 +62,7 @@ async function runOutbox(sandbox: SandboxProcess, count: number, concurrency: nu
     const syncMs = performance.now() - syncAt;
     if (settled.counts.done !== count) throw new Error(`only ${settled.counts.done} of ${count} ended done: ${JSON.stringify(settled.counts)} ${settled.blocked?.message ?? ''}`);
     const after = core.storage();
-    return { run: { enqueueMs, syncMs, bytes: after.bytesWritten - before.bytesWritten, fsyncs: after.outboxSyncs - before.outboxSyncs }, dataDir };
+    return { run: { enqueueMs, syncMs, bytes: after.databaseBytes - before.databaseBytes, fsyncs: after.commits - before.commits }, dataDir };
   } catch (error) {
     await rm(dataDir, { recursive: true, force: true });
     throw error;

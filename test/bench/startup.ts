@@ -16,7 +16,6 @@ import { chromium, type Browser } from 'playwright';
 import { openCore, type SitewalkCore } from '../../electron/core/open-core';
 import { systemClock } from '../../electron/core/clock';
 import { SiteRegister, type SiteRecord } from '../../electron/core/sites/register';
-import { LOCK_FILE } from '../../electron/core/storage/lock';
 import { startApp } from '../e2e/helpers';
 import { testCoreOptions } from '../support/core';
 import type { BenchFigure } from './figures';
@@ -66,7 +65,7 @@ async function prepare(sandbox: SandboxProcess, count: number): Promise<{ dataDi
     const settled = await core.sync.untilSettled();
     if (settled.counts.done !== count) throw new Error(`only ${settled.counts.done} of ${count} were sent: ${settled.blocked?.message ?? JSON.stringify(settled.counts)}`);
     // Every append is fsync'd before it resolves, so the files copied now are what a crash would leave.
-    await cp(dataDir, asLeft, { recursive: true, filter: (source) => !path.basename(source).startsWith(LOCK_FILE) });
+    await cp(dataDir, asLeft, { recursive: true });
     return { dataDir, asLeft };
   } finally {
     // Closing runs the settled compaction the app would run a few seconds after the sync.
@@ -162,7 +161,6 @@ async function prepareRegister(count: number): Promise<{ dataDir: string; asLeft
     // The sync confirms sites a few at a time (group commit).
     for (let start = 0; start < count; start += 500) await register.put(synced.slice(start, start + 500));
     await cp(dataDir, asLeft, { recursive: true });
-    await register.compactIfBloated();
     return { dataDir, asLeft };
   } finally {
     await register.close();

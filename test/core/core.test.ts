@@ -2,12 +2,11 @@
 // validation (bad input queues nothing), durable saves that survive a reopen, the register kept in
 // step with the outbox (also after a crash between their writes), discard, and the data-folder
 // lock. Sending through the real client against the sandbox is in integration.test.ts.
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
-import { DataDirBusyError } from '../../electron/core/storage/lock';
-import { REGISTER_FILE } from '../../electron/core/sites/register';
 import { it } from '../support/fixtures';
+import { waiting } from '../support/wait';
 
 // Without the network: no sending unless a test asks, and no built-in sandbox.
 it.override('coreOptions', { autoSync: false, sandbox: false });
@@ -216,18 +215,19 @@ describe('core: sites and the outbox', () => {
     expect(seen).toEqual(expect.arrayContaining(['outbox:pending', 'site:pending', 'status:1']));
   });
 
-  it('rebuilds the register from the outbox when a crash came between their writes', async ({ tempDir, openCore }) => {
-    const core = await openCore();
-    const created = await core.sites.save({ name: 'Ridge', height: 30, latitude: 45, longitude: -93 });
-    if (!created.ok) throw new Error('save failed');
-    await core.close();
-    await rm(join(tempDir, REGISTER_FILE));
-    const again = await openCore();
-    expect(again.sites.get(created.value.site.localId)).toMatchObject({ name: 'Ridge', syncState: 'pending', origin: 'created' });
-  });
-
-  it('lets only one Sitewalk at a time use a data folder', async ({ openCore }) => {
-    await openCore();
-    await expect(openCore()).rejects.toBeInstanceOf(DataDirBusyError);
+  it('lets two cores open one data folder at once, each following what the other queues', async ({ openCore }) => {
+    const app = await openCore();
+    const cli = await openCore();
+    const seen: string[] = [];
+    app.on('site', (site) => seen.push(site.name));
+    const saved = await cli.sites.save({ name: 'From the CLI', height: 30, latitude: 45, longitude: -93 });
+    if (!saved.ok) throw new Error('save failed');
+    await expect.poll(() => app.sites.get(saved.value.site.localId)?.name, waiting('the app to see the site')).toBe('From the CLI');
+    expect(app.outbox.unfinished().map((entry) => entry.id)).toEqual([saved.value.entry.id]);
+    expect(seen).toContain('From the CLI');
+    // And back: an edit in the app merges into the queued create the CLI made, in one entry.
+    const edited = await app.sites.save({ localId: saved.value.site.localId, height: 45 });
+    expect(edited.ok && edited.value.coalesced).toBe(true);
+    await expect.poll(() => cli.sites.get(saved.value.site.localId)?.height, waiting('the CLI to see the edit')).toBe(45);
   });
 });

@@ -1,5 +1,5 @@
 // A hostile server or proxy that answers every call with a huge error body (an 8 MB text/plain
-// 500, or a SOAP fault with an 8 MB detail) cannot grow the outbox journal: each failure keeps a
+// 500, or a SOAP fault with an 8 MB detail) cannot grow the database: each failure keeps a
 // few KB of the text, once, through retries and reopens. A real loopback server, real files.
 import { createServer, type Server } from 'node:http';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCore } from '../../electron/core/open-core';
-import { OUTBOX_FILE } from '../../electron/core/outbox/store';
+import { DATABASE_FILE } from '../../electron/core/storage/database';
 import { createSessionSecretStore } from '../../electron/core/profiles/session';
 
 const HUGE = 8 * 1024 * 1024;
@@ -41,7 +41,7 @@ afterAll(async () => {
 });
 
 describe('a server that answers with huge error bodies', () => {
-  it.each(['http-post', 'soap11'] as const)('keeps the journal small over %s, through retries and a reopen', async (binding) => {
+  it.each(['http-post', 'soap11'] as const)('keeps the database small over %s, through retries and a reopen', async (binding) => {
     const dataDir = await mkdtemp(join(tmpdir(), 'sitewalk-hostile-'));
     try {
       const options = { dataDir, secretStore: createSessionSecretStore(), autoSync: false, sandbox: false as const, retry: { baseMs: 1, capMs: 5, maxAttempts: 12 }, probe: { baseMs: 1, capMs: 5 } };
@@ -59,7 +59,7 @@ describe('a server that answers with huge error bodies', () => {
       for (const entry of entries) expect(JSON.stringify(entry.problem).length).toBeLessThan(16 * 1024);
       await core.close();
 
-      const size = (await stat(join(dataDir, OUTBOX_FILE))).size;
+      const size = (await stat(join(dataDir, DATABASE_FILE))).size;
       // 20 entries, every attempt recorded: a few KB each, far from 20 × 8 MB.
       expect(size).toBeLessThan(2 * 1024 * 1024);
       const again = await openCore(options);

@@ -1,9 +1,10 @@
 // The outbox and its sync engine through pauses, going offline and back, and a crash mid-call (the
 // harness is in outbox-harness.ts): what the user and the service see, on a manual clock.
-import { readFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
-import { OUTBOX_FILE, OutboxStore } from '../../electron/core/outbox/store';
+import { OutboxStore } from '../../electron/core/outbox/store';
+import { DATABASE_FILE } from '../../electron/core/storage/database';
 import { markSending } from '../../electron/core/outbox/transitions';
 import { waiting } from '../support/wait';
 import { ERRORS } from './helpers';
@@ -101,12 +102,13 @@ describe('outbox: pause, offline and recovery', () => {
     const h = await harness();
     const queued = await h.store.enqueue([create('local-c'), reprocess('P-9', true), edit('s1', '1'), reprocess('P-8', false)]);
     const ids = queued.map(({ entry }) => entry.id);
-    // At the instant each request is made, is its 'sending' mark in the journal on disk?
+    // At the instant each request is made, is its 'sending' mark committed (seen by another connection)?
     const onDisk = new Map<string, boolean>();
+    const reader = new Database(join(h.dataDir, DATABASE_FILE), { readonly: true });
+    const stateOf = reader.prepare<[string], string>('SELECT state FROM outbox WHERE id = ?').pluck();
     h.client.auto = (call) => {
-      const journal = readFileSync(join(h.dataDir, OUTBOX_FILE), 'utf8');
       const index = call.kind === 'site' ? (call.edit.siteId === undefined ? 0 : 2) : call.request.processId === 'P-9' ? 1 : 3;
-      onDisk.set(['create', 'emailing reprocess', 'edit', 'quiet reprocess'][index]!, journal.split('\n').some((line) => line.includes(`"id":"${ids[index]}"`) && line.includes('"state":"sending"')));
+      onDisk.set(['create', 'emailing reprocess', 'edit', 'quiet reprocess'][index]!, stateOf.get(ids[index]!) === 'sending');
       return null;
     };
     h.engine.kick();

@@ -2,11 +2,11 @@
 // and kept until something changes: it must be, column for column, what packSites(sites.list())
 // gives, over a data folder with sites synced, queued, failed and lost, in more than one profile. The
 // outbox's first history page, which the page loads with it, is kept the same way.
-import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import type { SitewalkCore } from '../../electron/core/open-core';
-import { OUTBOX_FILE } from '../../electron/core/outbox/store';
+import Database from 'better-sqlite3';
+import { DATABASE_FILE } from '../../electron/core/storage/database';
 import { packSites } from '../../electron/shared/contract/site-list';
 import { useService } from '../support/core';
 import { it } from '../support/fixtures';
@@ -21,12 +21,14 @@ function expectSameAsViews(core: SitewalkCore): void {
 
 describe('the packed site list', () => {
   it('is what packSites(sites.list()) gives, through syncs, failures, a lost request, edits and a profile switch', async ({ tempDir: dataDir, sandbox, openCore }) => {
-    // A site whose create the outbox lost (its file deleted): shown for review, with its problem.
+    // A site whose create the outbox lost (as a damaged database leaves it): shown for review, with its problem.
     const first = await openCore({ sandbox: false });
     await useService(first, sandbox.url);
     expect((await first.sites.save({ name: 'Ridge', height: 40, latitude: 45.1, longitude: -93.2 })).ok).toBe(true);
     await first.close();
-    await rm(join(dataDir, OUTBOX_FILE));
+    const db = new Database(join(dataDir, DATABASE_FILE));
+    db.exec("DELETE FROM outbox; UPDATE sites SET lost = 'The request that creates this site is missing from the outbox.'");
+    db.close();
 
     const second = await openCore({ sandbox: false });
     await useService(second, sandbox.url);

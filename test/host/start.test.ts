@@ -10,7 +10,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { afterEach, describe, expect } from 'vitest';
 import { findElectronBinary, ROOT } from '../../electron/main/build';
-import { LOCK_FILE } from '../../electron/core/storage/lock';
+import { DATABASE_FILE } from '../../electron/core/storage/database';
 import { it } from '../support/fixtures';
 
 const LINE = /^Sitewalk is running at (http:\/\/127\.0\.0\.1:(\d+))\/#token=([A-Za-z0-9_-]{43})$/;
@@ -119,8 +119,9 @@ describe('npm start', () => {
     expect(await stop(run)).toBe(0);
     expect(run.stdout().split('\n').filter((line) => line !== '')).toHaveLength(1);
     expect(run.stderr()).toMatch(/flushing the outbox/);
-    // The core closed cleanly: its data-dir lock is gone.
-    expect((await readdir(tempDir)).includes(LOCK_FILE)).toBe(false);
+    // The core closed cleanly: the database's write-ahead log was folded into it and removed.
+    expect(await readdir(tempDir)).toContain(DATABASE_FILE);
+    expect((await readdir(tempDir)).includes(`${DATABASE_FILE}-wal`)).toBe(false);
   });
 
   it.skipIf('path' in findElectronBinary())('without --browser and no Electron binary: says why on stderr and starts the browser host', { timeout: 180_000 }, async ({ tempDir }) => {
@@ -141,7 +142,7 @@ describe('npm start', () => {
       expect(code).toBe(1);
       expect(run.stderr()).toContain(`Port ${port} is already in use`);
       expect(run.stdout()).toBe('');
-      expect((await readdir(tempDir)).includes(LOCK_FILE)).toBe(false);
+      expect((await readdir(tempDir)).includes(`${DATABASE_FILE}-wal`)).toBe(false);
     } finally {
       await new Promise((resolve) => taken.close(resolve));
     }

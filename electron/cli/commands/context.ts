@@ -7,7 +7,6 @@ import type { Command } from 'commander';
 import { openCore, type CoreOptions, type SitewalkCore } from '../../core/open-core';
 import { builtInSandbox } from '../../sandbox/builtin';
 import { resolveDataDir } from '../../core/storage/data-dir';
-import { DataDirBusyError } from '../../core/storage/lock';
 import { fail, issuesExit, type CliIo, type CommonFlags } from '../io';
 
 export const DATA_DIR_HELP = 'data folder (default: $SITEWALK_DATA_DIR, else the app\'s data folder)';
@@ -23,8 +22,9 @@ export function withCommonOptions(command: Command): Command {
 }
 
 /**
- * Opens the core for one command, runs `work`, and closes it whatever happens (the data folder is
- * locked while open). SITEWALK_KEY, when set, is the active profile's key for this run only.
+ * Opens the core for one command, runs `work`, and closes it whatever happens. The app (or another
+ * command) may have the same folder open meanwhile: the database is shared. SITEWALK_KEY, when set,
+ * is the active profile's key for this run only.
  */
 export async function withCore<T>(io: CliIo, flags: CommonFlags, options: CoreCommandOptions, work: (core: SitewalkCore) => Promise<T>): Promise<T> {
   const dataDir = resolveDataDir({ flag: flags.dataDir, env: io.env });
@@ -39,11 +39,7 @@ export async function withCore<T>(io: CliIo, flags: CommonFlags, options: CoreCo
       ...options.coreOptions,
     });
   } catch (error) {
-    const message =
-      error instanceof DataDirBusyError
-        ? `${error.message}`
-        : `The data folder ${dataDir} cannot be opened: ${error instanceof Error ? error.message : String(error)}`;
-    fail(io, flags, message, { kind: error instanceof DataDirBusyError ? 'data-dir-busy' : 'data-dir' });
+    fail(io, flags, `The data folder ${dataDir} cannot be opened: ${error instanceof Error ? error.message : String(error)}`, { kind: 'data-dir' });
   }
   // Trouble that belongs to no single answer (a data file that could not be written) is said too.
   const unsubscribe = core.on('problem', ({ message }) => io.stderr(`sitewalk: ${message}\n`));

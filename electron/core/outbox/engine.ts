@@ -277,6 +277,9 @@ export class SyncEngine {
       // of an existing site, a reprocess without email) leaves while its mark is being written: if a
       // crash loses the mark, it is simply sent again. The store applies the change in memory at once.
       const marked = this.store.update([transitions.markSending(entry, this.clock.now())]);
+      // The mark is this process's claim, committed before anything leaves: another Sitewalk on the
+      // same folder that already claimed the entry (or finished it) keeps it.
+      if (!this.store.isClaimedHere(entry.id)) return void (await marked.catch(() => undefined));
       if (!isIdempotent(entry)) await marked;
       const current = this.store.get(entry.id);
       if (!current || current.state !== 'sending') return void (await marked);

@@ -1,19 +1,20 @@
-// The outbox's durable state: every entry, the FIFO lanes of unfinished entries, and the profiles'
-// pauses, kept in memory and journaled (journal.ts). Every mutation updates memory and appends one
-// record per changed entry, resolving once the records are on disk; a batch of 10,000 enqueues is
-// one write and one fsync. Compaction rewrites the journal only when it has grown to several times
-// the live state, so the cost per change stays constant. Scheduling lives in engine.ts.
-import { join } from 'node:path';
+// The outbox's durable state in sitewalk.db (storage/outbox-table.ts): every entry, the FIFO lanes
+// of unfinished entries and the profiles' pauses. Unfinished entries (what the engine sends and the
+// page shows as queued) are also kept in memory; finished ones are read from the database when
+// asked for (history pages, one entry, the full list), so start-up reads only what is still to do.
+// Every change is one transaction, committed (on disk) before the call returns: an enqueue of
+// 10,000 drafts, a result with the new site ID handed to the edits behind its create and the
+// register's update all commit together or not at all. Changes other processes make to the same
+// folder are read in before every write and by poll(), and told to subscribers like our own.
+// Sending is claimed per entry: the move to 'sending' records which process sends it, inside the
+// write transaction, so an entry is sent by one process only. Scheduling lives in engine.ts.
 import type { EusReprocess, SiteEdit } from '../service/types';
 import type { Clock } from '../clock';
 import { entryKey, Revisions, siteKey } from '../revisions';
-import { Journal, SETTLED_COMPACTION } from '../storage/journal';
-import { RecordReader, type StoredProblem } from '../storage/records';
+import { SitewalkDb } from '../storage/database';
+import { OutboxTable } from '../storage/outbox-table';
 import { canCoalesce, canMove, coalesce, recoverInterrupted, TransitionError, type Transition } from './transitions';
-import { isCommonOutboxRecord, laneOf, OUTBOX_STATES, outboxRecordSchema, type OutboxEntry, type OutboxRecord, type OutboxState, type PauseInfo, type ReprocessEntry, type SiteEntry } from './types';
-
-export const OUTBOX_FILE = 'outbox.journal';
-const JOURNAL_NAME = 'sitewalk-outbox';
+import { laneOf, OUTBOX_STATES, type OutboxEntry, type OutboxState, type PauseInfo, type ReprocessEntry, type SiteEntry } from './types';
 
 export type SiteDraft = { kind: 'site'; profileId: string; localId: string; op: 'create' | 'edit'; payload: SiteEdit };
 export type ReprocessDraft = { kind: 'reprocess'; profileId: string; payload: EusReprocess };
@@ -26,73 +27,77 @@ export interface Enqueued {
 }
 
 export interface OutboxStoreOptions {
+  /** The folder's database; when absent, the store opens the one of `dataDir` and closes it with itself. */
+  db?: SitewalkDb;
   dataDir: string;
   clock: Clock;
-  /** Done entries older than this are dropped at compaction (default 7 days). */
+  /** Done entries older than this are dropped when the store opens (default 7 days). */
   historyMs?: number;
-  /** Compact when the journal holds more than this many records and 4× the live ones (default 4096). */
-  compactAfterRecords?: number;
-  /** Where changes get their revisions (the core shares one counter with the site register). */
+  /** Where changes get their revisions (the core shares one with the site register). */
   revisions?: Revisions;
+  /** This process's ID in claims (peers.ts); default: one made for the store. */
+  processId?: string;
 }
 
 export interface OutboxChange {
   entry: OutboxEntry;
   /** null when the entry was just added. */
   previous: OutboxEntry | null;
-  /** The entry's revision as of this change (stamped when the change is applied in memory). */
+  /** The entry's revision as of this change. */
   revision: number;
 }
 
 type ChangeListener = (changes: OutboxChange[], removed: OutboxEntry[]) => void;
 
 export class OutboxStore {
+  /** Unfinished entries by ID (done ones live in the database only). */
   private readonly entries = new Map<string, OutboxEntry>();
   private readonly lanes = new Map<string, OutboxEntry[]>();
   private readonly pauses = new Map<string, PauseInfo>();
-  private nextSeq = 1;
   private readonly listeners = new Set<ChangeListener>();
   private readonly appliedListeners = new Set<ChangeListener>();
+  /** Unfinished entries per profile and state, kept with the map. */
   private readonly counts = new Map<string, Record<OutboxState, number>>();
-  /** Set when a write failed: memory is then ahead of the disk, so nothing more is accepted. */
+  private doneCounts: { revision: number; byProfile: Map<string, number> } | null = null;
+  private commits = 0;
   private failure: Error | null = null;
+  private readonly table: OutboxTable;
 
   private constructor(
-    private readonly journal: Journal,
+    private readonly db: SitewalkDb,
+    private readonly ownsDb: boolean,
     private readonly clock: Clock,
-    private readonly historyMs: number,
-    private readonly compactAfter: number,
     private readonly revisions: Revisions,
-  ) {}
-
-  /** Opens the outbox of a data folder and replays its journal. */
-  static async open(options: OutboxStoreOptions): Promise<{ store: OutboxStore; problems: StoredProblem[] }> {
-    const file = join(options.dataDir, OUTBOX_FILE);
-    // Records are checked and replayed as they are read: superseded ones are never all held at once.
-    const replayed: Replayed = { entries: new Map(), pauses: new Map(), nextSeq: 1 };
-    const reader = new RecordReader(outboxRecordSchema, file, 'outbox', (record) => replay(replayed, record), isCommonOutboxRecord);
-    const { journal, problems: damaged } = await Journal.open(file, JOURNAL_NAME, { onRecord: (record) => reader.accept(record) });
-    const store = new OutboxStore(journal, options.clock, options.historyMs ?? 7 * 24 * 3600_000, options.compactAfterRecords ?? 4096, options.revisions ?? new Revisions());
-    for (const [profileId, pause] of replayed.pauses) store.pauses.set(profileId, pause);
-    store.nextSeq = replayed.nextSeq;
-    store.rebuildLanes(replayed.entries.values());
-    replayed.entries.clear();
-    const problems = [...damaged, ...(await reader.finish())];
-    // A damaged record is set aside (.corrupt); rewriting now stops it being reported again.
-    if (problems.some((problem) => problem.kind !== 'torn-tail')) await store.compact();
-    return { store, problems };
+    readonly processId: string,
+  ) {
+    this.table = new OutboxTable(db);
   }
 
-  /** Called after every durable change, with the entries as they are now. */
+  /** Opens the outbox of a data folder: its unfinished entries and pauses are read; history stays on disk. */
+  static async open(options: OutboxStoreOptions): Promise<{ store: OutboxStore; problems: never[] }> {
+    const db = options.db ?? SitewalkDb.open(options.dataDir);
+    const revisions = options.revisions ?? new Revisions(db);
+    const store = new OutboxStore(db, !options.db, options.clock, revisions, options.processId ?? `p-${process.pid}-${Math.random().toString(36).slice(2, 10)}`);
+    const historyMs = options.historyMs ?? 7 * 24 * 3600_000;
+    db.write(() => store.table.expireHistory(options.clock.now() - historyMs));
+    for (const stored of store.table.unfinished()) {
+      store.insert(stored.entry);
+      revisions.note(entryKey(stored.entry.id), stored.rev);
+    }
+    for (const { profileId, pause } of store.table.pausesAfter(0).set) store.pauses.set(profileId, pause);
+    db.onPull((since) => store.pull(since));
+    return { store, problems: [] };
+  }
+
+  /** Called after every committed change (this process's or another's), with the entries as they are now. */
   subscribe(listener: ChangeListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
   /**
-   * Called synchronously when a change is applied in memory, before it is on disk: for state that
-   * must never lag behind what get() and lane() show (the register's service IDs). Listeners must
-   * not write to this store.
+   * Called inside the transaction of this process's own changes, before they commit: a listener's
+   * writes (the register's) commit with them or not at all. Listeners must not write to this store.
    */
   onApplied(listener: ChangeListener): () => void {
     this.appliedListeners.add(listener);
@@ -100,12 +105,19 @@ export class OutboxStore {
   }
 
   get(id: string): OutboxEntry | undefined {
-    return this.entries.get(id);
+    const open = this.entries.get(id);
+    if (open) return open;
+    const stored = this.table.get(id);
+    if (stored) this.revisions.note(entryKey(id), stored.rev);
+    return stored?.entry;
   }
 
-  /** Every entry, oldest first. */
+  /** Every entry, finished ones included, oldest first (read from the database). */
   list(): OutboxEntry[] {
-    return [...this.entries.values()].sort((a, b) => a.seq - b.seq);
+    return this.table.all().map((stored) => {
+      this.revisions.note(entryKey(stored.entry.id), stored.rev);
+      return this.entries.get(stored.entry.id) ?? stored.entry;
+    });
   }
 
   /** Unfinished entries of one lane (site:<localId> or eus:<processId>), in FIFO order. */
@@ -113,57 +125,47 @@ export class OutboxStore {
     return this.lanes.get(key) ?? [];
   }
 
-  /** The newest revision of its counter (shared with the register in the core): it changes with every change. */
+  /** The folder's newest revision (shared with the register): it changes with every change. */
   get revisionNow(): number {
     return this.revisions.current;
   }
 
-  /** Lanes with unfinished entries, in the order they first got one. */
+  /** Lanes with unfinished entries. */
   laneEntries(): IterableIterator<[string, OutboxEntry[]]> {
     return this.lanes.entries();
   }
 
-  /** Unfinished entries (every state but done) of one profile, oldest first: only the lanes are read. */
+  /** Unfinished entries (every state but done) of one profile, oldest first: memory only. */
   unfinished(profileId: string): OutboxEntry[] {
     const out: OutboxEntry[] = [];
     for (const lane of this.lanes.values()) for (const entry of lane) if (entry.profileId === profileId) out.push(entry);
     return out.sort((a, b) => a.seq - b.seq);
   }
 
-  /**
-   * Up to `limit` done entries of one profile, newest first (by when they were done, then by queue
-   * order), older than `before` when given; one pass over the entries keeping the best `limit`.
-   */
+  /** Up to `limit` done entries of one profile, newest first, older than `before` when given: one indexed query. */
   history(profileId: string, limit: number, before?: HistoryCursor): { entries: OutboxEntry[]; more: boolean } {
-    const page: OutboxEntry[] = [];
-    let more = false;
-    for (const entry of this.entries.values()) {
-      if (entry.state !== 'done' || entry.profileId !== profileId) continue;
-      if (before && !newer(before, entry)) continue;
-      if (page.length === limit) {
-        more = true;
-        // page is newest first: its last one is the oldest kept.
-        if (newer(page[limit - 1]!, entry)) continue;
-        page.pop();
-      }
-      let index = page.length;
-      while (index > 0 && newer(entry, page[index - 1]!)) index--;
-      page.splice(index, 0, entry);
-    }
-    return { entries: page, more };
+    const rows = this.table.history(profileId, limit + 1, before);
+    const entries = rows.slice(0, limit).map((stored) => {
+      this.revisions.note(entryKey(stored.entry.id), stored.rev);
+      return stored.entry;
+    });
+    return { entries, more: rows.length > limit };
   }
 
-  /** How many entries of a profile are in each state (kept up to date, so it costs nothing to ask). */
+  /** How many entries of a profile are in each state (done ones counted once per change of the folder). */
   countsOf(profileId: string): Readonly<Record<OutboxState, number>> {
-    return this.counts.get(profileId) ?? emptyCounts();
+    const counts = { ...(this.counts.get(profileId) ?? emptyCounts()) };
+    if (this.doneCounts?.revision !== this.revisions.current) this.doneCounts = { revision: this.revisions.current, byProfile: this.table.doneCountsByProfile() };
+    counts.done = this.doneCounts.byProfile.get(profileId) ?? 0;
+    return counts;
   }
 
-  /** The sequence number the next entry gets: every entry ever queued here has a lower one. */
-  get nextSequence(): number {
-    return this.nextSeq;
+  /** When each profile's service last accepted a request. */
+  lastDonePerProfile(): Map<string, number> {
+    return this.table.lastDoneByProfile();
   }
 
-  /** Why the outbox refuses changes (a failed write), or null. */
+  /** Why the last write failed (the disk is full…), or null once a write succeeded again. */
   get writeFailure(): Error | null {
     return this.failure;
   }
@@ -172,182 +174,224 @@ export class OutboxStore {
     return this.pauses.get(profileId) ?? null;
   }
 
-  get journalStats(): { bytesWritten: number; syncs: number; records: number; size: number } {
-    return { bytesWritten: this.journal.bytesWritten, syncs: this.journal.syncCount, records: this.journal.recordCount, size: this.journal.size };
+  /** Write transactions committed by this store since open (support and tests). */
+  get writeStats(): { commits: number } {
+    return { commits: this.commits };
   }
 
+  /** Whether this process claimed the entry (it is 'sending' here, not in another Sitewalk). */
+  isClaimedHere(id: string): boolean {
+    return this.claims.has(id);
+  }
+
+  private readonly claims = new Set<string>();
+
   /**
-   * Queues drafts durably, in order: resolves once they are on disk. A site draft merges into the
-   * last unfinished entry of its site when that entry is pending, failed or paused and nothing of
-   * the site is being sent: later fields win, the entry keeps its place and becomes pending.
+   * Queues drafts durably, in order, in one transaction. A site draft merges into the last
+   * unfinished entry of its site when that entry is pending, failed or paused and nothing of the
+   * site is being sent: later fields win, the entry keeps its place and becomes pending.
    */
   async enqueue(drafts: readonly Draft[]): Promise<Enqueued[]> {
-    this.assertWritable();
-    const now = this.clock.now();
-    const results: Enqueued[] = [];
-    const records: OutboxRecord[] = [];
-    const changes: OutboxChange[] = [];
-    for (const draft of drafts) {
-      if (draft.kind === 'site') {
-        const lane = this.lanes.get(`site:${draft.localId}`) ?? [];
-        const last = lane[lane.length - 1] as SiteEntry | undefined;
-        const sending = lane.some((entry) => entry.state === 'sending');
-        if (last && !sending && canCoalesce(last) && last.profileId === draft.profileId) {
-          const { patch } = coalesce(last, draft.payload, now);
-          const updated = this.applyPatch(last.id, patch)!;
-          records.push({ t: 'set', id: last.id, patch });
-          changes.push({ entry: updated, previous: last, revision: 0 });
-          results.push({ entry: updated, coalesced: true });
-          continue;
+    return this.enqueueNow(drafts);
+  }
+
+  /** enqueue() for a caller that adds its own writes to the same transaction (SitewalkDb.write). */
+  enqueueNow(drafts: readonly Draft[]): Enqueued[] {
+    return this.transact(() => {
+      const now = this.clock.now();
+      const results: Enqueued[] = [];
+      const changes: OutboxChange[] = [];
+      let nextSeq = this.table.nextSeq();
+      for (const draft of drafts) {
+        if (draft.kind === 'site') {
+          const lane = this.lanes.get(`site:${draft.localId}`) ?? [];
+          const last = lane[lane.length - 1] as SiteEntry | undefined;
+          const sending = lane.some((entry) => entry.state === 'sending');
+          if (last && !sending && canCoalesce(last) && last.profileId === draft.profileId) {
+            const { patch } = coalesce(last, draft.payload, now);
+            const updated = this.applyPatch(last.id, patch)!;
+            changes.push({ entry: updated, previous: last, revision: 0 });
+            results.push({ entry: updated, coalesced: true });
+            continue;
+          }
         }
+        const entry = newEntry(draft, nextSeq++, now);
+        this.insert(entry);
+        this.db.undo(() => this.drop(entry));
+        changes.push({ entry, previous: null, revision: 0 });
+        results.push({ entry, coalesced: false });
       }
-      const entry = this.newEntry(draft, now);
-      this.insert(entry);
-      records.push({ t: 'add', entry });
-      changes.push({ entry, previous: null, revision: 0 });
-      results.push({ entry, coalesced: false });
-    }
-    this.applied(changes, []);
-    try {
-      await this.write(records);
-    } catch (error) {
-      // Not on disk, so not queued: memory goes back to what the disk holds, and the caller hears
-      // that nothing was queued (never "failed" for an edit that is in fact waiting).
-      for (const { entry, previous } of [...changes].reverse()) {
-        if (previous) this.applyPatch(previous.id, previous);
-        else this.drop(entry);
-      }
-      throw error;
-    }
-    this.notify(changes, []);
-    this.maybeCompact();
-    return results;
-  }
-
-  /**
-   * Applies transitions (transitions.ts, absolute values) durably; unknown IDs are skipped. Every
-   * state change is checked against the allowed table first: one refused transition refuses the
-   * whole batch, before anything changes. Returns the updated entries.
-   */
-  async update(transitions: readonly Transition[]): Promise<OutboxEntry[]> {
-    this.assertWritable();
-    for (const { id, patch } of transitions) {
-      const previous = this.entries.get(id);
-      if (previous && patch.state !== undefined && !canMove(previous.state, patch.state)) throw new TransitionError(id, previous.state, patch.state);
-    }
-    const records: OutboxRecord[] = [];
-    const changes: OutboxChange[] = [];
-    for (const { id, patch } of transitions) {
-      const previous = this.entries.get(id);
-      if (!previous) continue;
-      const entry = this.applyPatch(id, patch)!;
-      records.push({ t: 'set', id, patch });
-      changes.push({ entry, previous, revision: 0 });
-    }
-    this.applied(changes, []);
-    await this.write(records);
-    this.notify(changes, []);
-    this.maybeCompact();
-    return changes.map((change) => change.entry);
-  }
-
-  /** Removes entries durably (discard). */
-  async remove(ids: readonly string[]): Promise<OutboxEntry[]> {
-    this.assertWritable();
-    const removed: OutboxEntry[] = [];
-    for (const id of ids) {
-      const entry = this.entries.get(id);
-      if (!entry) continue;
-      this.drop(entry);
-      removed.push(entry);
-    }
-    this.applied([], removed);
-    await this.write(removed.map((entry) => ({ t: 'del', id: entry.id }) satisfies OutboxRecord));
-    this.notify([], removed);
-    this.maybeCompact();
-    return removed;
-  }
-
-  async setPause(profileId: string, pause: PauseInfo | null): Promise<void> {
-    this.assertWritable();
-    if (pause) this.pauses.set(profileId, pause);
-    else if (!this.pauses.delete(profileId)) return;
-    await this.write([{ t: 'pause', profileId, pause } satisfies OutboxRecord]);
-    this.notify([], []);
-  }
-
-  /**
-   * Entries left 'sending' by a process that died mid-call. Safe ones go back to pending; a create
-   * or an emailing reprocess goes to review, because the service may already have applied it.
-   */
-  async recoverInterrupted(): Promise<OutboxEntry[]> {
-    return this.update(recoverInterrupted(this.entries.values(), this.clock.now()));
-  }
-
-  /** Rewrites the journal as a snapshot of the live state now (done entries past history dropped). */
-  compact(): Promise<void> {
-    return this.journal.compact(() => {
-      const cutoff = this.clock.now() - this.historyMs;
-      const expired: OutboxEntry[] = [];
-      for (const entry of this.entries.values()) {
-        if (entry.state === 'done' && entry.updatedAt < cutoff) expired.push(entry);
-      }
-      for (const entry of expired) this.drop(entry);
-      if (expired.length > 0) {
-        this.applied([], expired);
-        queueMicrotask(() => this.notify([], expired));
-      }
-      const records: OutboxRecord[] = [];
-      records.push({ t: 'seq', next: this.nextSeq });
-      for (const [profileId, pause] of this.pauses) records.push({ t: 'pause', profileId, pause });
-      for (const entry of this.list()) records.push({ t: 'add', entry });
-      return records;
+      this.table.setNextSeq(nextSeq);
+      this.persist(changes, []);
+      return results;
     });
   }
 
   /**
-   * For when bulk work has settled (a sync went idle, an import ended): compacts when the file holds
-   * much more than a snapshot of the live entries would (SETTLED_COMPACTION): after an import and its
-   * sync, every entry has an add and two or three patches. Resolves at once when there is little to gain.
+   * Applies transitions (transitions.ts, absolute values) in one transaction; unknown or finished
+   * IDs are skipped. Every state change is checked against the allowed table first, on the rows as
+   * they are now (another process may have changed them): one refused transition refuses the whole
+   * batch before anything changes. A move to 'sending' is this process's claim: an entry another
+   * process is already sending is refused.
    */
-  compactIfBloated(): Promise<void> {
-    if (this.journal.compacting) return this.journal.compacting;
-    if (this.failure) return Promise.resolve();
-    const liveBytes = Journal.estimateSnapshotBytes(this.entries.values(), this.entries.size, (entry) => ({ t: 'add', entry }) satisfies OutboxRecord);
-    if (!this.journal.compactionDue(this.entries.size + this.pauses.size + 1, { ...SETTLED_COMPACTION, liveBytes })) return Promise.resolve();
-    return this.compact();
+  async update(transitions: readonly Transition[]): Promise<OutboxEntry[]> {
+    return this.updateNow(transitions);
   }
 
-  /** Waits for writes and closes the journal. */
+  updateNow(transitions: readonly Transition[]): OutboxEntry[] {
+    return this.transact(() => {
+      for (const { id, patch } of transitions) {
+        const previous = this.entries.get(id);
+        if (!previous || patch.state === undefined) continue;
+        if (!canMove(previous.state, patch.state) || (patch.state === 'sending' && previous.state === 'sending')) throw new TransitionError(id, previous.state, patch.state);
+      }
+      const changes: OutboxChange[] = [];
+      for (const { id, patch } of transitions) {
+        const previous = this.entries.get(id);
+        if (!previous) continue;
+        const entry = this.applyPatch(id, patch)!;
+        if (entry.state === 'sending') this.claim(id, true);
+        else if (previous.state === 'sending') this.claim(id, false);
+        changes.push({ entry, previous, revision: 0 });
+      }
+      this.persist(changes, []);
+      return changes.map((change) => change.entry);
+    });
+  }
+
+  /** Removes entries durably (discard). */
+  async remove(ids: readonly string[]): Promise<OutboxEntry[]> {
+    return this.transact(() => {
+      const removed: OutboxEntry[] = [];
+      for (const id of ids) {
+        const entry = this.entries.get(id);
+        if (!entry) continue;
+        this.drop(entry);
+        this.db.undo(() => this.insert(entry));
+        removed.push(entry);
+      }
+      this.persist([], removed);
+      return removed;
+    });
+  }
+
+  async setPause(profileId: string, pause: PauseInfo | null): Promise<void> {
+    const previous = this.pauses.get(profileId) ?? null;
+    if (!pause && !previous) return;
+    this.transact(() => {
+      if (pause) this.pauses.set(profileId, pause);
+      else this.pauses.delete(profileId);
+      this.db.undo(() => (previous ? this.pauses.set(profileId, previous) : this.pauses.delete(profileId)));
+      this.table.setPause(profileId, pause, this.db.stamp());
+      this.db.after(() => this.notify([], []));
+    });
+  }
+
+  /**
+   * Entries a dead process left 'sending' (`claimedBy` says which processes count as dead; at
+   * start-up alone, every one). Safe ones go back to pending; a create or an emailing reprocess
+   * goes to review, because the service may already have applied it.
+   */
+  async recoverInterrupted(isDead: (claimedBy: string | null) => boolean = () => true): Promise<OutboxEntry[]> {
+    return this.transact(() => {
+      const dead = new Set(this.table.sending().filter((row) => isDead(row.claimedBy)).map((row) => row.id));
+      const stuck = [...this.entries.values()].filter((entry) => dead.has(entry.id));
+      return this.updateNow(recoverInterrupted(stuck, this.clock.now()));
+    });
+  }
+
+  /** Entries being sent by another process (its ID), for the claims' watch (peers.ts). */
+  claimsOfOthers(): Array<{ id: string; claimedBy: string | null }> {
+    return this.table.sending().filter((row) => row.claimedBy !== this.processId);
+  }
+
+  /** Runs `fn` as one transaction with this store's writes (and the register's) in it. */
+  transaction<T>(fn: () => T): T {
+    return this.transact(fn);
+  }
+
+  /** Closes the database when the store opened it. */
   async close(): Promise<void> {
-    await this.journal.compacting?.catch(() => undefined);
-    await this.journal.close();
+    if (this.ownsDb) this.db.close();
   }
 
   // ---- internals ----
 
-  private assertWritable(): void {
-    if (this.failure) throw this.failure;
+  /** One write transaction; a failure is kept for writeFailure (the engine stops sending meanwhile). */
+  private transact<T>(fn: () => T): T {
+    const outer = !this.db.inWrite;
+    try {
+      const result = this.db.write(fn);
+      if (outer) {
+        this.commits++;
+        this.failure = null;
+      }
+      return result;
+    } catch (error) {
+      if (outer && !(error instanceof TransitionError) && error instanceof Error) this.failure = error;
+      throw error;
+    }
   }
 
-  private async write(records: OutboxRecord[]): Promise<void> {
-    try {
-      await this.journal.append(records);
-    } catch (error) {
-      const cause = error instanceof Error ? error.message : String(error);
-      this.failure ??= new Error(
-        `Sitewalk could not write its outbox to disk (${cause}). Nothing more is queued until it is restarted; free some disk space or check the data folder.`,
-      );
-      throw this.failure;
+  /** Writes the changed rows with their revisions, tells onApplied listeners, and subscribers after the commit. */
+  private persist(changes: OutboxChange[], removed: OutboxEntry[]): void {
+    const now = this.clock.now();
+    for (const change of changes) {
+      change.revision = this.revisions.stamp(entryKey(change.entry.id));
+      if (change.entry.kind === 'site') this.revisions.note(siteKey(change.entry.localId), change.revision);
+      this.table.put(change.entry, change.revision, this.processId, now);
     }
+    for (const entry of removed) {
+      const revision = this.revisions.stamp(entryKey(entry.id));
+      if (entry.kind === 'site') this.revisions.note(siteKey(entry.localId), revision);
+      this.table.delete(entry.id, revision);
+    }
+    if (changes.length === 0 && removed.length === 0) return;
+    for (const listener of [...this.appliedListeners]) listener(changes, removed);
+    this.db.after(() => this.notify(changes, removed));
+  }
+
+  /** Another process's committed changes since `since`, into memory, then told to subscribers. */
+  private pull(since: number): void {
+    const { entries, removed } = this.table.changedAfter(since);
+    const changes: OutboxChange[] = [];
+    for (const { entry, rev, claimedBy } of entries) {
+      const previous = this.entries.get(entry.id) ?? null;
+      this.revisions.note(entryKey(entry.id), rev);
+      if (entry.kind === 'site') this.revisions.note(siteKey(entry.localId), rev);
+      if (entry.state !== 'sending' || claimedBy !== this.processId) this.claims.delete(entry.id);
+      if (previous) this.replace(previous, entry);
+      else this.insert(entry);
+      changes.push({ entry, previous, revision: rev });
+    }
+    const gone: OutboxEntry[] = [];
+    for (const { key, rev } of removed) {
+      this.revisions.note(entryKey(key), rev);
+      const entry = this.entries.get(key);
+      if (!entry) continue;
+      if (entry.kind === 'site') this.revisions.note(siteKey(entry.localId), rev);
+      this.drop(entry);
+      gone.push(entry);
+    }
+    const pauses = this.table.pausesAfter(since);
+    for (const { profileId, pause } of pauses.set) this.pauses.set(profileId, pause);
+    for (const profileId of pauses.lifted) if (!pauses.set.some((set) => set.profileId === profileId)) this.pauses.delete(profileId);
+    if (changes.length > 0 || gone.length > 0 || pauses.set.length > 0 || pauses.lifted.length > 0) this.db.after(() => this.notify(changes, gone));
+  }
+
+  private claim(id: string, mine: boolean): void {
+    if (mine === this.claims.has(id)) return;
+    if (mine) this.claims.add(id);
+    else this.claims.delete(id);
+    this.db.undo(() => (mine ? this.claims.delete(id) : this.claims.add(id)));
   }
 
   private track(previous: OutboxEntry | undefined, next: OutboxEntry | undefined): void {
-    if (previous) {
+    if (previous && previous.state !== 'done') {
       const counts = this.counts.get(previous.profileId);
       if (counts) counts[previous.state]--;
     }
-    if (next) {
+    if (next && next.state !== 'done') {
       let counts = this.counts.get(next.profileId);
       if (!counts) {
         counts = emptyCounts();
@@ -357,44 +401,10 @@ export class OutboxStore {
     }
   }
 
-  private maybeCompact(): void {
-    if (this.journal.compacting) return;
-    const live = this.entries.size + this.pauses.size + 1;
-    // By count and by size: a few records with huge texts must not grow the file unnoticed.
-    if (this.journal.compactionDue(live, { minRecords: this.compactAfter })) {
-      // Failure to compact loses nothing (the journal stays as it was); it is retried on the next change.
-      void this.compact().catch(() => undefined);
-    }
-  }
-
-  private newEntry(draft: Draft, now: number): OutboxEntry {
-    const seq = this.nextSeq++;
-    const base = {
-      id: `o${seq}`,
-      seq,
-      profileId: draft.profileId,
-      state: 'pending' as const,
-      attempts: 0,
-      createdAt: now,
-      updatedAt: now,
-      nextAttemptAt: null,
-      result: null,
-      problem: null,
-    };
-    if (draft.kind === 'site') {
-      return { ...base, kind: 'site', localId: draft.localId, op: draft.op, payload: { ...draft.payload }, resultSiteId: null } satisfies SiteEntry;
-    }
-    return { ...base, kind: 'reprocess', payload: { ...draft.payload } } satisfies ReprocessEntry;
-  }
-
   private insert(entry: OutboxEntry): void {
+    if (entry.state === 'done') return;
     this.entries.set(entry.id, entry);
     this.track(undefined, entry);
-    if (entry.seq >= this.nextSeq) this.nextSeq = entry.seq + 1;
-    if (entry.state !== 'done') this.addToLane(entry);
-  }
-
-  private addToLane(entry: OutboxEntry): void {
     const key = laneOf(entry);
     const lane = this.lanes.get(key);
     if (!lane) {
@@ -407,7 +417,9 @@ export class OutboxStore {
     lane.splice(index, 0, entry);
   }
 
-  private removeFromLane(entry: OutboxEntry): void {
+  private drop(entry: OutboxEntry): void {
+    if (!this.entries.delete(entry.id)) return;
+    this.track(entry, undefined);
     const key = laneOf(entry);
     const lane = this.lanes.get(key);
     if (!lane) return;
@@ -416,43 +428,30 @@ export class OutboxStore {
     if (lane.length === 0) this.lanes.delete(key);
   }
 
-  private drop(entry: OutboxEntry): void {
-    if (this.entries.delete(entry.id)) this.track(entry, undefined);
-    this.removeFromLane(entry);
-  }
-
-  /** Replaces the entry with its patched copy, in the map and in its lane. */
+  /** Replaces the entry with its patched copy (in memory until it is done), undone if the transaction fails. */
   private applyPatch(id: string, patch: Readonly<Partial<OutboxEntry>>): OutboxEntry | undefined {
     const previous = this.entries.get(id);
     if (!previous) return undefined;
     // id, seq, kind and lane never change through a patch.
     const entry = { ...previous, ...patch, id: previous.id, seq: previous.seq, kind: previous.kind } as OutboxEntry;
     if (entry.kind === 'site' && previous.kind === 'site') entry.localId = previous.localId;
-    this.entries.set(id, entry);
-    this.track(previous, entry);
-    const key = laneOf(previous);
-    const lane = this.lanes.get(key);
-    const index = lane ? lane.findIndex((candidate) => candidate.id === id) : -1;
-    if (entry.state === 'done') {
-      if (index >= 0) this.removeFromLane(previous);
-    } else if (index >= 0) {
-      lane![index] = entry;
-    } else {
-      this.addToLane(entry);
-    }
+    this.replace(previous, entry);
+    this.db.undo(() => this.replace(entry, previous));
     return entry;
   }
 
-  private rebuildLanes(entries: Iterable<OutboxEntry>): void {
-    this.lanes.clear();
-    const sorted = [...entries].sort((a, b) => a.seq - b.seq);
-    this.entries.clear();
-    this.counts.clear();
-    for (const entry of sorted) {
-      this.entries.set(entry.id, entry);
-      this.track(undefined, entry);
-      if (entry.state !== 'done') this.addToLane(entry);
+  /** Puts `next` where `previous` is (same lane, same place); a done entry leaves memory. */
+  private replace(previous: OutboxEntry, next: OutboxEntry): void {
+    const lane = this.lanes.get(laneOf(previous));
+    const index = lane ? lane.findIndex((candidate) => candidate.id === previous.id) : -1;
+    if (next.state === 'done' || !lane || index < 0) {
+      this.drop(previous);
+      this.insert(next);
+      return;
     }
+    this.entries.set(next.id, next);
+    this.track(previous, next);
+    lane[index] = next;
   }
 
   /** The entry's newest revision (its removal's, once removed). */
@@ -460,65 +459,34 @@ export class OutboxStore {
     return this.revisions.of(entryKey(id));
   }
 
-  private applied(changes: OutboxChange[], removed: OutboxEntry[]): void {
-    for (const change of changes) {
-      change.revision = this.revisions.stamp(entryKey(change.entry.id));
-      if (change.entry.kind === 'site') this.revisions.stamp(siteKey(change.entry.localId));
-    }
-    for (const entry of removed) {
-      this.revisions.stamp(entryKey(entry.id));
-      if (entry.kind === 'site') this.revisions.stamp(siteKey(entry.localId));
-    }
-    for (const listener of [...this.appliedListeners]) listener(changes, removed);
-  }
-
   private notify(changes: OutboxChange[], removed: OutboxEntry[]): void {
     for (const listener of [...this.listeners]) listener(changes, removed);
   }
 }
 
-/** The state the journal's records build up as they are read, before the store takes it. */
-interface Replayed {
-  entries: Map<string, OutboxEntry>;
-  pauses: Map<string, PauseInfo>;
-  nextSeq: number;
-}
-
-function replay(state: Replayed, record: OutboxRecord): void {
-  switch (record.t) {
-    case 'add': {
-      state.entries.delete(record.entry.id);
-      state.entries.set(record.entry.id, record.entry);
-      if (record.entry.seq >= state.nextSeq) state.nextSeq = record.entry.seq + 1;
-      break;
-    }
-    case 'set': {
-      const previous = state.entries.get(record.id);
-      if (previous) state.entries.set(record.id, { ...previous, ...record.patch, id: previous.id, seq: previous.seq, kind: previous.kind } as OutboxEntry);
-      break;
-    }
-    case 'del':
-      state.entries.delete(record.id);
-      break;
-    case 'pause':
-      if (record.pause) state.pauses.set(record.profileId, record.pause);
-      else state.pauses.delete(record.profileId);
-      break;
-    case 'seq':
-      if (Number.isSafeInteger(record.next) && record.next > state.nextSeq) state.nextSeq = record.next;
-      break;
+function newEntry(draft: Draft, seq: number, now: number): OutboxEntry {
+  const base = {
+    id: `o${seq}`,
+    seq,
+    profileId: draft.profileId,
+    state: 'pending' as const,
+    attempts: 0,
+    createdAt: now,
+    updatedAt: now,
+    nextAttemptAt: null,
+    result: null,
+    problem: null,
+  };
+  if (draft.kind === 'site') {
+    return { ...base, kind: 'site', localId: draft.localId, op: draft.op, payload: { ...draft.payload }, resultSiteId: null } satisfies SiteEntry;
   }
+  return { ...base, kind: 'reprocess', payload: { ...draft.payload } } satisfies ReprocessEntry;
 }
 
 /** Where a page of the history stops: the last entry's finishing time and queue position. */
 export interface HistoryCursor {
   updatedAt: number;
   seq: number;
-}
-
-/** Whether `a` comes before `b` in the history (newest first): done later, or queued later at the same instant. */
-function newer(a: HistoryCursor, b: HistoryCursor): boolean {
-  return a.updatedAt > b.updatedAt || (a.updatedAt === b.updatedAt && a.seq > b.seq);
 }
 
 function emptyCounts(): Record<OutboxState, number> {

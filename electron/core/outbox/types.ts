@@ -8,7 +8,6 @@ import type { CallError, CarriedBy, EusReprocess, SiteEdit } from '../service/ty
 import { BINDING_NAMES } from '../../shared/aspnet';
 import { BINDINGS } from '../../shared/domain';
 import { measurementSchema } from '../../shared/validation/measurement';
-import { arrayOf, either, exactObject, isBoolean, isNonEmptyString, isNonNegativeInt, isNumber, isPositiveInt, isString, literal, nullable, oneOf, opt, req, type KeyRule } from '../storage/shape';
 
 export { OUTBOX_STATES, type OutboxState };
 
@@ -76,15 +75,6 @@ export interface ReprocessEntry extends EntryBase {
 
 export type OutboxEntry = SiteEntry | ReprocessEntry;
 
-/** Journal records. Each one sets values absolutely, so replaying one twice changes nothing. */
-export type OutboxRecord =
-  | { t: 'add'; entry: OutboxEntry }
-  | { t: 'set'; id: string; patch: Partial<OutboxEntry> }
-  | { t: 'del'; id: string }
-  | { t: 'pause'; profileId: string; pause: PauseInfo | null }
-  /** Written at compaction so entry IDs are never reused after old entries are dropped. */
-  | { t: 'seq'; next: number };
-
 export interface PauseInfo {
   reason: 'quota' | 'auth';
   message: string;
@@ -126,7 +116,7 @@ function describeRequest(entry: OutboxEntry): string {
   return `Edit ${edit.name ? `site ${label}` : label}${id}: ${edit.height} m${moved}`;
 }
 
-// ---------- the journal's records, as read back (parsed, never trusted) ----------
+// ---------- entries as read back from the database (parsed, never trusted) ----------
 
 const problemSchema = z.object({
   kind: z.string(),
@@ -177,82 +167,16 @@ const baseFields = {
 };
 const siteFields = { localId: z.string().min(1), op: z.enum(['create', 'edit']), payload: siteEditSchema, resultSiteId: z.string().nullable() };
 
-const entrySchema = z.discriminatedUnion('kind', [
+/** An entry as stored: the one definition every stored entry is read through. */
+export const entrySchema: z.ZodType<OutboxEntry> = z.discriminatedUnion('kind', [
   z.object({ ...baseFields, kind: z.literal('site'), ...siteFields }),
   z.object({ ...baseFields, kind: z.literal('reprocess'), payload: reprocessSchema }),
-]);
+]) as unknown as z.ZodType<OutboxEntry>;
 
 /** A patch names only what it sets; id, seq and kind never change through one. */
-const patchSchema = z
+export const patchSchema = z
   .object({ ...baseFields, ...siteFields, payload: z.union([siteEditSchema, reprocessSchema]) })
   .omit({ id: true, seq: true })
   .partial();
 
-const pauseSchema = z.object({ reason: z.enum(['quota', 'auth']), message: z.string(), since: z.number() });
-
-export const outboxRecordSchema = z.discriminatedUnion('t', [
-  z.object({ t: z.literal('add'), entry: entrySchema }),
-  z.object({ t: z.literal('set'), id: z.string(), patch: patchSchema }),
-  z.object({ t: z.literal('del'), id: z.string() }),
-  z.object({ t: z.literal('pause'), profileId: z.string(), pause: pauseSchema.nullable() }),
-  z.object({ t: z.literal('seq'), next: z.number().int().nonnegative() }),
-]) as unknown as z.ZodType<OutboxRecord>;
-
-// The same shapes checked by hand, for the fast path of loading (storage/shape.ts): kept in step with
-// the schemas above (test/storage/shape.test.ts compares the two). Anything they do not take exactly
-// (another version's record, a hostile one) is left to the schemas.
-const problemShape = exactObject({
-  kind: req(isString),
-  message: req(isString),
-  detail: req(isString),
-  retryable: req(isBoolean),
-  quotaExhausted: req(isBoolean),
-  authRejected: req(isBoolean),
-  mayHaveBeenApplied: req(isBoolean),
-  issues: opt(arrayOf(exactObject({ field: req(isString), message: req(isString) }))),
-  repeats: opt(isPositiveInt),
-});
-const carriedByShape = exactObject({
-  binding: req(oneOf(BINDINGS)),
-  instead: req(oneOf(BINDINGS)),
-  reason: req(oneOf(['request-validation', 'query-length'])),
-  message: req(isString),
-});
-const siteEditShape = exactObject({
-  siteId: opt(isString),
-  name: opt(isString),
-  height: req(isNumber),
-  latitude: opt(isNumber),
-  longitude: opt(isNumber),
-  description: opt(isString),
-  group: opt(isString),
-  pinStyle: opt(oneOf(PIN_STYLES)),
-  measurement: opt((value: unknown) => measurementSchema.safeParse(value).success),
-});
-const reprocessShape = exactObject({ processId: req(isString), multiMapId: req(isString), sendEmail: req(isBoolean) });
-const baseRules = {
-  id: req(isNonEmptyString),
-  seq: req(isNonNegativeInt),
-  profileId: req(isString),
-  state: req(oneOf(OUTBOX_STATES)),
-  attempts: req(isNonNegativeInt),
-  createdAt: req(isNumber),
-  updatedAt: req(isNumber),
-  nextAttemptAt: req(nullable(isNumber)),
-  result: req(nullable(isString)),
-  problem: req(nullable(problemShape)),
-  carriedBy: opt(nullable(carriedByShape)),
-} satisfies Record<string, KeyRule>;
-const siteRules = { localId: req(isNonEmptyString), op: req(oneOf(['create', 'edit'])), payload: req(siteEditShape), resultSiteId: req(nullable(isString)) } satisfies Record<string, KeyRule>;
-const siteEntryShape = exactObject({ ...baseRules, kind: req(literal('site')), ...siteRules });
-const reprocessEntryShape = exactObject({ ...baseRules, kind: req(literal('reprocess')), payload: req(reprocessShape) });
-// The patch: every field optional but id, seq (never in a patch) and kind (not in the schema).
-const { id: _id, seq: _seq, ...patchable } = { ...baseRules, ...siteRules, payload: req(either(siteEditShape, reprocessShape)) };
-const patchShape = exactObject(Object.fromEntries(Object.entries(patchable).map(([key, rule]) => [key, opt(rule.test)])));
-const addShape = exactObject({ t: req(literal('add')), entry: req(either(siteEntryShape, reprocessEntryShape)) });
-const setShape = exactObject({ t: req(literal('set')), id: req(isString), patch: req(patchShape) });
-
-/** The outbox records read back at every start, in the exact shape outboxRecordSchema returns them. */
-export function isCommonOutboxRecord(value: unknown): value is OutboxRecord {
-  return addShape(value) || setShape(value);
-}
+export const pauseSchema = z.object({ reason: z.enum(['quota', 'auth']), message: z.string(), since: z.number() });

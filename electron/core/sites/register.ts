@@ -1,36 +1,18 @@
 // The local site register: every site the app knows, per profile, by a stable local ID (a temporary
 // one for a site created here until the service gives it an ID) and by the service's site ID.
 // It keeps what the service is known to hold ("known" fields); what is still on its way lives in
-// the outbox, and the site as shown is the two overlaid (view.ts). Persisted as a journal of whole
-// site records (put/del), compacted when it grows and, once bulk work settles, when it holds much
-// more than the live sites (an import then its sync writes every site twice): read as a stream at
-// open, so only the live sites are ever held. A compaction writes the sites in columns, a thousand
-// per record (snapshot.ts): 100,000 sites are ~15 MB instead of ~32 MB and load in about half the time.
+// the outbox, and the site as shown is the two overlaid (view.ts). Stored in the table `sites` of
+// sitewalk.db (storage/sites-table.ts) and held in memory, since the map shows every site at once.
+// A write joins the transaction in progress (the outbox's, when a save or a result changes both),
+// so the register and the outbox never disagree on disk. Changes other processes make to the
+// folder are read in before every write and by the database's poll, and told to subscribers.
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import type { Clock } from '../clock';
-import { z } from 'zod';
-import { PIN_STYLES, SITE_FIELDS, type PinStyle } from '../../shared/domain';
+import { SITE_FIELDS, type PinStyle } from '../../shared/domain';
 import type { SiteOrigin } from '../../shared/contract/views';
 import { Revisions, siteKey } from '../revisions';
-import { Journal, SETTLED_COMPACTION } from '../storage/journal';
-import { RecordReader, type StoredProblem } from '../storage/records';
-import { chunkProblem, isSiteChunk, snapshotRecords, unpackChunk, type SiteChunk } from './snapshot';
-import { exactObject, isNonEmptyString, isNonNegativeInt, isNumber, isString, literal, nullable, oneOf, opt, req } from '../storage/shape';
-
-export const REGISTER_FILE = 'sites.journal';
-const JOURNAL_NAME = 'sitewalk-sites';
-/**
- * The register's journal format. 1: a `put` or `del` per line. 2: compactions also write `sites`
- * chunks (snapshot.ts). This version reads both: a format-1 file is read as it is, appended to as it
- * is, and becomes format 2 at its next compaction. A Sitewalk from before format 2 knows only 1: its
- * Journal.open reads the header, finds 2 > 1 and refuses the whole file with "sites.journal was
- * written by a newer Sitewalk (format 2); update Sitewalk to open this data folder" — before handing
- * anything on, setting anything aside, compacting or cutting it — so no site is dropped. (Only a file
- * whose header line is itself damaged would reach an older reader's records: its chunks would then
- * fail its record schema and be set aside in sites.journal.corrupt, reported, not silently dropped.)
- */
-export const REGISTER_FORMAT_VERSION = 2;
+import { SitewalkDb } from '../storage/database';
+import { parseSiteRow, SitesTable } from '../storage/sites-table';
 
 /** A site's editable fields; absent = not known (or not changed). */
 export interface SiteFields {
@@ -71,115 +53,52 @@ export interface SiteRecord {
   draft?: SiteFields;
 }
 
-type RegisterRecord = { t: 'put'; site: SiteRecord } | { t: 'del'; localId: string } | SiteChunk;
-
-const siteFieldsSchema = z.object({
-  name: z.string().optional(),
-  height: z.number().optional(),
-  latitude: z.number().optional(),
-  longitude: z.number().optional(),
-  description: z.string().optional(),
-  group: z.string().optional(),
-  pinStyle: z.literal(PIN_STYLES).optional(),
-});
-
-const siteRecordSchema = z.object({
-  localId: z.string().min(1),
-  profileId: z.string(),
-  siteId: z.string().nullable(),
-  origin: z.enum(['created', 'existing', 'imported']),
-  known: siteFieldsSchema,
-  appliedSeq: z.number().int().nonnegative(),
-  createdAt: z.number(),
-  updatedAt: z.number(),
-  lost: z.string().optional(),
-  draft: siteFieldsSchema.optional(),
-});
-
-// The same shapes, checked by hand for the fast path (storage/shape.ts): kept in step with the schemas
-// above (test/storage/shape.test.ts compares the two on generated records).
-const siteFieldsShape = exactObject({
-  name: opt(isString),
-  height: opt(isNumber),
-  latitude: opt(isNumber),
-  longitude: opt(isNumber),
-  description: opt(isString),
-  group: opt(isString),
-  pinStyle: opt(oneOf(PIN_STYLES)),
-});
-const siteRecordShape = exactObject({
-  localId: req(isNonEmptyString),
-  profileId: req(isString),
-  siteId: req(nullable(isString)),
-  origin: req(oneOf(['created', 'existing', 'imported'])),
-  known: req(siteFieldsShape),
-  appliedSeq: req(isNonNegativeInt),
-  createdAt: req(isNumber),
-  updatedAt: req(isNumber),
-  lost: opt(isString),
-  draft: opt(siteFieldsShape),
-});
-const putShape = exactObject({ t: req(literal('put')), site: req(siteRecordShape) });
-const delShape = exactObject({ t: req(literal('del')), localId: req(isString) });
-export const isRegisterRecord = (value: unknown): value is RegisterRecord => putShape(value) || delShape(value) || isSiteChunk(value);
-
-// A chunk has one check, the hand-written one (snapshot.ts): the schema only names what it found wrong.
-const chunkSchema = z.looseObject({ t: z.literal('sites') }).superRefine((value, context) => {
-  const problem = chunkProblem(value);
-  if (problem) context.addIssue({ code: 'custom', path: problem.path, message: problem.message });
-});
-
-export const registerRecordSchema = z.discriminatedUnion('t', [
-  z.object({ t: z.literal('put'), site: siteRecordSchema }),
-  z.object({ t: z.literal('del'), localId: z.string() }),
-  chunkSchema,
-]) as unknown as z.ZodType<RegisterRecord>;
-
 export interface RegisterOptions {
+  /** The folder's database; when absent, the register opens the one of `dataDir` and closes it with itself. */
+  db?: SitewalkDb;
   dataDir: string;
   clock: Clock;
-  /** Compact when the journal holds more than this many records and 3× the live ones (default 2048). */
-  compactAfterRecords?: number;
   /** Where changes get their revisions (shared with the outbox: a site's view depends on both). */
   revisions?: Revisions;
 }
 
+/** Sites another process changed (as they are now) and removed, once read in. */
+type PullListener = (changed: SiteRecord[], removed: string[]) => void;
+
 export class SiteRegister {
   /** Service site ID → local ID, per profile. */
   private readonly bySiteId = new Map<string, Map<string, string>>();
-  private failure: Error | null = null;
+  private readonly listeners = new Set<PullListener>();
+  private readonly table: SitesTable;
 
   private constructor(
-    private readonly journal: Journal,
+    private readonly db: SitewalkDb,
+    private readonly ownsDb: boolean,
     readonly clock: Clock,
-    private readonly compactAfter: number,
     private readonly revisions: Revisions,
     private readonly sites: Map<string, SiteRecord>,
-  ) {}
+  ) {
+    this.table = new SitesTable(db);
+  }
 
-  static async open(options: RegisterOptions): Promise<{ register: SiteRegister; problems: StoredProblem[] }> {
-    const file = join(options.dataDir, REGISTER_FILE);
-    // Records are checked and replayed as they are read, straight into the register's map (a re-put
-    // keeps its first place, as set() does): superseded ones are never all held at once.
-    const sites = new Map<string, SiteRecord>();
-    const reader = new RecordReader(
-      registerRecordSchema,
-      file,
-      'site list',
-      (record) => {
-        if (record.t === 'put') sites.set(record.site.localId, record.site);
-        else if (record.t === 'del') sites.delete(record.localId);
-        else unpackChunk(record, (site) => sites.set(site.localId, site));
-      },
-      isRegisterRecord,
-    );
-    const { journal, problems: damaged } = await Journal.open(file, JOURNAL_NAME, { onRecord: (record) => reader.accept(record), version: REGISTER_FORMAT_VERSION });
-    const register = new SiteRegister(journal, options.clock, options.compactAfterRecords ?? 2048, options.revisions ?? new Revisions(), sites);
-    // The service-ID index is built once, from the live sites only.
-    for (const site of sites.values()) register.index(site);
-    const problems = [...damaged, ...(await reader.finish())];
-    if (problems.some((problem) => problem.kind !== 'torn-tail')) await register.compact();
-    return { register, problems };
+  static async open(options: RegisterOptions): Promise<{ register: SiteRegister; problems: never[] }> {
+    const db = options.db ?? SitewalkDb.open(options.dataDir);
+    const revisions = options.revisions ?? new Revisions(db);
+    const register = new SiteRegister(db, !options.db, options.clock, revisions, new Map());
+    for (const row of register.table.all()) {
+      const site = parseSiteRow(row);
+      register.sites.set(site.localId, site);
+      register.index(site);
+      revisions.note(siteKey(site.localId), row.rev);
+    }
+    db.onPull((since) => register.pull(since));
+    return { register, problems: [] };
+  }
+
+  /** Hears of sites another process changed or removed (this process's own changes are told by its services). */
+  subscribe(listener: PullListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** The site's newest revision (its removal's, once removed). */
@@ -191,7 +110,7 @@ export class SiteRegister {
     return this.sites.size;
   }
 
-  /** The newest revision of its counter (shared with the outbox in the core): it changes with every change. */
+  /** The folder's newest revision (shared with the outbox): it changes with every change. */
   get revisionNow(): number {
     return this.revisions.current;
   }
@@ -224,68 +143,54 @@ export class SiteRegister {
     }
   }
 
-  /** Stores whole records durably (one write for all). */
+  /** Stores whole records durably, in the transaction in progress or one of their own. */
   async put(records: readonly SiteRecord[]): Promise<void> {
+    this.putNow(records);
+  }
+
+  putNow(records: readonly SiteRecord[]): void {
     if (records.length === 0) return;
-    // Memory always takes the records, even after a failed write: the outbox is the source of
-    // truth and the register is rebuilt from it at the next open (reconcile.ts).
-    for (const site of records) {
-      this.set(site);
-      this.revisions.stamp(siteKey(site.localId));
-    }
-    if (this.failure) throw this.failure;
-    await this.write(records.map((site) => ({ t: 'put', site }) satisfies RegisterRecord));
-    this.maybeCompact();
+    this.db.write(() => {
+      for (const site of records) {
+        const previous = this.sites.get(site.localId);
+        this.set(site);
+        this.db.undo(() => (previous ? this.set(previous) : this.unset(site.localId)));
+        this.table.put(site, this.revisions.stamp(siteKey(site.localId)));
+      }
+    });
   }
 
   async remove(localIds: readonly string[]): Promise<void> {
-    if (this.failure) throw this.failure;
-    const removed = localIds.filter((localId) => this.unset(localId));
-    for (const localId of removed) this.revisions.stamp(siteKey(localId));
-    await this.write(removed.map((localId) => ({ t: 'del', localId }) satisfies RegisterRecord));
-    this.maybeCompact();
-  }
-
-  compact(): Promise<void> {
-    return this.journal.compact(() => snapshotRecords(this.sites.values()));
-  }
-
-  /**
-   * For when bulk work has settled (an import ended, a sync went idle): compacts when the file holds
-   * much more than a snapshot of the live sites would (SETTLED_COMPACTION), so the next start reads
-   * each site once. Resolves at once when there is little to gain.
-   */
-  compactIfBloated(): Promise<void> {
-    if (this.journal.compacting) return this.journal.compacting;
-    const liveBytes = estimateSnapshotBytes(this.sites.values(), this.sites.size);
-    if (!this.journal.compactionDue(this.sites.size + 1, { ...SETTLED_COMPACTION, liveBytes })) return Promise.resolve();
-    return this.compact();
-  }
-
-  get journalStats(): { bytesWritten: number; records: number; size: number } {
-    return { bytesWritten: this.journal.bytesWritten, records: this.journal.recordCount, size: this.journal.size };
+    this.db.write(() => {
+      for (const localId of localIds) {
+        const previous = this.sites.get(localId);
+        if (!previous) continue;
+        this.unset(localId);
+        this.db.undo(() => this.set(previous));
+        this.table.delete(localId, this.revisions.stamp(siteKey(localId)));
+      }
+    });
   }
 
   async close(): Promise<void> {
-    await this.journal.compacting?.catch(() => undefined);
-    await this.journal.close();
+    if (this.ownsDb) this.db.close();
   }
 
-  private async write(records: RegisterRecord[]): Promise<void> {
-    try {
-      await this.journal.append(records);
-    } catch (error) {
-      const cause = error instanceof Error ? error.message : String(error);
-      this.failure ??= new Error(`Sitewalk could not write its site list to disk (${cause}); restart it after freeing disk space.`);
-      throw this.failure;
+  private pull(since: number): void {
+    const { rows, removed } = this.table.changedAfter(since);
+    const changed: SiteRecord[] = [];
+    for (const row of rows) {
+      const site = parseSiteRow(row);
+      this.set(site);
+      this.revisions.note(siteKey(site.localId), row.rev);
+      changed.push(site);
     }
-  }
-
-  private maybeCompact(): void {
-    if (this.journal.compacting) return;
-    if (this.journal.compactionDue(this.sites.size + 1, { factor: 3, minRecords: this.compactAfter })) {
-      void this.compact().catch(() => undefined);
+    const gone: string[] = [];
+    for (const { key, rev } of removed) {
+      this.revisions.note(siteKey(key), rev);
+      if (this.unset(key)) gone.push(key);
     }
+    if (changed.length > 0 || gone.length > 0) this.db.after(() => this.listeners.forEach((listener) => listener(changed, gone)));
   }
 
   private set(site: SiteRecord): void {
@@ -319,20 +224,6 @@ export class SiteRegister {
     // Only the site's own entry: another record may have taken the ID since (set() keeps the last).
     if (profile?.get(site.siteId) === site.localId) profile.delete(site.siteId);
   }
-}
-
-/** About how many bytes a compaction of `count` sites would write: a chunk of up to 256 of them, spread evenly, measured and scaled. */
-function estimateSnapshotBytes(sites: Iterable<SiteRecord>, count: number, samples = 256): number {
-  if (count <= 0) return 0;
-  const step = Math.max(1, Math.floor(count / samples));
-  const sample: SiteRecord[] = [];
-  let index = 0;
-  for (const site of sites) {
-    if (index++ % step === 0) sample.push(site);
-    if (sample.length >= samples) break;
-  }
-  const bytes = snapshotRecords(sample, samples).reduce((sum, record) => sum + Journal.encodedSize(record), 0);
-  return Math.round((bytes / sample.length) * count);
 }
 
 let pool = Buffer.alloc(0);

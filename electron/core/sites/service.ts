@@ -1,7 +1,6 @@
 // The site service: the active profile's sites as shown (register overlaid with the queued edits),
-// and saving them. A save is validated with the same schema as the form, queued in the outbox first
-// (the source of truth) and only then registered, so a crash between the two writes is repaired at
-// the next open (reconcile.ts). A create gets a temporary local ID; edits behind it wait for its ID.
+// and saving them. A save is validated with the same schema as the form, then queued in the outbox
+// and registered in one transaction. A create gets a temporary local ID; edits behind it wait for its ID.
 import { refuse, type BatchIssue, type BatchResult, type Result } from '../../shared/result';
 import { parseSiteEdit, type SiteEditInput } from '../../shared/validation/index';
 import type { SiteDraft } from '../outbox/store';
@@ -152,21 +151,12 @@ export class SiteService {
         newRecords.set(record.localId, found);
       }
     }
-    // Outbox first: it is the source of truth, and the register is rebuilt from it if a crash
-    // comes between the two writes.
-    const enqueued = await store.enqueue(drafts);
-    if (newRecords.size > 0) {
-      try {
-        await register.put([...newRecords.values()]);
-      } catch (error) {
-        // The change is queued (on disk in the outbox): the answer must say so. The site list is
-        // rebuilt from the outbox at the next start; the user hears why it could not be written.
-        this.deps.events.emit('problem', {
-          message: 'The site list could not be written to disk; your change is queued and the list will be repaired when Sitewalk next starts. Free some disk space.',
-          detail: error instanceof Error ? error.message : String(error),
-        });
-      }
-    }
+    // The queued requests and the register's new records: one transaction, on disk together or not at all.
+    const enqueued = this.deps.store.transaction(() => {
+      const queued = store.enqueueNow(drafts);
+      register.putNow([...newRecords.values()]);
+      return queued;
+    });
     // The user may have discarded the site (its create, and this change merged into it) while the
     // change was being written: then nothing of it is queued any more, and the answer says so.
     const gone = enqueued.findIndex(({ entry }) => !register.get((entry as SiteEntry).localId) || !store.get(entry.id));

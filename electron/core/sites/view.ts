@@ -22,7 +22,7 @@ export function baseFields(record: SiteRecord): SiteFields {
 export function siteView(record: SiteRecord, lane: readonly OutboxEntry[], revision: number): SiteView {
   // Most sites have nothing queued: their known fields are read as they are, without a copy.
   const fields = lane.length === 0 && !record.lost ? record.known : baseFields(record);
-  // A site whose request the outbox lost is never shown as synced (see reconcile.ts).
+  // A site whose request the outbox lost is never shown as synced (see storage/damage.ts).
   let state: SyncState = record.lost ? 'needs-review' : 'synced';
   let lastError: Problem | null = record.lost ? lostProblem(record.lost) : null;
   let updatedAt = record.updatedAt;
