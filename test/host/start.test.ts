@@ -85,8 +85,9 @@ async function checkRunning(line: string): Promise<void> {
   expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
   expect(await page.text()).toMatch(/<div id="root">/);
   // The map's tile route is wired to a cache (without one it would be 404); coordinates off the
-  // grid are refused before anything asks a tile server.
-  expect((await fetch(`${origin}/tiles/23/0/0`)).status).toBe(400);
+  // grid are refused before anything asks a tile server. Without the session token: 401.
+  expect((await fetch(`${origin}/tiles/23/0/0`, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(400);
+  expect((await fetch(`${origin}/tiles/23/0/0`)).status).toBe(401);
   const status = await fetch(`${origin}/api/getStatus`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
