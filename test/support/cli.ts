@@ -31,10 +31,6 @@ export interface CliRunOptions {
   env?: Record<string, string>;
   /** What the CLI reads on stdin (default: nothing). */
   stdin?: string;
-  /** In this process: aborting is the user's Ctrl-C during a bulk run. */
-  signal?: AbortSignal;
-  /** Called with each piece of stderr as it is written (to wait for a run to reach a point). */
-  onStderr?: (text: string) => void;
 }
 
 /** The environment a user's shell gives the CLI, minus anything of this machine's (SITEWALK_DATA_DIR, SITEWALK_KEY…). */
@@ -55,10 +51,7 @@ export async function runSitewalk(home: string, args: string[], options: CliRunO
   let stderr = '';
   const io: CliIo = {
     stdout: (text) => void (stdout += text),
-    stderr: (text) => {
-      stderr += text;
-      options.onStderr?.(text);
-    },
+    stderr: (text) => void (stderr += text),
     env: isolatedEnv(home, options.env),
     stdin: async () => options.stdin ?? '',
     stderrIsTty: false,
@@ -67,13 +60,8 @@ export async function runSitewalk(home: string, args: string[], options: CliRunO
     // The keyring is the machine's, shared by every process of the user: a run keeps keys in memory,
     // as the executable does where no keyring answers.
     coreOptions: { secretStore: createSessionSecretStore() },
-    interrupt: (cancel) => {
-      const signal = options.signal;
-      if (!signal) return () => undefined;
-      if (signal.aborted) queueMicrotask(cancel);
-      signal.addEventListener('abort', cancel, { once: true });
-      return () => signal.removeEventListener('abort', cancel);
-    },
+    // Ctrl-C belongs to the process running the tests, not to this run (startSitewalk has a real one).
+    interrupt: () => () => undefined,
   });
   return { code, stdout, stderr, json: parseJson(stdout) };
 }
@@ -82,16 +70,13 @@ export async function runSitewalk(home: string, args: string[], options: CliRunO
  * Starts the real executable (`electron/cli/sitewalk.mjs`, run through its shebang) with `home` as its
  * HOME; `child` is the sitewalk process itself, for signals. A run that hangs is killed after 90 s.
  */
-export function startSitewalk(home: string, args: string[], options: Omit<CliRunOptions, 'signal'> = {}): { child: ChildProcess; done: Promise<CliRun> } {
+export function startSitewalk(home: string, args: string[], options: CliRunOptions = {}): { child: ChildProcess; done: Promise<CliRun> } {
   const child = spawn(SITEWALK, args, { cwd: ROOT, env: isolatedEnv(home, options.env), stdio: ['pipe', 'pipe', 'pipe'] });
   const done = new Promise<CliRun>((resolve, reject) => {
     let stdout = '';
     let stderr = '';
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-      options.onStderr?.(chunk);
-    });
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const guard = setTimeout(() => child.kill('SIGKILL'), 90_000);
     child.on('error', (error) => {
       clearTimeout(guard);
