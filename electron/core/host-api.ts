@@ -27,7 +27,7 @@ import { GPS_SOURCE_KINDS, THEMES, type GpsSourceKind, type Theme } from '../sha
 import { findXmlForbidden } from '../shared/validation/index';
 import { BulkSession, type BulkSessionOptions } from './bulk/session';
 import type { FetchLike } from './service/types';
-import { createBasemaps, createDownloads, templateAddressIssue, type BasemapsOptions, type TileProvider } from './tiles/index';
+import { createBasemaps, createDownloads, createOfflineTiles, templateAddressIssue, type BasemapsOptions, type TileProvider } from './tiles/index';
 import { HostGps, type GpsTuning } from './gps/host-gps';
 import { GATE_RANGE } from '../shared/gps/gate';
 
@@ -252,9 +252,11 @@ export function createHostApi(
     ...(tileOptions.cache ? { cache: tileOptions.cache } : {}),
     onChange: tellBasemaps,
   });
+  const offlineTiles = createOfflineTiles(core.dataDir, core.settings);
   const downloads = createDownloads({
     source: (basemapId) => basemaps.source(basemapId),
     cache: () => basemaps.cache(),
+    offline: () => offlineTiles.view(),
     onProgress: (download) => tell({ type: 'download', download }),
     ...(tileOptions.progressEveryMs === undefined ? {} : { progressEveryMs: tileOptions.progressEveryMs }),
   });
@@ -417,6 +419,17 @@ export function createHostApi(
     },
     async listDownloads() {
       return downloads.list();
+    },
+    getOfflineTiles() {
+      return offlineTiles.view();
+    },
+    setOfflineTilesLimit(limitBytes) {
+      return offlineTiles.setLimit(limitBytes);
+    },
+    async clearDownloadedTiles() {
+      // A download still writing would bring tiles back after the clearing.
+      await downloads.stopAll();
+      return { ok: true, value: await offlineTiles.clear() };
     },
   };
 

@@ -203,3 +203,27 @@ describe('a download', () => {
     }
   });
 });
+
+describe('downloaded tiles as a whole', () => {
+  it('keeps every download under the one limit the user sets, and "Clear downloaded tiles" removes them all', async ({ backend, tileServer }) => {
+    const api = backend.hostApi.api;
+    const id = await allowedServer(backend, tileServer);
+    expect(await api.getOfflineTiles()).toEqual({ bytesOnDisk: 0, limitBytes: 2 * 1024 ** 3 });
+    const done = await run(backend, area(id));
+    expect(done.state).toBe('done');
+    const held = await api.getOfflineTiles();
+    // Counted as du counts: at least a block per tile.
+    expect(held.bytesOnDisk).toBeGreaterThanOrEqual(TILES * DISK_BLOCK_BYTES);
+
+    // A limit that leaves less room than the next area needs: refused, with what to do.
+    const limitBytes = held.bytesOnDisk + 1024 * 1024;
+    expect(value(await api.setOfflineTilesLimit(limitBytes))).toEqual({ bytesOnDisk: held.bytesOnDisk, limitBytes });
+    const deeper = value(await api.planDownload(area(id, { minZoom: 13, maxZoom: 16 })));
+    expect(deeper.refusal).toMatch(/^Downloaded tiles take .* you allow for all of them.*Clear downloaded tiles or raise that limit/);
+    expect(await api.setOfflineTilesLimit(1000)).toMatchObject({ ok: false, issues: [{ message: expect.stringMatching(/between 1 MB and 64 GB/) }] });
+
+    const cleared = value(await api.clearDownloadedTiles());
+    expect(cleared).toEqual({ bytesOnDisk: 0, limitBytes });
+    expect(value(await api.planDownload(area(id))).tilesCached).toBe(0);
+  });
+});

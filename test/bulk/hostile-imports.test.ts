@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { call } from '../support/host';
 import { startHostProcess, watchStatus, type HostProcess } from '../support/host-process-run';
-import { kmzBomb, nestedGeoJson, nestedKml, overlongCsv } from '../support/hostile-imports';
+import { kmzBomb, largeKml, nestedGeoJson, nestedKml, overlongCsv } from '../support/hostile-imports';
 import { it } from '../support/fixtures';
 
 const PEAK_RSS = 400 * 1024 * 1024;
@@ -42,6 +42,25 @@ describe.each<[string, string, () => Promise<Buffer>, RegExp]>([
       expect(answers).toBeGreaterThan(0);
       expect(slowest).toBeLessThan(1000);
       expect(await host.peakRss()).toBeLessThan(PEAK_RSS);
+    } finally {
+      expect(await host.stop()).toBe(0);
+    }
+  });
+});
+
+describe('a large, well-made KML', () => {
+  it('is previewed in a worker thread: getStatus keeps answering within a second while 100,000 placemarks are read', async ({ tempDir }) => {
+    const bytes = largeKml(100_000);
+    const host = await startHostProcess(join(tempDir, 'data'));
+    try {
+      const opened = await value<{ ok: true; value: { fileId: string } }>(host, 'openBulkFile', [{ name: 'large.kml', base64: bytes.toString('base64') }]);
+      const status = watchStatus(host);
+      const preview = await value<Preview>(host, 'previewImport', [opened.value.fileId, {}]);
+      const { slowest, answers } = await status.stop();
+      expect(preview.ok && preview.value.problems).toEqual([]);
+      // Several answers while the file was read: the host was never blocked for long.
+      expect(answers).toBeGreaterThan(3);
+      expect(slowest).toBeLessThan(1000);
     } finally {
       expect(await host.stop()).toBe(0);
     }

@@ -69,3 +69,13 @@ export async function kmzBomb(bytes: number, lie = false): Promise<Buffer> {
   end.writeUInt32LE(local.length + name.length + data.length, 16);
   return Buffer.concat([local, name, data, central, name, end]);
 }
+
+/** A well-made KML of `count` placemarks (150,000 is about 25 MB): long to parse, nothing wrong with it. */
+export function largeKml(count: number): Buffer {
+  const parts = ['<?xml version="1.0"?><kml xmlns="http://www.opengis.net/kml/2.2"><Document>'];
+  for (let i = 0; i < count; i++) {
+    parts.push(`<Placemark><name>Site ${i}</name><ExtendedData><Data name="height"><value>30</value></Data></ExtendedData><Point><coordinates>-111.${String(i % 1000).padStart(3, '0')},45.${String(i % 997).padStart(3, '0')}</coordinates></Point></Placemark>`);
+  }
+  parts.push('</Document></kml>');
+  return Buffer.from(parts.join(''));
+}

@@ -399,3 +399,13 @@ describe('permissions', () => {
     expect(seen.filter((line) => line.startsWith('dir')).length).toBeGreaterThan(3);
   });
 });
+
+describe('addresses a tile server may not have', () => {
+  it('never asks a link-local address, even for a template saved before the rule', async () => {
+    template = 'http://169.254.169.254/latest/{z}/{x}/{y}.png';
+    const cache = open();
+    const answer = expectMiss(await cache.get({ z: 3, x: 1, y: 1 }));
+    expect(answer.detail).toMatch(/link-local address/);
+    expect(server.requests).toEqual([]);
+  });
+});

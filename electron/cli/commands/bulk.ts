@@ -14,7 +14,8 @@ import type { Delimiter } from '../../shared/bulk/csv';
 import { exportSites, type ExportFormat } from '../../shared/bulk/export';
 import { parseTarget } from '../../shared/bulk/fields';
 import { writeTextFile } from '../../core/bulk/files';
-import { formatFromFileName, previewImport, type ImportOptions } from '../../shared/bulk/import';
+import { formatFromFileName, type ImportOptions } from '../../shared/bulk/import';
+import { previewImportOffThread } from '../../core/bulk/preview-off-thread';
 import { parseMappingSpec, type ManualMapping } from '../../shared/bulk/mapping';
 import { DEFAULT_FIELDS, type DefaultField, type ImportPreview } from '../../shared/bulk/preview';
 import { dryRunReport } from '../../shared/bulk/report';
@@ -128,7 +129,7 @@ async function runImportCommand(
     const importOptions: ImportOptions = { fileName, mapping, defaults, known: knownSitesOf(core) };
     if (flags.format) importOptions.format = flags.format;
     if (flags.delimiter) importOptions.delimiter = DELIMITERS[flags.delimiter];
-    const preview = await previewImport(bytes, importOptions);
+    const preview = await previewImportOffThread(bytes, importOptions);
     for (const note of preview.notes) io.stderr(`sitewalk import: ${note}\n`);
     const base = {
       command: 'import',

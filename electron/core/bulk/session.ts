@@ -15,7 +15,8 @@ import { coreOutboxPort, exportSitesOf, knownSitesOf } from './core-port';
 import type { Delimiter } from '../../shared/bulk/csv';
 import { planReprocess, readEusCsv, type EusPlan } from '../../shared/bulk/eus';
 import { exportSites, type ExportFormat } from '../../shared/bulk/export';
-import { previewImport, type ImportOptions } from '../../shared/bulk/import';
+import type { ImportOptions } from '../../shared/bulk/import';
+import { previewImportOffThread } from './preview-off-thread';
 import type { ImportPreview } from '../../shared/bulk/preview';
 import { reportCsv } from '../../shared/bulk/report';
 
@@ -97,7 +98,7 @@ export class BulkSession {
   async previewImport(fileId: string, choices: ImportChoices): Promise<Result<ImportPreview>> {
     const held = this.file(fileId);
     if (!held) return BulkSession.missingFile();
-    return { ok: true, value: await previewImport(held.bytes, this.importOptions(held, choices)) };
+    return { ok: true, value: await previewImportOffThread(held.bytes, this.importOptions(held, choices)) };
   }
 
   private importOptions(held: Held, choices: ImportChoices): ImportOptions {
@@ -112,7 +113,7 @@ export class BulkSession {
   async startImport(fileId: string, choices: ImportChoices): Promise<Result<BulkRun>> {
     const held = this.file(fileId);
     if (!held) return BulkSession.missingFile();
-    const preview = await previewImport(held.bytes, this.importOptions(held, choices));
+    const preview = await previewImportOffThread(held.bytes, this.importOptions(held, choices));
     return this.start('import', held.name, (options) => runImport(coreOutboxPort(this.core), preview, { ...options, skipInvalid: choices.skipInvalid === true }));
   }
 

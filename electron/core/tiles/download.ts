@@ -10,6 +10,7 @@ import {
   type DownloadAreaInput,
   type DownloadPlanView,
   type DownloadView,
+  type OfflineTilesView,
 } from '../../shared/contract/basemaps';
 import { refuse, type Result } from '../../shared/result';
 import type { Clock } from '../clock';
@@ -40,6 +41,8 @@ export function diskBytes(bytes: number): number {
 export interface DownloadsOptions {
   source(basemapId: string): BasemapSource | null;
   cache(): TileCache;
+  /** The downloaded tiles as a whole (their one limit): none given, no overall limit. */
+  offline?: () => Promise<OfflineTilesView>;
   /** Every change of a download, throttled to a few per second while it runs. */
   onProgress(download: DownloadView): void;
   clock?: Pick<Clock, 'now'>;
@@ -54,6 +57,8 @@ export interface Downloads {
   list(): DownloadView[];
   /** Cancels a running download of this basemap and waits for its last requests (before the basemap goes). */
   stopFor(basemapId: string): Promise<void>;
+  /** Cancels the running download, whatever its basemap, and waits for its last requests. */
+  stopAll(): Promise<void>;
   /** Cancels the running download and waits for its requests. */
   close(): Promise<void>;
 }
@@ -125,7 +130,10 @@ export function createDownloads(options: DownloadsOptions): Downloads {
     const columns = ranges.reduce((sum, range) => sum + (range.xMax - range.xMin + 1), 0);
     const estimatedBytes = (tiles - tilesCached) * diskBytes(average) + (tilesCached < tiles ? columns * DISK_BLOCK_BYTES : 0);
     const view: DownloadPlanView = { ...base, tiles, tilesCached, estimatedBytes, refusal: null };
-    if (estimatedBytes > capBytes) {
+    const offline = await options.offline?.();
+    if (offline && offline.bytesOnDisk + estimatedBytes > offline.limitBytes) {
+      view.refusal = `Downloaded tiles take ${mb(offline.bytesOnDisk)} of the ${mb(offline.limitBytes)} you allow for all of them, and this area would take about ${mb(estimatedBytes)} more. Clear downloaded tiles or raise that limit (Settings → Basemaps), or choose a smaller area.`;
+    } else if (estimatedBytes > capBytes) {
       const [estimated, cap] = twoSizes(estimatedBytes, capBytes);
       view.refusal = `This area would take about ${estimated} on disk, more than the limit of ${cap}${capBytes < MAX_DOWNLOAD_BYTES ? ` (it can be raised up to ${mb(MAX_DOWNLOAD_BYTES)})` : ''}. Choose a smaller area or fewer zoom levels.`;
     }
@@ -169,7 +177,9 @@ export function createDownloads(options: DownloadsOptions): Downloads {
     order.unshift(id);
     views.set(id, view);
     const stop = new AbortController();
-    const done = run(view, template!, ranges, stop.signal).finally(() => {
+    const offline = await options.offline?.();
+    const room = offline ? offline.limitBytes - offline.bytesOnDisk : Number.POSITIVE_INFINITY;
+    const done = run(view, template!, ranges, stop.signal, room).finally(() => {
       if (running?.id === id) running = null;
     });
     running = { id, stop, done };
@@ -177,7 +187,8 @@ export function createDownloads(options: DownloadsOptions): Downloads {
     return { ok: true, value: { ...view } };
   }
 
-  async function run(view: DownloadView, template: string, ranges: TileRange[], signal: AbortSignal): Promise<void> {
+  /** `room`: what the overall limit of downloaded tiles leaves for this one. */
+  async function run(view: DownloadView, template: string, ranges: TileRange[], signal: AbortSignal, room: number): Promise<void> {
     const cache = options.cache();
     const queue = tilesOf(ranges);
     let failuresInARow = 0;
@@ -219,6 +230,9 @@ export function createDownloads(options: DownloadsOptions): Downloads {
           if (!answer.ok && answer.reason === 'unreachable') end('failed', `The tile server cannot be reached, so the download stopped after ${view.tilesDone.toLocaleString('en-US')} of ${view.tiles.toLocaleString('en-US')} tiles. ${RESUME_HINT}`);
           else if (failuresInARow >= MAX_FAILURES_IN_A_ROW) end('failed', `The tile server refused ${MAX_FAILURES_IN_A_ROW} tiles in a row, so the download stopped (${view.tilesDone.toLocaleString('en-US')} of ${view.tiles.toLocaleString('en-US')} tiles saved). ${RESUME_HINT}`);
         }
+        if (view.bytes >= room) {
+          end('failed', `Stopped at the limit for all downloaded tiles: ${view.tilesDone.toLocaleString('en-US')} of ${view.tiles.toLocaleString('en-US')} tiles saved. Clear downloaded tiles or raise that limit (Settings → Basemaps).`);
+        }
         if (view.bytes >= view.capBytes) {
           const raise = view.capBytes < MAX_DOWNLOAD_BYTES ? `, or raise the limit (up to ${mb(MAX_DOWNLOAD_BYTES)})` : '';
           end('failed', `Stopped at the size limit of ${mb(view.capBytes)} on disk: ${view.tilesDone.toLocaleString('en-US')} of ${view.tiles.toLocaleString('en-US')} tiles saved. Choose a smaller area or fewer zoom levels${raise}.`);
@@ -243,6 +257,13 @@ export function createDownloads(options: DownloadsOptions): Downloads {
       view.message = `Done: ${view.tilesDone.toLocaleString('en-US')} of ${view.tiles.toLocaleString('en-US')} tiles are saved for offline use (${mb(view.bytes)} on disk).${failed}`;
     }
     publish(view);
+  }
+
+  async function stopRunning(): Promise<void> {
+    const current = running;
+    if (!current) return;
+    cancel(current.id);
+    await current.done;
   }
 
   function cancel(downloadId: string): Result<DownloadView> {
@@ -271,12 +292,8 @@ export function createDownloads(options: DownloadsOptions): Downloads {
       cancel(current.id);
       await current.done;
     },
-    async close() {
-      const current = running;
-      if (!current) return;
-      cancel(current.id);
-      await current.done;
-    },
+    stopAll: stopRunning,
+    close: stopRunning,
   };
 }
 

@@ -10,6 +10,7 @@ export { MAX_TILE_BYTES, MAX_DIRECTORY_BYTES, MAX_METADATA_BYTES, LEAF_CACHE_BYT
 export { createDownloads, diskBytes, DISK_BLOCK_BYTES, DEFAULT_TILE_BYTES, DOWNLOAD_CONCURRENCY, MAX_DOWNLOAD_TILES, MAX_FAILURES_IN_A_ROW, type Downloads } from './download';
 export { downloadRefusal, isPublicOsmTemplate, OSM_REFUSAL } from './download-policy';
 export { isLinkLocal, placeholderPlacementIssue, resolvedTemplateIssue, templateAddressIssue } from './template-policy';
+export { allocatedBytes, createOfflineTiles, OFFLINE_LIMIT_SETTING_KEY, type OfflineTiles } from './offline-tiles';
 
 import type { TileAnswer, TileCache } from './cache';
 import { tileForPath } from './cache';

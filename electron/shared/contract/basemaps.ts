@@ -80,6 +80,16 @@ export type DownloadAreaInput = z.infer<typeof downloadAreaInputSchema>;
 export const MAX_DOWNLOAD_BYTES = 2 * 1024 ** 3;
 export const DEFAULT_DOWNLOAD_CAP_BYTES = 500 * 1024 ** 2;
 
+/** The one limit for every downloaded area together (tiles-offline/), on disk; the user sets it. */
+export const DEFAULT_OFFLINE_TILES_BYTES = 2 * 1024 ** 3;
+export const MAX_OFFLINE_TILES_BYTES = 64 * 1024 ** 3;
+
+/** The downloaded tiles as a whole: what they take on disk and the limit the user set. */
+export interface OfflineTilesView {
+  bytesOnDisk: number;
+  limitBytes: number;
+}
+
 /** The estimate shown before a download starts. */
 export interface DownloadPlanView {
   basemapId: string;

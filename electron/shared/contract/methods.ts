@@ -49,6 +49,7 @@ import {
   type DownloadAreaInput,
   type DownloadPlanView,
   type DownloadView,
+  type OfflineTilesView,
 } from './basemaps';
 import type { GpsView } from './gps';
 
@@ -101,6 +102,9 @@ export const API_METHODS = {
   startDownload: z.tuple([downloadAreaInputSchema]),
   cancelDownload: z.tuple([id]),
   listDownloads: z.tuple([]),
+  getOfflineTiles: z.tuple([]),
+  setOfflineTilesLimit: z.tuple([z.number().int().min(1)]),
+  clearDownloadedTiles: z.tuple([]),
   getGps: z.tuple([]),
 } as const;
 
@@ -176,6 +180,11 @@ export interface SitewalkApi {
   cancelDownload(downloadId: string): Promise<Result<DownloadView>>;
   /** Downloads of this session, the running one first. */
   listDownloads(): Promise<DownloadView[]>;
+  /** The downloaded tiles as a whole: their size on disk and the limit for all of them. */
+  getOfflineTiles(): Promise<OfflineTilesView>;
+  setOfflineTilesLimit(limitBytes: number): Promise<Result<OfflineTilesView>>;
+  /** "Clear downloaded tiles": stops a running download, then removes every downloaded tile. */
+  clearDownloadedTiles(): Promise<Result<OfflineTilesView>>;
   /** "My location" as the host sees it now (the receiver it reads for gpsd/NMEA; 'device' and 'off' say so). */
   getGps(): Promise<GpsView>;
 }

@@ -272,6 +272,9 @@ export const API_METHOD_NAMES = Object.keys({
   startDownload: true,
   cancelDownload: true,
   listDownloads: true,
+  getOfflineTiles: true,
+  setOfflineTilesLimit: true,
+  clearDownloadedTiles: true,
   getGps: true,
 } satisfies Record<ApiMethod, true>) as ApiMethod[];
 

@@ -12,6 +12,7 @@ import { hostKind, pathForFile } from '../api/index';
 import { KIND_LABELS, boundsCentreText, formatBytes, isFileBasemap, zoomRangeText } from '../map/basemaps/basemaps';
 import { CheckboxField, FormActions, InputField, SelectField, TitledForm } from './forms';
 import { callWithToast, ConfirmButton, useUi } from './ui';
+import { DownloadedTiles } from './DownloadedTiles';
 import '../map/basemaps/basemaps.css';
 
 /** The servers Sitewalk comes with: edited, never removed. */
@@ -60,6 +61,7 @@ export function BasemapSettings({ focus }: { focus?: boolean }) {
           </button>
         </div>
       )}
+      <DownloadedTiles />
     </section>
   );
 }
