@@ -35,6 +35,9 @@ export interface LocationControlProps {
   onStakeDone: (result: StakeResult | null) => void;
 }
 
+const GOOD_FIX = { word: 'Good fix', icon: '◉' };
+const POOR_FIX = { word: 'Fix worse than the gate', icon: '◍' };
+
 /** Zoom the map goes to on the first fix, when it is further out (about a meter a pixel: a walk shows). */
 const FIRST_FIX_ZOOM = 17;
 
@@ -177,10 +180,11 @@ export function LocationControl({ map, settings, gateM, onAddSiteHere, stakeRequ
     }
   }, [map, fix, following]);
 
-  const words = shown ? STATE_WORDS[shown.state] : null;
+  // A fix says at once whether it may place a site: "Good fix", or "Fix worse than the gate".
+  const words = !shown ? null : verdict ? (verdict.pass ? GOOD_FIX : POOR_FIX) : STATE_WORDS[shown.state];
   const sats = fix ? satellitesText(fix) : null;
   return (
-    <div className="location-control" data-testid="location-control" data-state={shown?.state ?? 'closed'} data-following={on && following ? 'true' : 'false'}>
+    <div className="location-control" data-testid="location-control" data-state={shown?.state ?? 'closed'} data-gate={verdict ? (verdict.pass ? 'pass' : 'fail') : 'none'} data-following={on && following ? 'true' : 'false'}>
       <button
         type="button"
         aria-pressed={on}
