@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import type { GpsView } from '../../electron/shared/contract/index';
 import { accuracyNote, deviceError, deviceFix, deviceShown, formatAccuracy, fromHost, satellitesText } from '../../renderer/src/map/location/locationView';
 import { AppStore } from '../../renderer/src/store';
+import { gateReason, measurementFor, measurementText, singleFixMeasurement } from '../../renderer/src/map/location/gateView';
+import { judgeGate } from '../../electron/shared/gps/gate';
 
 const view = (revision: number, state: GpsView['state']): GpsView => ({ source: 'gpsd', state, message: state, endpoint: '127.0.0.1:2947', fix: null, counts: { read: 0, dropped: 0, badValues: 0 }, revision });
 
@@ -39,6 +41,19 @@ describe('the My location words', () => {
     expect(deviceShown(at({}, now - 60_000), now)).toEqual({ state: 'no-fix', fix: null, message: 'This device’s last fix is 60 seconds older than this computer’s clock: it is not a current fix.' });
     expect(deviceShown(at({ latitude: Number.NaN }), now, count)).toMatchObject({ state: 'no-fix', fix: null });
     expect(deviceShown(at({}), now).fix?.epoch).toBe(new Date(now).toISOString());
+  });
+
+  it('says why the gate refuses a fix, with the HDOP assumption, and keeps a measurement only with the position measured', () => {
+    const fix = { accuracyM: 17.1, accuracyEstimated: true, quality: 'gps' as const };
+    expect(gateReason(judgeGate(fix, 5), 'm')).toBe('Accuracy ±17 m (estimated from HDOP × 19 m, the error gpsd assumes for a plain GPS receiver (95 %)) is worse than the 5 m gate set for this profile.');
+    expect(gateReason(judgeGate({ ...fix, accuracyM: 3.1, accuracyEstimated: false }, 5), 'm')).toBeNull();
+    expect(gateReason(judgeGate({ ...fix, accuracyM: null }, 5), 'ft')).toBe('The receiver gives no accuracy (no error estimate and no HDOP), so Sitewalk cannot tell whether this fix is within the 16 ft gate.');
+    const measurement = singleFixMeasurement({ ...deviceFix({ coords: { latitude: 45.6312, longitude: -111.0238, accuracy: 3, altitude: null }, timestamp: 0 } as unknown as GeolocationPosition), receivedAt: '2026-11-25T14:00:00.000Z' }, 'device', 5, false);
+    expect(measurementText(measurement, 'm')).toBe('Measured with this device’s location service: 1 fix (Device location service), receiver accuracy ±3 m, within the 5 m gate, 2026-11-25 14:00 UTC.');
+    const picked = { measurement, at: { lat: 45.6312, lon: -111.0238 } };
+    expect(measurementFor({ latitude: '45.6312', longitude: '-111.0238' }, picked)).toBe(measurement);
+    expect(measurementFor({ latitude: 45.6313, longitude: -111.0238 }, picked)).toBeNull();
+    expect(measurementFor({}, picked)).toBeNull();
   });
 
   it('keeps the newest receiver view when an older answer arrives late', () => {

@@ -299,7 +299,8 @@ export class GpsReader {
       if (this.lastBytesAt !== null && now - this.lastBytesAt < this.options.silentMs && (this.lastValidAt === null || now - this.lastValidAt >= this.options.silentMs)) {
         return say('silent', `${cap(name)} sends data Sitewalk cannot read (no valid ${this.options.source === 'gpsd' ? 'gpsd report' : 'NMEA sentence'} ${quiet}).`);
       }
-      if (this.lastValidAt !== null && now - this.lastValidAt < this.options.silentMs) {
+      // gpsd greeted on this link (it is there), or NMEA sentences still come: it is the receiver that says nothing.
+      if (this.lastValidAt !== null && (this.options.source === 'gpsd' || now - this.lastValidAt < this.options.silentMs)) {
         const daemon = this.options.source === 'gpsd' ? `gpsd at ${this.endpoint} answers, but the receiver` : `the NMEA stream at ${this.endpoint} sends sentences, but the receiver`;
         return say('silent', `The receiver is silent: ${daemon} has sent no position report ${quiet}. Is its cable plugged in and the receiver switched on?`);
       }

@@ -33,7 +33,8 @@ import {
   type SiteFormRequest,
 } from '../lib/siteForm';
 import { accuracyNote, formatAccuracy } from '../map/location/locationView';
-import { measurementText } from '../map/location/gateView';
+import { measurementFor, measurementText } from '../map/location/gateView';
+import { StakeFromForm } from '../map/location/StakeFromForm';
 import { PIN_NAMES } from '../map/sprites';
 import { useAppState } from '../store';
 import { Field, FieldError } from './forms';
@@ -155,10 +156,8 @@ export function SiteForm({ request, onClose, onPickOnMap, picked, onStakeHere }:
     setSaving(true);
     const payload = buildPayload(validation.value, { mode: request.mode, heightOptional: reading.heightOptional, site, pinStyleText: fields.pinStyle });
     if (isEdit) payload.localId = request.localId;
-    // The measurement goes with the position it measured: not when the coordinates were typed over since.
-    if (fix?.measurement && fix.at && payload.latitude !== undefined && Math.abs(Number(payload.latitude) - fix.at.lat) < 2e-6 && Math.abs(Number(payload.longitude) - fix.at.lon) < 2e-6) {
-      payload.measurement = fix.measurement;
-    }
+    const measurement = measurementFor(payload, fix);
+    if (measurement) payload.measurement = measurement;
     const result = await ui.call(() => (isExisting ? api.addExistingSite(payload) : api.saveSite(payload)));
     setSaving(false);
     if (!result) return; // the call failed outright; ui.call said so and the draft is kept
@@ -313,18 +312,7 @@ export function SiteForm({ request, onClose, onPickOnMap, picked, onStakeHere }:
           <button type="button" className="link-button" onClick={onPickOnMap}>
             Pick on the map
           </button>
-          {onStakeHere && settings.gpsSource !== 'off' && !isExisting && (
-            <>
-              {' '}
-              <button
-                type="button"
-                className="link-button"
-                onClick={() => onStakeHere(isEdit && site && site.latitude !== null && site.longitude !== null ? { lat: site.latitude, lon: site.longitude } : null)}
-              >
-                {isEdit ? 'Move site to my position' : 'Stake here'}
-              </button>
-            </>
-          )}
+          {onStakeHere && settings.gpsSource !== 'off' && !isExisting && <StakeFromForm site={isEdit ? site : null} onStakeHere={onStakeHere} />}
         </p>
         {fix && (
           <div className="field">

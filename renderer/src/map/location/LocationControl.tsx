@@ -35,6 +35,9 @@ export interface LocationControlProps {
   onStakeDone: (result: StakeResult | null) => void;
 }
 
+const GOOD_FIX = { word: 'Good fix', icon: '◉' };
+const POOR_FIX = { word: 'Fix worse than the gate', icon: '◍' };
+
 /** Zoom the map goes to on the first fix, when it is further out (about a meter a pixel: a walk shows). */
 const FIRST_FIX_ZOOM = 17;
 
@@ -94,11 +97,17 @@ export function LocationControl({ map, settings, gateM, onAddSiteHere, stakeRequ
   const fix = shown?.fix ?? null;
   const verdict = fix ? judgeGate(fix, gateM) : null;
   const reason = verdict ? gateReason(verdict, settings.heightUnit) : null;
-  // "Use it anyway": asked for once, it holds until the panel closes, and is recorded with the site.
+  // "Use it anyway": asked for a worse fix, it holds while fixes stay worse, and is recorded with the site.
   const [useAnyway, setUseAnyway] = useState(false);
   const usable = verdict !== null && (verdict.pass || useAnyway);
   const measuredBy = source === 'gpsd' || source === 'nmea' ? source : 'device';
   const [staking, setStaking] = useState<{ title: string; target: { lat: number; lon: number } | null; forForm: boolean } | null>(null);
+  // Once a fix is within the gate again, an earlier "Use it anyway" lapses: it was for that worse fix,
+  // and a staking started now must skip bad fixes. A staking under way keeps what it began with.
+  const passing = verdict?.pass === true;
+  useEffect(() => {
+    if (passing && !staking) setUseAnyway(false);
+  }, [passing, staking]);
   const lastRequest = useRef(stakeRequest?.seq ?? 0);
   useEffect(() => {
     if (!stakeRequest || stakeRequest.seq === lastRequest.current) return;
@@ -177,10 +186,11 @@ export function LocationControl({ map, settings, gateM, onAddSiteHere, stakeRequ
     }
   }, [map, fix, following]);
 
-  const words = shown ? STATE_WORDS[shown.state] : null;
+  // A fix says at once whether it may place a site: "Good fix", or "Fix worse than the gate".
+  const words = !shown ? null : verdict ? (verdict.pass ? GOOD_FIX : POOR_FIX) : STATE_WORDS[shown.state];
   const sats = fix ? satellitesText(fix) : null;
   return (
-    <div className="location-control" data-testid="location-control" data-state={shown?.state ?? 'closed'} data-following={on && following ? 'true' : 'false'}>
+    <div className="location-control" data-testid="location-control" data-state={shown?.state ?? 'closed'} data-gate={verdict ? (verdict.pass ? 'pass' : 'fail') : 'none'} data-following={on && following ? 'true' : 'false'}>
       <button
         type="button"
         aria-pressed={on}
@@ -245,7 +255,7 @@ export function LocationControl({ map, settings, gateM, onAddSiteHere, stakeRequ
                 : reason}
             </p>
           )}
-          {fix && verdict && !verdict.pass && !staking && (
+          {fix && verdict && (!verdict.pass || (staking && useAnyway)) && (
             <label className="checkbox location-anyway">
               <input type="checkbox" checked={useAnyway} onChange={(e) => setUseAnyway(e.target.checked)} /> Use it anyway (recorded with the site)
             </label>
@@ -280,7 +290,7 @@ export function LocationControl({ map, settings, gateM, onAddSiteHere, stakeRequ
                 {following ? 'Following my position' : 'Follow my position'}
               </button>
             )}
-            {(shown.state === 'off' || shown.state === 'denied' || shown.state === 'unreachable') && (
+            {(shown.state === 'off' || shown.state === 'denied' || shown.state === 'unreachable' || shown.state === 'no-receiver') && (
               <button type="button" className="link-button" onClick={() => ui.openPanel('settings')}>
                 Position settings
               </button>

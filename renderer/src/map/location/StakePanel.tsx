@@ -3,7 +3,7 @@
 // what is kept and skipped, the running mean, its spread east and north, the receiver's accuracy and,
 // when moving a site, how far the mean is from where the site is now; then accepts (at any time once
 // a fix is kept), restarts or cancels. The estimator is ../../../../electron/shared/gps/averaging.ts.
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { GpsFixView } from '../../../../electron/shared/contract/index';
 import type { HeightUnit } from '../../../../electron/shared/domain';
 import { addFix, DEFAULT_AVERAGING_GOAL, distanceM, startAveraging, summarize, type AveragingGoal } from '../../../../electron/shared/gps/averaging';
@@ -58,6 +58,13 @@ export function StakePanel({ title, fix, gateProblem, source, gateM, overridden,
     setNow(at);
     setState(startAveraging(next, effectiveGate, at));
   };
+  // "Use it anyway" ticked or unticked: what is kept changes, so the averaging starts again.
+  const firstGate = useRef(effectiveGate);
+  useEffect(() => {
+    if (firstGate.current === effectiveGate) return;
+    firstGate.current = effectiveGate;
+    setState(startAveraging(goal, effectiveGate, Date.now()));
+  }, [effectiveGate, goal]);
   const summary = summarize(state, now);
   const target_ = summary.kept > 0 && summary.lat !== null && summary.lon !== null ? { lat: summary.lat, lon: summary.lon } : null;
   const goalWord = goal.kind === 'count' ? `${goal.fixes} fixes` : `${goal.seconds} s`;

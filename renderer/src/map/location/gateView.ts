@@ -69,3 +69,11 @@ export function siteMeasurement(entries: Iterable<OutboxEntryView>, localId: str
   }
   return best?.measurement ?? null;
 }
+
+/** The measurement a save carries: only while the coordinates sent are the ones measured (not typed over since). */
+export function measurementFor(payload: { latitude?: unknown; longitude?: unknown }, fix: { measurement?: SiteMeasurement; at?: { lat: number; lon: number } } | null): SiteMeasurement | null {
+  if (!fix?.measurement || !fix.at || payload.latitude === undefined || payload.longitude === undefined) return null;
+  // The form writes 6 decimals, the measurement keeps 7: a difference under 2e-6° is the same point.
+  const same = Math.abs(Number(payload.latitude) - fix.at.lat) < 2e-6 && Math.abs(Number(payload.longitude) - fix.at.lon) < 2e-6;
+  return same ? fix.measurement : null;
+}
