@@ -153,3 +153,25 @@ describe('a connection test result', () => {
     expect(session.errors).toEqual([]);
   });
 });
+
+describe('the import reads what the form reads', () => {
+  test('takes DMS coordinates, quoted decimal commas and heights like "52 ft" or "15.8 m" from a comma-separated file', async ({ page, session, sandboxUrl: base, inputFile }) => {
+    const path = await inputFile(
+      'walk.csv',
+      ['Sitename,Height,Latitude,Longitude', 'Walk DMS,52 ft,"45°36\'15.8""N","110°59\'38.8""W"', 'Walk Comma,15.8 m,"45,61","-111,02"', 'Walk Plain,30,45.55,-111.05', ''].join('\r\n'),
+    );
+    await page.getByRole('button', { name: 'Import file…' }).click();
+    const dialog = page.getByRole('dialog', { name: /Import sites/ });
+    await dialog.getByLabel('Sites file').setInputFiles(path);
+    await expect.poll(() => dialog.getByRole('status').filter({ hasText: '3 rows:' }).textContent()).toMatch(/3 new sites, 0 changes, 0 unchanged, 0 invalid/);
+    await session.screenshot('import-dms-feet-preview');
+    await dialog.getByRole('button', { name: 'Queue 3 rows' }).click();
+    await dialog.getByText(/^Done\./).waitFor({ timeout: 60_000 });
+    const sites = await inspect<SandboxSite[]>(base, 'sites');
+    const byName = (name: string) => sites.find((s) => s.name === name);
+    expect(byName('Walk DMS')).toMatchObject({ height: 16, latitude: 45.6043889, longitude: -110.9941111 });
+    expect(byName('Walk Comma')).toMatchObject({ height: 16, latitude: 45.61, longitude: -111.02 });
+    expect(byName('Walk Plain')).toMatchObject({ height: 30 });
+    expect(session.errors).toEqual([]);
+  });
+});
