@@ -28,7 +28,7 @@ export function StatusBar({ hostDown = false }: { hostDown?: boolean }) {
       <div className="status-items" aria-live="polite">
         {hostDown ? (
           <span className="conn conn-offline" data-testid="connection">
-            <Icon name="offline" /> Sitewalk stopped — nothing can be saved or sent
+            <Icon name="offline" /> Sitewalk stopped
           </span>
         ) : (
           <Connection status={status} />
