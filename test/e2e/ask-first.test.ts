@@ -175,3 +175,22 @@ describe('the import reads what the form reads', () => {
     expect(session.errors).toEqual([]);
   });
 });
+
+describe('search', () => {
+  test('folds case and accents: "eglise" finds every "Église", in the list and on the map', async ({ page, session, sandboxUrl: _sandbox, inputFile }) => {
+    const path = await inputFile('eglises.csv', ['Sitename,Height,Latitude,Longitude', 'Église Saint-Rémi,30,45.61,-111.02', 'EGLISE DU PORT,30,45.62,-111.03', 'église haute,30,45.63,-111.04', ''].join('\r\n'));
+    await page.getByRole('button', { name: 'Import file…' }).click();
+    const dialog = page.getByRole('dialog', { name: /Import sites/ });
+    await dialog.getByLabel('Sites file').setInputFiles(path);
+    await dialog.getByRole('button', { name: 'Queue 3 rows' }).click();
+    await dialog.getByText(/^Done\./).waitFor({ timeout: 60_000 });
+    await dialog.getByRole('button', { name: 'Close' }).first().click();
+    await page.getByLabel('Search sites').fill('eglise');
+    await page.getByText(/^Showing 3 of [\d,]+ sites$/).waitFor();
+    await expect.poll(async () => Number(await page.getByTestId('map').getAttribute('data-pins-drawn'))).toBe(3);
+    await page.getByLabel('Search sites').fill('EGLISE remi');
+    await page.getByText(/^Showing 1 of [\d,]+ sites$/).waitFor();
+    await session.screenshot('search-folded');
+    expect(session.errors).toEqual([]);
+  });
+});
