@@ -369,7 +369,7 @@ export function App({ store, onHostLink }: { store: AppStore; onHostLink: (liste
         </div>
         <Onboarding />
         <ImportDialog open={bulkDialog === 'import'} onClose={() => setBulkDialog(null)} />
-        <ExportDialog open={bulkDialog === 'export'} onClose={() => setBulkDialog(null)} />
+        <ExportDialog open={bulkDialog === 'export'} onClose={() => setBulkDialog(null)} filter={siteFilter} />
         <ReprocessFileDialog open={bulkDialog === 'reprocess'} onClose={() => setBulkDialog(null)} />
         <ConfirmDialog state={confirmState} onDone={closeConfirm} />
       </div>

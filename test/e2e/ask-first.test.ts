@@ -3,7 +3,8 @@
 // preview marks the ones emailed in the last 24 hours, the confirmation names them, and they are
 // left out unless ticked; the sandbox's mail log is the judge. And the m/ft toggle converts the
 // height shown instead of re-reading its digits in the other unit, one click from a wrong save.
-import type { Locator, Page } from 'playwright';
+import { readFile } from 'node:fs/promises';
+import type { Download, Locator, Page } from 'playwright';
 import type { MailMessage, SandboxSite, SandboxState } from '../../electron/sandbox/state';
 import { describe, expect, test } from './fixtures';
 import { inspect } from './helpers';
@@ -191,6 +192,28 @@ describe('search', () => {
     await page.getByLabel('Search sites').fill('EGLISE remi');
     await page.getByText(/^Showing 1 of [\d,]+ sites$/).waitFor();
     await session.screenshot('search-folded');
+    expect(session.errors).toEqual([]);
+  });
+});
+
+describe('export', () => {
+  test('offers only the sites shown when the list is searched or filtered, and writes just those', async ({ page, session, demo }) => {
+    const site = demo[3]!;
+    await page.getByLabel('Search sites').fill(site.name);
+    await page.getByText(/^Showing 1 of [\d,]+ sites$/).waitFor();
+    await page.getByRole('button', { name: 'Export…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Export sites' });
+    const only = dialog.getByRole('radio', { name: /Only the sites shown \(1 site\)/ });
+    await only.waitFor();
+    expect(await only.isChecked()).toBe(true);
+    await dialog.getByRole('radio', { name: new RegExp(`Every site \\(${demo.length} sites\\)`) }).waitFor();
+    await session.screenshot('export-only-shown');
+    const [download] = (await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Export', exact: true }).click()])) as [Download, void];
+    const text = (await readFile((await download.path())!)).toString('utf8').replace(/^\uFEFF/, '');
+    const lines = text.split('\r\n').filter((line) => line !== '');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain(site.name);
+    await dialog.getByText('1 site written.').waitFor();
     expect(session.errors).toEqual([]);
   });
 });

@@ -68,7 +68,8 @@ export function knownSitesOf(core: SitewalkCore): KnownSite[] {
   return exportSitesOf(core).filter((site): site is KnownSite => site.siteId !== null);
 }
 
-/** Every site of the active profile, as exported. */
-export function exportSitesOf(core: SitewalkCore): ExportSite[] {
-  return core.sites.list().map(({ siteId, name, height, latitude, longitude, description, group, pinStyle }) => ({ siteId, name, height, latitude, longitude, description, group, pinStyle }));
+/** Every site of the active profile as exported, or only those of `localIds`. */
+export function exportSitesOf(core: SitewalkCore, localIds?: readonly string[]): ExportSite[] {
+  const only = localIds ? new Set(localIds) : null;
+  return core.sites.list().filter((site) => only === null || only.has(site.localId)).map(({ siteId, name, height, latitude, longitude, description, group, pinStyle }) => ({ siteId, name, height, latitude, longitude, description, group, pinStyle }));
 }
