@@ -385,8 +385,8 @@ export function createHostApi(
     async getBulkReport(runId) {
       return bulk.report(runId);
     },
-    async exportSites(format) {
-      return { ok: true, value: bulk.export(format) };
+    async exportSites(format, options) {
+      return { ok: true, value: bulk.export(format, options.localIds) };
     },
     async getGps() {
       return gps.view();

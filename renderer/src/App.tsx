@@ -259,12 +259,15 @@ export function App({ store, onHostLink }: { store: AppStore; onHostLink: (liste
   return (
     <UiContext.Provider value={ui}>
       <div className={`app ${formOpen ? 'form-open' : ''}`}>
-        {/* With Sitewalk itself stopped every action would fail: they are held back, visibly, until it is back. */}
+        {/* With Sitewalk itself stopped every action would fail: they are held back, visibly, until it
+            is back. The panel's scrolling box stays outside them, so the keyboard can still scroll it. */}
         <fieldset className="app-controls" disabled={hostDown}>
           <StatusBar hostDown={hostDown} />
           <Banners hostLink={link} />
-          <div className="body">
-            <aside className="sidebar" aria-label="Panels">
+        </fieldset>
+        <div className="body">
+          <aside className="sidebar" aria-label="Panels">
+            <fieldset className="app-controls" disabled={hostDown}>
               <nav className="tabs" aria-label="Panels">
                 {PANELS.map((p) => (
                   <button key={p.id} type="button" className={`tab ${panel === p.id ? 'current' : ''}`} aria-current={panel === p.id ? 'page' : undefined} onClick={() => openPanel(p.id)}>
@@ -273,7 +276,9 @@ export function App({ store, onHostLink }: { store: AppStore; onHostLink: (liste
                   </button>
                 ))}
               </nav>
-              <div className="panel" role="region" aria-labelledby="panel-title">
+            </fieldset>
+            <div className="panel" role="region" aria-labelledby="panel-title" tabIndex={hostDown ? 0 : undefined}>
+              <fieldset className="app-controls" disabled={hostDown}>
                 <h2 id="panel-title" className="panel-title">
                   {PANELS.find((p) => p.id === panel)?.title}
                 </h2>
@@ -298,9 +303,11 @@ export function App({ store, onHostLink }: { store: AppStore; onHostLink: (liste
                 {panel === 'eus' && <EusPanel />}
                 {panel === 'qualities' && <QualitiesPanel />}
                 {panel === 'settings' && <SettingsPanel focusProfileId={panelFocus} />}
-              </div>
-            </aside>
-            <main className="map-area">
+              </fieldset>
+            </div>
+          </aside>
+          <main className="map-area">
+            <fieldset className="app-controls" disabled={hostDown}>
               <div className="map-toolbar">
                 {addMode === null && move.mode.phase === 'armed' ? (
                   <div className="map-hint move-hint" role="status">
@@ -367,12 +374,12 @@ export function App({ store, onHostLink }: { store: AppStore; onHostLink: (liste
                   onStakeHere={(target) => setStakeRequest((r) => ({ seq: (r?.seq ?? 0) + 1, target }))}
                 />
               )}
-            </main>
-          </div>
-        </fieldset>
+            </fieldset>
+          </main>
+        </div>
         <Onboarding />
         <ImportDialog open={bulkDialog === 'import'} onClose={() => setBulkDialog(null)} />
-        <ExportDialog open={bulkDialog === 'export'} onClose={() => setBulkDialog(null)} />
+        <ExportDialog open={bulkDialog === 'export'} onClose={() => setBulkDialog(null)} filter={siteFilter} />
         <ReprocessFileDialog open={bulkDialog === 'reprocess'} onClose={() => setBulkDialog(null)} />
         <ConfirmDialog state={confirmState} onDone={closeConfirm} />
       </div>

@@ -69,10 +69,23 @@ describe('CSV site import: messy files from office tools', () => {
     expect(rowAt(preview, 2).edit).toMatchObject({ latitude: 40.4461, longitude: -79.9822 });
   });
 
-  it('does not read decimal commas in a comma-separated file (they would be ambiguous)', async () => {
+  // One reader with the form and the CLI (issue 23): a coordinate has no thousands, so a quoted
+  // "40,5" in a comma-separated file can only be a decimal comma.
+  it('reads quoted decimal commas in a comma-separated file, as the form does', async () => {
     const preview = await csv('Sitename,height,Latitude,Longitude\nA,30,"40,5","-79,9"\n');
-    expect(rowAt(preview, 2).ready).toBe(false);
-    expect(messages(rowAt(preview, 2))).toMatch(/point for decimals/);
+    expect(rowAt(preview, 2).edit).toMatchObject({ latitude: 40.5, longitude: -79.9 });
+    expect(preview.notes.join(' ')).toMatch(/2 coordinates written with a decimal comma were read with a decimal point/);
+  });
+
+  it('reads degrees-minutes-seconds and heights written with their unit, as the form does', async () => {
+    const preview = await csv('Sitename,height,Latitude,Longitude\nA,52 ft,"40°26\'46""N","79°58\'56""W"\nB,15.8 m,40 26 46 N,79 58 56 W\nC,"1,200 ft",40.1,-79.1\n');
+    expect(rowAt(preview, 2).edit).toMatchObject({ height: 16, latitude: 40.4461111, longitude: -79.9822222 });
+    expect(rowAt(preview, 2).warnings.join(' ')).toMatch(/52 ft is sent as 16 m/);
+    expect(rowAt(preview, 3).edit).toMatchObject({ height: 16, latitude: 40.4461111, longitude: -79.9822222 });
+    expect(rowAt(preview, 3).warnings.join(' ')).toMatch(/15.8 m is sent as 16 m/);
+    // A comma before three digits could be thousands: refused with a sentence, never guessed.
+    expect(rowAt(preview, 4).ready).toBe(false);
+    expect(messages(rowAt(preview, 4))).toMatch(/could be 1200 or 1.200/);
   });
 
   it('reads tab-separated text with commas and quotes inside values', async () => {
@@ -136,7 +149,7 @@ describe('CSV site import: messy files from office tools', () => {
     expect(rowAt(preview, 2).warnings.join(' ')).toMatch(/100 ft is sent as 30 m/);
     expect(rowAt(preview, 3).edit?.height).toBe(30); // 98.4 ft = 29.99 m
     expect(rowAt(preview, 4).ready).toBe(false);
-    expect(messages(rowAt(preview, 4))).toMatch(/Height \(ft\) must be a number of feet/);
+    expect(messages(rowAt(preview, 4))).toMatch(/Height in feet must be a number/);
   });
 
   it('rounds feet half away from zero: 5 ft is 1.524 m → 2 m, 4.9 ft → 1 m', async () => {

@@ -176,17 +176,24 @@ describe('bulk work through the host contract', () => {
     const file = value(await api.openBulkFile({ name: 'audit.csv', base64: base64(SITES_CSV) }));
     await ended(api, events, value(await api.startImport(file.fileId, {})).id);
 
-    const csv = value(await api.exportSites('csv'));
+    const csv = value(await api.exportSites('csv', {}));
     expect(csv.fileName).toMatch(/^sitewalk-sites-\d{4}-\d{2}-\d{2}\.csv$/);
     expect(csv.content.startsWith('\uFEFFSiteid,Sitename,height,Latitude,Longitude,Description,Group,Pinstyle')).toBe(true);
     const again = value(await api.openBulkFile({ name: csv.fileName, base64: base64(csv.content) }));
     expect(value(await api.previewImport(again.fileId, {})).summary).toMatchObject({ total: 3, unchanged: 3, ready: 0 });
 
-    const kml = value(await api.exportSites('kml'));
+    const kml = value(await api.exportSites('kml', {}));
     expect(kml.mimeType).toBe('application/vnd.google-earth.kml+xml');
     expect(kml.content.match(/<Placemark/g)).toHaveLength(3);
-    const geojson = JSON.parse(value(await api.exportSites('geojson')).content) as { features: unknown[] };
+    const geojson = JSON.parse(value(await api.exportSites('geojson', {})).content) as { features: unknown[] };
     expect(geojson.features).toHaveLength(3);
+
+    // Only the sites the page shows: what the list's search and filters leave.
+    const two = core.sites.list().slice(0, 2);
+    const only = value(await api.exportSites('csv', { localIds: two.map((site) => site.localId) }));
+    expect(only.content.trim().split('\r\n')).toHaveLength(3);
+    expect(only.notes[0]).toBe('2 sites written.');
+    for (const site of two) expect(only.content).toContain(site.name);
   });
 
   it('refuses a damaged or empty upload, a file that is gone, and a report before the run ends', async ({ sandbox, core }) => {

@@ -149,9 +149,20 @@ describe('sitewalk CLI: sites, outbox and sync', { timeout: 120_000 }, () => {
     expect(JSON.parse(idle.stdout)).toMatchObject({ sent: 0, counts: { done: 2 } });
   });
 
+  it('reads degrees-minutes-seconds, a decimal comma and a height with its unit, as the form and the import do', async () => {
+    const dir = await fieldProfile();
+    const add = await sitewalk(['site', 'add', '--lat', '40°26\'46"N', '--lon', '-79,9822', '--height', '52 ft', '--name', 'DMS Ridge', '--json', '--data-dir', dir]);
+    expect(add.code, add.stderr).toBe(0);
+    expect(add.stderr).toMatch(/Height 52 ft is sent as 16 m/);
+    expect(JSON.parse(add.stdout)).toMatchObject({ site: { latitude: 40.4461111, longitude: -79.9822, height: 16 } });
+    const wrongAxis = await sitewalk(['site', 'add', '--lat', '79°58\'56"W', '--lon', '-79.9', '--height', '15.8 m', '--data-dir', dir]);
+    expect(wrongAxis.code).toBe(2);
+    expect(wrongAxis.stderr).toMatch(/This is a longitude \(E\/W\); the latitude needs N or S/);
+  });
+
   it('refuses bad input with exit 2 and queues nothing', async () => {
     const dir = await fieldProfile();
-    const bad = await sitewalk(['site', 'add', '--lat', '95', '--lon', '-93', '--height', '30m', '--data-dir', dir]);
+    const bad = await sitewalk(['site', 'add', '--lat', '95', '--lon', '-93', '--height', 'thirty', '--data-dir', dir]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/Height must be a whole number/);
     expect(bad.stderr).toMatch(/Latitude must be between -90 and 90/);

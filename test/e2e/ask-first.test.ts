@@ -3,7 +3,8 @@
 // preview marks the ones emailed in the last 24 hours, the confirmation names them, and they are
 // left out unless ticked; the sandbox's mail log is the judge. And the m/ft toggle converts the
 // height shown instead of re-reading its digits in the other unit, one click from a wrong save.
-import type { Locator, Page } from 'playwright';
+import { readFile } from 'node:fs/promises';
+import type { Download, Locator, Page } from 'playwright';
 import type { MailMessage, SandboxSite, SandboxState } from '../../electron/sandbox/state';
 import { describe, expect, test } from './fixtures';
 import { inspect } from './helpers';
@@ -150,6 +151,69 @@ describe('a connection test result', () => {
 
     await card.getByRole('button', { name: 'Test connection', exact: true }).click();
     await card.getByText('The connection does not work yet.').waitFor({ timeout: 30_000 });
+    expect(session.errors).toEqual([]);
+  });
+});
+
+describe('the import reads what the form reads', () => {
+  test('takes DMS coordinates, quoted decimal commas and heights like "52 ft" or "15.8 m" from a comma-separated file', async ({ page, session, sandboxUrl: base, inputFile }) => {
+    const path = await inputFile(
+      'walk.csv',
+      ['Sitename,Height,Latitude,Longitude', 'Walk DMS,52 ft,"45°36\'15.8""N","110°59\'38.8""W"', 'Walk Comma,15.8 m,"45,61","-111,02"', 'Walk Plain,30,45.55,-111.05', ''].join('\r\n'),
+    );
+    await page.getByRole('button', { name: 'Import file…' }).click();
+    const dialog = page.getByRole('dialog', { name: /Import sites/ });
+    await dialog.getByLabel('Sites file').setInputFiles(path);
+    await expect.poll(() => dialog.getByRole('status').filter({ hasText: '3 rows:' }).textContent()).toMatch(/3 new sites, 0 changes, 0 unchanged, 0 invalid/);
+    await session.screenshot('import-dms-feet-preview');
+    await dialog.getByRole('button', { name: 'Queue 3 rows' }).click();
+    await dialog.getByText(/^Done\./).waitFor({ timeout: 60_000 });
+    const sites = await inspect<SandboxSite[]>(base, 'sites');
+    const byName = (name: string) => sites.find((s) => s.name === name);
+    expect(byName('Walk DMS')).toMatchObject({ height: 16, latitude: 45.6043889, longitude: -110.9941111 });
+    expect(byName('Walk Comma')).toMatchObject({ height: 16, latitude: 45.61, longitude: -111.02 });
+    expect(byName('Walk Plain')).toMatchObject({ height: 30 });
+    expect(session.errors).toEqual([]);
+  });
+});
+
+describe('search', () => {
+  test('folds case and accents: "eglise" finds every "Église", in the list and on the map', async ({ page, session, sandboxUrl: _sandbox, inputFile }) => {
+    const path = await inputFile('eglises.csv', ['Sitename,Height,Latitude,Longitude', 'Église Saint-Rémi,30,45.61,-111.02', 'EGLISE DU PORT,30,45.62,-111.03', 'église haute,30,45.63,-111.04', ''].join('\r\n'));
+    await page.getByRole('button', { name: 'Import file…' }).click();
+    const dialog = page.getByRole('dialog', { name: /Import sites/ });
+    await dialog.getByLabel('Sites file').setInputFiles(path);
+    await dialog.getByRole('button', { name: 'Queue 3 rows' }).click();
+    await dialog.getByText(/^Done\./).waitFor({ timeout: 60_000 });
+    await dialog.getByRole('button', { name: 'Close' }).first().click();
+    await page.getByLabel('Search sites').fill('eglise');
+    await page.getByText(/^Showing 3 of [\d,]+ sites$/).waitFor();
+    await expect.poll(async () => Number(await page.getByTestId('map').getAttribute('data-pins-drawn'))).toBe(3);
+    await page.getByLabel('Search sites').fill('EGLISE remi');
+    await page.getByText(/^Showing 1 of [\d,]+ sites$/).waitFor();
+    await session.screenshot('search-folded');
+    expect(session.errors).toEqual([]);
+  });
+});
+
+describe('export', () => {
+  test('offers only the sites shown when the list is searched or filtered, and writes just those', async ({ page, session, demo }) => {
+    const site = demo[3]!;
+    await page.getByLabel('Search sites').fill(site.name);
+    await page.getByText(/^Showing 1 of [\d,]+ sites$/).waitFor();
+    await page.getByRole('button', { name: 'Export…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Export sites' });
+    const only = dialog.getByRole('radio', { name: /Only the sites shown \(1 site\)/ });
+    await only.waitFor();
+    expect(await only.isChecked()).toBe(true);
+    await dialog.getByRole('radio', { name: new RegExp(`Every site \\(${demo.length} sites\\)`) }).waitFor();
+    await session.screenshot('export-only-shown');
+    const [download] = (await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Export', exact: true }).click()])) as [Download, void];
+    const text = (await readFile((await download.path())!)).toString('utf8').replace(/^\uFEFF/, '');
+    const lines = text.split('\r\n').filter((line) => line !== '');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain(site.name);
+    await dialog.getByText('1 site written.').waitFor();
     expect(session.errors).toEqual([]);
   });
 });

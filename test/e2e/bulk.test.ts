@@ -41,7 +41,7 @@ describe('bulk work', () => {
     await dialog.getByText('4 rows:').waitFor();
     await expect.poll(() => dialog.getByRole('status').filter({ hasText: '4 rows:' }).textContent()).toMatch(/3 new sites, 0 changes, 0 unchanged, 1 invalid/);
     // The invalid row is what the table shows first, with the reason.
-    await dialog.getByRole('cell', { name: /Height \(ft\) must be a number of feet/ }).waitFor();
+    await dialog.getByRole('cell', { name: /Height in feet must be a number/ }).waitFor();
     await session.screenshot('bulk-import-preview');
     await dialog.getByText('Columns and defaults').click();
     await session.screenshot('bulk-import-mapping');

@@ -33,6 +33,19 @@ describe('the site filter', () => {
     expect(isEmptyFilter({ ...NO_FILTER, state: 'attention' })).toBe(false);
   });
 
+  it('folds case and accents as a spreadsheet user expects, in the search and the group filter', () => {
+    const french = [
+      siteView({ localId: 'e', name: 'Église Saint-Rémi', siteId: '2001', group: 'Côte Nord', syncState: 'synced' }),
+      siteView({ localId: 'f', name: 'EGLISE DU PORT', siteId: '2002', group: 'côte nord', syncState: 'synced' }),
+      siteView({ localId: 'g', name: 'Straße Süd', siteId: '2003', group: 'Süd', syncState: 'synced', description: 'Mast, Øresund' }),
+    ];
+    expect(ids(filterSites(french, { ...NO_FILTER, query: 'eglise' }))).toEqual(['e', 'f']);
+    expect(ids(filterSites(french, { ...NO_FILTER, query: 'ÉGLISE remi' }))).toEqual(['e']);
+    expect(ids(filterSites(french, { ...NO_FILTER, query: 'strasse sud' }))).toEqual(['g']);
+    expect(ids(filterSites(french, { ...NO_FILTER, query: 'oresund' }))).toEqual(['g']);
+    expect(ids(filterSites(french, { ...NO_FILTER, group: 'Cote Nord' }))).toEqual(['e', 'f']);
+  });
+
   it('is the same predicate for one site as for the list', () => {
     const filter = { query: 'o', group: '', state: 'all' as const };
     const matches = siteMatcher(filter);

@@ -53,10 +53,12 @@ describe('reading the height field', () => {
 
   // One reader for the form, the import and the CLI (issue 23): "15.8 m" is a height, rounded to the
   // whole meters the service stores, and the reading says it was rounded.
-  it('rounds decimal meters to whole meters and says so; sends what is no number to the schema as typed', () => {
-    expect(readHeight('30.5', 'm')).toMatchObject({ schemaInput: '31', meters: 31, roundedFrom: 30.5 });
+  it('rounds meters written with their unit and decimals, and says so; sends a bare 30.5 to the schema as typed', () => {
+    expect(readHeight('15.8 m', 'm')).toMatchObject({ schemaInput: '16', meters: 16, roundedFrom: 15.8 });
     expect(readHeight('15,8 m', 'ft')).toMatchObject({ schemaInput: '16', meters: 16, roundedFrom: 15.8 });
-    const reading = readHeight('tall', 'm');
+    expect(readHeight('30.0', 'm')).toMatchObject({ schemaInput: '30', meters: 30 });
+    const reading = readHeight('30.5', 'm');
+    expect(reading.schemaInput).toBe('30.5');
     expect(reading.meters).toBeNull();
     const result = parseSiteEdit({ height: reading.schemaInput, latitude: '45', longitude: '-93' });
     expect(result.ok).toBe(false);

@@ -10,7 +10,10 @@
 // SiteView = { localId, siteId, profileId, origin, name, height, latitude, longitude, description,
 //              group, pinStyle, syncState, lastError, queued, createdAt, updatedAt }
 import type { Command } from 'commander';
+import type { InputIssue } from '../../shared/domain';
 import type { SiteEditInput } from '../../shared/validation/index';
+import { readCoordinateCell } from '../../shared/validation/coordinates';
+import { readHeightText } from '../../shared/validation/height';
 import { issuesExit, output, table, type CliIo, type CommonFlags } from '../io';
 import { withCommonOptions, withCore, type CoreCommandOptions } from './context';
 
@@ -27,9 +30,9 @@ interface SiteFlags extends CommonFlags {
 function siteOptions(command: Command): Command {
   return withCommonOptions(
     command
-      .option('--lat <degrees>', 'latitude in decimal degrees (use --lat=-33.9 for a negative value)')
-      .option('--lon <degrees>', 'longitude in decimal degrees (use --lon=-93.1 for a negative value)')
-      .option('--height <meters>', 'tower height in whole meters')
+      .option('--lat <degrees>', 'latitude: decimal degrees (--lat=-33.9 for a negative value), a decimal comma, or DMS like 40°26\'46"N')
+      .option('--lon <degrees>', 'longitude: decimal degrees (--lon=-93.1 for a negative value), a decimal comma, or DMS like 79°58\'56"W')
+      .option('--height <height>', 'tower height: whole meters, or with its unit ("52 ft", "15.8 m"; rounded to whole meters)')
       .option('--name <name>', 'site name')
       .option('--group <group>', 'group')
       .option('--description <text>', 'description')
@@ -48,13 +51,30 @@ const FIELD_OF_FLAG = {
   pinStyle: 'pinStyle',
 } as const satisfies Record<keyof Omit<SiteFlags, keyof CommonFlags>, keyof SiteEditInput>;
 
-/** The form's input from the flags given; a flag left out leaves its field unchanged. */
-function inputFrom(flags: SiteFlags): SiteEditInput {
+/**
+ * The form's input from the flags given; a flag left out leaves its field unchanged. Coordinates and
+ * heights go through the form's and the import's reader first (DMS, decimal commas, "52 ft").
+ */
+function inputFrom(io: CliIo, flags: SiteFlags): SiteEditInput {
   const input: SiteEditInput = {};
+  const issues: InputIssue[] = [];
   for (const [flag, field] of Object.entries(FIELD_OF_FLAG) as Array<[keyof typeof FIELD_OF_FLAG, keyof SiteEditInput]>) {
     const value = flags[flag];
-    if (value !== undefined) input[field] = value;
+    if (value === undefined) continue;
+    if (field === 'latitude' || field === 'longitude') {
+      const read = readCoordinateCell(value, field === 'latitude' ? 'lat' : 'lon');
+      if (read.ok) input[field] = read.value;
+      else issues.push({ field, message: `--${flag} "${value}": ${read.message}` });
+    } else if (field === 'height') {
+      const read = readHeightText(value, 'm');
+      if (read.message) issues.push({ field, message: read.message });
+      input.height = read.schemaInput;
+      if (read.meters !== null && (read.feet !== null || read.roundedFrom !== null)) io.stderr(`Height ${value.trim()} is sent as ${read.meters} m (the service stores whole meters).\n`);
+    } else {
+      input[field] = value;
+    }
   }
+  if (issues.length > 0) issuesExit(io, flags, issues);
   return input;
 }
 
@@ -65,7 +85,7 @@ export function registerSiteCommands(program: Command, io: CliIo, options: CoreC
     .addHelpText('after', '\nRequired: --lat, --lon and --height.')
     .action(async (flags: SiteFlags) => {
       await withCore(io, flags, options, async (core) => {
-        const saved = await core.sites.save(inputFrom(flags));
+        const saved = await core.sites.save(inputFrom(io, flags));
         if (!saved.ok) issuesExit(io, flags, saved.issues);
         const { site: view, entry } = saved.value;
         io.stderr(`Queued: ${entry.summary} as ${view.localId} (outbox entry ${entry.id}). Run "sitewalk sync" to send it.\n`);
@@ -81,7 +101,7 @@ export function registerSiteCommands(program: Command, io: CliIo, options: CoreC
   ).action(async (id: string, flags: SiteFlags) => {
     await withCore(io, flags, options, async (core) => {
       const known = core.sites.get(id);
-      const input = { ...inputFrom(flags), ...(known ? { localId: known.localId } : { siteId: id }) };
+      const input = { ...inputFrom(io, flags), ...(known ? { localId: known.localId } : { siteId: id }) };
       if (!known && /^local-/.test(id.trim())) {
         issuesExit(io, flags, [{ field: 'id', message: `There is no site with the local ID "${id}" in this profile; see "sitewalk site list".` }]);
       }

@@ -69,23 +69,27 @@ export function knownSitesOf(core: SitewalkCore): KnownSite[] {
   return exportSitesOf(core).filter((site): site is KnownSite => site.siteId !== null);
 }
 
-/** Every site of the active profile, as exported. */
-export function exportSitesOf(core: SitewalkCore): ExportSite[] {
+/** Every site of the active profile as exported, or only those of `localIds`. */
+export function exportSitesOf(core: SitewalkCore, localIds?: readonly string[]): ExportSite[] {
+  const only = localIds ? new Set(localIds) : null;
   // How each site's position was measured lives in its outbox entries (the register keeps the service's fields): the newest wins.
   const measured = new Map<string, SiteMeasurement>();
   for (const entry of core.outbox.list()) {
     const parsed = entry.kind === 'site' && entry.localId ? measurementSchema.safeParse(entry.payload['measurement']) : null;
     if (parsed?.success) measured.set(entry.localId!, parsed.data);
   }
-  return core.sites.list().map(({ localId, siteId, name, height, latitude, longitude, description, group, pinStyle }) => ({
-    siteId,
-    name,
-    height,
-    latitude,
-    longitude,
-    description,
-    group,
-    pinStyle,
-    measurement: measured.get(localId) ?? null,
-  }));
+  return core.sites
+    .list()
+    .filter((site) => only === null || only.has(site.localId))
+    .map(({ localId, siteId, name, height, latitude, longitude, description, group, pinStyle }) => ({
+      siteId,
+      name,
+      height,
+      latitude,
+      longitude,
+      description,
+      group,
+      pinStyle,
+      measurement: measured.get(localId) ?? null,
+    }));
 }

@@ -232,8 +232,9 @@ export class BulkSession {
     return { ok: true, value: { fileName: `${base}-report.csv`, mimeType: 'text/csv;charset=utf-8', content: reportCsv(run.rows, { bom: true }), notes: [] } };
   }
 
-  export(format: ExportFormat): SavedFile {
-    const result = exportSites(exportSitesOf(this.core), format, { bom: true });
+  /** Every site of the active profile, or only those of `localIds` (the sites the page shows). */
+  export(format: ExportFormat, localIds?: readonly string[]): SavedFile {
+    const result = exportSites(exportSitesOf(this.core, localIds), format, { bom: true });
     const notes: string[] = result.omitted.map((omitted) => `Left out ${omitted.name || omitted.siteId || 'a site'}: ${omitted.reason}`);
     if (result.withoutId > 0) {
       notes.push(`${result.withoutId} site${result.withoutId === 1 ? ' has' : 's have'} no service ID yet (not synced): importing this file again would create ${result.withoutId === 1 ? 'it' : 'them'} again.`);

@@ -131,20 +131,8 @@ export function parseTarget(text: string): ImportTarget | null {
   return ALIAS_INDEX.get(key) ?? null;
 }
 
-/** One foot in meters (international foot, exact). */
-export const METERS_PER_FOOT = 0.3048;
-
-/**
- * Feet to whole meters, rounded to the nearest meter with halves away from zero: 100 ft → 30 m
- * (30.48), 98.4 ft → 30 m (29.99). The service takes whole meters only, so the rounding is
- * unavoidable; the preview shows both numbers so nobody is surprised.
- */
-export function feetToMeters(feet: number): number {
-  const meters = feet * METERS_PER_FOOT;
-  // Guard against 0.49999999 artefacts of the multiplication before rounding.
-  const cleaned = Number(meters.toFixed(9));
-  return Math.sign(cleaned) * Math.round(Math.abs(cleaned));
-}
+/** One foot in meters and one conversion, for the form, the import and the CLI. */
+export { feetToMeters, METERS_PER_FOOT } from '../validation/height';
 
 /** Colour names a sheet may use for the pin style, in the service's numbering. */
 export const PIN_STYLE_COLOURS: Readonly<Record<1 | 2 | 3 | 4, string>> = { 1: 'red', 2: 'blue', 3: 'orange', 4: 'green' };

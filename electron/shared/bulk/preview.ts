@@ -5,9 +5,11 @@
 // merged (a site ID on two rows makes both rows invalid); the result is plain data so it can be
 // computed in a Web Worker.
 import { parseSiteEdit, type SiteEditInput } from '../validation';
+import { readCoordinateCell } from '../validation/coordinates';
+import { readHeightText } from '../validation/height';
 import type { InputIssue, SiteEdit } from '../domain';
 import { unguardFormula, type ExportSite } from './export';
-import { feetToMeters, targetLabel, type SiteField } from './fields';
+import { targetLabel, type SiteField } from './fields';
 import { resolveMapping, type ColumnMapping, type ManualMapping } from './mapping';
 import type { ImportFormat, ImportTable } from './table';
 
@@ -84,8 +86,6 @@ export interface ImportPreview {
 }
 
 const GUARDED_FIELDS: ReadonlySet<string> = new Set(['siteId', 'name', 'description', 'group']);
-const INTEGRAL_DECIMAL = /^(\d+)[.,]0+$/;
-const DECIMAL_COMMA = /^([+-]?\d+),(\d+)$/;
 
 /** Maps and validates every row of a table. Pure; never throws. */
 export function buildPreview(table: ImportTable, options: PreviewOptions = {}): ImportPreview {
@@ -148,23 +148,32 @@ export function buildPreview(table: ImportTable, options: PreviewOptions = {}): 
     }
     const pinStyle = cell('pinStyle') ?? defaultFor('pinStyle', defaults, row);
     if (pinStyle !== undefined) input.pinStyle = pinStyle;
+    // The form's and the CLI's reader: decimal, decimal comma (even quoted in a comma-separated file)
+    // and degrees-minutes-seconds.
+    const ownIssues: InputIssue[] = [];
     for (const field of ['latitude', 'longitude'] as const) {
-      let value = cell(field);
-      if (value !== undefined && table.decimalComma) {
-        const comma = DECIMAL_COMMA.exec(value);
-        if (comma) {
-          value = `${comma[1]}.${comma[2]}`;
-          decimalCommas++;
-          if (!row.flags.includes('decimal-comma')) row.flags.push('decimal-comma');
-        }
+      const value = cell(field);
+      if (value === undefined) continue;
+      const read = readCoordinateCell(value, field === 'latitude' ? 'lat' : 'lon');
+      if (!read.ok) {
+        input[field] = value;
+        ownIssues.push({ field, message: `${targetLabel(field)} "${value}": ${read.message}` });
+        continue;
       }
-      if (value !== undefined) input[field] = value;
+      input[field] = read.value;
+      if (read.decimalComma) {
+        decimalCommas++;
+        if (!row.flags.includes('decimal-comma')) row.flags.push('decimal-comma');
+      } else if (read.converted) {
+        row.warnings.push(`${targetLabel(field)} ${value} is read as ${read.value}.`);
+      }
     }
 
-    const feetIssue = readHeight(row, input, cell('height'), cell('heightFeet'), defaults, table.decimalComma);
+    const heightIssue = readHeight(row, input, cell('height'), cell('heightFeet'), defaults, table.decimalComma);
+    if (heightIssue) ownIssues.push(heightIssue);
     row.input = input;
     for (const problem of tableRow.problems ?? []) row.issues.push({ field: '', message: problem });
-    if (feetIssue) row.issues.push(feetIssue);
+    row.issues.push(...ownIssues);
 
     row.action = input.siteId === undefined ? 'create' : 'edit';
     const result = parseSiteEdit(input);
@@ -172,8 +181,8 @@ export function buildPreview(table: ImportTable, options: PreviewOptions = {}): 
       if (row.issues.length === 0) row.edit = result.value;
     } else {
       for (const issue of result.issues) {
-        // The feet conversion already explained a bad height.
-        if (feetIssue && issue.field === 'height') continue;
+        // The reader already explained a height or coordinate it could not read.
+        if (ownIssues.some((own) => own.field === issue.field)) continue;
         row.issues.push(issue);
       }
     }
@@ -230,9 +239,9 @@ function defaultFor(field: DefaultField, defaults: Partial<Record<DefaultField, 
 }
 
 /**
- * Fills input.height from the meters cell, or else from the feet cell (converted), or else from a
- * default. "30.0" (a number cell formatted with decimals) counts as 30. Returns an issue when feet
- * are not a number.
+ * Fills input.height from the meters cell, or else from the feet cell, or else from a default, with
+ * the shared reader: "52 ft" in a meters column is feet, "15.8 m" or "30.0" are rounded to whole
+ * meters (said in a warning), feet are converted. Returns an issue for a height it cannot read.
  */
 function readHeight(
   row: PreviewRow,
@@ -246,22 +255,17 @@ function readHeight(
     if (defaults.height !== undefined) meters = defaultFor('height', defaults, row);
     else if (defaults.heightFeet !== undefined) feet = defaultFor('heightFeet', defaults, row);
   }
-  if (meters !== undefined) {
-    const integral = INTEGRAL_DECIMAL.exec(meters);
-    input.height = integral && (decimalComma || !meters.includes(',')) ? integral[1]! : meters;
-    return null;
+  const text = meters ?? feet;
+  if (text === undefined) return null;
+  const reading = readHeightText(text, meters !== undefined ? 'm' : 'ft', { decimalComma });
+  input.height = reading.schemaInput;
+  if (reading.message) return { field: 'height', message: reading.message };
+  if (reading.feet !== null && reading.meters !== null) {
+    row.flags.push('height-from-feet');
+    row.warnings.push(`Height ${reading.feet} ft is sent as ${reading.meters} m (rounded to the nearest whole meter).`);
+  } else if (reading.roundedFrom !== null && reading.meters !== null) {
+    row.warnings.push(`Height ${reading.roundedFrom} m is sent as ${reading.meters} m (the service stores whole meters).`);
   }
-  if (feet === undefined) return null;
-  let text = feet;
-  if (decimalComma) text = text.replace(DECIMAL_COMMA, '$1.$2');
-  if (!/^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/.test(text)) {
-    input.height = feet;
-    return { field: 'height', message: `Height (ft) must be a number of feet, like 100; "${feet}" is not.` };
-  }
-  const meterValue = feetToMeters(Number(text));
-  input.height = String(meterValue);
-  row.flags.push('height-from-feet');
-  row.warnings.push(`Height ${feet} ft is sent as ${meterValue} m (rounded to the nearest whole meter).`);
   return null;
 }
 

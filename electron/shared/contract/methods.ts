@@ -92,7 +92,7 @@ export const API_METHODS = {
   getBulkRun: z.tuple([id]),
   cancelBulkRun: z.tuple([id]),
   getBulkReport: z.tuple([id]),
-  exportSites: z.tuple([z.enum(['csv', 'kml', 'geojson'])]),
+  exportSites: z.tuple([z.enum(['csv', 'kml', 'geojson']), z.object({ localIds: z.array(z.string().max(200)).max(1_000_000).optional() }).strict()]),
   listBasemaps: z.tuple([]),
   useBasemap: z.tuple([id]),
   saveBasemapSource: z.tuple([basemapSourceInputSchema]),
@@ -163,7 +163,8 @@ export interface SitewalkApi {
   /** The row-by-row report of an ended run, as CSV. */
   getBulkReport(runId: string): Promise<Result<ExportedFile>>;
   /** The register of the active profile as CSV (the import's columns), KML or GeoJSON. */
-  exportSites(format: 'csv' | 'kml' | 'geojson'): Promise<Result<ExportedFile>>;
+  /** `localIds`: only these sites (the ones the list shows, after search and filters); absent: every site. */
+  exportSites(format: 'csv' | 'kml' | 'geojson', options: { localIds?: string[] }): Promise<Result<ExportedFile>>;
   /** Every basemap: the configured tile servers and the added files; exactly one is active. */
   listBasemaps(): Promise<BasemapView[]>;
   useBasemap(basemapId: string): Promise<Result<BasemapView[]>>;

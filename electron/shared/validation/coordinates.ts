@@ -250,8 +250,9 @@ export function readCoordinateCell(input: string, axis: Axis): CoordinateCell {
   const text = input.trim();
   const comma = /^([+-]?\d+),(\d+)$/.exec(text);
   if (comma) return { ok: true, value: `${comma[1]}.${comma[2]}`, converted: true, decimalComma: true };
-  // Digits, signs and points only: a decimal attempt, judged by the schema with its own wording.
-  if (/^[+-]?[\d.,]*$/.test(text)) return { ok: true, value: text, converted: false, decimalComma: false };
+  // Digits, signs and points only (a decimal attempt), or no digit at all (a word where a number
+  // belongs): the schema judges it, with the same wording everywhere.
+  if (/^[+-]?[\d.,]*$/.test(text) || !/\d/.test(text)) return { ok: true, value: text, converted: false, decimalComma: false };
   const reading = readCoordinates(text);
   switch (reading.kind) {
     case 'empty':

@@ -1,14 +1,20 @@
 // Tower heights as people write them: "30", "30 m", "15.8 m", "52 ft", "52'", "98,5 ft" (a decimal
 // comma from a European spreadsheet). The one reader for the site form, the import and the CLI. The
-// service stores whole meters: feet and decimal meters are rounded to the nearest whole meter (halves
-// up), and the reading says so; whatever is no number goes on as typed, for the site schema to word.
+// service stores whole meters: feet, and meters written with their unit and decimals ("15.8 m"), are
+// rounded to the nearest whole meter (halves up), and the reading says so; a bare "30.5" and whatever
+// is no number go on as typed, for the site schema to word.
 import type { HeightUnit } from '../domain';
 
 export const METERS_PER_FOOT = 0.3048;
 
-/** Feet to whole meters, the way the service will store it (half a meter rounds up). */
+/**
+ * Feet to whole meters, the way the service will store it: 100 ft → 30 m (30.48), 98.4 ft → 30 m
+ * (29.99), halves away from zero.
+ */
 export function feetToMeters(feet: number): number {
-  const m = Math.round(feet * METERS_PER_FOOT);
+  // Guard against 0.49999999 artefacts of the multiplication before rounding.
+  const cleaned = Number((feet * METERS_PER_FOOT).toFixed(9));
+  const m = Math.sign(cleaned) * Math.round(Math.abs(cleaned));
   return Object.is(m, -0) ? 0 : m;
 }
 
@@ -30,8 +36,12 @@ const METER_SUFFIX = /^(.*?)\s*(?:m|meters?|metres?)$/i;
 const PLAIN_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
 const DECIMAL_COMMA = /^([+-]?\d+),(\d+)$/;
 
-/** Reads a height; `unit` is the unit of a bare number ("30" in a feet column is 30 ft). */
-export function readHeightText(input: string, unit: HeightUnit): HeightReading {
+/**
+ * Reads a height; `unit` is the unit of a bare number ("30" in a feet column is 30 ft).
+ * `decimalComma`: the text comes from a file whose numbers use decimal commas, so "1,200" is 1.2;
+ * otherwise a comma before exactly three digits could be a thousands separator and is refused.
+ */
+export function readHeightText(input: string, unit: HeightUnit, options: { decimalComma?: boolean } = {}): HeightReading {
   const text = input.trim();
   const none = { feet: null, roundedFrom: null, message: null };
   if (text === '') return { ...none, schemaInput: '', meters: null };
@@ -40,14 +50,22 @@ export function readHeightText(input: string, unit: HeightUnit): HeightReading {
   const inFeet = feetMatch !== null || (meterMatch === null && unit === 'ft');
   let number = (feetMatch?.[1] ?? meterMatch?.[1] ?? text).trim();
   const comma = DECIMAL_COMMA.exec(number);
+  if (comma && comma[2]!.length === 3 && !options.decimalComma) {
+    return { ...none, schemaInput: text, meters: null, message: `Height "${text}" could be ${comma[1]}${comma[2]} or ${comma[1]}.${comma[2]}: write it without the comma, or with a point for decimals.` };
+  }
   if (comma) number = `${comma[1]}.${comma[2]}`;
 
   if (!inFeet) {
     if (/^\d+$/.test(number)) return { ...none, schemaInput: number, meters: Number(number) };
     if (PLAIN_NUMBER.test(number) && Number(number) >= 0) {
       const value = Number(number);
-      const meters = Math.round(value);
-      return { ...none, schemaInput: String(meters), meters, roundedFrom: Number.isInteger(value) ? null : value };
+      // "30.0" is 30. A bare "30.5" is the service's own field, whole meters: the schema refuses it
+      // with its sentence. "15.8 m" is a measurement written with its unit: rounded, and said.
+      if (Number.isInteger(value)) return { ...none, schemaInput: String(value), meters: value };
+      if (meterMatch) {
+        const meters = Math.round(value);
+        return { ...none, schemaInput: String(meters), meters, roundedFrom: value };
+      }
     }
     // Negative or not a number: the schema's sentence, on the text as written (minus the unit).
     return { ...none, schemaInput: number, meters: null };

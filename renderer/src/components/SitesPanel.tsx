@@ -8,7 +8,7 @@ import type { SiteView, SyncState } from '../../../electron/shared/contract/inde
 import { siteMatcher, type SiteFilter, type StateFilter } from '../lib/siteFilter';
 import type { HeightUnit } from '../../../electron/shared/domain';
 import { useAppState } from '../store';
-import { SYNC_LABELS, siteTitle, relativeTime } from '../lib/format';
+import { SYNC_LABELS, countOf, formatCount, siteTitle, relativeTime } from '../lib/format';
 import { deleteDraft, listDrafts } from '../lib/drafts';
 import { formatHeight } from '../lib/units';
 import { formatDecimal, formatDms } from '../lib/coords';
@@ -164,7 +164,7 @@ export function SitesPanel({ selectedId, onAddSite, movingId, onToggleMove, draf
               </label>
             </div>
             <p className="result-count" aria-live="polite">
-              {filtered.length === all.length ? `${count(all.length)} sites` : `Showing ${count(filtered.length)} of ${count(all.length)} sites`}
+              {filtered.length === all.length ? countOf(all.length, 'site', 'sites') : `Showing ${count(filtered.length)} of ${countOf(all.length, 'site', 'sites')}`}
             </p>
             <label className="check map-follows">
               <input type="checkbox" checked={mapFollowsList} onChange={(e) => onMapFollowsListChange(e.target.checked)} />
@@ -367,6 +367,4 @@ function SiteDetails({ site, unit, moving, onToggleMove }: { site: SiteView; uni
 }
 
 /** A count as people read it: 50,025, not 50025. */
-function count(n: number): string {
-  return n.toLocaleString('en');
-}
+const count = formatCount;

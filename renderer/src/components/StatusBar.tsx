@@ -6,7 +6,7 @@ import type { ReactNode } from 'react';
 import type { StatusView } from '../../../electron/shared/contract/index';
 import type { HostLink } from '../api';
 import { useAppState } from '../store';
-import { relativeTime } from '../lib/format';
+import { formatCount, relativeTime } from '../lib/format';
 import { SupportDetails, syncNow, useNow, useUi } from './ui';
 import { ThemeToggle } from './ThemeChoice';
 
@@ -28,7 +28,7 @@ export function StatusBar({ hostDown = false }: { hostDown?: boolean }) {
       <div className="status-items" aria-live="polite">
         {hostDown ? (
           <span className="conn conn-offline" data-testid="connection">
-            <Icon name="offline" /> Sitewalk stopped — nothing can be saved or sent
+            <Icon name="offline" /> Sitewalk stopped
           </span>
         ) : (
           <Connection status={status} />
@@ -36,11 +36,11 @@ export function StatusBar({ hostDown = false }: { hostDown?: boolean }) {
         {status && (
           <>
             <button type="button" className="status-chip" onClick={() => ui.openPanel('outbox')} data-testid="pending-count">
-              <Icon name="clock" size={18} /> {status.pendingCount} waiting
+              <Icon name="clock" size={18} /> {formatCount(status.pendingCount)} waiting
             </button>
             {status.attentionCount > 0 && (
               <button type="button" className="status-chip attention" onClick={() => ui.openPanel('outbox')} data-testid="attention-count">
-                <Icon name="warn" /> {status.attentionCount} need{status.attentionCount === 1 ? 's' : ''} attention
+                <Icon name="warn" /> {formatCount(status.attentionCount)} need{status.attentionCount === 1 ? 's' : ''} attention
               </button>
             )}
             <span className="status-text" data-testid="last-sync">

@@ -113,3 +113,13 @@ export function formatDistance(meters: number): string {
 export function safeAttribution(text: string): string {
   return text.replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
+
+/** A count as people read it, the same everywhere: 4,995, never 4995 in one place and 4,995 in another. */
+export function formatCount(n: number): string {
+  return n.toLocaleString('en');
+}
+
+/** "1 site", "4,995 sites": the count formatted and the noun agreeing with it. */
+export function countOf(n: number, one: string, many: string): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}

@@ -1,11 +1,12 @@
 // The site list's search and filters as one value and one predicate, shared by the list and the map,
 // so "what the list shows" and "what the map shows" cannot drift apart.
 import type { SiteView, SyncState } from '../../../electron/shared/contract/index';
+import { fold, foldedOnce } from './fold';
 
 export type StateFilter = 'all' | SyncState | 'attention';
 
 export interface SiteFilter {
-  /** Free text: matched against name, site ID, group and description, case-insensitive. */
+  /** Free text: matched against name, site ID, group and description, ignoring case and accents. */
   query: string;
   /** A group's name, or '' for every group. */
   group: string;
@@ -24,13 +25,17 @@ export function isEmptyFilter(filter: SiteFilter): boolean {
  * normalised here, not once per site.
  */
 export function siteMatcher(filter: SiteFilter): (site: SiteView) => boolean {
-  const q = filter.query.trim().toLowerCase();
-  const { group, state } = filter;
+  // A query's words each match somewhere, as a spreadsheet's filter on "eglise nord" would not, but
+  // a person means: folded, so "eglise" finds "Église" and "NORD" finds "Nord".
+  const words = fold(filter.query).split(/\s+/).filter((word) => word !== '');
+  const { state } = filter;
+  const group = fold(filter.group);
   return (s) => {
-    if (group && s.group !== group) return false;
+    if (group && fold(s.group) !== group) return false;
     if (state === 'attention' ? s.syncState !== 'failed' && s.syncState !== 'needs-review' : state !== 'all' && s.syncState !== state) return false;
-    if (!q) return true;
-    return s.name.toLowerCase().includes(q) || (s.siteId ?? '').toLowerCase().includes(q) || s.group.toLowerCase().includes(q) || s.description.toLowerCase().includes(q);
+    if (words.length === 0) return true;
+    const text = foldedOnce(s, () => [s.name, s.siteId ?? '', s.group, s.description]);
+    return words.every((word) => text.includes(word));
   };
 }
 

@@ -1,7 +1,7 @@
 // What hovering over a pin or a cluster says: the site and its state, or how many sites a cluster
 // holds and whether any of them waits or needs attention. Decoration for pointer users only
 // (aria-hidden): the list says the same to the keyboard and screen readers.
-import { SYNC_LABELS } from '../lib/format';
+import { SYNC_LABELS, countOf } from '../lib/format';
 import { isCluster, type ClusterMark, type Pin } from './pins';
 
 const MARK_WORDS: Record<Pin['mark'], string> = {
@@ -16,7 +16,7 @@ export function PinTooltip({ item, x, y }: { item: Pin | ClusterMark; x: number;
     <div className="pin-tooltip" style={{ left: x, top: y }} aria-hidden="true">
       {isCluster(item) ? (
         <>
-          <strong>{item.count} sites</strong>
+          <strong>{countOf(item.count, 'site', 'sites')}</strong>
           <span>
             {item.failed + item.review > 0 ? `${item.failed + item.review} need attention · ` : item.pending > 0 ? `${item.pending} waiting · ` : ''}
             Click to zoom in

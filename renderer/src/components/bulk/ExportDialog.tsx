@@ -1,8 +1,12 @@
 // Export the sites of the active profile: CSV with the import's own columns (a file exported and
 // imported again changes nothing), KML with pins coloured as on the map (Google Earth), or GeoJSON
-// (GIS tools). The host writes the file; the browser or Electron asks where to save it.
-import { useId, useState } from 'react';
+// (GIS tools). Every site, or only the sites the list shows (its search and filters). The host writes
+// the file; the browser or Electron asks where to save it.
+import { useId, useMemo, useState } from 'react';
 import { saveFile } from '../../lib/files';
+import { countOf } from '../../lib/format';
+import { isEmptyFilter, siteMatcher, type SiteFilter } from '../../lib/siteFilter';
+import { useAppState } from '../../store';
 import { Modal, useUi } from '../ui';
 
 type Format = 'csv' | 'kml' | 'geojson';
@@ -13,16 +17,21 @@ const FORMATS: Array<[Format, string, string]> = [
   ['geojson', 'GeoJSON', 'Points for GIS tools such as QGIS.'],
 ];
 
-export function ExportDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+export function ExportDialog({ open, onClose, filter }: { open: boolean; onClose: () => void; filter: SiteFilter }) {
   const ui = useUi();
   const id = useId();
   const [format, setFormat] = useState<Format>('csv');
   const [busy, setBusy] = useState(false);
   const [notes, setNotes] = useState<string[]>([]);
+  const [which, setWhich] = useState<'shown' | 'all'>('shown');
+  const sites = useAppState(ui.store, (s) => s.sites);
+  const filtering = !isEmptyFilter(filter);
+  const shown = useMemo(() => (open && filtering ? [...sites.values()].filter(siteMatcher(filter)).map((site) => site.localId) : null), [open, filtering, sites, filter]);
+  const onlyShown = shown !== null && which === 'shown';
 
   async function exportNow() {
     setBusy(true);
-    const result = await ui.call(() => ui.api.exportSites(format));
+    const result = await ui.call(() => ui.api.exportSites(format, onlyShown ? { localIds: shown } : {}));
     setBusy(false);
     if (!result) return;
     if (!result.ok) {
@@ -63,6 +72,25 @@ export function ExportDialog({ open, onClose }: { open: boolean; onClose: () => 
             </label>
           ))}
         </fieldset>
+        {shown !== null && (
+          <fieldset>
+            <legend>Which sites</legend>
+            <label className="choice-line">
+              <input type="radio" name={`${id}-which`} checked={which === 'shown'} onChange={() => setWhich('shown')} />
+              <span>
+                <strong>Only the sites shown ({countOf(shown.length, 'site', 'sites')})</strong>
+                <br />
+                <small>The list's search and filters decide, as on the map.</small>
+              </span>
+            </label>
+            <label className="choice-line">
+              <input type="radio" name={`${id}-which`} checked={which === 'all'} onChange={() => setWhich('all')} />
+              <span>
+                <strong>Every site ({countOf(sites.size, 'site', 'sites')})</strong>
+              </span>
+            </label>
+          </fieldset>
+        )}
         {notes.length > 0 && (
           <ul className="notes" role="status">
             {notes.map((note) => (
