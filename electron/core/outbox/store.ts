@@ -31,7 +31,7 @@ export interface OutboxStoreOptions {
   db?: SitewalkDb;
   dataDir: string;
   clock: Clock;
-  /** Done entries older than this are dropped when the store opens (default 7 days). */
+  /** Done entries older than this are dropped by expireHistory() (default 7 days). */
   historyMs?: number;
   /** Where changes get their revisions (the core shares one with the site register). */
   revisions?: Revisions;
@@ -67,6 +67,7 @@ export class OutboxStore {
     private readonly db: SitewalkDb,
     private readonly ownsDb: boolean,
     private readonly clock: Clock,
+    private readonly historyMs: number,
     private readonly revisions: Revisions,
     readonly processId: string,
   ) {
@@ -77,9 +78,7 @@ export class OutboxStore {
   static async open(options: OutboxStoreOptions): Promise<{ store: OutboxStore; problems: never[] }> {
     const db = options.db ?? SitewalkDb.open(options.dataDir);
     const revisions = options.revisions ?? new Revisions(db);
-    const store = new OutboxStore(db, !options.db, options.clock, revisions, options.processId ?? `p-${process.pid}-${Math.random().toString(36).slice(2, 10)}`);
-    const historyMs = options.historyMs ?? 7 * 24 * 3600_000;
-    db.write(() => store.table.expireHistory(options.clock.now() - historyMs));
+    const store = new OutboxStore(db, !options.db, options.clock, options.historyMs ?? 7 * 24 * 3600_000, revisions, options.processId ?? `p-${process.pid}-${Math.random().toString(36).slice(2, 10)}`);
     for (const stored of store.table.unfinished()) {
       store.insert(stored.entry);
       revisions.note(entryKey(stored.entry.id), stored.rev);
@@ -241,8 +240,10 @@ export class OutboxStore {
   updateNow(transitions: readonly Transition[]): OutboxEntry[] {
     return this.transact(() => {
       for (const { id, patch } of transitions) {
-        const previous = this.entries.get(id);
-        if (!previous || patch.state === undefined) continue;
+        if (patch.state === undefined) continue;
+        // A finished entry is on disk only: a move out of 'done' is refused like any other.
+        const previous = this.entries.get(id) ?? this.table.get(id)?.entry;
+        if (!previous) continue;
         if (!canMove(previous.state, patch.state) || (patch.state === 'sending' && previous.state === 'sending')) throw new TransitionError(id, previous.state, patch.state);
       }
       const changes: OutboxChange[] = [];
@@ -303,6 +304,11 @@ export class OutboxStore {
   /** Entries being sent by another process (its ID), for the claims' watch (peers.ts). */
   claimsOfOthers(): Array<{ id: string; claimedBy: string | null }> {
     return this.table.sending().filter((row) => row.claimedBy !== this.processId);
+  }
+
+  /** Drops finished entries older than the history kept (the core does it as it closes); returns how many. */
+  expireHistory(): number {
+    return this.transact(() => this.table.expireHistory(this.clock.now() - this.historyMs));
   }
 
   /** Runs `fn` as one transaction with this store's writes (and the register's) in it. */
