@@ -58,7 +58,8 @@ export class OutboxStore {
   private readonly appliedListeners = new Set<ChangeListener>();
   /** Unfinished entries per profile and state, kept with the map. */
   private readonly counts = new Map<string, Record<OutboxState, number>>();
-  private doneCounts: { revision: number; byProfile: Map<string, number> } | null = null;
+  /** Finished entries per profile: counted once at open, then kept with every change. */
+  private doneCounts = new Map<string, number>();
   private commits = 0;
   private failure: Error | null = null;
   private readonly table: OutboxTable;
@@ -84,6 +85,7 @@ export class OutboxStore {
       revisions.note(entryKey(stored.entry.id), stored.rev);
     }
     for (const { profileId, pause } of store.table.pausesAfter(0).set) store.pauses.set(profileId, pause);
+    store.doneCounts = store.table.doneCountsByProfile();
     db.onPull((since) => store.pull(since));
     return { store, problems: [] };
   }
@@ -151,12 +153,9 @@ export class OutboxStore {
     return { entries, more: rows.length > limit };
   }
 
-  /** How many entries of a profile are in each state (done ones counted once per change of the folder). */
+  /** How many entries of a profile are in each state (kept up to date, so it costs nothing to ask). */
   countsOf(profileId: string): Readonly<Record<OutboxState, number>> {
-    const counts = { ...(this.counts.get(profileId) ?? emptyCounts()) };
-    if (this.doneCounts?.revision !== this.revisions.current) this.doneCounts = { revision: this.revisions.current, byProfile: this.table.doneCountsByProfile() };
-    counts.done = this.doneCounts.byProfile.get(profileId) ?? 0;
-    return counts;
+    return { ...(this.counts.get(profileId) ?? emptyCounts()), done: this.doneCounts.get(profileId) ?? 0 };
   }
 
   /** When each profile's service last accepted a request. */
@@ -308,7 +307,9 @@ export class OutboxStore {
 
   /** Drops finished entries older than the history kept (the core does it as it closes); returns how many. */
   expireHistory(): number {
-    return this.transact(() => this.table.expireHistory(this.clock.now() - this.historyMs));
+    const dropped = this.transact(() => this.table.expireHistory(this.clock.now() - this.historyMs));
+    if (dropped > 0) this.doneCounts = this.table.doneCountsByProfile();
+    return dropped;
   }
 
   /** Runs `fn` as one transaction with this store's writes (and the register's) in it. */
@@ -367,6 +368,7 @@ export class OutboxStore {
       if (entry.kind === 'site') this.revisions.note(siteKey(entry.localId), rev);
       if (entry.state !== 'sending' || claimedBy !== this.processId) this.claims.delete(entry.id);
       if (previous) this.replace(previous, entry);
+      else if (entry.state === 'done') this.bumpDone(entry.profileId, 1);
       else this.insert(entry);
       changes.push({ entry, previous, revision: rev });
     }
@@ -390,6 +392,10 @@ export class OutboxStore {
     if (mine) this.claims.add(id);
     else this.claims.delete(id);
     this.db.undo(() => (mine ? this.claims.delete(id) : this.claims.add(id)));
+  }
+
+  private bumpDone(profileId: string, delta: number): void {
+    this.doneCounts.set(profileId, (this.doneCounts.get(profileId) ?? 0) + delta);
   }
 
   private track(previous: OutboxEntry | undefined, next: OutboxEntry | undefined): void {
@@ -448,6 +454,8 @@ export class OutboxStore {
 
   /** Puts `next` where `previous` is (same lane, same place); a done entry leaves memory. */
   private replace(previous: OutboxEntry, next: OutboxEntry): void {
+    if (previous.state === 'done' && next.state !== 'done') this.bumpDone(previous.profileId, -1);
+    if (next.state === 'done' && previous.state !== 'done') this.bumpDone(next.profileId, 1);
     const lane = this.lanes.get(laneOf(previous));
     const index = lane ? lane.findIndex((candidate) => candidate.id === previous.id) : -1;
     if (next.state === 'done' || !lane || index < 0) {
