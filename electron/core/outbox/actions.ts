@@ -104,7 +104,7 @@ export class OutboxActions {
   private recentEmail(processId: string): string | null {
     const since = this.deps.clock.now() - DUPLICATE_EMAIL_WINDOW_MS;
     const profileId = this.deps.activeId();
-    for (const entry of this.deps.store.list()) {
+    for (const entry of this.deps.store.laneSince(`eus:${processId}`, since)) {
       if (entry.kind !== 'reprocess' || entry.profileId !== profileId || entry.payload.processId !== processId || !entry.payload.sendEmail) continue;
       if (entry.state === 'done' && entry.updatedAt >= since) return `sent ${ago(this.deps.clock.now() - entry.updatedAt)}`;
       if (entry.state === 'pending' || entry.state === 'paused') return 'waiting to be sent';
@@ -170,11 +170,13 @@ export class OutboxActions {
       ids.push(...followers.map((other) => other.id));
       if (record && record.siteId === null) dropSite = record.localId;
     }
-    const removed = await store.remove(ids);
-    if (dropSite) {
-      await register.remove([dropSite]);
-      this.deps.events.emit('site-removed', { localId: dropSite, revision: register.revisionOf(dropSite) });
-    }
+    // The entries and the unsent site go in one transaction.
+    const removed = store.transaction(() => {
+      const gone = store.removeNow(ids);
+      if (dropSite) register.removeNow([dropSite]);
+      return gone;
+    });
+    if (dropSite) this.deps.events.emit('site-removed', { localId: dropSite, revision: register.revisionOf(dropSite) });
     this.deps.engine.kick();
     return ok({ removed: removed.map((item) => item.id) });
   }

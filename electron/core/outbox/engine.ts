@@ -164,7 +164,7 @@ export class SyncEngine {
   /** Lifts the profile's pause: paused entries go back to pending and sending resumes. */
   async resume(profileId: string): Promise<void> {
     const now = this.clock.now();
-    await this.store.update(transitions.resume(this.store.list().filter((entry) => entry.profileId === profileId), now));
+    await this.store.update(transitions.resume(this.store.unfinished(profileId), now));
     await this.store.setPause(profileId, null);
     this.probeAttempt = 0;
     this.kick();

@@ -158,6 +158,11 @@ export class OutboxStore {
     return { ...(this.counts.get(profileId) ?? emptyCounts()), done: this.doneCounts.get(profileId) ?? 0 };
   }
 
+  /** A lane's entries: the unfinished ones and those finished at or after `since` (an indexed query). */
+  laneSince(key: string, since: number): OutboxEntry[] {
+    return [...this.table.doneInLane(key, since).map((stored) => stored.entry), ...this.lane(key)];
+  }
+
   /** When each profile's service last accepted a request. */
   lastDonePerProfile(): Map<string, number> {
     return this.table.lastDoneByProfile();
@@ -261,6 +266,10 @@ export class OutboxStore {
 
   /** Removes entries durably (discard). */
   async remove(ids: readonly string[]): Promise<OutboxEntry[]> {
+    return this.removeNow(ids);
+  }
+
+  removeNow(ids: readonly string[]): OutboxEntry[] {
     return this.transact(() => {
       const removed: OutboxEntry[] = [];
       for (const id of ids) {
