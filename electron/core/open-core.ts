@@ -14,7 +14,7 @@ import { DEFAULT_PROBE, DEFAULT_RETRY } from './outbox/policy';
 import { OutboxStore } from './outbox/store';
 import { relayOutboxChanges } from './outbox-events';
 import { lastDonePerProfile, syncControl, toSyncStatus } from './sync-status';
-import { confStoreFactory, type KeyValueStore } from './profiles/kv';
+import { confStoreFactory, memoryCached, type KeyValueStore } from './profiles/kv';
 import { ProfileBook, SANDBOX_PROFILE_ID, sandboxProfile, type Profile } from './profiles/profiles';
 import { SandboxRunner } from './profiles/sandbox';
 import { chooseSecretStore, LayeredSecretStore, type SecretStoreKind } from './profiles/secrets';
@@ -151,7 +151,7 @@ class Core implements SitewalkCore {
       engine,
       store,
       register,
-      qualities: new QualitiesCache(dataDir),
+      qualities: new QualitiesCache(this.db),
       events,
       log,
       status: () => this.status(),
@@ -159,7 +159,7 @@ class Core implements SitewalkCore {
     });
     this.siteService = new SiteService({ store, register, engine, events, clock, activeId });
     this.actions = new OutboxActions({ store, register, engine, events, clock, activeId });
-    this.qualities = new QualitiesService(new QualitiesCache(dataDir), this.access, clock);
+    this.qualities = new QualitiesService(new QualitiesCache(this.db), this.access, clock);
     this.profiles = this.profileService.profiles;
     this.sites = this.siteService.sites;
     this.outbox = this.actions.outbox;
@@ -196,7 +196,8 @@ class Core implements SitewalkCore {
         register,
         secrets: new LayeredSecretStore(choice.store),
         notice: choice.fallbackReason,
-        settings: factory('settings'),
+        // Preferences: written by this process alone, read often: from memory after the first read.
+        settings: memoryCached(factory('settings')),
         profilesKv: factory('profiles'),
         problems: [...problems, ...(folderWarning ? [{ kind: 'warning' as const, message: folderWarning }] : [])],
       });
@@ -332,6 +333,11 @@ class Core implements SitewalkCore {
       await this.engine.stop();
       await this.sandbox?.close().catch(() => undefined);
       this.access.clear();
+      try {
+        this.store.expireHistory();
+      } catch (error) {
+        this.log(`outbox: old history could not be dropped (${describeError(error)}); it is kept.`);
+      }
       this.peers.leave();
       try {
         writeMarkerSync(this.dataDir, this.marker(Date.now()));

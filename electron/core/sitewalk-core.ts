@@ -103,7 +103,7 @@ export interface CoreEvents {
   outbox: OutboxEntryView;
   'outbox-removed': { entryId: string; revision: number };
   profiles: ProfileView[];
-  /** Something the user should know that is not tied to one entry (damaged journal record, failed write, sandbox start). */
+  /** Something the user should know that is not tied to one entry (a damaged database set aside, a failed write, the sandbox's start). */
   problem: { message: string; detail: string };
 }
 

@@ -13,10 +13,6 @@ import { ERRORS } from './helpers';
 
 const allowed: Array<[OutboxState, OutboxState]> = [
   ['pending', 'sending'],
-  // recoverDone: the register proves a request was done before the journal lost that record.
-  ['pending', 'done'],
-  ['failed', 'done'],
-  ['paused', 'done'],
   ['sending', 'done'],
   ['sending', 'failed'],
   ['sending', 'needs-review'],

@@ -9,7 +9,7 @@ import type { CoreParts, OutboxEntryView, SitewalkCore } from '../sitewalk-core'
 import type { Draft, OutboxStore } from './store';
 import * as transitions from './transitions';
 import { laneOf, type OutboxEntry } from './types';
-import { recentEmails, type RecentEmail } from './recent-email';
+import { DUPLICATE_EMAIL_WINDOW_MS, recentEmails, type RecentEmail } from './recent-email';
 import { entryView, HISTORY_PAGE, HISTORY_PAGE_MAX, historyCursor, parseHistoryCursor } from './views';
 
 /** Validates an edit of a site whose service ID is not known yet (its create is still queued). */
@@ -108,7 +108,11 @@ export class OutboxActions {
   /** The submissions among `processIds` with an emailing reprocess waiting, sending, in review or done in the last 24 h. */
   recentEmails(processIds: readonly string[]): Map<string, RecentEmail> {
     if (processIds.length === 0) return new Map();
-    return recentEmails(this.deps.store.list(), this.deps.activeId(), this.deps.clock.now(), new Set(processIds));
+    const now = this.deps.clock.now();
+    const since = now - DUPLICATE_EMAIL_WINDOW_MS;
+    // Each submission is a lane of its own: the store reads just those lanes (indexed), never the whole history.
+    const entries = [...new Set(processIds)].flatMap((processId) => this.deps.store.laneSince(`eus:${processId}`, since));
+    return recentEmails(entries, this.deps.activeId(), now, new Set(processIds));
   }
 
   private find(id: string): OutboxEntry | Result<never> {
@@ -167,11 +171,13 @@ export class OutboxActions {
       ids.push(...followers.map((other) => other.id));
       if (record && record.siteId === null) dropSite = record.localId;
     }
-    const removed = await store.remove(ids);
-    if (dropSite) {
-      await register.remove([dropSite]);
-      this.deps.events.emit('site-removed', { localId: dropSite, revision: register.revisionOf(dropSite) });
-    }
+    // The entries and the unsent site go in one transaction.
+    const removed = store.transaction(() => {
+      const gone = store.removeNow(ids);
+      if (dropSite) register.removeNow([dropSite]);
+      return gone;
+    });
+    if (dropSite) this.deps.events.emit('site-removed', { localId: dropSite, revision: register.revisionOf(dropSite) });
     this.deps.engine.kick();
     return ok({ removed: removed.map((item) => item.id) });
   }

@@ -79,6 +79,6 @@ export interface EngineOptions {
   access: ServiceAccessPort;
   onStatus?(status: EngineStatus): void;
   log?(line: string): void;
-  /** When each profile's service last accepted a request, from the journal (ms). */
+  /** When each profile's service last accepted a request, from the outbox's history (ms). */
   initialContact?: ReadonlyMap<string, number>;
 }

@@ -24,7 +24,7 @@ export class SyncEngine {
   private readonly retry: RetryPolicy;
   private readonly probePolicy: Pick<RetryPolicy, 'baseMs' | 'capMs'>;
   private readonly inflight = new Map<string, Promise<void>>();
-  /** Results applied in memory whose journal write is still on its way. */
+  /** Results being recorded (each one a transaction, committed before its promise resolves). */
   private readonly writes = new Set<Promise<void>>();
   private online = true;
   private probeAttempt = 0;
@@ -184,7 +184,7 @@ export class SyncEngine {
   /** Lifts the profile's pause: paused entries go back to pending and sending resumes. */
   async resume(profileId: string): Promise<void> {
     const now = this.clock.now();
-    await this.store.update(transitions.resume(this.store.list().filter((entry) => entry.profileId === profileId), now));
+    await this.store.update(transitions.resume(this.store.unfinished(profileId), now));
     await this.store.setPause(profileId, null);
     this.probeAttempt = 0;
     this.kick();
@@ -287,9 +287,8 @@ export class SyncEngine {
         current.kind === 'site' ? await client.saveSite(current.payload) : await client.reprocessEus(current.payload);
       await marked;
       if (result.ok) {
-        // The lane moves on as soon as the result is in memory; the journal commits it with the next
-        // writes (its order on disk stays the order of the changes, so a later entry is never durable
-        // before this one). Settling waits for it.
+        // The result is committed in one transaction with the register's fold (and, for a create,
+        // the new site ID handed to the edits behind it). Settling waits for it.
         this.trackWrite(this.record(current, result));
         return;
       }

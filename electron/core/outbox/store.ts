@@ -31,7 +31,7 @@ export interface OutboxStoreOptions {
   db?: SitewalkDb;
   dataDir: string;
   clock: Clock;
-  /** Done entries older than this are dropped when the store opens (default 7 days). */
+  /** Done entries older than this are dropped by expireHistory() (default 7 days). */
   historyMs?: number;
   /** Where changes get their revisions (the core shares one with the site register). */
   revisions?: Revisions;
@@ -58,7 +58,8 @@ export class OutboxStore {
   private readonly appliedListeners = new Set<ChangeListener>();
   /** Unfinished entries per profile and state, kept with the map. */
   private readonly counts = new Map<string, Record<OutboxState, number>>();
-  private doneCounts: { revision: number; byProfile: Map<string, number> } | null = null;
+  /** Finished entries per profile: counted once at open, then kept with every change. */
+  private doneCounts = new Map<string, number>();
   private commits = 0;
   private failure: Error | null = null;
   private readonly table: OutboxTable;
@@ -67,6 +68,7 @@ export class OutboxStore {
     private readonly db: SitewalkDb,
     private readonly ownsDb: boolean,
     private readonly clock: Clock,
+    private readonly historyMs: number,
     private readonly revisions: Revisions,
     readonly processId: string,
   ) {
@@ -77,14 +79,13 @@ export class OutboxStore {
   static async open(options: OutboxStoreOptions): Promise<{ store: OutboxStore; problems: never[] }> {
     const db = options.db ?? SitewalkDb.open(options.dataDir);
     const revisions = options.revisions ?? new Revisions(db);
-    const store = new OutboxStore(db, !options.db, options.clock, revisions, options.processId ?? `p-${process.pid}-${Math.random().toString(36).slice(2, 10)}`);
-    const historyMs = options.historyMs ?? 7 * 24 * 3600_000;
-    db.write(() => store.table.expireHistory(options.clock.now() - historyMs));
+    const store = new OutboxStore(db, !options.db, options.clock, options.historyMs ?? 7 * 24 * 3600_000, revisions, options.processId ?? `p-${process.pid}-${Math.random().toString(36).slice(2, 10)}`);
     for (const stored of store.table.unfinished()) {
       store.insert(stored.entry);
       revisions.note(entryKey(stored.entry.id), stored.rev);
     }
     for (const { profileId, pause } of store.table.pausesAfter(0).set) store.pauses.set(profileId, pause);
+    store.doneCounts = store.table.doneCountsByProfile();
     db.onPull((since) => store.pull(since));
     return { store, problems: [] };
   }
@@ -152,12 +153,14 @@ export class OutboxStore {
     return { entries, more: rows.length > limit };
   }
 
-  /** How many entries of a profile are in each state (done ones counted once per change of the folder). */
+  /** How many entries of a profile are in each state (kept up to date, so it costs nothing to ask). */
   countsOf(profileId: string): Readonly<Record<OutboxState, number>> {
-    const counts = { ...(this.counts.get(profileId) ?? emptyCounts()) };
-    if (this.doneCounts?.revision !== this.revisions.current) this.doneCounts = { revision: this.revisions.current, byProfile: this.table.doneCountsByProfile() };
-    counts.done = this.doneCounts.byProfile.get(profileId) ?? 0;
-    return counts;
+    return { ...(this.counts.get(profileId) ?? emptyCounts()), done: this.doneCounts.get(profileId) ?? 0 };
+  }
+
+  /** A lane's entries: the unfinished ones and those finished at or after `since` (an indexed query). */
+  laneSince(key: string, since: number): OutboxEntry[] {
+    return [...this.table.doneInLane(key, since).map((stored) => stored.entry), ...this.lane(key)];
   }
 
   /** When each profile's service last accepted a request. */
@@ -241,8 +244,10 @@ export class OutboxStore {
   updateNow(transitions: readonly Transition[]): OutboxEntry[] {
     return this.transact(() => {
       for (const { id, patch } of transitions) {
-        const previous = this.entries.get(id);
-        if (!previous || patch.state === undefined) continue;
+        if (patch.state === undefined) continue;
+        // A finished entry is on disk only: a move out of 'done' is refused like any other.
+        const previous = this.entries.get(id) ?? this.table.get(id)?.entry;
+        if (!previous) continue;
         if (!canMove(previous.state, patch.state) || (patch.state === 'sending' && previous.state === 'sending')) throw new TransitionError(id, previous.state, patch.state);
       }
       const changes: OutboxChange[] = [];
@@ -261,6 +266,10 @@ export class OutboxStore {
 
   /** Removes entries durably (discard). */
   async remove(ids: readonly string[]): Promise<OutboxEntry[]> {
+    return this.removeNow(ids);
+  }
+
+  removeNow(ids: readonly string[]): OutboxEntry[] {
     return this.transact(() => {
       const removed: OutboxEntry[] = [];
       for (const id of ids) {
@@ -303,6 +312,13 @@ export class OutboxStore {
   /** Entries being sent by another process (its ID), for the claims' watch (peers.ts). */
   claimsOfOthers(): Array<{ id: string; claimedBy: string | null }> {
     return this.table.sending().filter((row) => row.claimedBy !== this.processId);
+  }
+
+  /** Drops finished entries older than the history kept (the core does it as it closes); returns how many. */
+  expireHistory(): number {
+    const dropped = this.transact(() => this.table.expireHistory(this.clock.now() - this.historyMs));
+    if (dropped > 0) this.doneCounts = this.table.doneCountsByProfile();
+    return dropped;
   }
 
   /** Runs `fn` as one transaction with this store's writes (and the register's) in it. */
@@ -361,6 +377,7 @@ export class OutboxStore {
       if (entry.kind === 'site') this.revisions.note(siteKey(entry.localId), rev);
       if (entry.state !== 'sending' || claimedBy !== this.processId) this.claims.delete(entry.id);
       if (previous) this.replace(previous, entry);
+      else if (entry.state === 'done') this.bumpDone(entry.profileId, 1);
       else this.insert(entry);
       changes.push({ entry, previous, revision: rev });
     }
@@ -384,6 +401,10 @@ export class OutboxStore {
     if (mine) this.claims.add(id);
     else this.claims.delete(id);
     this.db.undo(() => (mine ? this.claims.delete(id) : this.claims.add(id)));
+  }
+
+  private bumpDone(profileId: string, delta: number): void {
+    this.doneCounts.set(profileId, (this.doneCounts.get(profileId) ?? 0) + delta);
   }
 
   private track(previous: OutboxEntry | undefined, next: OutboxEntry | undefined): void {
@@ -442,6 +463,8 @@ export class OutboxStore {
 
   /** Puts `next` where `previous` is (same lane, same place); a done entry leaves memory. */
   private replace(previous: OutboxEntry, next: OutboxEntry): void {
+    if (previous.state === 'done' && next.state !== 'done') this.bumpDone(previous.profileId, -1);
+    if (next.state === 'done' && previous.state !== 'done') this.bumpDone(next.profileId, 1);
     const lane = this.lanes.get(laneOf(previous));
     const index = lane ? lane.findIndex((candidate) => candidate.id === previous.id) : -1;
     if (next.state === 'done' || !lane || index < 0) {

@@ -23,10 +23,9 @@
 //      │        └──────────────┘                             │
 //      └─────────────── user retries / edits ────────────────┘
 //
-// A crash leaves 'sending' behind: recoverInterrupted turns it into pending (safe to resend) or
-// needs-review (a create, an emailing reprocess). A damaged journal can lose a 'done' record: when
-// the site register proves the request was done, recoverDone makes it done again from any unfinished
-// state (never resent). Discard removes an unsent entry (store.remove).
+// A crash (or a process that stopped while its claim was in flight) leaves 'sending' behind:
+// recoverInterrupted turns it into pending (safe to resend) or needs-review (a create, an emailing
+// reprocess). Discard removes an unsent entry (store.remove).
 import type { Decision } from './policy';
 import { interruptedProblem } from './policy';
 import { isIdempotent, type OutboxEntry, type OutboxState, type Problem, type SiteEntry } from './types';
@@ -34,13 +33,11 @@ import type { CarriedBy, EusReprocess, SiteEdit } from '../service/types';
 
 /** Which states an entry may move to from each state (staying in a state is always allowed). */
 export const ALLOWED: Readonly<Record<OutboxState, readonly OutboxState[]>> = {
-  // pending → done only through recoverDone: the register proves a request was done before the
-  // outbox lost its record of it.
-  pending: ['sending', 'done'],
+  pending: ['sending'],
   sending: ['done', 'failed', 'needs-review', 'paused', 'pending'],
-  failed: ['pending', 'done'],
+  failed: ['pending'],
   'needs-review': ['pending', 'done'],
-  paused: ['pending', 'done'],
+  paused: ['pending'],
   done: [],
 };
 
@@ -134,21 +131,6 @@ export function applyDecision(
 /** A pause is lifted (the user fixed the key, or retried): paused entries go back to pending. */
 export function resume(entries: readonly OutboxEntry[], now: number): Transition[] {
   return entries.filter((entry) => entry.state === 'paused').map((entry) => transition(entry, { state: 'pending', nextAttemptAt: null, updatedAt: now }));
-}
-
-/**
- * The register folded this entry as done, but the outbox lost that record (a damaged journal): it is
- * done — never sent again — and for a create the edits behind it get its ID.
- */
-export function recoverDone(entry: OutboxEntry, now: number, created?: { siteId: string; lane: readonly OutboxEntry[] }): Transition[] {
-  const done = transition(entry, {
-    state: 'done',
-    updatedAt: now,
-    nextAttemptAt: null,
-    result: 'Done before the outbox file was damaged (the site list had already recorded it); not sent again.',
-    ...(created ? { resultSiteId: created.siteId } : {}),
-  });
-  return created ? [done, ...giveFollowersSiteId(entry, created.lane, created.siteId, now)] : [done];
 }
 
 /** Entries a dead process left 'sending': safe ones are sent again, the rest wait for review. */

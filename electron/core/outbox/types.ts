@@ -1,6 +1,6 @@
 // The outbox's vocabulary: an entry is one request the user asked for (a site create or edit, or an
 // EUS reprocess), with its state and its history of problems. Entries are plain data so they can be
-// journaled, listed and shown as they are; they never hold the API key.
+// stored, listed and shown as they are; they never hold the API key.
 import { z } from 'zod';
 import type { ProblemView } from '../../shared/contract/views';
 import { OUTBOX_STATES, PIN_STYLES, type OutboxState } from '../../shared/domain';

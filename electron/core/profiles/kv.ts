@@ -29,6 +29,31 @@ export function confStoreFactory(dataDir: string): KvStoreFactory {
     }) as unknown as KeyValueStore;
 }
 
+/**
+ * The store's values read once and then served from memory; writes go through to the store (and
+ * its file) at once. For preferences, which this process alone writes and which the host reads
+ * often (the tile route, the settings view): conf and electron-store read and parse their file on
+ * every get otherwise.
+ */
+export function memoryCached(store: KeyValueStore): KeyValueStore {
+  const values = new Map<string, unknown>();
+  const copy = (value: unknown): unknown => (value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as unknown));
+  return {
+    get: (key) => {
+      if (!values.has(key)) values.set(key, store.get(key));
+      return copy(values.get(key));
+    },
+    set: (key, value) => {
+      store.set(key, value);
+      values.set(key, copy(value));
+    },
+    delete: (key) => {
+      store.delete(key);
+      values.set(key, undefined);
+    },
+  };
+}
+
 /** An in-memory store with the same behaviour (values are copied in and out like JSON). */
 export function memoryStoreFactory(): KvStoreFactory {
   const stores = new Map<string, Map<string, string>>();

@@ -1,10 +1,10 @@
-// The last rendering-quality list each profile received, kept on disk so the list can be shown
-// offline. One small JSON file, replaced atomically: a crash leaves the old list or the new one. A
-// damaged file, or a profile's part of it that does not parse, reads as "no cache", never as an error.
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+// The last rendering-quality list each profile received, kept in the table `qualities` of the data
+// folder's database so the list can be shown offline. A row that does not parse reads as "no
+// cache", never as an error. (Older Sitewalks kept it in rendering-qualities.json: a cache, fetched
+// again on the next refresh, so it is not imported.)
+import type { Statement } from 'better-sqlite3';
 import { z } from 'zod';
-import { writeFileAtomic } from '../../node/atomic-file';
+import type { SitewalkDb } from '../storage/database';
 import type { RenderingQuality } from '../service/types';
 
 const cachedSchema = z.object({
@@ -12,51 +12,39 @@ const cachedSchema = z.object({
   fetchedAt: z.string(),
 });
 
-export const QUALITIES_FILE = 'rendering-qualities.json';
-
 export interface CachedQualities {
   items: RenderingQuality[];
   /** ISO time of the fetch. */
   fetchedAt: string;
 }
 
-type CacheFile = Record<string, CachedQualities>;
-
 export class QualitiesCache {
-  private readonly path: string;
+  private readonly byProfile: Statement<[string], string>;
+  private readonly upsert: Statement<[string, string]>;
+  private readonly deleteRow: Statement<[string]>;
 
-  constructor(dataDir: string) {
-    this.path = join(dataDir, QUALITIES_FILE);
+  constructor(private readonly db: SitewalkDb) {
+    this.byProfile = db.sql.prepare<[string], string>('SELECT body FROM qualities WHERE profile_id = ?').pluck();
+    this.upsert = db.sql.prepare('INSERT OR REPLACE INTO qualities (profile_id, body) VALUES (?, ?)');
+    this.deleteRow = db.sql.prepare('DELETE FROM qualities WHERE profile_id = ?');
   }
 
   async get(profileId: string): Promise<CachedQualities | null> {
-    const parsed = cachedSchema.safeParse((await this.readAll())[profileId]);
-    return parsed.success ? parsed.data : null;
+    const body = this.byProfile.get(profileId);
+    if (body === undefined) return null;
+    try {
+      const parsed = cachedSchema.safeParse(JSON.parse(body));
+      return parsed.success ? parsed.data : null;
+    } catch {
+      return null;
+    }
   }
 
   async put(profileId: string, value: CachedQualities): Promise<void> {
-    const all = await this.readAll();
-    all[profileId] = value;
-    await this.writeAll(all);
+    this.db.write(() => this.upsert.run(profileId, JSON.stringify(value)));
   }
 
   async remove(profileId: string): Promise<void> {
-    const all = await this.readAll();
-    if (!(profileId in all)) return;
-    delete all[profileId];
-    await this.writeAll(all);
-  }
-
-  private async writeAll(all: CacheFile): Promise<void> {
-    await writeFileAtomic(this.path, JSON.stringify(all, null, 2));
-  }
-
-  private async readAll(): Promise<CacheFile> {
-    try {
-      const parsed = JSON.parse(await readFile(this.path, 'utf8')) as unknown;
-      return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as CacheFile) : {};
-    } catch {
-      return {};
-    }
+    this.db.write(() => this.deleteRow.run(profileId));
   }
 }

@@ -161,6 +161,10 @@ export class SiteRegister {
   }
 
   async remove(localIds: readonly string[]): Promise<void> {
+    this.removeNow(localIds);
+  }
+
+  removeNow(localIds: readonly string[]): void {
     this.db.write(() => {
       for (const localId of localIds) {
         const previous = this.sites.get(localId);

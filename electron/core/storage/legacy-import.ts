@@ -19,7 +19,7 @@ import { siteFieldsSchema, SitesTable } from './sites-table';
 
 export const LEGACY_FILES = ['outbox.journal', 'sites.journal'] as const;
 /** Files of the old store that go to the backup with the journals when present. */
-const LEGACY_EXTRAS = ['outbox.journal.corrupt', 'sites.journal.corrupt', 'sitewalk.lock'];
+const LEGACY_EXTRAS = ['outbox.journal.corrupt', 'sites.journal.corrupt', 'sitewalk.lock', 'rendering-qualities.json'];
 
 const outboxRecordSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('add'), entry: entrySchema }),
@@ -118,6 +118,14 @@ export async function importLegacyFolder(dataDir: string, db: SitewalkDb, now: n
       const folded = site ? foldEntry(site, entry, entry.updatedAt) : null;
       if (folded) sites.set(folded.localId, folded);
     }
+    // The rendering-quality lists, so they are still there offline (each checked when read: qualities/cache.ts).
+    let qualities: Record<string, unknown> = {};
+    try {
+      const parsed = JSON.parse((await readOptional(join(dataDir, 'rendering-qualities.json'))) ?? '{}') as unknown;
+      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) qualities = parsed as Record<string, unknown>;
+    } catch {
+      // A damaged cache is a cache: fetched again at the next refresh.
+    }
     const outboxTable = new OutboxTable(db);
     const sitesTable = new SitesTable(db);
     db.write(() => {
@@ -125,6 +133,8 @@ export async function importLegacyFolder(dataDir: string, db: SitewalkDb, now: n
       outboxTable.setNextSeq(Math.max(nextSeq, outboxTable.nextSeq()));
       for (const [profileId, pause] of pauses) outboxTable.setPause(profileId, pause, db.stamp());
       for (const site of sites.values()) sitesTable.put(site, db.stamp());
+      const putQualities = db.sql.prepare('INSERT OR REPLACE INTO qualities (profile_id, body) VALUES (?, ?)');
+      for (const [profileId, value] of Object.entries(qualities)) putQualities.run(profileId, JSON.stringify(value));
       db.sql.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('legacy_imported', ?)").run(now);
     });
     const unfinished = [...entries.values()].filter((entry) => entry.state !== 'done').length;

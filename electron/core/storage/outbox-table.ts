@@ -52,6 +52,7 @@ export class OutboxTable {
   private readonly historyAfter: Statement<[string, number, number, number, number], EntryRow>;
   private readonly doneCounts: Statement<[], { profile_id: string; n: number }>;
   private readonly lastDone: Statement<[], { profile_id: string; at: number }>;
+  private readonly doneInLaneRows: Statement<[string, number], EntryRow>;
   private readonly getMeta: Statement<[string], number>;
   private readonly setMeta: Statement<[number, string]>;
   private readonly markRemoved: Statement<[string, string, number]>;
@@ -78,6 +79,7 @@ export class OutboxTable {
     );
     this.doneCounts = sql.prepare("SELECT profile_id, count(*) AS n FROM outbox WHERE state = 'done' GROUP BY profile_id");
     this.lastDone = sql.prepare("SELECT profile_id, max(updated_at) AS at FROM outbox WHERE state = 'done' GROUP BY profile_id");
+    this.doneInLaneRows = sql.prepare(`SELECT ${COLUMNS} FROM outbox WHERE lane = ? AND state = 'done' AND updated_at >= ? ORDER BY seq`);
     this.getMeta = sql.prepare<[string], number>('SELECT value FROM meta WHERE key = ?').pluck();
     this.setMeta = sql.prepare('UPDATE meta SET value = ? WHERE key = ?');
     this.markRemoved = sql.prepare('INSERT OR REPLACE INTO removed (what, key, rev) VALUES (?, ?, ?)');
@@ -125,6 +127,11 @@ export class OutboxTable {
 
   doneCountsByProfile(): Map<string, number> {
     return new Map(this.doneCounts.all().map((row) => [row.profile_id, row.n]));
+  }
+
+  /** Finished entries of one lane done at or after `since`. */
+  doneInLane(lane: string, since: number): StoredEntry[] {
+    return this.doneInLaneRows.all(lane, since).map(parseEntryRow);
   }
 
   lastDoneByProfile(): Map<string, number> {

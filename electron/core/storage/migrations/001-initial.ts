@@ -27,6 +27,7 @@ CREATE INDEX outbox_unfinished ON outbox (seq) WHERE state <> 'done';
 CREATE INDEX outbox_history ON outbox (profile_id, updated_at DESC, seq DESC) WHERE state = 'done';
 CREATE INDEX outbox_counts ON outbox (profile_id, state);
 CREATE INDEX outbox_rev ON outbox (rev);
+CREATE INDEX outbox_lane ON outbox (lane, updated_at);
 
 -- A profile's pause (quota used up, key refused).
 CREATE TABLE pauses (

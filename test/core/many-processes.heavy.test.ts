@@ -1,0 +1,121 @@
+// The app and the CLI on one data folder at once: the hosts' backend (as the browser host opens
+// it, sending by itself) and four `sitewalk sync` processes, 20 rounds, with SIGKILLs at seeded
+// random moments. Each entry is claimed inside a write transaction by the process that sends it, a
+// dead process's claim is taken back and treated as interrupted. Then the sandbox's own records
+// are compared with what was queued: every edit reached its site, no create was applied twice,
+// every create is done with the ID the service gave or waits in review, and no request was sent by
+// two processes at once (an edit sent again only after its sender was killed mid-call).
+// Heavy: ~2 minutes of child processes; run it on its own.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect } from 'vitest';
+import { seededRandom } from '../../electron/core/clock';
+import { QUICK_SYNC } from '../support/core';
+import { runSitewalk } from '../support/cli';
+import { it } from '../support/fixtures';
+import { serviceCalls, serviceSites } from '../support/service-state';
+import { waiting } from '../support/wait';
+
+const SEED = 20_261_125;
+const ROUNDS = 20;
+const PROCESSES = 4;
+const SITEWALK = join(process.cwd(), 'electron/cli/sitewalk.mjs');
+const children = new Set<ChildProcess>();
+
+afterEach(() => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
+/** `sitewalk sync --until-settled` on the folder; SIGKILLed after `killAfterMs` when given. Resolves when it has exited. */
+function syncProcess(home: string, dataDir: string, key: string, killAfterMs: number | null): Promise<number | null> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [SITEWALK, 'sync', '--until-settled', '--data-dir', dataDir], {
+      env: { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), SITEWALK_DATA_DIR: '', SITEWALK_KEY: key, NO_COLOR: '1', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent-sitewalk-test' },
+      stdio: ['ignore', 'ignore', 'ignore'],
+    });
+    children.add(child);
+    const timer = killAfterMs === null ? null : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (timer) clearTimeout(timer);
+      children.delete(child);
+      resolve(code);
+    });
+  });
+}
+
+describe('the app and four sync processes on one data folder', () => {
+  it(
+    'applies every queued edit, creates nothing twice and sends nothing from two processes at once, through 20 rounds of SIGKILLs',
+    async ({ startSandbox, openBackend, tempDir }) => {
+      const sandbox = await startSandbox({ faults: { latencyMs: 30 } });
+      const random = seededRandom(SEED);
+      const home = join(tempDir, 'home');
+      const dataDir = join(tempDir, 'data');
+      await mkdir(home, { recursive: true });
+      const profile = await runSitewalk(home, ['profile', 'add', 'Crew', '--base-url', sandbox.url, '--account', sandbox.demo.account, '--binding', 'http-post', '--data-dir', dataDir]);
+      expect(profile.code, profile.stderr).toBe(0);
+      expect((await runSitewalk(home, ['profile', 'use', 'Crew', '--data-dir', dataDir])).code).toBe(0);
+
+      const app = await openBackend({ dataDir, sandbox: false, autoSync: true, ...QUICK_SYNC });
+      const { api } = app.hostApi;
+      const crew = (await api.listProfiles()).find((candidate) => candidate.name === 'Crew')!;
+      expect((await api.setApiKey(crew.id, sandbox.demo.key)).ok).toBe(true);
+      const existing = (await serviceSites(sandbox.url)).filter((site) => site.account === sandbox.demo.account).slice(0, 5);
+      expect(existing.length).toBeGreaterThan(3);
+
+      const edits: Array<{ siteId: string; description: string }> = [];
+      const creates: string[] = [];
+      let kills = 0;
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const site of existing.slice(0, 3 + (round % 3))) {
+          const description = `r${round} ${site.id}`;
+          const saved = await api.saveSite({ siteId: site.id, height: 20 + round, description });
+          expect(saved.ok).toBe(true);
+          edits.push({ siteId: site.id, description });
+        }
+        const name = `Round ${round} tower`;
+        expect((await api.saveSite({ name, height: 30, latitude: 45 + round / 100, longitude: -93 })).ok).toBe(true);
+        creates.push(name);
+        const runs = Array.from({ length: PROCESSES }, () => {
+          const kill = random() < 0.4 ? 300 + Math.floor(random() * 1500) : null;
+          if (kill !== null) kills++;
+          return syncProcess(home, dataDir, sandbox.demo.key, kill);
+        });
+        await Promise.all(runs);
+      }
+      // A last sync nobody kills, and the app: everything that can be sent is sent.
+      expect(await syncProcess(home, dataDir, sandbox.demo.key, null)).not.toBeNull();
+      await expect
+        .poll(async () => (await api.listOutbox()).active.filter((entry) => entry.state === 'pending' || entry.state === 'sending').length, waiting('the queue to settle', 120_000))
+        .toBe(0);
+
+      const calls = (await serviceCalls(sandbox.url)).filter((call) => call.operation === 'SitesAPI');
+      const sites = await serviceSites(sandbox.url);
+      // Every edit reached its site: the last one queued for each site is what the service holds (an
+      // edit queued while an earlier one still waited was merged into it: later fields win).
+      for (const site of existing) {
+        const last = edits.filter((edit) => edit.siteId === site.id).at(-1);
+        if (last) expect(sites.find((candidate) => candidate.id === site.id)?.description).toBe(last.description);
+      }
+      // No create applied twice; each is done with its ID or waits for review.
+      // Listed by the CLI while the app has the folder open.
+      const listed = await runSitewalk(home, ['outbox', '--json', '--data-dir', dataDir]);
+      expect(listed.code, listed.stderr).toBe(0);
+      const entries = listed.json.entries as Array<{ op?: string; state: string; siteId?: string | null; payload: { name?: string } }>;
+      for (const name of creates) {
+        const made = sites.filter((site) => site.name === name);
+        expect(made.length, name).toBeLessThanOrEqual(1);
+        const entry = entries.find((candidate) => candidate.op === 'create' && candidate.payload.name === name);
+        if (made.length === 1) expect(entry?.state === 'done' ? entry.siteId : 'review', name).toBe(entry?.state === 'done' ? made[0]!.id : 'review');
+        else expect(entry?.state, name).toBe('needs-review');
+      }
+      // An edit went out more than once only when a kill interrupted its call: at most one resend per
+      // kill and call in flight (4 at a time), never the four-fold sending of processes that do not claim.
+      const editCalls = calls.filter((call) => edits.some((edit) => JSON.stringify(call).includes(edit.description)));
+      expect(editCalls.length).toBeLessThanOrEqual(edits.length + kills * PROCESSES);
+    },
+    600_000,
+  );
+});
