@@ -1,6 +1,8 @@
-// Every test, in three projects run one group after the other: `unit` (the fast inner loop), then
-// `heavy` (the runs that take a machine's whole attention: tens of thousands of rows, SIGKILLs,
-// gigabyte files, packaging), then `e2e` (vitest.e2e.config.ts: Chromium drives the app).
+// Every test, in four projects run one group after the other: `unit` (the fast inner loop), then
+// `components` (the renderer's components rendered in Chromium, fed by the real store and a fake
+// host: test/components), then `heavy` (the runs that take a machine's whole attention: tens of
+// thousands of rows, SIGKILLs, gigabyte files, packaging), then `e2e` (vitest.e2e.config.ts:
+// Chromium drives the app).
 // `npx vitest run test/x.test.ts` runs one file in whichever project holds it;
 // `--project unit` runs only the inner loop.
 //
@@ -10,6 +12,8 @@
 // SITEWALK_TEST_WORKERS sets another number. The heavy files each want the machine: two at once.
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { playwright } from '@vitest/browser-playwright';
+import react from '@vitejs/plugin-react';
 
 const UNIT_WORKERS = Number(process.env.SITEWALK_TEST_WORKERS) || availableParallelism() + 1;
 
@@ -38,9 +42,33 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
-          exclude: ['test/e2e/**', 'node_modules/**', ...HEAVY],
+          exclude: ['test/e2e/**', 'test/components/**', 'node_modules/**', ...HEAVY],
           maxWorkers: UNIT_WORKERS,
           sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        // The renderer's components in Debian's Chromium (never a browser Playwright downloads),
+        // one page for every file in turn: each file renders into a fresh root of the same page.
+        plugins: [react()],
+        test: {
+          name: 'components',
+          include: ['test/components/**/*.test.tsx'],
+          setupFiles: ['test/components/support/setup.ts'],
+          testTimeout: 20_000,
+          hookTimeout: 20_000,
+          sequence: { groupOrder: 1 },
+          browser: {
+            enabled: true,
+            headless: true,
+            provider: playwright({
+              launchOptions: {
+                executablePath: process.env.SITEWALK_CHROMIUM ?? '/usr/bin/chromium',
+                args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+              },
+            }),
+            instances: [{ browser: 'chromium' }],
+          },
         },
       },
       {
@@ -50,7 +78,7 @@ export default defineConfig({
           include: HEAVY,
           exclude: ['test/e2e/**', 'node_modules/**'],
           maxWorkers: 2,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
       './vitest.e2e.config.ts',

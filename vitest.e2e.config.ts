@@ -10,7 +10,7 @@ export default defineConfig({
   test: {
     // The last group of `npm test` (vitest.config.ts lists this file as a project); alone with -c.
     name: 'e2e',
-    sequence: { groupOrder: 2 },
+    sequence: { groupOrder: 3 },
     include: ['test/e2e/**/*.test.ts'],
     globalSetup: ['test/e2e/global-setup.ts'],
     maxWorkers: 2,

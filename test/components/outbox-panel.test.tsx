@@ -1,0 +1,149 @@
+// The outbox list: entries grouped by what the user must do (needs attention, waiting, done), each
+// with a badge in words and only the actions its state allows; retry, discard and "it was created"
+// go to the host and show its answer at once; the history comes a page at a time.
+import { describe, expect, it } from 'vitest';
+import type { OutboxEntryView } from '../../electron/shared/contract/index';
+import { OutboxPanel } from '../../renderer/src/components/OutboxPanel';
+import { entryView, renderWithHost } from './support/shell';
+
+const problem = (message: string) => ({ kind: 'fault', message, detail: `HTTP 500: ${message}` });
+
+const ENTRIES: OutboxEntryView[] = [
+  entryView({ id: 'e-failed', state: 'failed', summary: "Edit site 'Rejected one'", attempts: 1, problem: problem('The service refused the height.'), createdAt: '2026-01-01T00:00:05.000Z' }),
+  entryView({ id: 'e-review', state: 'needs-review', op: 'create', siteId: null, payload: { name: 'Maybe made' }, summary: "Create site 'Maybe made' (30 m)", attempts: 1, problem: { ...problem('No answer came back.'), mayHaveBeenApplied: true }, createdAt: '2026-01-01T00:00:04.000Z' }),
+  entryView({ id: 'e-paused', state: 'paused', summary: "Edit site 'Paused one'", createdAt: '2026-01-01T00:00:03.000Z' }),
+  entryView({ id: 'e-pending', state: 'pending', summary: "Edit site 'Waiting one'", createdAt: '2026-01-01T00:00:02.000Z' }),
+  entryView({ id: 'e-sending', state: 'sending', summary: "Edit site 'Going one'", createdAt: '2026-01-01T00:00:01.000Z' }),
+  entryView({ id: 'e-done', state: 'done', summary: "Edit site 'Sent one'", result: 'Saved', updatedAt: '2026-01-01T00:01:00.000Z' }),
+];
+
+const entry = (screen: Awaited<ReturnType<typeof renderWithHost>>['screen'], summary: string, state: string) => screen.getByRole('article', { name: `${summary}: ${state}` });
+
+describe('the outbox list', () => {
+  it('puts each entry under what the user must do, with its badge in words', async () => {
+    const { screen } = await renderWithHost({ entries: ENTRIES }, () => <OutboxPanel />);
+    await expect.element(screen.getByRole('heading', { name: 'Needs attention (3)' })).toBeVisible();
+    await expect.element(screen.getByRole('heading', { name: 'Waiting to send (2)' })).toBeVisible();
+    await expect.element(screen.getByRole('heading', { name: 'Done (1)' })).toBeVisible();
+    const attention = screen.getByRole('region', { name: 'Needs attention (3)' });
+    await expect.element(attention.getByRole('article', { name: /Rejected one/ }).getByText('Rejected', { exact: true })).toBeVisible();
+    await expect.element(attention.getByRole('article', { name: /Maybe made/ }).getByText('Check needed', { exact: true })).toBeVisible();
+    await expect.element(attention.getByRole('article', { name: /Paused one/ }).getByText('Paused', { exact: true })).toBeVisible();
+    const waiting = screen.getByRole('region', { name: 'Waiting to send (2)' });
+    await expect.element(waiting.getByRole('article', { name: /Waiting one/ }).getByText('Waiting to send', { exact: true })).toBeVisible();
+    await expect.element(waiting.getByRole('article', { name: /Going one/ }).getByText('Sending…', { exact: true })).toBeVisible();
+    // A problem is a sentence, with the detail for support one click away.
+    await expect.element(entry(screen, "Edit site 'Rejected one'", 'failed').getByText('The service refused the height.', { exact: true })).toBeVisible();
+    await expect.element(entry(screen, "Edit site 'Rejected one'", 'failed').getByText('Details for support')).toBeVisible();
+  });
+
+  it('offers only the actions each state allows', async () => {
+    const { screen } = await renderWithHost({ entries: ENTRIES }, () => <OutboxPanel />);
+    const buttons = async (summary: string, state: string) => {
+      await expect.element(entry(screen, summary, state)).toBeInTheDocument();
+      return entry(screen, summary, state).getByRole('button').elements().map((b) => b.textContent);
+    };
+    expect(await buttons("Edit site 'Rejected one'", 'failed')).toEqual(['Retry', 'Edit', 'Discard']);
+    expect(await buttons("Create site 'Maybe made' (30 m)", 'needs-review')).toEqual(['Send again', 'Edit', 'It was created — enter its site ID', 'Discard']);
+    expect(await buttons("Edit site 'Paused one'", 'paused')).toEqual(['Retry', 'Edit', 'Discard']);
+    expect(await buttons("Edit site 'Waiting one'", 'pending')).toEqual(['Edit', 'Discard']);
+    expect(await buttons("Edit site 'Going one'", 'sending')).toEqual([]);
+  });
+
+  it('retries a rejected entry and moves it to waiting at once', async () => {
+    const { screen, host } = await renderWithHost({ entries: ENTRIES }, () => <OutboxPanel />);
+    await entry(screen, "Edit site 'Rejected one'", 'failed').getByRole('button', { name: 'Retry' }).click();
+    await expect.element(entry(screen, "Edit site 'Rejected one'", 'pending')).toBeVisible();
+    await expect.element(screen.getByRole('heading', { name: 'Needs attention (2)' })).toBeVisible();
+    await expect.element(screen.getByRole('heading', { name: 'Waiting to send (3)' })).toBeVisible();
+    expect(host.callsOf('retryEntry')).toEqual([['e-failed']]);
+  });
+
+  it('asks before sending a create the service may have made again, and sends nothing on Cancel', async () => {
+    const { screen, host } = await renderWithHost({ entries: ENTRIES }, () => <OutboxPanel />);
+    await entry(screen, "Create site 'Maybe made' (30 m)", 'needs-review').getByRole('button', { name: 'Send again' }).click();
+    const dialog = screen.getByRole('dialog', { name: 'Send it again?' });
+    await expect.element(dialog.getByText(/can create a duplicate/)).toBeVisible();
+    await expect.element(dialog.getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect.element(dialog).not.toBeInTheDocument();
+    expect(host.callsOf('retryEntry')).toEqual([]);
+    await entry(screen, "Create site 'Maybe made' (30 m)", 'needs-review').getByRole('button', { name: 'Send again' }).click();
+    await screen.getByRole('dialog', { name: 'Send it again?' }).getByRole('button', { name: 'Send again' }).click();
+    await expect.element(entry(screen, "Create site 'Maybe made' (30 m)", 'pending')).toBeVisible();
+    expect(host.callsOf('retryEntry')).toEqual([['e-review']]);
+  });
+
+  it('discards an entry only once confirmed, and says so', async () => {
+    const { screen, host } = await renderWithHost({ entries: ENTRIES }, () => <OutboxPanel />);
+    const waiting = entry(screen, "Edit site 'Waiting one'", 'pending');
+    await waiting.getByRole('button', { name: 'Discard' }).click();
+    const dialog = screen.getByRole('dialog', { name: 'Discard this change?' });
+    await expect.element(dialog.getByText("“Edit site 'Waiting one'” will not be sent.")).toBeVisible();
+    await dialog.getByRole('button', { name: 'Discard' }).click();
+    await expect.element(waiting).not.toBeInTheDocument();
+    await expect.element(screen.getByRole('heading', { name: 'Waiting to send (1)' })).toBeVisible();
+    await expect.element(screen.getByText('Discarded.')).toBeVisible();
+    expect(host.callsOf('discardEntry')).toEqual([['e-pending']]);
+  });
+
+  it('says why, and shows the entry as it is now, when the host refuses a discard because it moved on', async () => {
+    const { screen, host } = await renderWithHost({ entries: ENTRIES }, () => <OutboxPanel />);
+    // The sync engine took the entry meanwhile; the page has not heard yet.
+    host.answer('discardEntry', async () => ({ ok: false as const, issues: [{ field: 'entryId', message: 'This change is being sent: it can no longer be discarded.' }] }));
+    host.answer('getOutboxEntry', async (id) => ({ entries: [{ ...ENTRIES[3]!, id, state: 'sending' as const, revision: host.nextRevision() }], entriesRemoved: [], sites: [], sitesRemoved: [] }));
+    await entry(screen, "Edit site 'Waiting one'", 'pending').getByRole('button', { name: 'Discard' }).click();
+    await screen.getByRole('dialog', { name: 'Discard this change?' }).getByRole('button', { name: 'Discard' }).click();
+    await expect.element(screen.getByText('This change is being sent: it can no longer be discarded.')).toBeVisible();
+    await expect.element(entry(screen, "Edit site 'Waiting one'", 'sending')).toBeVisible();
+  });
+
+  it('marks a create as made with the site ID the user enters, and refuses a blank one', async () => {
+    const { screen, host } = await renderWithHost({ entries: ENTRIES }, () => <OutboxPanel />);
+    await screen.getByRole('button', { name: 'It was created — enter its site ID' }).click();
+    await screen.getByRole('button', { name: 'Confirm site ID' }).click();
+    await expect.element(screen.getByText(/Enter the site ID the service gave this site/)).toBeVisible();
+    expect(host.callsOf('resolveEntry')).toEqual([]);
+    await screen.getByRole('textbox', { name: 'Site ID given by the service' }).fill('9876');
+    await screen.getByRole('button', { name: 'Confirm site ID' }).click();
+    await expect.element(screen.getByText('Marked as created with site ID 9876.')).toBeVisible();
+    await expect.element(screen.getByRole('heading', { name: 'Done (2)' })).toBeVisible();
+    expect(host.callsOf('resolveEntry')).toEqual([['e-review', '9876']]);
+  });
+
+  it('opens the site form to edit a waiting change', async () => {
+    const { screen, navigation } = await renderWithHost({ entries: ENTRIES }, () => <OutboxPanel />);
+    await entry(screen, "Edit site 'Waiting one'", 'pending').getByRole('button', { name: 'Edit' }).click();
+    expect(navigation).toEqual([{ to: 'form', value: { mode: 'edit', localId: 'L1' } }]);
+  });
+
+  it('moves an entry between the groups as its events arrive', async () => {
+    const { screen, host } = await renderWithHost({ entries: ENTRIES }, () => <OutboxPanel />);
+    host.emit({ type: 'outbox', entry: { ...ENTRIES[4]!, state: 'done', result: 'Saved', updatedAt: '2026-01-01T00:02:00.000Z', revision: host.nextRevision() } });
+    await expect.element(screen.getByRole('heading', { name: 'Waiting to send (1)' })).toBeVisible();
+    await expect.element(screen.getByRole('heading', { name: 'Done (2)' })).toBeVisible();
+  });
+
+  it('shows the history a page at a time, newest first, asking the host for older pages', async () => {
+    const done = Array.from({ length: 120 }, (_, i) =>
+      entryView({ id: `d${String(i).padStart(3, '0')}`, state: 'done', summary: `Edit site 'Old ${i}'`, result: 'Saved', updatedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString() }),
+    );
+    const { screen, host } = await renderWithHost({ entries: done, historyPage: 50 }, () => <OutboxPanel />);
+    await screen.getByText('Done (120)').click();
+    const items = () => screen.getByRole('article', { name: /: done$/ }).elements().length;
+    await expect.element(screen.getByText('Showing the latest 50 of 120.')).toBeVisible();
+    expect(items()).toBe(50);
+    await expect.element(screen.getByRole('article', { name: "Edit site 'Old 119': done" })).toBeVisible();
+    await expect.element(screen.getByRole('article', { name: "Edit site 'Old 69': done" })).not.toBeInTheDocument();
+
+    await screen.getByRole('button', { name: 'Show older' }).click();
+    await expect.element(screen.getByText('Showing the latest 100 of 120.')).toBeVisible();
+    await expect.element(screen.getByRole('article', { name: "Edit site 'Old 69': done" })).toBeVisible();
+    expect(host.callsOf('listOutboxHistory')).toEqual([[{ before: 'd070', limit: 50 }]]);
+
+    await screen.getByRole('button', { name: 'Show older' }).click();
+    await expect.element(screen.getByRole('article', { name: "Edit site 'Old 0': done" })).toBeVisible();
+    await expect.element(screen.getByRole('button', { name: 'Show older' })).not.toBeInTheDocument();
+    expect(items()).toBe(120);
+  });
+});

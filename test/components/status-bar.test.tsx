@@ -1,0 +1,94 @@
+// The top bar says whether the service can be reached and how much is waiting, in words beside each
+// picture; the banners under it say what stops all sending. Rendered in Chromium, fed by the store.
+import { describe, expect, it } from 'vitest';
+import { Banners, StatusBar } from '../../renderer/src/components/StatusBar';
+import { PROFILE, renderWithHost, statusView } from './support/shell';
+
+const bar = (hostDown = false) => () => (
+  <>
+    <StatusBar hostDown={hostDown} />
+    <Banners hostLink={hostDown ? { state: 'gone', message: 'gone' } : { state: 'ok' }} />
+  </>
+);
+
+describe('the status bar', () => {
+  it('says online, how many changes wait and when the last sync was', async () => {
+    const { screen } = await renderWithHost({ status: { pendingCount: 3, lastSyncAt: new Date(Date.now() - 5 * 60_000).toISOString() } }, bar());
+    await expect.element(screen.getByText('Online')).toBeVisible();
+    await expect.element(screen.getByRole('button', { name: '3 waiting' })).toBeVisible();
+    await expect.element(screen.getByText(/Last sync 5 min/)).toBeVisible();
+    await expect.element(screen.getByText(/need attention/)).not.toBeInTheDocument();
+    await expect.element(screen.getByRole('button', { name: 'Sync now' })).toBeEnabled();
+  });
+
+  it('says offline, and that changes are kept', async () => {
+    const { screen } = await renderWithHost({ status: { online: false, connection: { state: 'offline', lastError: { message: 'No network.', at: new Date().toISOString() }, nextTryAt: null } } }, bar());
+    await expect.element(screen.getByText('Offline — changes are kept and sent later')).toBeVisible();
+    await expect.element(screen.getByText('Online')).not.toBeInTheDocument();
+  });
+
+  it('tells a service that does not answer from being offline, with when it is tried next', async () => {
+    const nextTryAt = new Date(Date.now() + 40_000).toISOString();
+    const { screen } = await renderWithHost({ status: { connection: { state: 'not-answering', lastError: { message: 'The service answered 503.', at: new Date().toISOString() }, nextTryAt } } }, bar());
+    await expect.element(screen.getByText(/Service not answering — changes are kept; next try in \d+ s/)).toBeVisible();
+    await expect.element(screen.getByText(/The service answered 503\./)).toBeInTheDocument();
+    await expect.element(screen.getByText(/Offline/)).not.toBeInTheDocument();
+  });
+
+  it('says paused, with a banner that names the empty quota and a way to try again', async () => {
+    const paused = { reason: 'quota' as const, message: 'The account has used its API calls for this month.', since: new Date().toISOString() };
+    const { screen, host } = await renderWithHost({ status: { paused } }, bar());
+    await expect.element(screen.getByText('Paused', { exact: true })).toBeVisible();
+    const banner = screen.getByRole('alert').filter({ hasText: 'Sending is paused: the account has no API calls left.' });
+    await expect.element(banner).toBeVisible();
+    await banner.getByRole('button', { name: 'Try again' }).click();
+    // "Try again" is Sync now, which lifts the pause; the bar shows the answer at once.
+    await expect.poll(() => host.callsOf('syncNow').length).toBe(1);
+    await expect.element(screen.getByText('Online')).toBeVisible();
+    await expect.element(banner).not.toBeInTheDocument();
+  });
+
+  it('sends a rejected key to the profile, from the paused banner', async () => {
+    const paused = { reason: 'auth' as const, message: 'The service refused the API key.', since: new Date().toISOString() };
+    const { screen, navigation } = await renderWithHost({ status: { paused } }, bar());
+    await screen.getByRole('button', { name: 'Check profile' }).click();
+    expect(navigation).toEqual([{ to: 'panel', value: ['settings', PROFILE.id] }]);
+  });
+
+  it('counts what needs attention, in the singular and the plural, and follows status events', async () => {
+    const { screen, host } = await renderWithHost({ status: { attentionCount: 1 } }, bar());
+    await expect.element(screen.getByRole('button', { name: '1 needs attention' })).toBeVisible();
+    host.emit({ type: 'status', status: statusView({ attentionCount: 2, pendingCount: 7, revision: host.nextRevision() }) });
+    await expect.element(screen.getByRole('button', { name: '2 need attention' })).toBeVisible();
+    await expect.element(screen.getByRole('button', { name: '7 waiting' })).toBeVisible();
+    // A late answer older than the event never takes the bar back.
+    host.store.applyStatus(statusView({ attentionCount: 1, revision: 2 }));
+    await expect.element(screen.getByRole('button', { name: '2 need attention' })).toBeVisible();
+  });
+
+  it('opens the outbox from the counts', async () => {
+    const { screen, navigation } = await renderWithHost({ status: { pendingCount: 2 } }, bar());
+    await screen.getByRole('button', { name: '2 waiting' }).click();
+    expect(navigation).toEqual([{ to: 'panel', value: 'outbox' }]);
+  });
+
+  it('holds Sync now back while a sync runs', async () => {
+    const { screen } = await renderWithHost({ status: { syncing: true } }, bar());
+    await expect.element(screen.getByRole('button', { name: 'Syncing…' })).toBeDisabled();
+    await expect.element(screen.getByText('Online · sending')).toBeVisible();
+  });
+
+  it('says Sitewalk has stopped when its host is gone, and no longer says online', async () => {
+    const { screen } = await renderWithHost({}, bar(true));
+    await expect.element(screen.getByText('Sitewalk stopped — nothing can be saved or sent')).toBeVisible();
+    await expect.element(screen.getByText('Sitewalk has stopped.')).toBeVisible();
+    await expect.element(screen.getByText('Online')).not.toBeInTheDocument();
+  });
+
+  it('asks for the API key of a profile that has none', async () => {
+    const { screen, navigation } = await renderWithHost({ profiles: [{ ...PROFILE, hasKey: false }] }, bar());
+    await expect.element(screen.getByText(`No API key for ${PROFILE.name}.`)).toBeVisible();
+    await screen.getByRole('button', { name: 'Enter API key' }).click();
+    expect(navigation).toEqual([{ to: 'panel', value: ['settings', PROFILE.id] }]);
+  });
+});
