@@ -203,9 +203,11 @@ function fragmentFinder(secret: string): (text: string) => Array<[number, number
       }
       // The runs that ended here have been extended (or not): clear them for the position RING on.
       const cleared = touched[slot]!;
-      for (const index of cleared) here[index] = 0;
-      pending -= cleared.length;
-      cleared.length = 0;
+      if (cleared.length > 0) {
+        for (const index of cleared) here[index] = 0;
+        pending -= cleared.length;
+        cleared.length = 0;
+      }
     }
     return spans;
   };
