@@ -46,6 +46,19 @@ describe('the measurement of a site’s position', () => {
     expect(again.outbox.list().map((entry) => entry.payload.measurement)).toEqual([measurement]);
   });
 
+  it('goes with the position it measured when a queued edit is merged: kept for a new name, dropped for coordinates typed over', async ({ openCore }) => {
+    const core = await openCore({ autoSync: false, sandbox: false });
+    const saved = await core.sites.save({ name: 'Staked', height: 30, latitude: 45.6312, longitude: -111.0238, measurement });
+    if (!saved.ok) throw new Error('save failed');
+    const { localId } = saved.value.site;
+    const renamed = await core.sites.save({ localId, name: 'Staked Ridge', height: 30 });
+    expect(renamed.ok && renamed.value.coalesced).toBe(true);
+    expect(core.outbox.list()[0]!.payload.measurement).toEqual(measurement);
+    await core.sites.save({ localId, name: 'Staked Ridge', height: 30, latitude: 45.7, longitude: -111.1 });
+    expect(core.outbox.list()).toHaveLength(1);
+    expect(core.outbox.list()[0]!.payload).not.toHaveProperty('measurement');
+  });
+
   it('is never sent: the service gets the spec’s fields only', async ({ sandbox, openCore }) => {
     const core = await openCore({ sandbox: false, autoSync: false });
     await useService(core, sandbox.url, { binding: 'http-post' });

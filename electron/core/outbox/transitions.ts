@@ -161,6 +161,8 @@ export function mergeEdit(earlier: SiteEdit, later: SiteEdit): SiteEdit {
   for (const [key, value] of Object.entries(later) as Array<[keyof SiteEdit, unknown]>) {
     if (value !== undefined) (merged as unknown as Record<string, unknown>)[key] = value;
   }
+  // How a position was measured belongs to that position: one typed over later does not inherit it.
+  if (later.latitude !== undefined && later.measurement === undefined) delete merged.measurement;
   return merged;
 }
 

@@ -3,7 +3,7 @@
 // and offers "Add site here" at the fix. Source 'device' is the platform's geolocation, watched by the
 // page only while the control is on; 'gpsd' and 'nmea' are read by the host, which sends 'gps'
 // events (the page never opens a socket). Every state has a word and a symbol, not just a colour.
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import L from 'leaflet';
 import type { SettingsView } from '../../../../electron/shared/contract/index';
 import { judgeGate } from '../../../../electron/shared/gps/gate';
@@ -186,6 +186,21 @@ export function LocationControl({ map, settings, gateM, onAddSiteHere, stakeRequ
     }
   }, [map, fix, following]);
 
+  // The panel grows upwards from the map's bottom stack: it may use all the height up to the map's top
+  // (less with the form docked and toasts lifting the stack), and scrolls beyond that.
+  const panelRef = useRef<HTMLElement>(null);
+  useLayoutEffect(() => {
+    const panel = panelRef.current;
+    if (!panel || !map) return;
+    const fit = () => {
+      const room = panel.getBoundingClientRect().bottom - map.getContainer().getBoundingClientRect().top - 8;
+      panel.style.maxHeight = `${Math.max(160, Math.floor(room))}px`;
+    };
+    fit();
+    window.addEventListener('resize', fit);
+    return () => window.removeEventListener('resize', fit);
+  });
+
   // A fix says at once whether it may place a site: "Good fix", or "Fix worse than the gate".
   const words = !shown ? null : verdict ? (verdict.pass ? GOOD_FIX : POOR_FIX) : STATE_WORDS[shown.state];
   const sats = fix ? satellitesText(fix) : null;
@@ -208,7 +223,7 @@ export function LocationControl({ map, settings, gateM, onAddSiteHere, stakeRequ
         My location
       </button>
       {shown && words && (
-        <section id={`${id}-panel`} className="location-panel" aria-label="My location">
+        <section ref={panelRef} id={`${id}-panel`} className="location-panel" aria-label="My location">
           <p className="location-state" role="status">
             <span className="location-icon" aria-hidden="true">
               {words.icon}
