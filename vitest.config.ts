@@ -78,6 +78,9 @@ export default defineConfig({
           include: HEAVY,
           exclude: ['test/e2e/**', 'node_modules/**'],
           maxWorkers: 2,
+          // A cap, not a wait: these files read gigabyte files and hostile inputs in child processes.
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
           sequence: { groupOrder: 2 },
         },
       },

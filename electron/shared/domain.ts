@@ -31,12 +31,9 @@ export type HeightUnit = (typeof HEIGHT_UNITS)[number];
 export const THEMES = ['system', 'light', 'dark'] as const;
 export type Theme = (typeof THEMES)[number];
 
-/**
- * Where "My location" comes from: 'device' is the platform's geolocation (read by the page), 'gpsd'
- * a gpsd daemon's JSON over TCP and 'nmea' a raw NMEA 0183 stream over TCP (both read by the host).
- */
-export const GPS_SOURCE_KINDS = ['off', 'device', 'gpsd', 'nmea'] as const;
-export type GpsSourceKind = (typeof GPS_SOURCE_KINDS)[number];
+// Where "My location" comes from: defined with the rest of the position contract, which the site's
+// measurement (below, in SiteEdit) also builds on; named here with the other domain words.
+export { GPS_SOURCE_KINDS, type GpsSourceKind } from './contract/gps';
 
 /** Where a profile's calls go. All of it is configurable per profile. */
 export interface Connection {

@@ -20,7 +20,9 @@ afterEach(async () => {
 async function core(options: { sandbox?: boolean } = {}) {
   const dataDir = await mkdtemp(join(tmpdir(), 'sitewalk-email-'));
   const clock = createManualClock(Date.parse('2026-11-20T08:00:00Z'));
-  const opened: SitewalkCore = await openCore({ dataDir, secretStore: createSessionSecretStore(), autoSync: false, clock, sandbox: options.sandbox ? builtInSandbox : false });
+  // The service is re-checked hourly here, not every 20 s: a day moved on the clock would otherwise
+  // run 4,320 free probes against the sandbox, which this file does not test.
+  const opened: SitewalkCore = await openCore({ dataDir, secretStore: createSessionSecretStore(), autoSync: false, clock, sandbox: options.sandbox ? builtInSandbox : false, checkEveryMs: 3_600_000 });
   cleanups.push(async () => {
     await opened.close();
     await rm(dataDir, { recursive: true, force: true });

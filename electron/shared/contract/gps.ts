@@ -2,7 +2,13 @@
 // reads the receiver (the page never opens a socket) and sends a GpsView on every change; for
 // 'device' the page reads the platform's geolocation itself and builds the same fix shape, so one
 // control shows both. A fix is present only in the 'fix' state: a stale position is never offered.
-import type { GpsSourceKind } from '../domain';
+
+/**
+ * Where "My location" comes from: 'device' is the platform's geolocation (read by the page), 'gpsd'
+ * a gpsd daemon's JSON over TCP and 'nmea' a raw NMEA 0183 stream over TCP (both read by the host).
+ */
+export const GPS_SOURCE_KINDS = ['off', 'device', 'gpsd', 'nmea'] as const;
+export type GpsSourceKind = (typeof GPS_SOURCE_KINDS)[number];
 
 /**
  * off: "My location" is switched off in Settings. device: the page uses the platform's location.
