@@ -111,6 +111,23 @@ describe('the outbox list', () => {
     expect(host.callsOf('resolveEntry')).toEqual([['e-review', '9876']]);
   });
 
+  it('says whether a waiting EUS reprocess will email its recipients again, and offers no Edit for it', async () => {
+    const { screen } = await renderWithHost(
+      {
+        entries: [
+          entryView({ id: 'r1', kind: 'reprocess', localId: undefined, op: undefined, summary: 'Reprocess submission 77 into Multi Map 5, email resent', payload: { processId: '77', multiMapId: 5, sendEmail: true } }),
+          entryView({ id: 'r2', kind: 'reprocess', localId: undefined, op: undefined, summary: 'Reprocess submission 78 into Multi Map 5', payload: { processId: '78', multiMapId: 5, sendEmail: false } }),
+        ],
+      },
+      () => <OutboxPanel />,
+    );
+    const emailing = entry(screen, 'Reprocess submission 77 into Multi Map 5, email resent', 'pending');
+    await expect.element(emailing.getByText('EUS reprocess')).toBeVisible();
+    await expect.element(emailing.getByText("Will email the submission's recipients again when sent.")).toBeVisible();
+    await expect.element(entry(screen, 'Reprocess submission 78 into Multi Map 5', 'pending').getByText('Sends no email.')).toBeVisible();
+    await expect.element(emailing.getByRole('button', { name: 'Edit' })).not.toBeInTheDocument();
+  });
+
   it('opens the site form to edit a waiting change', async () => {
     const { screen, navigation } = await renderWithHost({ entries: ENTRIES }, () => <OutboxPanel />);
     await entry(screen, "Edit site 'Waiting one'", 'pending').getByRole('button', { name: 'Edit' }).click();

@@ -85,6 +85,26 @@ describe('the status bar', () => {
     await expect.element(screen.getByText('Online')).not.toBeInTheDocument();
   });
 
+  it('says the service is being checked before anything is known of it', async () => {
+    const { screen } = await renderWithHost({ status: { connection: { state: 'checking', lastError: null, nextTryAt: null } } }, bar());
+    await expect.element(screen.getByText('Checking the service…')).toBeVisible();
+    await expect.element(screen.getByText('Not synced yet')).toBeVisible();
+  });
+
+  it("says when Sitewalk's background service cannot be reached, and loads everything on Try again", async () => {
+    const { screen, host } = await renderWithHost({ status: { pendingCount: 4 } }, bar());
+    host.answer('getStatus', async () => {
+      throw new Error('Nothing answers on 127.0.0.1.');
+    });
+    await host.store.start();
+    const banner = screen.getByRole('alert').filter({ hasText: "Sitewalk's background service cannot be reached." });
+    await expect.element(banner).toHaveTextContent(/Nothing answers on 127\.0\.0\.1\./);
+    host.answer('getStatus', async () => statusView({ pendingCount: 5, revision: host.nextRevision() }));
+    await banner.getByRole('button', { name: 'Try again' }).click();
+    await expect.element(banner).not.toBeInTheDocument();
+    await expect.element(screen.getByRole('button', { name: '5 waiting' })).toBeVisible();
+  });
+
   it('asks for the API key of a profile that has none', async () => {
     const { screen, navigation } = await renderWithHost({ profiles: [{ ...PROFILE, hasKey: false }] }, bar());
     await expect.element(screen.getByText(`No API key for ${PROFILE.name}.`)).toBeVisible();

@@ -1,8 +1,8 @@
 // Ask before the irreversible (issue 23): a crew reprocesses submissions with email one by one in the
 // EUS panel, then the office reprocesses a CSV download holding the same submissions with email. The
 // preview marks the ones emailed in the last 24 hours, the confirmation names them, and they are
-// left out unless ticked; the sandbox's mail log is the judge. And the m/ft toggle converts the
-// height shown instead of re-reading its digits in the other unit, one click from a wrong save.
+// left out unless ticked; the sandbox's mail log is the judge. (The site form's m/ft toggle, which
+// converts the height shown, is a component test: test/components/site-form.test.tsx.)
 import { readFile } from 'node:fs/promises';
 import type { Download, Locator, Page } from 'playwright';
 import type { MailMessage, SandboxSite, SandboxState } from '../../electron/sandbox/state';
@@ -81,29 +81,6 @@ describe('asking before the irreversible', () => {
     await confirmAgain.getByRole('button', { name: 'Queue the reprocesses' }).click();
     await again.getByText(/^Done\. 1 reprocessed/).waitFor({ timeout: 60_000 });
     expect(await mailCounts(base, ids)).toEqual([2 * once, once, once]);
-    expect(session.errors).toEqual([]);
-  });
-});
-
-describe('the height unit toggle', () => {
-  test('converts the height shown: 30 m becomes 98.4 ft, 100 ft becomes 30 m, and the site is saved at 30 m', async ({ page, session, sandboxUrl: base, demo }) => {
-    const site = demo.find((s) => s.height !== 30)!;
-    await page.getByLabel('Search sites').fill(site.name);
-    await page.getByRole('button', { name: `Edit ${site.name}` }).click();
-    const form = page.getByRole('region', { name: `Edit ${site.name}` });
-    await form.getByLabel('Height (meters)').fill('30');
-    await form.getByRole('radio', { name: 'ft' }).check();
-    await expect.poll(() => form.getByLabel('Height (feet)').inputValue()).toBe('98.4');
-    await form.getByText('= 30 m (98 ft) — converted to whole meters').waitFor();
-    await session.screenshot('height-toggle-ft');
-
-    await form.getByLabel('Height (feet)').fill('100');
-    await form.getByRole('radio', { name: 'm', exact: true }).check();
-    await expect.poll(() => form.getByLabel('Height (meters)').inputValue()).toBe('30');
-    await form.getByRole('radio', { name: 'ft' }).check();
-    await form.getByRole('button', { name: 'Save site' }).click();
-    await form.waitFor({ state: 'detached' });
-    await expect.poll(async () => (await inspect<SandboxSite[]>(base, 'sites')).find((s) => s.id === site.id)?.height, { timeout: 30_000 }).toBe(30);
     expect(session.errors).toEqual([]);
   });
 });

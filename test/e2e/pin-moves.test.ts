@@ -1,7 +1,8 @@
 // No accidental edits, in Chromium against the built-in Sandbox: dragging across a crowd of pins pans
-// the map and moves no site; a site moves only after Move on its card, with the confirmation's focus
-// on Cancel so Enter moves nothing; and "+ Add site" takes keyboard focus into the form and gives it
-// back when the form closes. Outcomes are read from the app's own outbox and register.
+// the map and moves no site; a site moves only after Move on its card (or its pin's menu), dragged
+// and confirmed; and "+ Add site" takes keyboard focus into the form and gives it back when the form
+// closes. Outcomes are read from the app's own outbox and register. Move mode's own rules (Esc, the
+// confirmation's focus on Cancel so Enter moves nothing, Undo) are test/components/move-mode.test.tsx.
 import type { Page } from 'playwright';
 import type { BulkFileView, BulkRunView, OutboxEntryView, SiteView } from '../../electron/shared/contract/index';
 import type { Result } from '../../electron/shared/result';
@@ -127,7 +128,7 @@ describe('pin moves', () => {
     expect(session.errors).toEqual([]);
   }, 400_000);
 
-  test('moves a site only after Move on its card; the confirmation focuses Cancel, Enter cancels, and Move site queues it', async ({ app, page, session, demo }) => {
+  test('moves a site only after Move on its card or its pin menu, and queues it once confirmed', async ({ app, page, session, demo }) => {
     const target = demo[1]!;
     const local = (await app.call<SiteView[]>('listSites')).find((s) => s.siteId === target.id)!;
     const outboxBefore = await allEntries(app.call);
@@ -177,35 +178,13 @@ describe('pin moves', () => {
     expect(await page.getByTestId('map').getAttribute('data-movable')).toBe(local.localId);
     await session.screenshot('pin-moves-move-mode');
 
-    // Esc leaves move mode: the pin is fixed again.
-    await page.keyboard.press('Escape');
-    await hint.waitFor({ state: 'hidden' });
-    expect(await move.getAttribute('aria-pressed')).toBe('false');
-    expect(await page.getByTestId('map').getAttribute('data-movable')).toBe('');
-
-    await move.click();
-    await hint.waitFor();
+    // The dragged pin asks first (Esc, Cancel move, the focus on Cancel and Enter moving nothing are
+    // move mode's component tests: test/components/move-mode.test.tsx); confirmed, the move is queued
+    // as an edit of that site.
     await dragPin();
     const dialog = page.getByRole('dialog', { name: `Move ${target.name}?` });
     await dialog.waitFor();
-    await expect.poll(() => focused(page), { message: 'focus on Cancel in the confirmation' }).toMatchObject({ tag: 'button', text: 'Cancel', inDialog: true });
-    await session.screenshot('pin-moves-confirm-focus-cancel');
-
-    // Enter presses Cancel: nothing is queued, the site stays, and move mode has ended.
-    await page.keyboard.press('Enter');
-    await dialog.waitFor({ state: 'hidden' });
-    expect(await allEntries(app.call)).toEqual(outboxBefore);
-    expect((await positions(app))[local.localId]).toEqual([target.latitude, target.longitude]);
-    await hint.waitFor({ state: 'hidden' });
-    expect(await move.getAttribute('aria-pressed')).toBe('false');
-    // Focus is back on the Move button it started from.
-    expect(await focused(page)).toMatchObject({ moveSite: local.localId });
-
-    // Move again, and this time confirm: the move is queued as an edit of that site.
-    await move.click();
-    await hint.waitFor();
-    await dragPin();
-    await dialog.waitFor();
+    await session.screenshot('pin-moves-confirm');
     await dialog.getByRole('button', { name: 'Move site' }).click();
     await expect
       .poll(async () => (await allEntries(app.call)).filter((e) => e.localId === local.localId && !outboxBefore.some((b) => b.id === e.id)).length, { message: 'the move in the outbox' })
@@ -215,6 +194,11 @@ describe('pin moves', () => {
     expect(moved[0]).toBeLessThan(target.latitude);
     expect(moved[1]).toBeGreaterThan(target.longitude);
     await page.getByRole('button', { name: 'Undo' }).waitFor();
+    // Move mode has ended, and focus is back on the Move button it started from.
+    await hint.waitFor({ state: 'hidden' });
+    expect(await move.getAttribute('aria-pressed')).toBe('false');
+    expect(await page.getByTestId('map').getAttribute('data-movable')).toBe('');
+    await expect.poll(() => focused(page), { message: 'focus back on Move' }).toMatchObject({ moveSite: local.localId });
     await session.screenshot('pin-moves-moved');
     expect(session.errors).toEqual([]);
   });

@@ -1,0 +1,116 @@
+// The "My location" panel: a word and a symbol for each state of the receiver the host reads, the
+// fix's figures once there is one, and what each state enables: "Add site here" and "Stake here" only
+// for a fix within the profile's accuracy gate (or one the user chose to use anyway), the way to the
+// Position settings when nothing can be read. Rendered without a map (the panel is what is tested).
+import { describe, expect, it } from 'vitest';
+import type { GpsFixView, GpsView, SettingsView } from '../../electron/shared/contract/index';
+import { DEFAULT_SETTINGS } from '../../electron/shared/contract/index';
+import { LocationControl } from '../../renderer/src/map/location/LocationControl';
+import type { StakeResult } from '../../renderer/src/map/location/StakePanel';
+import { renderWithHost } from './support/shell';
+import type { FakeHost } from './support/fake-host';
+
+const GPSD: SettingsView = { ...DEFAULT_SETTINGS, gpsSource: 'gpsd', gpsHost: '127.0.0.1', gpsPort: 2947 };
+
+function fix(patch: Partial<GpsFixView> = {}): GpsFixView {
+  const now = new Date().toISOString();
+  return { lat: 45.123456, lon: -93.654321, accuracyM: 2.4, accuracyEstimated: false, altitudeM: 250, quality: 'dgps', qualityLabel: 'DGPS fix (corrected)', satellites: 9, satellitesSeen: 12, hdop: 0.9, fixTime: now, receivedAt: now, epoch: now, ...patch };
+}
+
+function view(host: FakeHost, state: GpsView['state'], message: string, withFix: GpsFixView | null = null): GpsView {
+  return { source: 'gpsd', state, message, endpoint: '127.0.0.1:2947', fix: withFix, counts: { read: 10, dropped: 0, badValues: 0 }, revision: host.nextRevision() };
+}
+
+async function openPanel(settings: SettingsView = GPSD, gateM = 5) {
+  const added: StakeResult[] = [];
+  const rendered = await renderWithHost({ settings }, () => <LocationControl map={null} settings={settings} gateM={gateM} onAddSiteHere={(r) => added.push(r)} stakeRequest={null} onStakeDone={() => undefined} />);
+  await rendered.screen.getByRole('button', { name: 'My location' }).click();
+  const panel = rendered.screen.getByRole('region', { name: 'My location' });
+  return { ...rendered, added, panel, state: panel.getByRole('status') };
+}
+
+describe('the location panel', () => {
+  it('is closed until My location is pressed, then asks the host for the receiver', async () => {
+    const { screen, host, state } = await openPanel();
+    await expect.element(screen.getByRole('button', { name: 'My location' })).toHaveAttribute('aria-pressed', 'true');
+    await expect.element(state).toHaveTextContent(/Connecting/);
+    expect(host.callsOf('getGps')).toHaveLength(1);
+    await screen.getByRole('button', { name: 'My location' }).click();
+    await expect.element(screen.getByRole('region', { name: 'My location' })).not.toBeInTheDocument();
+  });
+
+  it('names each receiver state in words, and offers nothing to place while there is no fix', async () => {
+    const { host, panel, state } = await openPanel();
+    const cases: Array<[GpsView['state'], string, RegExp]> = [
+      ['unreachable', 'Nothing answers at 127.0.0.1:2947.', /Not reachable/],
+      ['no-receiver', 'gpsd answers but has no receiver attached.', /No receiver/],
+      ['silent', 'The receiver has sent no position for 5 seconds.', /Receiver silent/],
+      ['no-fix', 'The receiver reports, but has no fix yet.', /No fix/],
+    ];
+    for (const [name, message, word] of cases) {
+      host.emit({ type: 'gps', gps: view(host, name, message) });
+      await expect.element(state).toHaveTextContent(word);
+      await expect.element(state).toHaveTextContent(message);
+      await expect.element(panel.getByRole('button', { name: 'Add site here' })).not.toBeInTheDocument();
+      await expect.element(panel.getByRole('button', { name: 'Stake here' })).not.toBeInTheDocument();
+    }
+  });
+
+  it('shows the way to the Position settings when the receiver cannot be reached', async () => {
+    const { host, panel, navigation } = await openPanel();
+    host.emit({ type: 'gps', gps: view(host, 'unreachable', 'Nothing answers at 127.0.0.1:2947.') });
+    await panel.getByRole('button', { name: 'Position settings' }).click();
+    expect(navigation).toEqual([{ to: 'panel', value: 'settings' }]);
+    host.emit({ type: 'gps', gps: view(host, 'no-fix', 'No fix yet.') });
+    await expect.element(panel.getByRole('button', { name: 'Position settings' })).not.toBeInTheDocument();
+  });
+
+  it('says My location is off, with the way to turn it on', async () => {
+    const { panel, state, host } = await openPanel({ ...DEFAULT_SETTINGS, gpsSource: 'off' });
+    await expect.element(state).toHaveTextContent(/Off.*My location is off in Settings/);
+    await expect.element(panel.getByRole('button', { name: 'Position settings' })).toBeVisible();
+    expect(host.callsOf('getGps')).toEqual([]);
+  });
+
+  it('shows a fix within the gate with its figures, and places a site there with how it was measured', async () => {
+    const { host, panel, state, added } = await openPanel();
+    host.emit({ type: 'gps', gps: view(host, 'fix', 'DGPS fix, 9 satellites.', fix()) });
+    await expect.element(state).toHaveTextContent(/Fix/);
+    await expect.element(panel.getByText('45.123456, -93.654321')).toBeVisible();
+    await expect.element(panel.getByText('±2.4 m')).toBeVisible();
+    await expect.element(panel.getByText('DGPS fix (corrected)')).toBeVisible();
+    await expect.element(panel.getByText('9 used of 12 in view')).toBeVisible();
+    await expect.element(panel.getByText(/^Within the 5 m gate/)).toBeVisible();
+    await expect.element(panel.getByRole('button', { name: 'Stake here' })).toBeEnabled();
+    await panel.getByRole('button', { name: 'Add site here' }).click();
+    expect(added).toMatchObject([{ lat: 45.123456, lon: -93.654321, measurement: { source: 'gpsd', overridden: false } }]);
+  });
+
+  it('holds back a fix worse than the gate until the user chooses to use it anyway, which is recorded', async () => {
+    const { host, panel, added } = await openPanel();
+    host.emit({ type: 'gps', gps: view(host, 'fix', 'GPS fix.', fix({ accuracyM: 12, quality: 'gps', qualityLabel: 'GPS fix' })) });
+    await expect.element(panel.getByText('Accuracy ±12 m is worse than the 5 m gate set for this profile.')).toBeVisible();
+    await expect.element(panel.getByRole('button', { name: 'Add site here' })).toBeDisabled();
+    await expect.element(panel.getByRole('button', { name: 'Stake here' })).toBeDisabled();
+    await panel.getByRole('checkbox', { name: /Use it anyway/ }).click();
+    await expect.element(panel.getByRole('button', { name: 'Add site here' })).toBeEnabled();
+    await panel.getByRole('button', { name: 'Add site here' }).click();
+    expect(added).toMatchObject([{ lat: 45.123456, measurement: { overridden: true } }]);
+  });
+
+  it('takes the place buttons away as soon as the fix is lost', async () => {
+    const { host, panel, state } = await openPanel();
+    host.emit({ type: 'gps', gps: view(host, 'fix', 'Fix.', fix()) });
+    await expect.element(panel.getByRole('button', { name: 'Add site here' })).toBeEnabled();
+    host.emit({ type: 'gps', gps: view(host, 'silent', 'The receiver has sent no position for 5 seconds.') });
+    await expect.element(state).toHaveTextContent(/Receiver silent/);
+    await expect.element(panel.getByRole('button', { name: 'Add site here' })).not.toBeInTheDocument();
+    await expect.element(panel.getByText('45.123456, -93.654321')).not.toBeInTheDocument();
+  });
+
+  it('gives the accuracy in feet when heights are in feet', async () => {
+    const { host, panel } = await openPanel({ ...GPSD, heightUnit: 'ft' });
+    host.emit({ type: 'gps', gps: view(host, 'fix', 'Fix.', fix({ accuracyM: 3 })) });
+    await expect.element(panel.getByText('±9.8 ft')).toBeVisible();
+  });
+});
