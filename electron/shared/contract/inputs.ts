@@ -63,6 +63,8 @@ export const settingsPatchSchema = z.object({
   gpsSource: z.enum(GPS_SOURCE_KINDS).optional(),
   gpsHost: z.string().max(253).optional(),
   gpsPort: z.number().int().min(1).max(65535).optional(),
+  /** Once answered, the welcome stays answered: it cannot be un-answered. */
+  welcomed: z.literal(true).optional(),
 });
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
 

@@ -247,6 +247,8 @@ export interface SettingsView {
   /** Host and port of the gpsd daemon or NMEA stream (unused for 'device' and 'off'). */
   gpsHost: string;
   gpsPort: number;
+  /** The welcome was answered in this data folder (by any browser or window that opened it). */
+  welcomed: boolean;
 }
 
 export const DEFAULT_SETTINGS: SettingsView = {
@@ -258,6 +260,7 @@ export const DEFAULT_SETTINGS: SettingsView = {
   gpsSource: 'device',
   gpsHost: '127.0.0.1',
   gpsPort: 2947,
+  welcomed: false,
 };
 
 // ---------- bulk work: import, export, EUS reprocess from a file ----------
