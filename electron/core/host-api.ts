@@ -116,7 +116,7 @@ function mapResult<T, U>(outcome: Result<T>, map: (value: T) => U): Result<U> {
 
 // ---------- settings (kept in the core's key-value store, beside the profiles) ----------
 
-const SETTING_KEYS = ['tileUrl', 'tileAttribution', 'syncConcurrency', 'heightUnit', 'theme', 'gpsSource', 'gpsHost', 'gpsPort'] as const;
+const SETTING_KEYS = ['tileUrl', 'tileAttribution', 'syncConcurrency', 'heightUnit', 'theme', 'gpsSource', 'gpsHost', 'gpsPort', 'welcomed'] as const;
 
 /** Settings as stored; a value that is missing or no longer valid reads as its default. */
 function readSettings(core: SitewalkCore): SettingsView {
@@ -139,6 +139,7 @@ function readSettings(core: SitewalkCore): SettingsView {
   const gpsPort = stored('gpsPort');
   if (typeof gpsPort === 'number' && Number.isInteger(gpsPort) && gpsPort >= 1 && gpsPort <= 65535) settings.gpsPort = gpsPort;
   settings.gpsGates = readGpsGates(core.settings.get(GPS_GATES_KEY));
+  if (stored('welcomed') === true) settings.welcomed = true;
   return settings;
 }
 

@@ -194,3 +194,14 @@ describe('export', () => {
     expect(session.errors).toEqual([]);
   });
 });
+
+describe('the welcome', () => {
+  test('is not shown again in a new browser profile when the data folder already holds sites', async ({ demo, newSession }) => {
+    expect(demo.length).toBeGreaterThan(0);
+    const other = await newSession();
+    await other.page.getByText(new RegExp(`^${demo.length} sites$`)).waitFor({ timeout: 30_000 });
+    expect(await other.page.getByRole('dialog', { name: 'Welcome to Sitewalk' }).count()).toBe(0);
+    await other.screenshot('welcome-not-again');
+    expect(other.errors).toEqual([]);
+  });
+});

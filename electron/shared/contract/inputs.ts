@@ -68,6 +68,8 @@ export const settingsPatchSchema = z.object({
   gpsPort: z.number().int().min(1).max(65535).optional(),
   /** One profile's accuracy gate in metres; null puts it back to the default. */
   gpsGate: z.object({ profileId: z.string().min(1).max(200), meters: z.number().finite().min(GATE_RANGE.min).max(GATE_RANGE.max).nullable() }).optional(),
+  /** Once answered, the welcome stays answered: it cannot be un-answered. */
+  welcomed: z.literal(true).optional(),
 });
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
 

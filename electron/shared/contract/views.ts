@@ -254,6 +254,8 @@ export interface SettingsView {
    * connection owns).
    */
   gpsGates: Record<string, number>;
+  /** The welcome was answered in this data folder (by any browser or window that opened it). */
+  welcomed: boolean;
 }
 
 export const DEFAULT_SETTINGS: SettingsView = {
@@ -266,6 +268,7 @@ export const DEFAULT_SETTINGS: SettingsView = {
   gpsHost: '127.0.0.1',
   gpsPort: 2947,
   gpsGates: {},
+  welcomed: false,
 };
 
 // ---------- bulk work: import, export, EUS reprocess from a file ----------

@@ -34,12 +34,16 @@ export function Onboarding() {
   const [step, setStep] = useState<'welcome' | 'account'>('welcome');
   const [busy, setBusy] = useState(false);
 
-  const firstRun = loaded && !done && profiles.length > 0 && profiles.every((p) => p.builtIn);
+  // The data folder says whether the welcome was answered, not only this browser: a new browser
+  // profile (or a cleared one) opening a folder in use is not welcomed again.
+  const welcomed = useAppState(ui.store, (s) => s.settings.welcomed);
+  const firstRun = loaded && !done && !welcomed && profiles.length > 0 && profiles.every((p) => p.builtIn);
   const sandbox = profiles.find((p) => p.builtIn) ?? null;
 
   function finish() {
     markAnswered();
     setDone(true);
+    void ui.api.saveSettings({ welcomed: true }).catch(() => undefined);
   }
 
   async function useSandbox() {

@@ -155,11 +155,19 @@ export function SitesPanel({ selectedId, onAddSite, movingId, onToggleMove, draf
                 <span>State</span>
                 <select value={state} onChange={(e) => setState(e.target.value as StateFilter)}>
                   <option value="all">All states ({count(all.length)})</option>
-                  <option value="synced">{SYNC_LABELS.synced} ({counts.synced})</option>
-                  <option value="pending">{SYNC_LABELS.pending} ({counts.pending})</option>
-                  <option value="attention">Needs attention ({counts.failed + counts['needs-review']})</option>
-                  <option value="failed">{SYNC_LABELS.failed} ({counts.failed})</option>
-                  <option value="needs-review">{SYNC_LABELS['needs-review']} ({counts['needs-review']})</option>
+                  <option value="synced">
+                    {SYNC_LABELS.synced} ({count(counts.synced)})
+                  </option>
+                  <option value="pending">
+                    {SYNC_LABELS.pending} ({count(counts.pending)})
+                  </option>
+                  <option value="attention">Needs attention ({count(counts.failed + counts['needs-review'])})</option>
+                  <option value="failed">
+                    {SYNC_LABELS.failed} ({count(counts.failed)})
+                  </option>
+                  <option value="needs-review">
+                    {SYNC_LABELS['needs-review']} ({count(counts['needs-review'])})
+                  </option>
                 </select>
               </label>
             </div>
