@@ -171,15 +171,45 @@ export class OutboxActions {
       ids.push(...followers.map((other) => other.id));
       if (record && record.siteId === null) dropSite = record.localId;
     }
-    // The entries and the unsent site go in one transaction.
-    const removed = store.transaction(() => {
-      const gone = store.removeNow(ids);
-      if (dropSite) register.removeNow([dropSite]);
-      return gone;
-    });
+    const removed = await this.discardTogether(ids, dropSite);
+    // Claimed for sending (here or by another Sitewalk) between the question and the write.
+    if (removed === null) return refuse('id', `Entry ${entry.id} is being sent right now; wait for its answer.`);
     if (dropSite) this.deps.events.emit('site-removed', { localId: dropSite, revision: register.revisionOf(dropSite) });
     this.deps.engine.kick();
     return ok({ removed: removed.map((item) => item.id) });
+  }
+
+  /** Discards asked for in the same turn (a cancelled import's 10,000), waiting to be written together. */
+  private discards: Array<{ ids: string[]; dropSite: string | null; done: (removed: OutboxEntry[] | null) => void; failed: (error: unknown) => void }> = [];
+
+  /**
+   * Removes the entries and the unsent site in one transaction, with every other discard asked for
+   * in the same turn: one commit for a whole cancelled import rather than one per entry.
+   */
+  private discardTogether(ids: string[], dropSite: string | null): Promise<OutboxEntry[] | null> {
+    return new Promise((done, failed) => {
+      this.discards.push({ ids, dropSite, done, failed });
+      if (this.discards.length > 1) return;
+      setImmediate(() => {
+        const batch = this.discards;
+        this.discards = [];
+        const { store, register } = this.deps;
+        try {
+          const results = store.transaction(() =>
+            batch.map((one) => {
+              // Checked again on the rows as they are now, inside the transaction.
+              if (one.ids.some((id) => store.get(id)?.state === 'sending')) return null;
+              const gone = store.removeNow(one.ids);
+              if (one.dropSite) register.removeNow([one.dropSite]);
+              return gone;
+            }),
+          );
+          batch.forEach((one, index) => one.done(results[index]!));
+        } catch (error) {
+          for (const one of batch) one.failed(error);
+        }
+      });
+    });
   }
 
   private async resolve(id: string, siteIdInput?: string): Promise<Result<OutboxEntryView>> {

@@ -14,7 +14,8 @@ import { entryKey, Revisions, siteKey } from '../revisions';
 import { SitewalkDb } from '../storage/database';
 import { OutboxTable } from '../storage/outbox-table';
 import { canCoalesce, canMove, coalesce, recoverInterrupted, TransitionError, type Transition } from './transitions';
-import { laneOf, OUTBOX_STATES, type OutboxEntry, type OutboxState, type PauseInfo, type ReprocessEntry, type SiteEntry } from './types';
+import { type OutboxEntry, type OutboxState, type PauseInfo, type ReprocessEntry, type SiteEntry } from './types';
+import { UnfinishedEntries } from './unfinished';
 
 export type SiteDraft = { kind: 'site'; profileId: string; localId: string; op: 'create' | 'edit'; payload: SiteEdit };
 export type ReprocessDraft = { kind: 'reprocess'; profileId: string; payload: EusReprocess };
@@ -50,16 +51,11 @@ export interface OutboxChange {
 type ChangeListener = (changes: OutboxChange[], removed: OutboxEntry[]) => void;
 
 export class OutboxStore {
-  /** Unfinished entries by ID (done ones live in the database only). */
-  private readonly entries = new Map<string, OutboxEntry>();
-  private readonly lanes = new Map<string, OutboxEntry[]>();
+  /** Unfinished entries, their lanes and the counts per state (done ones live in the database only). */
+  private readonly memory = new UnfinishedEntries();
   private readonly pauses = new Map<string, PauseInfo>();
   private readonly listeners = new Set<ChangeListener>();
   private readonly appliedListeners = new Set<ChangeListener>();
-  /** Unfinished entries per profile and state, kept with the map. */
-  private readonly counts = new Map<string, Record<OutboxState, number>>();
-  /** Finished entries per profile: counted once at open, then kept with every change. */
-  private doneCounts = new Map<string, number>();
   private commits = 0;
   private failure: Error | null = null;
   private readonly table: OutboxTable;
@@ -81,11 +77,11 @@ export class OutboxStore {
     const revisions = options.revisions ?? new Revisions(db);
     const store = new OutboxStore(db, !options.db, options.clock, options.historyMs ?? 7 * 24 * 3600_000, revisions, options.processId ?? `p-${process.pid}-${Math.random().toString(36).slice(2, 10)}`);
     for (const stored of store.table.unfinished()) {
-      store.insert(stored.entry);
+      store.memory.insert(stored.entry);
       revisions.note(entryKey(stored.entry.id), stored.rev);
     }
     for (const { profileId, pause } of store.table.pausesAfter(0).set) store.pauses.set(profileId, pause);
-    store.doneCounts = store.table.doneCountsByProfile();
+    store.memory.doneCounts = store.table.doneCountsByProfile();
     db.onPull((since) => store.pull(since));
     return { store, problems: [] };
   }
@@ -106,7 +102,7 @@ export class OutboxStore {
   }
 
   get(id: string): OutboxEntry | undefined {
-    const open = this.entries.get(id);
+    const open = this.memory.entries.get(id);
     if (open) return open;
     const stored = this.table.get(id);
     if (stored) this.revisions.note(entryKey(id), stored.rev);
@@ -117,13 +113,13 @@ export class OutboxStore {
   list(): OutboxEntry[] {
     return this.table.all().map((stored) => {
       this.revisions.note(entryKey(stored.entry.id), stored.rev);
-      return this.entries.get(stored.entry.id) ?? stored.entry;
+      return this.memory.entries.get(stored.entry.id) ?? stored.entry;
     });
   }
 
   /** Unfinished entries of one lane (site:<localId> or eus:<processId>), in FIFO order. */
   lane(key: string): readonly OutboxEntry[] {
-    return this.lanes.get(key) ?? [];
+    return this.memory.lanes.get(key) ?? [];
   }
 
   /** The folder's newest revision (shared with the register): it changes with every change. */
@@ -133,13 +129,13 @@ export class OutboxStore {
 
   /** Lanes with unfinished entries. */
   laneEntries(): IterableIterator<[string, OutboxEntry[]]> {
-    return this.lanes.entries();
+    return this.memory.lanes.entries();
   }
 
   /** Unfinished entries (every state but done) of one profile, oldest first: memory only. */
   unfinished(profileId: string): OutboxEntry[] {
     const out: OutboxEntry[] = [];
-    for (const lane of this.lanes.values()) for (const entry of lane) if (entry.profileId === profileId) out.push(entry);
+    for (const lane of this.memory.lanes.values()) for (const entry of lane) if (entry.profileId === profileId) out.push(entry);
     return out.sort((a, b) => a.seq - b.seq);
   }
 
@@ -155,7 +151,7 @@ export class OutboxStore {
 
   /** How many entries of a profile are in each state (kept up to date, so it costs nothing to ask). */
   countsOf(profileId: string): Readonly<Record<OutboxState, number>> {
-    return { ...(this.counts.get(profileId) ?? emptyCounts()), done: this.doneCounts.get(profileId) ?? 0 };
+    return this.memory.countsOf(profileId);
   }
 
   /** A lane's entries: the unfinished ones and those finished at or after `since` (an indexed query). */
@@ -207,7 +203,7 @@ export class OutboxStore {
       let nextSeq = this.table.nextSeq();
       for (const draft of drafts) {
         if (draft.kind === 'site') {
-          const lane = this.lanes.get(`site:${draft.localId}`) ?? [];
+          const lane = this.memory.lanes.get(`site:${draft.localId}`) ?? [];
           const last = lane[lane.length - 1] as SiteEntry | undefined;
           const sending = lane.some((entry) => entry.state === 'sending');
           if (last && !sending && canCoalesce(last) && last.profileId === draft.profileId) {
@@ -219,8 +215,8 @@ export class OutboxStore {
           }
         }
         const entry = newEntry(draft, nextSeq++, now);
-        this.insert(entry);
-        this.db.undo(() => this.drop(entry));
+        this.memory.insert(entry);
+        this.db.undo(() => this.memory.drop(entry));
         changes.push({ entry, previous: null, revision: 0 });
         results.push({ entry, coalesced: false });
       }
@@ -246,13 +242,13 @@ export class OutboxStore {
       for (const { id, patch } of transitions) {
         if (patch.state === undefined) continue;
         // A finished entry is on disk only: a move out of 'done' is refused like any other.
-        const previous = this.entries.get(id) ?? this.table.get(id)?.entry;
+        const previous = this.memory.entries.get(id) ?? this.table.get(id)?.entry;
         if (!previous) continue;
         if (!canMove(previous.state, patch.state) || (patch.state === 'sending' && previous.state === 'sending')) throw new TransitionError(id, previous.state, patch.state);
       }
       const changes: OutboxChange[] = [];
       for (const { id, patch } of transitions) {
-        const previous = this.entries.get(id);
+        const previous = this.memory.entries.get(id);
         if (!previous) continue;
         const entry = this.applyPatch(id, patch)!;
         if (entry.state === 'sending') this.claim(id, true);
@@ -273,10 +269,10 @@ export class OutboxStore {
     return this.transact(() => {
       const removed: OutboxEntry[] = [];
       for (const id of ids) {
-        const entry = this.entries.get(id);
+        const entry = this.memory.entries.get(id);
         if (!entry) continue;
-        this.drop(entry);
-        this.db.undo(() => this.insert(entry));
+        this.memory.drop(entry);
+        this.db.undo(() => this.memory.insert(entry));
         removed.push(entry);
       }
       this.persist([], removed);
@@ -304,7 +300,7 @@ export class OutboxStore {
   async recoverInterrupted(isDead: (claimedBy: string | null) => boolean = () => true): Promise<OutboxEntry[]> {
     return this.transact(() => {
       const dead = new Set(this.table.sending().filter((row) => isDead(row.claimedBy)).map((row) => row.id));
-      const stuck = [...this.entries.values()].filter((entry) => dead.has(entry.id));
+      const stuck = [...this.memory.entries.values()].filter((entry) => dead.has(entry.id));
       return this.updateNow(recoverInterrupted(stuck, this.clock.now()));
     });
   }
@@ -317,7 +313,7 @@ export class OutboxStore {
   /** Drops finished entries older than the history kept (the core does it as it closes); returns how many. */
   expireHistory(): number {
     const dropped = this.transact(() => this.table.expireHistory(this.clock.now() - this.historyMs));
-    if (dropped > 0) this.doneCounts = this.table.doneCountsByProfile();
+    if (dropped > 0) this.memory.doneCounts = this.table.doneCountsByProfile();
     return dropped;
   }
 
@@ -372,22 +368,22 @@ export class OutboxStore {
     const { entries, removed } = this.table.changedAfter(since);
     const changes: OutboxChange[] = [];
     for (const { entry, rev, claimedBy } of entries) {
-      const previous = this.entries.get(entry.id) ?? null;
+      const previous = this.memory.entries.get(entry.id) ?? null;
       this.revisions.note(entryKey(entry.id), rev);
       if (entry.kind === 'site') this.revisions.note(siteKey(entry.localId), rev);
       if (entry.state !== 'sending' || claimedBy !== this.processId) this.claims.delete(entry.id);
-      if (previous) this.replace(previous, entry);
-      else if (entry.state === 'done') this.bumpDone(entry.profileId, 1);
-      else this.insert(entry);
+      if (previous) this.memory.replace(previous, entry);
+      else if (entry.state === 'done') this.memory.bumpDone(entry.profileId, 1);
+      else this.memory.insert(entry);
       changes.push({ entry, previous, revision: rev });
     }
     const gone: OutboxEntry[] = [];
     for (const { key, rev } of removed) {
       this.revisions.note(entryKey(key), rev);
-      const entry = this.entries.get(key);
+      const entry = this.memory.entries.get(key);
       if (!entry) continue;
       if (entry.kind === 'site') this.revisions.note(siteKey(entry.localId), rev);
-      this.drop(entry);
+      this.memory.drop(entry);
       gone.push(entry);
     }
     const pauses = this.table.pausesAfter(since);
@@ -403,78 +399,16 @@ export class OutboxStore {
     this.db.undo(() => (mine ? this.claims.delete(id) : this.claims.add(id)));
   }
 
-  private bumpDone(profileId: string, delta: number): void {
-    this.doneCounts.set(profileId, (this.doneCounts.get(profileId) ?? 0) + delta);
-  }
-
-  private track(previous: OutboxEntry | undefined, next: OutboxEntry | undefined): void {
-    if (previous && previous.state !== 'done') {
-      const counts = this.counts.get(previous.profileId);
-      if (counts) counts[previous.state]--;
-    }
-    if (next && next.state !== 'done') {
-      let counts = this.counts.get(next.profileId);
-      if (!counts) {
-        counts = emptyCounts();
-        this.counts.set(next.profileId, counts);
-      }
-      counts[next.state]++;
-    }
-  }
-
-  private insert(entry: OutboxEntry): void {
-    if (entry.state === 'done') return;
-    this.entries.set(entry.id, entry);
-    this.track(undefined, entry);
-    const key = laneOf(entry);
-    const lane = this.lanes.get(key);
-    if (!lane) {
-      this.lanes.set(key, [entry]);
-      return;
-    }
-    // Usually appended at the end; keep seq order in any case.
-    let index = lane.length;
-    while (index > 0 && lane[index - 1]!.seq > entry.seq) index--;
-    lane.splice(index, 0, entry);
-  }
-
-  private drop(entry: OutboxEntry): void {
-    if (!this.entries.delete(entry.id)) return;
-    this.track(entry, undefined);
-    const key = laneOf(entry);
-    const lane = this.lanes.get(key);
-    if (!lane) return;
-    const index = lane.findIndex((candidate) => candidate.id === entry.id);
-    if (index >= 0) lane.splice(index, 1);
-    if (lane.length === 0) this.lanes.delete(key);
-  }
-
   /** Replaces the entry with its patched copy (in memory until it is done), undone if the transaction fails. */
   private applyPatch(id: string, patch: Readonly<Partial<OutboxEntry>>): OutboxEntry | undefined {
-    const previous = this.entries.get(id);
+    const previous = this.memory.entries.get(id);
     if (!previous) return undefined;
     // id, seq, kind and lane never change through a patch.
     const entry = { ...previous, ...patch, id: previous.id, seq: previous.seq, kind: previous.kind } as OutboxEntry;
     if (entry.kind === 'site' && previous.kind === 'site') entry.localId = previous.localId;
-    this.replace(previous, entry);
-    this.db.undo(() => this.replace(entry, previous));
+    this.memory.replace(previous, entry);
+    this.db.undo(() => this.memory.replace(entry, previous));
     return entry;
-  }
-
-  /** Puts `next` where `previous` is (same lane, same place); a done entry leaves memory. */
-  private replace(previous: OutboxEntry, next: OutboxEntry): void {
-    if (previous.state === 'done' && next.state !== 'done') this.bumpDone(previous.profileId, -1);
-    if (next.state === 'done' && previous.state !== 'done') this.bumpDone(next.profileId, 1);
-    const lane = this.lanes.get(laneOf(previous));
-    const index = lane ? lane.findIndex((candidate) => candidate.id === previous.id) : -1;
-    if (next.state === 'done' || !lane || index < 0) {
-      this.drop(previous);
-      this.insert(next);
-      return;
-    }
-    this.entries.set(next.id, next);
-    this.track(previous, next);
-    lane[index] = next;
   }
 
   /** The entry's newest revision (its removal's, once removed). */
@@ -510,8 +444,4 @@ function newEntry(draft: Draft, seq: number, now: number): OutboxEntry {
 export interface HistoryCursor {
   updatedAt: number;
   seq: number;
-}
-
-function emptyCounts(): Record<OutboxState, number> {
-  return Object.fromEntries(OUTBOX_STATES.map((state) => [state, 0])) as Record<OutboxState, number>;
 }
