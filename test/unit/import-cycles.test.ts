@@ -2,7 +2,7 @@
 // files (type-only ones too, `export … from`, and import() calls) read from the source text with
 // TypeScript's own pre-processor, then a depth-first search over the files. A cycle fails the test
 // with its path, file by file. One graph for both trees, since the renderer imports electron/shared.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -61,16 +61,6 @@ function findCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
 
 const show = (cycle: string[], root: string) => cycle.map((file) => relative(root, file)).join(' → ');
 
-/**
- * Cycles that exist today and are being removed by other work, each with the change that removes
- * it. Any other cycle is a failure, and so is an entry here whose files are all still there but no
- * longer import each other in a circle: the list cannot outlive its cycles.
- */
-const KNOWN: ReadonlyMap<string, string> = new Map([
-  // Goes with the register's move to the SQLite store, which deletes sites/snapshot.ts.
-  ['electron/core/sites/register.ts → electron/core/sites/snapshot.ts → electron/core/sites/register.ts', 'the SQLite store'],
-]);
-
 describe('import cycles', () => {
   it('finds a cycle, through type-only and multi-line imports, re-exports and import() calls, and names its files', () => {
     const root = '/virtual';
@@ -101,10 +91,6 @@ describe('import cycles', () => {
     expect([...graph.entries()].some(([from, targets]) => from.startsWith(join(ROOT, 'renderer/src/')) && targets.some((target) => target.startsWith(join(ROOT, 'electron/shared/'))))).toBe(true);
 
     const cycles = findCycles(graph).map((cycle) => show(cycle, ROOT));
-    const unknown = cycles.filter((cycle) => !KNOWN.has(cycle));
-    expect(unknown, `import cycles:\n${unknown.join('\n')}`).toEqual([]);
-    // A known cycle whose files were deleted simply went with them; one whose files remain must be listed no more.
-    const gone = [...KNOWN.keys()].filter((cycle) => !cycles.includes(cycle) && cycle.split(' → ').every((file) => existsSync(join(ROOT, file))));
-    expect(gone, 'listed as known but no longer a cycle: remove it from KNOWN').toEqual([]);
+    expect(cycles, `import cycles:\n${cycles.join('\n')}`).toEqual([]);
   });
 });

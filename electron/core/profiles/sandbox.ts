@@ -4,7 +4,7 @@
 // public demo data: the key is held for the session only, never in a key store. The core never
 // imports the sandbox: the hosts and the CLI hand it a starter (electron/sandbox/starter.ts).
 import { join } from 'node:path';
-import type { SiteFields } from '../sites/register';
+import type { SiteFields } from '../sites/site-record';
 
 export const SANDBOX_STATE_FILE = 'sandbox.json';
 

@@ -5,7 +5,7 @@
 // gives, column for column (test/core/packed-sites.test.ts).
 import { SiteListPacker, type SiteList } from '../../shared/contract/site-list';
 import type { OutboxEntry } from '../outbox/types';
-import type { SiteRecord } from './register';
+import type { SiteRecord } from './site-record';
 import { siteView } from './view';
 
 export interface PackSource {

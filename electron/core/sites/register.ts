@@ -8,50 +8,15 @@
 // folder are read in before every write and by the database's poll, and told to subscribers.
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock';
-import { SITE_FIELDS, type PinStyle } from '../../shared/domain';
-import type { SiteOrigin } from '../../shared/contract/views';
+import { SITE_FIELDS } from '../../shared/domain';
 import { Revisions, siteKey } from '../revisions';
 import { SitewalkDb } from '../storage/database';
 import { parseSiteRow, SitesTable } from '../storage/sites-table';
+import type { SiteFields, SiteRecord } from './site-record';
 
-/** A site's editable fields; absent = not known (or not changed). */
-export interface SiteFields {
-  name?: string;
-  height?: number;
-  latitude?: number;
-  longitude?: number;
-  description?: string;
-  group?: string;
-  pinStyle?: PinStyle;
-}
+export type { SiteFields, SiteOrigin, SiteRecord } from './site-record';
 
 export const SITE_FIELD_NAMES: ReadonlyArray<keyof SiteFields> = SITE_FIELDS;
-
-export type { SiteOrigin } from '../../shared/contract/views';
-
-export interface SiteRecord {
-  localId: string;
-  profileId: string;
-  /** The service's site ID; null until a create is confirmed. */
-  siteId: string | null;
-  origin: SiteOrigin;
-  /** What the service holds, as far as Sitewalk knows. */
-  known: SiteFields;
-  /** The highest outbox sequence number already folded into `known` (replays are idempotent). */
-  appliedSeq: number;
-  createdAt: number;
-  updatedAt: number;
-  /**
-   * Set when the outbox lost the request this site was waiting for (its file was deleted, emptied
-   * or cut short): the site needs the user's review, never shows as synced. Cleared by a new save.
-   */
-  lost?: string;
-  /**
-   * For a site created or first seen here: the fields of its first queued request, kept so a
-   * request the outbox lost still shows what the user typed. Dropped once the service confirms it.
-   */
-  draft?: SiteFields;
-}
 
 export interface RegisterOptions {
   /** The folder's database; when absent, the register opens the one of `dataDir` and closes it with itself. */

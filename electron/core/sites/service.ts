@@ -8,7 +8,7 @@ import type { SiteEntry } from '../outbox/types';
 import { entryView } from '../outbox/views';
 import type { SiteEdit } from '../service/types';
 import type { CoreParts, SavedSite, SitewalkCore } from '../sitewalk-core';
-import type { SiteFields, SiteRecord } from './register';
+import type { SiteFields, SiteRecord } from './site-record';
 import { baseFields, overlay, siteView, type SiteView } from './view';
 import type { SiteList } from '../../shared/contract/site-list';
 import { packRegister } from './packed';

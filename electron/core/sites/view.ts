@@ -4,7 +4,7 @@
 import type { OutboxEntry, Problem, SiteEntry } from '../outbox/types';
 import type { SiteView as ContractSiteView } from '../../shared/contract/views';
 import { assignDefined, SITE_FIELDS, type SyncState } from '../../shared/domain';
-import type { SiteFields, SiteRecord } from './register';
+import type { SiteFields, SiteRecord } from './site-record';
 
 export type { SyncState } from '../../shared/domain';
 

@@ -2,7 +2,7 @@
 // missing, set aside as unreadable, an older copy, its WAL deleted): the sites that had unsent
 // changes are marked for review (re-created from the marker when they are gone), so none is shown
 // as synced with an old value and none silently disappears, and one sentence says what happened.
-import type { SiteRecord } from '../sites/register';
+import type { SiteRecord } from '../sites/site-record';
 import type { SitewalkDb } from './database';
 import type { Marker } from './marker';
 import { SitesTable } from './sites-table';

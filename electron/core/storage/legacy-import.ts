@@ -11,7 +11,7 @@ import { crc32 } from 'node:zlib';
 import { z } from 'zod';
 import { entrySchema, patchSchema, pauseSchema, type OutboxEntry, type PauseInfo } from '../outbox/types';
 import { foldEntry } from '../sites/fold';
-import type { SiteRecord } from '../sites/register';
+import type { SiteRecord } from '../sites/site-record';
 import type { SitewalkDb } from './database';
 import { unpackLegacyChunk } from './legacy-chunks';
 import { OutboxTable } from './outbox-table';

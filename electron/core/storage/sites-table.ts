@@ -5,7 +5,7 @@
 import type { Statement } from 'better-sqlite3';
 import { z } from 'zod';
 import { PIN_STYLES, type PinStyle } from '../../shared/domain';
-import type { SiteFields, SiteRecord } from '../sites/register';
+import type { SiteFields, SiteRecord } from '../sites/site-record';
 import type { SitewalkDb } from './database';
 
 /** A row of `sites`, as SQLite hands it over. */
