@@ -75,7 +75,7 @@ describe('the location panel', () => {
   it('shows a fix within the gate with its figures, and places a site there with how it was measured', async () => {
     const { host, panel, state, added } = await openPanel();
     host.emit({ type: 'gps', gps: view(host, 'fix', 'DGPS fix, 9 satellites.', fix()) });
-    await expect.element(state).toHaveTextContent(/Fix/);
+    await expect.element(state).toHaveTextContent(/Good fix/);
     await expect.element(panel.getByText('45.123456, -93.654321')).toBeVisible();
     await expect.element(panel.getByText('±2.4 m')).toBeVisible();
     await expect.element(panel.getByText('DGPS fix (corrected)')).toBeVisible();

@@ -52,7 +52,7 @@ describe('the site form', () => {
     await expect.element(screen.getByText(/Height cannot be negative/)).not.toBeInTheDocument();
     await field('Name').click();
     await expect.element(screen.getByText(/Height cannot be negative/)).toBeVisible();
-    await field('Height (meters)').fill('30.6');
+    await field('Height (meters)').fill('30.6 m');
     await expect.element(screen.getByText(/^= 31 m .*30\.6 m rounded to whole meters$/)).toBeVisible();
     await field('Height (meters)').fill('98 ft');
     await expect.element(screen.getByText(/^= 30 m .*converted to whole meters$/)).toBeVisible();
