@@ -31,9 +31,9 @@ describe('map tiles', () => {
     // A new browser context: nothing in the browser's own cache, so every tile comes from the host.
     session = await newSession();
     const { page } = session;
-    // This browser has not seen the welcome yet.
-    await chooseSandbox(page);
     await expect.poll(() => pinsDrawn(page), { message: 'the demo sites drawn' }).toBeGreaterThan(5);
+    // The welcome was answered in this data folder: a new browser, drawn and ready, does not ask again.
+    expect(await page.getByRole('button', { name: /Try it with the Sandbox/ }).count()).toBe(0);
     await expect.poll(() => loadedTiles(page), { message: 'the tiles seen online' }).toEqual(expect.arrayContaining(online));
     await expect.poll(() => page.getByTestId('map').getAttribute('data-tiles'), { message: 'no grid' }).toBe('tiles');
     expect(await page.getByText(/Map tiles cannot load here/).count()).toBe(0);
