@@ -106,6 +106,9 @@ export function MapView(props: MapViewProps) {
   const [tilesFailing, setTilesFailing] = useState(false);
   // The basemap the map shows (tiles from /tiles/{id}/…); null on a host without basemaps (the Settings tile server).
   const activeBasemap = useAppState(store, (s) => s.basemaps.find((b) => b.active) ?? null);
+  // The host answers /tiles/ only to this page: its first API answers give the browser the tile
+  // cookie, so no tile is asked for before the page has loaded (a tile asked earlier is refused).
+  const hostAnswered = useAppState(store, (s) => s.loaded);
   const gateM = useAppState(store, (s) => gateFor(s.settings.gpsGates, s.profiles.find((p) => p.active)?.id));
   const [downloadOpen, setDownloadOpen] = useState(false);
   const [menu, setMenu] = useState<MenuState | null>(null);
@@ -278,7 +281,7 @@ export function MapView(props: MapViewProps) {
   const tileKey = JSON.stringify(tileSource);
   useEffect(() => {
     const map = mapRef.current;
-    if (!map) return;
+    if (!map || !hostAnswered) return;
     const source = JSON.parse(tileKey) as TileSource;
     tilesRef.current?.remove();
     const [west, south, east, north] = source.bounds ?? [0, 0, 0, 0];
@@ -312,7 +315,7 @@ export function MapView(props: MapViewProps) {
     return () => {
       tiles.remove();
     };
-  }, [tileKey]);
+  }, [tileKey, hostAnswered]);
 
   useEffect(() => {
     containerRef.current?.setAttribute('data-tiles', tilesFailing ? 'grid' : 'tiles');
