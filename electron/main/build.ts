@@ -18,6 +18,8 @@ export const paths = (root = ROOT) => ({
   viteConfig: join(root, 'renderer/vite.config.ts'),
   mainBundle: join(root, 'dist/electron/main.cjs'),
   preloadBundle: join(root, 'dist/electron/preload.cjs'),
+  /** The import preview's worker thread, beside main.cjs, where core/bulk/preview-off-thread.ts looks for it. */
+  previewWorkerBundle: join(root, 'dist/electron/preview-thread.cjs'),
 });
 
 /** Folders whose files end up in the renderer bundle (it imports the contract, validation, bulk). */
@@ -70,7 +72,7 @@ export async function ensureRenderer(root = ROOT): Promise<boolean> {
 /** Electron 45 runs Node 22 in main and Chromium 140 in the preload. */
 export async function bundleElectron(root = ROOT): Promise<void> {
   const esbuild = await import('esbuild');
-  const { mainBundle, preloadBundle } = paths(root);
+  const { mainBundle, preloadBundle, previewWorkerBundle } = paths(root);
   const common = {
     bundle: true,
     format: 'cjs' as const,
@@ -79,19 +81,20 @@ export async function bundleElectron(root = ROOT): Promise<void> {
     legalComments: 'none' as const,
     absWorkingDir: root,
   };
+  const node = {
+    ...common,
+    platform: 'node' as const,
+    target: 'node22',
+    // Native bindings (the keyring, SQLite) are loaded from node_modules at run time.
+    external: ['electron', '@napi-rs/keyring', 'better-sqlite3'],
+    // Bundled ESM packages ask import.meta.url for their own location.
+    define: { 'import.meta.url': 'importMetaUrl' },
+    banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  };
   await Promise.all([
-    esbuild.build({
-      ...common,
-      entryPoints: [join(root, 'electron/main/index.ts')],
-      outfile: mainBundle,
-      platform: 'node',
-      target: 'node22',
-      // Native bindings (the keyring, SQLite) are loaded from node_modules at run time.
-      external: ['electron', '@napi-rs/keyring', 'better-sqlite3'],
-      // Bundled ESM packages ask import.meta.url for their own location.
-      define: { 'import.meta.url': 'importMetaUrl' },
-      banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-    }),
+    esbuild.build({ ...node, entryPoints: [join(root, 'electron/main/index.ts')], outfile: mainBundle }),
+    // A file of its own: a worker thread starts from a file, and the main bundle has no other to give it.
+    esbuild.build({ ...node, entryPoints: [join(root, 'electron/core/bulk/preview-thread.ts')], outfile: previewWorkerBundle }),
     esbuild.build({
       ...common,
       entryPoints: [join(root, 'electron/preload/index.ts')],

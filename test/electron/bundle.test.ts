@@ -6,6 +6,7 @@ import { once } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleElectron, paths, ROOT } from '../../electron/main/build';
 
@@ -46,6 +47,17 @@ describe('the Electron bundles', () => {
     expect(seen.url).toBe('app://sitewalk/index.html');
     // basic_text was refused: the fallback was said out loud.
     expect(stderr).toMatch(/safeStorage is not usable/);
+  });
+
+  it('preview-thread.cjs, beside main.cjs, previews an import in a worker thread (the main process keeps answering)', async () => {
+    const bytes = new TextEncoder().encode('Sitename,Height,Latitude,Longitude\nNorth Ridge,30,45.5,-93.25\n');
+    const worker = new Worker(paths().previewWorkerBundle, { workerData: { bytes, options: { fileName: 'sites.csv' } } });
+    const [message] = (await once(worker, 'message')) as [{ ok: boolean; json: ArrayBuffer }];
+    await worker.terminate();
+    expect(message.ok).toBe(true);
+    const preview = JSON.parse(Buffer.from(message.json).toString('utf8')) as { rows: { fields: Record<string, unknown> }[] };
+    expect(preview.rows).toHaveLength(1);
+    expect(JSON.stringify(preview.rows[0])).toContain('North Ridge');
   });
 
   it('preload.cjs is one CommonJS file that requires nothing but electron', async () => {

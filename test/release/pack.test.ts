@@ -82,7 +82,7 @@ describe.skipIf(process.platform !== 'linux')('a Linux package built by electron
       await rm(path.join(project, 'node_modules'), { recursive: true, force: true });
       execFileSync('cp', ['-a', modules, path.join(project, 'node_modules')]);
     }
-    const built = [mainFile, 'dist/electron/preload.cjs', 'dist/renderer/index.html', 'dist/renderer/assets/index.js'];
+    const built = [mainFile, 'dist/electron/preload.cjs', 'dist/electron/preview-thread.cjs', 'dist/renderer/index.html', 'dist/renderer/assets/index.js'];
     for (const file of built) await writeFileIn(project, file, '// built\n');
     for (const file of ['dist/electron/main.cjs.map', 'dist/renderer/assets/index.js.map']) await writeFileIn(project, file, '{}');
     for (const file of ['electron/core/app.ts', 'renderer/src/main.tsx', 'test/unit/a.test.ts', 'test/bench/run.ts', 'README.md', 'tsconfig.json', 'vitest.config.ts']) {
@@ -113,7 +113,8 @@ describe.skipIf(process.platform !== 'linux')('a Linux package built by electron
     const entries = listPackage(path.join(app, 'resources', 'app.asar'), { isPack: false }).map((entry) => entry.replace(/\\/g, '/'));
     const ours = entries.filter((entry) => !entry.startsWith('/node_modules'));
     expect(ours.filter((entry) => entry.includes('.')).sort()).toEqual(
-      ['/package.json', `/${mainFile}`, '/dist/electron/preload.cjs', '/dist/renderer/index.html', '/dist/renderer/assets/index.js'].sort(),
+      // The preview worker is listed too: the archive's index names what it keeps unpacked beside it.
+      ['/package.json', `/${mainFile}`, '/dist/electron/preload.cjs', '/dist/electron/preview-thread.cjs', '/dist/renderer/index.html', '/dist/renderer/assets/index.js'].sort(),
     );
     expect(entries.filter((entry) => entry.endsWith('.map'))).toEqual([]);
     expect(entries.filter((entry) => /\.(ts|tsx|mts|cts)$/.test(entry))).toEqual([]);
@@ -133,5 +134,15 @@ describe.skipIf(process.platform !== 'linux')('a Linux package built by electron
     expect(existsSync(unpacked), 'app.asar.unpacked/node_modules/@napi-rs').toBe(true);
     const natives = readdirSync(unpacked, { recursive: true }).map(String).filter((file) => file.endsWith('.node'));
     expect(natives.length).toBeGreaterThan(0);
+  });
+
+  it('leaves the import preview worker outside the archive, where a worker thread can start it', () => {
+    expect(existsSync(path.join(app, 'resources', 'app.asar.unpacked', 'dist', 'electron', 'preview-thread.cjs'))).toBe(true);
+  });
+
+  it('leaves the SQLite native module outside the archive, where it can be loaded', () => {
+    const unpacked = path.join(app, 'resources', 'app.asar.unpacked', 'node_modules', 'better-sqlite3');
+    const natives = existsSync(unpacked) ? readdirSync(unpacked, { recursive: true }).map(String).filter((file) => file.endsWith('.node')) : [];
+    expect(natives.length, 'app.asar.unpacked/node_modules/better-sqlite3/**/*.node').toBeGreaterThan(0);
   });
 });

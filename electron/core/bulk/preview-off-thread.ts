@@ -1,26 +1,47 @@
 // An import preview computed in a worker thread: a large file (a 25 MB KML of 150,000 placemarks
 // takes seconds) must not stop the process that asked — the browser host's API (status, cancel)
-// keeps answering and the CLI stops at once on Ctrl-C or SIGTERM. Where no worker can be started
-// from source (a bundle without the worker's file), the preview runs in this thread, as before.
+// keeps answering and the CLI stops at once on Ctrl-C or SIGTERM. The worker is the bundled
+// preview-thread.cjs beside the Electron main bundle, or the TypeScript source where the app runs
+// from source (the browser host, the CLI); with neither, the preview runs in this thread.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { previewImport, type ImportOptions } from '../../shared/bulk/import';
 import type { ImportPreview } from '../../shared/bulk/preview';
 
-const THREAD = new URL('./preview-thread.ts', import.meta.url);
+/** Beside dist/electron/main.cjs (electron/main/build.ts), where import.meta.url points in the bundle. */
+const BUNDLED = new URL('./preview-thread.cjs', import.meta.url);
+const SOURCE = new URL('./preview-thread.ts', import.meta.url);
 
 /** The worker registers the TypeScript loader the CLI and the browser host run under, then loads the thread's module. */
 const BOOT = `
 const { register } = await import('tsx/esm/api');
 register();
-await import(${JSON.stringify(THREAD.href)});
+await import(${JSON.stringify(SOURCE.href)});
 `;
 
+const present = (url: URL): boolean => url.protocol === 'file:' && existsSync(fileURLToPath(url));
+
+/** The bundled worker as a file a thread can start: packaged, it sits in app.asar.unpacked (electron-builder.yml). */
+function bundledWorker(): string | null {
+  if (BUNDLED.protocol !== 'file:') return null;
+  const path = fileURLToPath(BUNDLED);
+  const unpacked = path.replace(/([\\/])app\.asar([\\/])/, '$1app.asar.unpacked$2');
+  if (unpacked !== path && existsSync(unpacked)) return unpacked;
+  return existsSync(path) ? path : null;
+}
+
+function startWorker(workerData: { bytes: Uint8Array; options: ImportOptions }): Worker | null {
+  const bundled = bundledWorker();
+  if (bundled) return new Worker(bundled, { workerData });
+  if (present(SOURCE)) return new Worker(BOOT, { eval: true, type: 'module', workerData } as ConstructorParameters<typeof Worker>[1]);
+  return null;
+}
+
 export async function previewImportOffThread(bytes: Uint8Array, options: ImportOptions): Promise<ImportPreview> {
-  if (THREAD.protocol !== 'file:' || !existsSync(fileURLToPath(THREAD))) return previewImport(bytes, options);
+  const worker = startWorker({ bytes, options });
+  if (!worker) return previewImport(bytes, options);
   return new Promise<ImportPreview>((resolve, reject) => {
-    const worker = new Worker(BOOT, { eval: true, type: 'module', workerData: { bytes, options } } as ConstructorParameters<typeof Worker>[1]);
     worker.once('message', (message: { ok: true; json: ArrayBuffer } | { ok: false; message: string }) => {
       void worker.terminate();
       if (message.ok) resolve(JSON.parse(Buffer.from(message.json).toString('utf8')) as ImportPreview);
