@@ -2,7 +2,8 @@
 // a component per pin; here site changes flow from the store straight into the canvas PinLayer, and
 // React only renders the overlays (add-site hint, context menus, tooltip, legend, tile notice).
 // Pins are fixed: dragging pans the map, a click selects; only the site in move mode (`movableId`)
-// can be dragged. A right click or a long press on a pin opens its menu (Move, Edit…).
+// can be dragged, or nudged with the arrow keys (moveKeys.ts). A right click or a long press on a pin
+// opens its menu (Move, Edit…).
 // Tiles of the configured server come through the host, which keeps them for offline use; when one
 // cannot be had (offline and never seen, blocked) a coordinate grid shows.
 // Readable at scale: pins cluster up to a zoom (a click on a cluster zooms in), names show from a
@@ -32,6 +33,7 @@ import { formatDecimal } from '../lib/coords';
 import { BasemapControls } from './basemaps/BasemapControls';
 import { basemapTileUrl, canDownloadArea, isFileBasemap } from './basemaps/basemaps';
 import { userNavigated } from './navigation';
+import { useMoveKeys } from './moveKeys';
 
 export interface MapHandle {
   /** Pans (and zooms in if far out) to a site; false when it has no position. */
@@ -58,6 +60,8 @@ export interface MapViewProps {
   onPick: (lat: number, lng: number, fix?: PickedFix) => void;
   onSelect: (localId: string) => void;
   onDrop: (localId: string, lat: number, lng: number) => void;
+  /** An arrow key nudged the pin in move mode to (lat, lng): shown there until Enter (a drop) or Esc. */
+  onNudge: (localId: string, lat: number, lng: number) => void;
   /** "Move this site" in a pin's menu. */
   onStartMove: (localId: string) => void;
   /** "Edit this site" in a pin's menu. */
@@ -394,6 +398,20 @@ export function MapView(props: MapViewProps) {
   useEffect(() => {
     layerRef.current?.setSelected(selectedId);
   }, [selectedId]);
+
+  useMoveKeys({
+    map: leafletMap,
+    movableId,
+    preview: movePreview,
+    positionOf: (id) => {
+      const pin = layerRef.current?.getPin(id);
+      if (pin) return { lat: pin.lat, lng: pin.lng };
+      const site = store.getState().sites.get(id);
+      return site?.latitude != null && site.longitude != null ? { lat: site.latitude, lng: site.longitude } : null;
+    },
+    onNudge: (id, lat, lng) => callbacks.current.onNudge(id, lat, lng),
+    onDrop: (id, lat, lng) => callbacks.current.onDrop(id, lat, lng),
+  });
 
   // Both together: a drop always ends move mode, so the preview is set again after every drop (the
   // layer shows a dropped pin where it landed at once, and this puts it back if the move was refused).
