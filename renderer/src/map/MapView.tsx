@@ -9,7 +9,7 @@
 // Readable at scale: pins cluster up to a zoom (a click on a cluster zooms in), names show from a
 // zoom on, the map can show only what the list's search and filters show (`filter`), a scale bar
 // in the user's units, the coordinates under the cursor, and a measure tool (two points or sites).
-import { useEffect, useImperativeHandle, useRef, useState, type ReactNode, type Ref } from 'react';
+import { useEffect, useId, useImperativeHandle, useRef, useState, type ReactNode, type Ref } from 'react';
 import L from 'leaflet';
 import { GPS_QUALITY_LABELS, type SettingsView, type SiteView } from '../../../electron/shared/contract/index';
 import { useAppState, type AppStore } from '../store';
@@ -31,7 +31,7 @@ import { hostTileUrl } from './tileUrl';
 import { safeAttribution } from '../lib/format';
 import { formatDecimal } from '../lib/coords';
 import { BasemapControls } from './basemaps/BasemapControls';
-import { basemapTileUrl, canDownloadArea, isFileBasemap } from './basemaps/basemaps';
+import { basemapTileUrl, downloadAreaRefusal, isFileBasemap } from './basemaps/basemaps';
 import { userNavigated } from './navigation';
 import { useMoveKeys } from './moveKeys';
 
@@ -533,7 +533,10 @@ export function MapView(props: MapViewProps) {
           ) : (
             <>
               <MenuItem onSelect={closeMenuThen(() => callbacks.current.onPick(menu.lat, menu.lng))}>New site here</MenuItem>
-              {canDownloadArea(activeBasemap) && <MenuItem onSelect={closeMenuThen(() => setDownloadOpen(true))}>Download this area…</MenuItem>}
+              {/* Always offered, so a basemap that may not be downloaded says why instead of leaving the user to wonder. */}
+              <MenuItem onSelect={closeMenuThen(() => setDownloadOpen(true))} disabledReason={downloadAreaRefusal(activeBasemap)}>
+                Download this area…
+              </MenuItem>
             </>
           )}
           <MenuItem
@@ -602,7 +605,19 @@ export function MapView(props: MapViewProps) {
 }
 
 /** One entry of the map's context menu (the menu's arrow keys move between these). */
-function MenuItem({ onSelect, children }: { onSelect: () => void; children: ReactNode }) {
+function MenuItem({ onSelect, disabledReason = null, children }: { onSelect: () => void; disabledReason?: string | null; children: ReactNode }) {
+  const reasonId = useId();
+  if (disabledReason !== null) {
+    // aria-disabled rather than disabled: the arrow keys still reach it, so its reason is read out.
+    return (
+      <button type="button" role="menuitem" aria-disabled="true" aria-describedby={reasonId} className="menu-disabled">
+        {children}
+        <span id={reasonId} className="menu-reason">
+          {disabledReason}
+        </span>
+      </button>
+    );
+  }
   return (
     <button type="button" role="menuitem" onClick={onSelect}>
       {children}
