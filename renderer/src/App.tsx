@@ -312,9 +312,11 @@ export function App({ store, onHostLink }: { store: AppStore; onHostLink: (liste
               <div className="map-toolbar">
                 {addMode === null && move.mode.phase === 'armed' ? (
                   <div className="map-hint move-hint" role="status">
-                    <strong>Drag the pin to its new place — Esc to cancel</strong>
-                    <span className="move-keys">
-                      {move.nudgedMeters === null ? 'or arrow keys, then Enter' : `${formatDistance(move.nudgedMeters)} away — Enter to confirm`}
+                    <span className="move-words">
+                      <strong>Drag the pin to its new place — Esc to cancel</strong>
+                      <span className="move-keys">
+                        {move.nudgedMeters === null ? 'or nudge it with the arrow keys, then Enter' : `${formatDistance(move.nudgedMeters)} from the site — Enter to confirm`}
+                      </span>
                     </span>
                     <button ref={cancelMoveRef} type="button" onClick={cancelMove}>
                       Cancel move

@@ -201,13 +201,14 @@ describe('pin moves', () => {
     await expect.poll(() => focused(page), { message: 'focus back on Move' }).toMatchObject({ moveSite: local.localId });
     await session.screenshot('pin-moves-moved');
 
-    // Without a mouse: Enter on the focused Move button, the arrow keys nudge the pin (Shift: further),
-    // Enter asks the same confirmation, and the move is queued like the drag.
+    // Without a mouse, in a short window: Enter on the focused Move button, the arrow keys nudge the
+    // pin (Shift: further), Enter asks the same confirmation, and the move is queued like the drag.
+    await page.setViewportSize({ width: 1024, height: 640 });
     await page.keyboard.press('Enter');
     await hint.waitFor();
     await page.keyboard.press('ArrowUp');
     await page.keyboard.press('Shift+ArrowLeft');
-    await page.getByRole('status').filter({ hasText: /\d+ m away — Enter to confirm/ }).waitFor();
+    await page.getByRole('status').filter({ hasText: /\d+ m from the site — Enter to confirm/ }).waitFor();
     await session.screenshot('pin-moves-keyboard-nudged');
     await page.keyboard.press('Enter');
     await dialog.waitFor();

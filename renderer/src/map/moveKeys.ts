@@ -30,6 +30,22 @@ export function nudgedPosition(map: L.Map, from: L.LatLngLiteral, key: string, l
   return { lat: Math.max(-85, Math.min(85, to.lat)), lng: L.Util.wrapNum(to.lng, [-180, 180], true) };
 }
 
+/** Whether a panel or control over the map hides the pin at `at` (its tip or its head). */
+function coverOf(map: L.Map, at: L.LatLngLiteral): boolean {
+  const container = map.getContainer();
+  const box = container.getBoundingClientRect();
+  const tip = map.latLngToContainerPoint(at);
+  // The tip, and the head's middle and sides (the pin is drawn above its point).
+  for (const [side, up] of [[0, 0], [0, 28], [-16, 28], [16, 28]] as const) {
+    const x = box.left + tip.x + side;
+    const y = box.top + tip.y - up;
+    if (x < box.left || x > box.right || y < box.top || y > box.bottom) continue;
+    const top = document.elementFromPoint(x, y);
+    if (top !== null && (!container.contains(top) || top.closest('.leaflet-control') !== null)) return true;
+  }
+  return false;
+}
+
 /** Whether a key press belongs to the focused control rather than to the map's move keys. */
 function ownedByFocus(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
@@ -82,8 +98,11 @@ export function useMoveKeys(options: MoveKeysOptions): void {
       e.preventDefault();
       e.stopPropagation();
       onNudge(movableId, to.lat, to.lng);
-      // The pin stays in sight: the map follows it once it nears the edge.
-      map.panInside(to, { padding: [48, 48] });
+      // The pin stays in sight: the map follows it once it nears the edge, and centres it when a panel
+      // over the map (the site card, the hint, the toasts) would hide it. At once, not animated: the
+      // next press starts from where the pin is seen.
+      if (coverOf(map, to)) map.panTo(to, { animate: false });
+      else map.panInside(to, { padding: [48, 48], animate: false });
     };
     window.addEventListener('keydown', onKey, true);
     return () => window.removeEventListener('keydown', onKey, true);
