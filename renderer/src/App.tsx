@@ -10,6 +10,7 @@ import type { HostLink } from './api';
 import { MapView, pickedFix, type MapHandle } from './map/MapView';
 import { SiteForm } from './components/SiteForm';
 import { SitesPanel } from './components/SitesPanel';
+import { formatDistance } from './lib/format';
 import { NO_FILTER, readMapFollowsList, writeMapFollowsList, type SiteFilter } from './lib/siteFilter';
 import { OutboxPanel } from './components/OutboxPanel';
 import { EusPanel } from './components/EusPanel';
@@ -311,7 +312,12 @@ export function App({ store, onHostLink }: { store: AppStore; onHostLink: (liste
               <div className="map-toolbar">
                 {addMode === null && move.mode.phase === 'armed' ? (
                   <div className="map-hint move-hint" role="status">
-                    <strong>Drag the pin to its new place — Esc to cancel</strong>
+                    <span className="move-words">
+                      <strong>Drag the pin to its new place — Esc to cancel</strong>
+                      <span className="move-keys">
+                        {move.nudgedMeters === null ? 'or nudge it with the arrow keys, then Enter' : `${formatDistance(move.nudgedMeters)} from the site — Enter to confirm`}
+                      </span>
+                    </span>
                     <button ref={cancelMoveRef} type="button" onClick={cancelMove}>
                       Cancel move
                     </button>
@@ -357,6 +363,7 @@ export function App({ store, onHostLink }: { store: AppStore; onHostLink: (liste
                 onStakeDone={onStakeDone}
                 onSelect={(id) => selectSite(id)}
                 onDrop={(id, lat, lng) => void move.moveSite(id, lat, lng)}
+                onNudge={move.nudge}
                 onStartMove={(id) => startMoveFrom(id, 'menu')}
                 onEdit={(id) => openSiteForm({ mode: 'edit', localId: id })}
                 onCancelAdd={cancelAddMode}

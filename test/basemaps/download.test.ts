@@ -85,10 +85,15 @@ describe('the plan', () => {
     const street = (await api.listBasemaps())[0]!;
     expect(street.template).toContain('tile.openstreetmap.org');
     expect(street.downloadRefusal).toMatch(/Tile Usage Policy.*forbids bulk downloading/);
-    for (const template of ['https://tile.openstreetmap.org/{z}/{x}/{y}.png', 'https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png', 'https://a.tile.openstreetmap.fr/hot/{z}/{x}/{y}.png']) {
+    // The street map is tile.openstreetmap.org itself (a second server at its address is refused as a duplicate).
+    const osms = [street];
+    for (const template of ['https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png', 'https://a.tile.openstreetmap.fr/hot/{z}/{x}/{y}.png']) {
       const views = value(await api.saveBasemapSource({ name: 'OSM', kind: 'custom', template, attribution: '&copy; OpenStreetMap', allowsDownload: true }));
       const osm = views.at(-1)!;
       expect(osm.downloadRefusal).toMatch(/public OpenStreetMap tile servers/);
+      osms.push(osm);
+    }
+    for (const osm of osms) {
       const plan = value(await api.planDownload(area(osm.id)));
       expect(plan.refusal).toMatch(/Tile Usage Policy \(operations\.osmfoundation\.org\/policies\/tiles\) forbids bulk downloading.*basemap file \(MBTiles or PMTiles\).*your own tile server/);
       const started = await api.startDownload(area(osm.id));
@@ -103,7 +108,9 @@ describe('the plan', () => {
     await writePmtiles(join(tempDir, 'hills.pmtiles'));
     const file = value(await api.addBasemapFile({ path: join(tempDir, 'hills.pmtiles') })).find((view) => view.kind === 'pmtiles')!;
     expect(value(await api.planDownload(area(file.id))).refusal).toMatch(/already offline/);
-    const id = await allowedServer(backend, tileServer);
+    // The same server, now marked as allowing downloads.
+    const id = unmarked;
+    value(await api.saveBasemapSource({ id, name: 'Our tiles', kind: 'custom', template: tileServer.template('area'), attribution: 'Ours', allowsDownload: true }));
     const huge = value(await api.planDownload(area(id, { bounds: [-120, 30, -100, 48], minZoom: 10, maxZoom: 14 })));
     expect(huge.refusal).toMatch(/at most 100,000 at a time/);
     const capped = value(await api.planDownload(area(id, { maxBytes: 100 * 1024 })));

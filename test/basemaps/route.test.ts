@@ -88,6 +88,19 @@ describe('the basemap list', () => {
     expect(await issue(tileHost, 'removeBasemap', ['street'])).toMatch(/change it there/);
   });
 
+  it('refuses a second tile server at an address already listed, naming the one that has it, and keeps the list as it was', async ({ tileHost, tileServer }) => {
+    const saved = await ok<BasemapView[]>(tileHost, 'saveBasemapSource', [{ name: 'Aerial', kind: 'satellite', template: tileServer.template('sat'), attribution: '', maxZoom: 18 }]);
+    // The same address, with the host in capitals and spaces around it, is still the same server.
+    const shouted = ` ${tileServer.template('sat').replace(/^http:\/\/([^/]+)/, (_, host: string) => `HTTP://${host.toUpperCase()}`)} `;
+    expect(await issue(tileHost, 'saveBasemapSource', [{ name: 'Aerial again', kind: 'custom', template: shouted, attribution: '' }])).toBe('This address is already the tile server "Aerial"; edit that one instead.');
+    expect(await issue(tileHost, 'saveBasemapSource', [{ name: 'Streets again', kind: 'topo', template: tileServer.template('osm'), attribution: '' }])).toBe(
+      'This address is already the street map (the tile server in the Settings).',
+    );
+    expect(await value<BasemapView[]>(tileHost, 'listBasemaps', [])).toEqual(saved);
+    // Editing a server keeps its own address.
+    await ok(tileHost, 'saveBasemapSource', [{ id: 'satellite', name: 'Aerial photos', kind: 'satellite', template: tileServer.template('sat'), attribution: '', maxZoom: 18 }]);
+  });
+
   it('serves each tile server from its own cache folder, and /tiles/{z}/{x}/{y} stays the street map', async ({ tileHost, tileServer }) => {
     await ok(tileHost, 'saveBasemapSource', [{ name: 'Topo', kind: 'topo', template: tileServer.template('topo'), attribution: 'Topo test', maxZoom: 16 }]);
     await ok(tileHost, 'useBasemap', ['topo']);

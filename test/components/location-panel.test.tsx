@@ -65,10 +65,13 @@ describe('the location panel', () => {
     await expect.element(panel.getByRole('button', { name: 'Position settings' })).not.toBeInTheDocument();
   });
 
-  it('says My location is off, with the way to turn it on', async () => {
-    const { panel, state, host } = await openPanel({ ...DEFAULT_SETTINGS, gpsSource: 'off' });
-    await expect.element(state).toHaveTextContent(/Off.*My location is off in Settings/);
-    await expect.element(panel.getByRole('button', { name: 'Position settings' })).toBeVisible();
+  it('is not on the map at all when Position is Off, and asks the host for nothing', async () => {
+    const settings = { ...DEFAULT_SETTINGS, gpsSource: 'off' as const };
+    const { screen, host } = await renderWithHost({ settings }, () => (
+      <LocationControl map={null} settings={settings} gateM={5} onAddSiteHere={() => undefined} stakeRequest={null} onStakeDone={() => undefined} />
+    ));
+    expect(screen.getByRole('button', { name: 'My location' }).query()).toBeNull();
+    expect(document.querySelector('[data-testid="location-control"]')).toBeNull();
     expect(host.callsOf('getGps')).toEqual([]);
   });
 

@@ -200,7 +200,7 @@ describe('offline basemaps', () => {
     await openSettings(page);
     await page.getByRole('button', { name: 'Add a tile server' }).click();
     await page.getByLabel('Name', { exact: true }).fill('OSM again');
-    await page.getByLabel('Tile address', { exact: true }).fill('https://tile.openstreetmap.org/{z}/{x}/{y}.png');
+    await page.getByLabel('Tile address', { exact: true }).fill('https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png');
     await page.getByLabel('Credit shown on the map').fill('&copy; OpenStreetMap contributors');
     await page.getByLabel("This server's terms allow downloading areas").check();
     await page.getByRole('button', { name: 'Save tile server' }).click();

@@ -2,7 +2,8 @@
 // button cycles System → Light → Dark and is saved; 'System' follows the system's dark setting; and
 // at 1366×768 and 1024×640, in both themes, a site's card open leaves at least eight whole rows of
 // the site list on screen, with nothing wider than the window and the card clear of the list and
-// the map's buttons. Screenshots: test-results/e2e/layout-*.png.
+// the map's buttons; the top bar and "Sync now" stay on one line and Move stays inside the card, its
+// details open or not. Screenshots: test-results/e2e/layout-*.png.
 import type { Locator, Page } from 'playwright';
 import type { SettingsView } from '../../electron/shared/contract/index';
 import { describe, expect, testOnDemoSites as test } from './fixtures';
@@ -33,6 +34,24 @@ function wholeRows(page: Page): Promise<number> {
       return r.height > 0 && r.top >= list.top - 0.5 && r.bottom <= list.bottom + 0.5 && r.top >= 0 && r.bottom <= window.innerHeight;
     }).length;
   });
+}
+
+/** How many lines of text an element's words take. */
+function lines(locator: Locator): Promise<number> {
+  return locator.evaluate((el) => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+  });
+}
+
+/** The card's Move button is wholly inside the card, on screen. */
+async function moveInCard(card: Locator, where: string): Promise<void> {
+  const cardBox = await box(card);
+  const move = await box(card.getByRole('button', { name: 'Move', exact: true }));
+  expect(move.x, `Move inside the card ${where}`).toBeGreaterThanOrEqual(cardBox.x);
+  expect(move.x + move.width, `Move inside the card ${where}`).toBeLessThanOrEqual(cardBox.x + cardBox.width + 0.5);
+  expect(move.y + move.height, `Move inside the card ${where}`).toBeLessThanOrEqual(cardBox.y + cardBox.height + 0.5);
 }
 
 /** The palette in use: the page's background colour. */
@@ -128,13 +147,23 @@ describe('night and sun, and short windows', () => {
           expect(b.x + b.width).toBeLessThanOrEqual(width);
           expect(b.height).toBeGreaterThanOrEqual(24);
         }
+        // The top bar is one line: nothing in it wraps below the rest, and "Sync now" keeps its words together.
+        const bar = await page.locator('.status-bar').evaluate((el) =>
+          [...el.querySelectorAll<HTMLElement>(':scope > *, :scope button')].filter((c) => c.offsetParent !== null).map((c) => ({ text: c.textContent?.trim() ?? '', top: c.getBoundingClientRect().top, height: c.getBoundingClientRect().height })),
+        );
+        const barTop = await page.locator('.status-bar').evaluate((el) => el.getBoundingClientRect().top);
+        for (const item of bar) expect(item.top - barTop, `"${item.text}" on the top bar's first line at ${width}×${height}`).toBeLessThan(20);
+        expect(await lines(page.getByRole('button', { name: 'Sync now' })), `"Sync now" on one line at ${width}×${height}`).toBe(1);
+        await moveInCard(card, `at ${width}×${height}`);
         await session.screenshot(`layout-${width}x${height}-${theme.toLowerCase()}`);
 
-        // Its secondary details open on request, still inside the window.
+        // Its secondary details open on request, still inside the window, and Move stays in the card.
         await card.getByRole('button', { name: 'More details' }).click();
         await card.getByText('Changed').waitFor();
         const opened = await box(card);
         expect(opened.y + opened.height).toBeLessThanOrEqual(height);
+        await moveInCard(card, `at ${width}×${height} with more details`);
+        await session.screenshot(`layout-${width}x${height}-${theme.toLowerCase()}-more`);
         await card.getByRole('button', { name: 'Fewer details' }).click();
         await card.getByRole('button', { name: 'Clear selection' }).click();
       }

@@ -1,7 +1,7 @@
 // No accidental edits, in Chromium against the built-in Sandbox: dragging across a crowd of pins pans
 // the map and moves no site; a site moves only after Move on its card (or its pin's menu), dragged
 // and confirmed; and "+ Add site" takes keyboard focus into the form and gives it back when the form
-// closes. Outcomes are read from the app's own outbox and register. Move mode's own rules (Esc, the
+// closes; the same move from the keyboard (arrow keys, Enter). Outcomes are read from the app's own outbox and register. Move mode's own rules (Esc, the
 // confirmation's focus on Cancel so Enter moves nothing, Undo) are test/components/move-mode.test.tsx.
 import type { Page } from 'playwright';
 import type { BulkFileView, BulkRunView, OutboxEntryView, SiteView } from '../../electron/shared/contract/index';
@@ -200,6 +200,22 @@ describe('pin moves', () => {
     expect(await page.getByTestId('map').getAttribute('data-movable')).toBe('');
     await expect.poll(() => focused(page), { message: 'focus back on Move' }).toMatchObject({ moveSite: local.localId });
     await session.screenshot('pin-moves-moved');
+
+    // Without a mouse, in a short window: Enter on the focused Move button, the arrow keys nudge the
+    // pin (Shift: further), Enter asks the same confirmation, and the move is queued like the drag.
+    await page.setViewportSize({ width: 1024, height: 640 });
+    await page.keyboard.press('Enter');
+    await hint.waitFor();
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('Shift+ArrowLeft');
+    await page.getByRole('status').filter({ hasText: /\d+ m from the site — Enter to confirm/ }).waitFor();
+    await session.screenshot('pin-moves-keyboard-nudged');
+    await page.keyboard.press('Enter');
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Move site' }).click();
+    await expect.poll(async () => (await positions(app))[local.localId]![1], { message: 'the site moved west' }).toBeLessThan(moved[1]!);
+    expect((await positions(app))[local.localId]![0]).toBeGreaterThan(moved[0]!);
+    await hint.waitFor({ state: 'hidden' });
     expect(session.errors).toEqual([]);
   });
 

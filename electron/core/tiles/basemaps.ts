@@ -142,6 +142,13 @@ export function serverTemplateIssue(template: string): string | null {
   return null;
 }
 
+/** A tile address as compared for duplicates: trimmed, scheme and host in lower case (paths may differ by case). */
+export function sameAddress(template: string): string {
+  const trimmed = template.trim();
+  const match = /^([a-z][a-z0-9+.-]*:\/\/[^/]*)(.*)$/i.exec(trimmed);
+  return match ? `${match[1]!.toLowerCase()}${match[2]}` : trimmed;
+}
+
 function attributionIssue(attribution: string): string | null {
   if (/[<>]/.test(attribution)) return 'The attribution is shown as text: it cannot contain < or >.';
   if (findXmlForbidden(attribution)) return 'The attribution contains an invisible control character.';
@@ -501,6 +508,11 @@ export function createBasemaps(options: BasemapsOptions): Basemaps {
     if (templateIssue) return refuse('template', templateIssue);
     const attributionProblem = attributionIssue(attribution);
     if (attributionProblem) return refuse('attribution', attributionProblem);
+    // The same address twice would be two names for one set of tiles (and one cache): say which has it.
+    const address = sameAddress(template);
+    const twin = stored.servers.find((server) => server.id !== input.id && sameAddress(server.template) === address);
+    if (twin) return refuse('template', `This address is already the tile server "${twin.name}"; edit that one instead.`);
+    if (sameAddress(options.street().tileUrl) === address) return refuse('template', 'This address is already the street map (the tile server in the Settings).');
     const fields = { name: input.name.trim(), kind: input.kind, template, attribution, minZoom, maxZoom, allowsDownload: input.allowsDownload ?? false };
     if (input.id !== undefined) {
       const index = stored.servers.findIndex((server) => server.id === input.id);

@@ -1,9 +1,9 @@
-// The site list: search and filters (name/ID, group, sync state), a windowed list that stays quick
-// with 10,000 sites (only the rows in view exist in the DOM), the selected site's details, and the
+// The site list: search and filters (name/ID, group, sync state), the rows (SiteRows: windowed, one
+// Tab stop with the grid's keys), the selected site's details, and the
 // unsaved drafts, so typed input that was never saved is always one click away. A profile of one's
 // own with no sites yet gets a first-run card instead of an empty list: the service has no operation
 // that lists an account's sites, so they come from a file or by their IDs.
-import { useEffect, useMemo, useRef, useState, type UIEvent } from 'react';
+import { useMemo, useState } from 'react';
 import type { SiteView, SyncState } from '../../../electron/shared/contract/index';
 import { siteMatcher, type SiteFilter, type StateFilter } from '../lib/siteFilter';
 import type { HeightUnit } from '../../../electron/shared/domain';
@@ -13,15 +13,12 @@ import { deleteDraft, listDrafts } from '../lib/drafts';
 import { formatHeight } from '../lib/units';
 import { formatDecimal, formatDms } from '../lib/coords';
 import { PinIcon, Problem, SyncBadge, useNow, useUi } from './ui';
-import { PIN_NAMES } from '../map/sprites';
 import { measurementText, siteMeasurement } from '../map/location/gateView';
 import { siteIdText } from '../lib/siteIdText';
+import { SiteRows } from './SiteRows';
 
-/** A row's height in pixels: styles.css's --row-height on the list (64, or less in the compact layout). */
-const ROW_HEIGHT = 64;
 /** One collator for every comparison: localeCompare with options builds a new one each call (seconds for 10,000 sites). */
 const BY_TITLE = new Intl.Collator(undefined, { numeric: true });
-const OVERSCAN = 6;
 
 export function SitesPanel({ selectedId, onAddSite, movingId, onToggleMove, draftsVersion, onDraftsChanged, filter, onFilterChange, mapFollowsList, onMapFollowsListChange }: {
   selectedId: string | null;
@@ -209,78 +206,6 @@ function FirstRun({ profileName, onAddSite }: { profileName: string; onAddSite: 
         </button>
       </div>
     </section>
-  );
-}
-
-function SiteRows({ sites, selectedId, unit }: { sites: SiteView[]; selectedId: string | null; unit: HeightUnit }) {
-  const ui = useUi();
-  const ref = useRef<HTMLDivElement>(null);
-  const [scrollTop, setScrollTop] = useState(0);
-  const [viewHeight, setViewHeight] = useState(400);
-  const [rowHeight, setRowHeight] = useState(ROW_HEIGHT);
-
-  // The list's height and the row height change together with the layout (a resize, the compact media query).
-  useEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const measure = () => {
-      setViewHeight(el.clientHeight);
-      setRowHeight(Number.parseFloat(getComputedStyle(el).getPropertyValue('--row-height')) || ROW_HEIGHT);
-    };
-    const observer = new ResizeObserver(measure);
-    observer.observe(el);
-    measure();
-    return () => observer.disconnect();
-    // The list element appears once there are sites (an empty list is a sentence instead).
-  }, [sites.length === 0]);
-
-  // A pin picked on the map scrolls its row into view.
-  useEffect(() => {
-    const el = ref.current;
-    if (!el || !selectedId) return;
-    const index = sites.findIndex((s) => s.localId === selectedId);
-    if (index < 0) return;
-    const top = index * rowHeight;
-    if (top < el.scrollTop || top + rowHeight > el.scrollTop + el.clientHeight) el.scrollTop = Math.max(0, top - el.clientHeight / 3);
-  }, [selectedId, sites, rowHeight]);
-
-  const first = Math.max(0, Math.floor(scrollTop / rowHeight) - OVERSCAN);
-  const last = Math.min(sites.length, Math.ceil((scrollTop + viewHeight) / rowHeight) + OVERSCAN);
-  const rows = sites.slice(first, last);
-
-  if (sites.length === 0) {
-    return <p className="empty">No sites match. Clear the search or filters, or add a site.</p>;
-  }
-
-  return (
-    <div ref={ref} className="site-rows" onScroll={(e: UIEvent<HTMLDivElement>) => setScrollTop(e.currentTarget.scrollTop)}>
-      <ul style={{ height: sites.length * rowHeight }} aria-label="Sites">
-        {rows.map((site, i) => {
-          const index = first + i;
-          return (
-            <li key={site.localId} className={`site-row ${site.localId === selectedId ? 'selected' : ''}`} style={{ transform: `translateY(${index * rowHeight}px)` }} data-local-id={site.localId}>
-              <button type="button" className="row-main" aria-current={site.localId === selectedId ? 'true' : undefined} onClick={() => ui.selectSite(site.localId, true)}>
-                <PinIcon style={site.pinStyle} decorative />
-                <span className="row-text">
-                  <span className="row-name">
-                    {siteTitle(site)}
-                    <span className="visually-hidden">, {PIN_NAMES[site.pinStyle].toLowerCase()} pin,</span>
-                  </span>
-                  <span className="row-sub">
-                    {site.siteId ? `ID ${site.siteId}` : 'New'} · {formatHeight(site.height, unit)}
-                    {site.group ? ` · ${site.group}` : ''}
-                  </span>
-                </span>
-                <SyncBadge state={site.syncState} short />
-              </button>
-              <button type="button" className="row-edit" aria-label={`Edit ${siteTitle(site)}`} onClick={() => ui.openSiteForm({ mode: 'edit', localId: site.localId })}>
-                Edit
-              </button>
-            </li>
-          );
-        })}
-      </ul>
-    </div>
   );
 }
 

@@ -1,6 +1,7 @@
 // Moving a site by dragging its pin, and only on purpose: the user first asks to move one site (Move
 // on its card or in its pin's menu), which makes that one pin draggable (move mode, the rules in
-// lib/siteMove) until it is dropped, Esc or Cancel move. After the drop the pin stays at its proposed
+// lib/siteMove) until it is dropped, Esc or Cancel move. Without a mouse, the arrow keys nudge the pin
+// (the map's moveKeys) and Enter drops it where it is shown. After the drop the pin stays at its proposed
 // place while the user confirms (Cancel has focus, so Enter never moves a site by accident), the move
 // is queued like any other edit, and the toast that says so offers to undo it (the same edit back to
 // where the site was). `preview` is what the map shows meanwhile; null once it is decided.
@@ -24,6 +25,10 @@ export interface MoveWithUndo {
   cancelMove: () => void;
   /** Another site was selected (or none): move mode for a different site ends. */
   selected: (localId: string | null) => void;
+  /** The pin in move mode was nudged (arrow keys) to (lat, lng): shown there until dropped or cancelled. */
+  nudge: (localId: string, lat: number, lng: number) => void;
+  /** How far the nudged pin is from its site (meters), or null when it has not been nudged. */
+  nudgedMeters: number | null;
   /** A pin was dropped at (lat, lng): confirm, queue, and offer to undo. */
   moveSite: (localId: string, lat: number, lng: number) => Promise<void>;
 }
@@ -37,6 +42,8 @@ export function useMoveWithUndo(
 ): MoveWithUndo {
   const { store, api, call, confirm, toast } = ui;
   const [preview, setPreview] = useState<MovePreview | null>(null);
+  // Where the arrow keys have put the armed pin; shown only while that site is still armed.
+  const [nudged, setNudged] = useState<MovePreview | null>(null);
   const [mode, dispatch] = useReducer(nextMoveMode, IDLE);
   // The mode as of the last event, for callbacks that run between renders (a drop right after Esc).
   const modeRef = useRef<MoveMode>(IDLE);
@@ -56,6 +63,7 @@ export function useMoveWithUndo(
         return false;
       }
       send({ type: 'start', localId });
+      setNudged(null);
       return modeRef.current.phase === 'armed' && modeRef.current.localId === localId;
     },
     [send, store, toast],
@@ -82,6 +90,15 @@ export function useMoveWithUndo(
     window.addEventListener('keydown', onKey, true);
     return () => window.removeEventListener('keydown', onKey, true);
   }, [armed, cancelMove]);
+
+  const nudge = useCallback((localId: string, lat: number, lng: number) => {
+    const now = modeRef.current;
+    if (now.phase === 'armed' && now.localId === localId) setNudged({ id: localId, lat, lng });
+  }, []);
+  const nudgedShown = mode.phase === 'armed' && nudged?.id === mode.localId ? nudged : null;
+  const nudgedSite = nudgedShown ? store.getState().sites.get(nudgedShown.id) : undefined;
+  const nudgedMeters =
+    nudgedShown && nudgedSite?.latitude != null && nudgedSite.longitude != null ? distanceMeters(nudgedSite.latitude, nudgedSite.longitude, nudgedShown.lat, nudgedShown.lng) : null;
 
   const moveSite = useCallback(
     async (localId: string, lat: number, lng: number) => {
@@ -157,5 +174,5 @@ export function useMoveWithUndo(
     [api, call, confirm, send, store, toast],
   );
 
-  return { preview, mode, movableId: draggablePin(mode), startMove, cancelMove, selected, moveSite };
+  return { preview: preview ?? nudgedShown, mode, movableId: draggablePin(mode), startMove, cancelMove, selected, nudge, nudgedMeters, moveSite };
 }

@@ -2,13 +2,14 @@
 // a component per pin; here site changes flow from the store straight into the canvas PinLayer, and
 // React only renders the overlays (add-site hint, context menus, tooltip, legend, tile notice).
 // Pins are fixed: dragging pans the map, a click selects; only the site in move mode (`movableId`)
-// can be dragged. A right click or a long press on a pin opens its menu (Move, Edit…).
+// can be dragged, or nudged with the arrow keys (moveKeys.ts). A right click or a long press on a pin
+// opens its menu (Move, Edit…).
 // Tiles of the configured server come through the host, which keeps them for offline use; when one
 // cannot be had (offline and never seen, blocked) a coordinate grid shows.
 // Readable at scale: pins cluster up to a zoom (a click on a cluster zooms in), names show from a
 // zoom on, the map can show only what the list's search and filters show (`filter`), a scale bar
 // in the user's units, the coordinates under the cursor, and a measure tool (two points or sites).
-import { useEffect, useImperativeHandle, useRef, useState, type ReactNode, type Ref } from 'react';
+import { useEffect, useId, useImperativeHandle, useRef, useState, type ReactNode, type Ref } from 'react';
 import L from 'leaflet';
 import { GPS_QUALITY_LABELS, type SettingsView, type SiteView } from '../../../electron/shared/contract/index';
 import { useAppState, type AppStore } from '../store';
@@ -30,8 +31,9 @@ import { hostTileUrl } from './tileUrl';
 import { safeAttribution } from '../lib/format';
 import { formatDecimal } from '../lib/coords';
 import { BasemapControls } from './basemaps/BasemapControls';
-import { basemapTileUrl, canDownloadArea, isFileBasemap } from './basemaps/basemaps';
+import { basemapTileUrl, downloadAreaRefusal, isFileBasemap } from './basemaps/basemaps';
 import { userNavigated } from './navigation';
+import { useMoveKeys } from './moveKeys';
 
 export interface MapHandle {
   /** Pans (and zooms in if far out) to a site; false when it has no position. */
@@ -58,6 +60,8 @@ export interface MapViewProps {
   onPick: (lat: number, lng: number, fix?: PickedFix) => void;
   onSelect: (localId: string) => void;
   onDrop: (localId: string, lat: number, lng: number) => void;
+  /** An arrow key nudged the pin in move mode to (lat, lng): shown there until Enter (a drop) or Esc. */
+  onNudge: (localId: string, lat: number, lng: number) => void;
   /** "Move this site" in a pin's menu. */
   onStartMove: (localId: string) => void;
   /** "Edit this site" in a pin's menu. */
@@ -398,6 +402,20 @@ export function MapView(props: MapViewProps) {
     layerRef.current?.setSelected(selectedId);
   }, [selectedId]);
 
+  useMoveKeys({
+    map: leafletMap,
+    movableId,
+    preview: movePreview,
+    positionOf: (id) => {
+      const pin = layerRef.current?.getPin(id);
+      if (pin) return { lat: pin.lat, lng: pin.lng };
+      const site = store.getState().sites.get(id);
+      return site?.latitude != null && site.longitude != null ? { lat: site.latitude, lng: site.longitude } : null;
+    },
+    onNudge: (id, lat, lng) => callbacks.current.onNudge(id, lat, lng),
+    onDrop: (id, lat, lng) => callbacks.current.onDrop(id, lat, lng),
+  });
+
   // Both together: a drop always ends move mode, so the preview is set again after every drop (the
   // layer shows a dropped pin where it landed at once, and this puts it back if the move was refused).
   useEffect(() => {
@@ -518,7 +536,10 @@ export function MapView(props: MapViewProps) {
           ) : (
             <>
               <MenuItem onSelect={closeMenuThen(() => callbacks.current.onPick(menu.lat, menu.lng))}>New site here</MenuItem>
-              {canDownloadArea(activeBasemap) && <MenuItem onSelect={closeMenuThen(() => setDownloadOpen(true))}>Download this area…</MenuItem>}
+              {/* Always offered, so a basemap that may not be downloaded says why instead of leaving the user to wonder. */}
+              <MenuItem onSelect={closeMenuThen(() => setDownloadOpen(true))} disabledReason={downloadAreaRefusal(activeBasemap)}>
+                Download this area…
+              </MenuItem>
             </>
           )}
           <MenuItem
@@ -587,7 +608,19 @@ export function MapView(props: MapViewProps) {
 }
 
 /** One entry of the map's context menu (the menu's arrow keys move between these). */
-function MenuItem({ onSelect, children }: { onSelect: () => void; children: ReactNode }) {
+function MenuItem({ onSelect, disabledReason = null, children }: { onSelect: () => void; disabledReason?: string | null; children: ReactNode }) {
+  const reasonId = useId();
+  if (disabledReason !== null) {
+    // aria-disabled rather than disabled: the arrow keys still reach it, so its reason is read out.
+    return (
+      <button type="button" role="menuitem" aria-disabled="true" aria-describedby={reasonId} className="menu-disabled">
+        {children}
+        <span id={reasonId} className="menu-reason">
+          {disabledReason}
+        </span>
+      </button>
+    );
+  }
   return (
     <button type="button" role="menuitem" onClick={onSelect}>
       {children}

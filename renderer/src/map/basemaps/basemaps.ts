@@ -23,6 +23,13 @@ export function canDownloadArea(basemap: Pick<BasemapView, 'kind' | 'downloadRef
   return basemap !== null && basemap.downloadRefusal === null && !isFileBasemap(basemap);
 }
 
+/** Why the map's basemap cannot have an area downloaded, in a sentence, or null when it can. */
+export function downloadAreaRefusal(basemap: Pick<BasemapView, 'kind' | 'downloadRefusal'> | null): string | null {
+  if (basemap === null) return 'This map has no basemap whose areas can be downloaded; add one under Settings → Basemaps.';
+  if (isFileBasemap(basemap)) return 'This basemap is a file, so it is offline already.';
+  return basemap.downloadRefusal;
+}
+
 /**
  * The Leaflet URL template of a basemap's tiles. The query names what the tiles come from (the
  * server's template, or the file's name and size), so the browser's own cache never shows the tiles

@@ -204,6 +204,9 @@ export function LocationControl({ map, settings, gateM, onAddSiteHere, stakeRequ
   // A fix says at once whether it may place a site: "Good fix", or "Fix worse than the gate".
   const words = !shown ? null : verdict ? (verdict.pass ? GOOD_FIX : POOR_FIX) : STATE_WORDS[shown.state];
   const sats = fix ? satellitesText(fix) : null;
+  // Position "Off" means no My location on the map at all (Settings → Position says so); a staking
+  // already under way still shows its panel, which says the position is off.
+  if (source === 'off' && !staking) return null;
   return (
     <div className="location-control" data-testid="location-control" data-state={shown?.state ?? 'closed'} data-gate={verdict ? (verdict.pass ? 'pass' : 'fail') : 'none'} data-following={on && following ? 'true' : 'false'}>
       <button
