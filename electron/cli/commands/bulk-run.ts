@@ -1,6 +1,6 @@
 // What `sitewalk import` and `sitewalk reprocess-bulk` share: the exit codes, reading the input
-// file, the progress line with Ctrl-C to cancel, and how a dry run or a run ends (report file,
-// counts sentence, the JSON document, the exit code).
+// file, repeatable options, the progress line with Ctrl-C to cancel, and how a dry run or a run
+// ends (report file, counts sentence, the JSON document, the exit code).
 import type { BulkProgress, RunResult } from '../../core/bulk/apply';
 import { readInputFile, writeTextFile } from '../../core/bulk/files';
 import { reportCsv, runSucceeded, type ReportRow, type RunCounts } from '../../shared/bulk/report';
@@ -25,6 +25,16 @@ export interface BulkCommandOptions extends CoreCommandOptions {
 export interface RunFlags extends CommonFlags {
   report?: string;
   wait: boolean;
+}
+
+/** Commander's reader for a repeatable option (--mapping, --default, --filter): every value, in order. */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/** What a bulk run command reads when it runs: whether stderr is a terminal (progress redraws one line), and how Ctrl-C is armed. */
+export function runControls(io: CliIo, options: BulkCommandOptions): { isTty: () => boolean; interrupt: NonNullable<BulkCommandOptions['interrupt']> } {
+  return { isTty: () => io.stderrIsTty === true, interrupt: options.interrupt ?? onFirstSigint(io) };
 }
 
 /** Ctrl-C once: cancel (rows not yet sent are taken out of the outbox). Twice: Node's default, quit now. */

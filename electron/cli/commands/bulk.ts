@@ -23,7 +23,7 @@ import type { ImportFormat } from '../../shared/bulk/table';
 import type { InputIssue } from '../../core/service/types';
 import { CliExit, fail, issuesExit, output, type CliIo, type CommonFlags } from '../io';
 import { withCommonOptions, withCore } from './context';
-import { BULK_EXIT, EXIT_HELP, finishDryRun, finishRun, onFirstSigint, readOrExit, sendWithProgress, type BulkCommandOptions, type RunFlags } from './bulk-run';
+import { BULK_EXIT, EXIT_HELP, collect, finishDryRun, finishRun, readOrExit, runControls, sendWithProgress, type BulkCommandOptions, type RunFlags } from './bulk-run';
 import { registerReprocessBulkCommand } from './reprocess-bulk';
 
 export { BULK_EXIT, type BulkCommandOptions } from './bulk-run';
@@ -45,13 +45,8 @@ interface ExportFlags extends CommonFlags {
 
 const DELIMITERS: Record<NonNullable<ImportFlags['delimiter']>, Delimiter> = { comma: ',', semicolon: ';', tab: '\t', pipe: '|' };
 
-function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
-}
-
 export function registerBulkCommands(program: Command, io: CliIo, options: BulkCommandOptions = {}): void {
-  const isTty = () => io.stderrIsTty === true;
-  const interrupt = options.interrupt ?? onFirstSigint(io);
+  const { isTty, interrupt } = runControls(io, options);
 
   withCommonOptions(
     program

@@ -10,7 +10,7 @@ import type { ReportRow } from '../../shared/bulk/report';
 import type { InputIssue } from '../../core/service/types';
 import { CliExit, issuesExit, output, type CliIo } from '../io';
 import { withCommonOptions, withCore } from './context';
-import { BULK_EXIT, EXIT_HELP, finishDryRun, finishRun, onFirstSigint, readOrExit, sendWithProgress, type BulkCommandOptions, type RunFlags } from './bulk-run';
+import { BULK_EXIT, EXIT_HELP, collect, finishDryRun, finishRun, readOrExit, runControls, sendWithProgress, type BulkCommandOptions, type RunFlags } from './bulk-run';
 
 interface ReprocessFlags extends RunFlags {
   multiMap: string;
@@ -21,13 +21,8 @@ interface ReprocessFlags extends RunFlags {
   filter?: string[];
 }
 
-function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
-}
-
 export function registerReprocessBulkCommand(program: Command, io: CliIo, options: BulkCommandOptions = {}): void {
-  const isTty = () => io.stderrIsTty === true;
-  const interrupt = options.interrupt ?? onFirstSigint(io);
+  const { isTty, interrupt } = runControls(io, options);
   withCommonOptions(
     program
       .command('reprocess-bulk')
