@@ -32,11 +32,6 @@ export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-/** What a bulk run command reads when it runs: whether stderr is a terminal (progress redraws one line), and how Ctrl-C is armed. */
-export function runControls(io: CliIo, options: BulkCommandOptions): { isTty: () => boolean; interrupt: NonNullable<BulkCommandOptions['interrupt']> } {
-  return { isTty: () => io.stderrIsTty === true, interrupt: options.interrupt ?? onFirstSigint(io) };
-}
-
 /** Ctrl-C once: cancel (rows not yet sent are taken out of the outbox). Twice: Node's default, quit now. */
 export function onFirstSigint(io: CliIo): (cancel: () => void) => () => void {
   return (cancel) => {
@@ -87,16 +82,19 @@ async function writeReport(io: CliIo, command: string, path: string | undefined,
   return written.ok;
 }
 
-/** Runs a send with the progress line drawn (on a terminal) and the first Ctrl-C armed to cancel it. */
+/**
+ * Runs a send with the progress line drawn (redrawn in place when stderr is a terminal) and
+ * cancelling armed: the first Ctrl-C unless the options say otherwise.
+ */
 export async function sendWithProgress(
   io: CliIo,
-  tty: boolean,
-  interrupt: NonNullable<BulkCommandOptions['interrupt']>,
+  options: BulkCommandOptions,
   verb: string,
   send: (signal: AbortSignal, onProgress: (progress: BulkProgress) => void) => Promise<RunResult>,
 ): Promise<RunResult> {
-  const printer = terminalProgress(io.stderr, tty, verb);
+  const printer = terminalProgress(io.stderr, io.stderrIsTty === true, verb);
   const controller = new AbortController();
+  const interrupt = options.interrupt ?? onFirstSigint(io);
   const release = interrupt(() => controller.abort());
   try {
     return await send(controller.signal, (progress) => printer.update(progress));
