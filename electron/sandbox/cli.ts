@@ -66,13 +66,21 @@ interface Flags {
   quiet?: boolean;
 }
 
+/** Each numeric fault flag and the fault setting it gives, when given. */
+const FAULT_FLAGS = {
+  latency: 'latencyMs',
+  failureRate: 'failureRate',
+  applyThenDropRate: 'applyThenDropRate',
+  hangRate: 'hangRate',
+  proxy503Rate: 'proxy503Rate',
+} as const satisfies Partial<Record<keyof Flags, keyof FaultConfig>>;
+
 export function optionsFromFlags(flags: Flags): SandboxOptions {
   const faults: FaultConfig = {};
-  if (flags.latency !== undefined) faults.latencyMs = flags.latency;
-  if (flags.failureRate !== undefined) faults.failureRate = flags.failureRate;
-  if (flags.applyThenDropRate !== undefined) faults.applyThenDropRate = flags.applyThenDropRate;
-  if (flags.hangRate !== undefined) faults.hangRate = flags.hangRate;
-  if (flags.proxy503Rate !== undefined) faults.proxy503Rate = flags.proxy503Rate;
+  for (const [flag, setting] of Object.entries(FAULT_FLAGS) as Array<[keyof typeof FAULT_FLAGS, (typeof FAULT_FLAGS)[keyof typeof FAULT_FLAGS]]>) {
+    const value = flags[flag];
+    if (value !== undefined) faults[setting] = value;
+  }
   if (flags.faultOperations !== undefined) faults.operations = flags.faultOperations.split(',').map((s) => s.trim()).filter((s) => s !== '');
   return {
     port: flags.port,

@@ -173,10 +173,11 @@ const submissionSchema = z.object({
 
 const qualitySchema = z.object({ id: z.number().int(), name: z.string().max(200), error: z.string().max(2000).nullable() });
 
+/** What every record of something the sandbox sent out (an email, an EUS API push) starts with. */
+const sentFields = { id: z.number().int(), at: isoTime, account: z.string() };
+
 const mailSchema = z.object({
-  id: z.number().int(),
-  at: isoTime,
-  account: z.string(),
+  ...sentFields,
   to: z.string(),
   subject: z.string(),
   body: z.string(),
@@ -184,9 +185,7 @@ const mailSchema = z.object({
 });
 
 const pushSchema = z.object({
-  id: z.number().int(),
-  at: isoTime,
-  account: z.string(),
+  ...sentFields,
   processId: z.string(),
   url: z.string(),
   status: z.number().int().nullable(),

@@ -4,10 +4,10 @@
 // the CLI's main() in this process everywhere else.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import Papa from 'papaparse';
 import { describe, expect } from 'vitest';
 import { auditCsv } from '../bench/bulk';
 import { it } from '../support/fixtures';
+import { reportRows } from '../support/report-csv';
 import { serviceMail, serviceMultiMaps, serviceSites, serviceSubmissions } from '../support/service-state';
 import { waiting } from '../support/wait';
 import { sitewalkInTempHome, startSitewalk } from '../support/cli';
@@ -32,7 +32,7 @@ describe('sitewalk bulk commands against the sandbox', { timeout: 300_000 }, () 
     expect(run.stderr).not.toContain('\r');
     expect(run.code).toBe(0);
     expect(run.json).toMatchObject({ ok: true, outcome: 'completed', counts: { created: 2 } });
-    const rows = Papa.parse<string[]>((await readFile(report, 'utf8')).replace(/^\uFEFF/, ''), { skipEmptyLines: true }).data.slice(1);
+    const rows = reportRows(await readFile(report, 'utf8'));
     const sites = new Map((await serviceSites(sandbox.url)).map((site) => [String(site.id), site]));
     expect(rows.map((row) => [row[0], row[2], row[4]])).toEqual([
       ['2', 'Nordhang', 'created'],

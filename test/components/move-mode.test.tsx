@@ -30,6 +30,19 @@ function MoveHarness() {
 }
 
 const setup = () => renderWithHost({ sites: [RIDGE, NO_HEIGHT] }, () => <MoveHarness />);
+type Shown = Awaited<ReturnType<typeof setup>>;
+
+/** Arms Ridge and drops its pin where the map would report it: the move then asks to be confirmed. */
+async function dropRidgeInMoveMode({ screen }: Shown): Promise<void> {
+  await screen.getByRole('button', { name: 'Move Ridge' }).click();
+  await screen.getByRole('button', { name: "Drop Ridge's pin" }).click();
+}
+
+/** The pins stand where the sites are, and no save was asked of the host. */
+async function expectNothingMoved({ screen, host }: Shown): Promise<void> {
+  await expect.element(screen.getByText('Pins where the sites are')).toBeVisible();
+  expect(host.callsOf('saveSite')).toEqual([]);
+}
 
 describe('move mode', () => {
   it('lets no pin be dragged until Move is chosen, then only that one', async () => {
@@ -60,17 +73,16 @@ describe('move mode', () => {
   });
 
   it('moves nothing when a pin is dropped outside move mode', async () => {
-    const { screen, host } = await setup();
-    await screen.getByRole('button', { name: "Drop Ridge's pin" }).click();
-    await expect.element(screen.getByRole('dialog')).not.toBeInTheDocument();
-    await expect.element(screen.getByText('Pins where the sites are')).toBeVisible();
-    expect(host.callsOf('saveSite')).toEqual([]);
+    const shown = await setup();
+    await shown.screen.getByRole('button', { name: "Drop Ridge's pin" }).click();
+    await expect.element(shown.screen.getByRole('dialog')).not.toBeInTheDocument();
+    await expectNothingMoved(shown);
   });
 
   it('previews the dropped pin while asking, with Cancel focused so Enter moves nothing', async () => {
-    const { screen, host } = await setup();
-    await screen.getByRole('button', { name: 'Move Ridge' }).click();
-    await screen.getByRole('button', { name: "Drop Ridge's pin" }).click();
+    const shown = await setup();
+    const { screen } = shown;
+    await dropRidgeInMoveMode(shown);
     const dialog = screen.getByRole('dialog', { name: 'Move Ridge?' });
     await expect.element(dialog.getByText(/From 40\.5(0*), -80\.25(0*)\s*to 40\.501(0*), -80\.25(0*)/)).toBeVisible();
     await expect.element(dialog.getByText(/That is 111 m\./)).toBeVisible();
@@ -80,14 +92,13 @@ describe('move mode', () => {
     await expect.element(dialog.getByRole('button', { name: 'Cancel' })).toHaveFocus();
     await userEvent.keyboard('{Enter}');
     await expect.element(dialog).not.toBeInTheDocument();
-    await expect.element(screen.getByText('Pins where the sites are')).toBeVisible();
-    expect(host.callsOf('saveSite')).toEqual([]);
+    await expectNothingMoved(shown);
   });
 
   it('queues the move once confirmed, and Undo queues the way back', async () => {
-    const { screen, host } = await setup();
-    await screen.getByRole('button', { name: 'Move Ridge' }).click();
-    await screen.getByRole('button', { name: "Drop Ridge's pin" }).click();
+    const shown = await setup();
+    const { screen, host } = shown;
+    await dropRidgeInMoveMode(shown);
     await screen.getByRole('dialog', { name: 'Move Ridge?' }).getByRole('button', { name: 'Move site' }).click();
     await expect.element(screen.getByText('Moved Ridge.')).toBeVisible();
     await expect.element(screen.getByText('Pins where the sites are')).toBeVisible();
@@ -101,10 +112,10 @@ describe('move mode', () => {
   });
 
   it('says so when the host refuses the move, and leaves the site where it was', async () => {
-    const { screen, host } = await setup();
+    const shown = await setup();
+    const { screen, host } = shown;
     host.answer('saveSite', async () => ({ ok: false as const, issues: [{ field: 'latitude', message: 'Latitude is off the service\'s grid.' }] }));
-    await screen.getByRole('button', { name: 'Move Ridge' }).click();
-    await screen.getByRole('button', { name: "Drop Ridge's pin" }).click();
+    await dropRidgeInMoveMode(shown);
     await screen.getByRole('dialog', { name: 'Move Ridge?' }).getByRole('button', { name: 'Move site' }).click();
     await expect.element(screen.getByText(/^The site was not moved: .*off the service's grid/)).toBeVisible();
     await expect.element(screen.getByText('Pins where the sites are')).toBeVisible();

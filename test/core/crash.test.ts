@@ -4,15 +4,15 @@
 // settle. Then the sandbox's state is compared with what was queued: every acknowledged op is in the
 // outbox, no create was applied twice, every create is either done (with the ID the service gave)
 // or waiting in review, every edit reached its site, and no journal was ever found corrupt.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterEach, describe, expect } from 'vitest';
+import { describe, expect } from 'vitest';
 import { seededRandom } from '../../electron/core/clock';
 import type { OutboxEntryView, SiteView } from '../../electron/core/open-core';
 import { createServiceClient } from '../../electron/core/service/client';
 import type { RunningSandbox } from '../../electron/sandbox/index';
+import { killedAfterEachTest } from '../support/children';
 import { it } from '../support/fixtures';
 import { serviceCalls, serviceSites, type SandboxSite } from '../support/service-state';
 import type { CrashOp, CrashPlan } from './crash-child';
@@ -21,12 +21,7 @@ const SEED = 20_251_122;
 const KILLS = 18;
 const CHILD = join(process.cwd(), 'test/core/crash-child.ts');
 
-const children = new Set<ChildProcess>();
-
-// Before the fixtures' teardown: no child is left talking to a sandbox that is closing.
-afterEach(() => {
-  for (const child of children) child.kill('SIGKILL');
-});
+const children = killedAfterEachTest();
 
 interface Run {
   acked: number[];
@@ -39,11 +34,10 @@ interface Run {
 /** Starts the child on `dataDir`; kills it `killAfterMs` after it is READY (never, when null). */
 function runChild(sandbox: RunningSandbox, dataDir: string, planFile: string, killAfterMs: number | null): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dataDir, sandbox.url, planFile], {
+    const child = children.spawn(process.execPath, ['--import', 'tsx', CHILD, dataDir, sandbox.url, planFile], {
       env: { ...process.env, CRASH_KEY: sandbox.demo.key },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    children.add(child);
     const run: Run = { acked: [], problems: [], settled: null, exitCode: null, stderr: '' };
     let timer: NodeJS.Timeout | null = null;
     child.stderr!.on('data', (chunk: Buffer) => (run.stderr += chunk.toString()));
@@ -56,7 +50,6 @@ function runChild(sandbox: RunningSandbox, dataDir: string, planFile: string, ki
     child.on('error', reject);
     child.on('close', (code) => {
       if (timer) clearTimeout(timer);
-      children.delete(child);
       run.exitCode = code;
       resolve(run);
     });

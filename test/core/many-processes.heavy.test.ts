@@ -6,12 +6,12 @@
 // every create is done with the ID the service gave or waits in review, and no request was sent by
 // two processes at once (an edit sent again only after its sender was killed mid-call).
 // Heavy: ~2 minutes of child processes; run it on its own.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect } from 'vitest';
+import { describe, expect } from 'vitest';
 import { seededRandom } from '../../electron/core/clock';
 import { QUICK_SYNC } from '../support/core';
+import { killedAfterEachTest } from '../support/children';
 import { runSitewalk } from '../support/cli';
 import { it } from '../support/fixtures';
 import { serviceCalls, serviceSites } from '../support/service-state';
@@ -21,25 +21,19 @@ const SEED = 20_261_125;
 const ROUNDS = 20;
 const PROCESSES = 4;
 const SITEWALK = join(process.cwd(), 'electron/cli/sitewalk.mjs');
-const children = new Set<ChildProcess>();
-
-afterEach(() => {
-  for (const child of children) child.kill('SIGKILL');
-});
+const children = killedAfterEachTest();
 
 /** `sitewalk sync --until-settled` on the folder; SIGKILLed after `killAfterMs` when given. Resolves when it has exited. */
 function syncProcess(home: string, dataDir: string, key: string, killAfterMs: number | null): Promise<number | null> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SITEWALK, 'sync', '--until-settled', '--data-dir', dataDir], {
+    const child = children.spawn(process.execPath, [SITEWALK, 'sync', '--until-settled', '--data-dir', dataDir], {
       env: { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), SITEWALK_DATA_DIR: '', SITEWALK_KEY: key, NO_COLOR: '1', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent-sitewalk-test' },
       stdio: ['ignore', 'ignore', 'ignore'],
     });
-    children.add(child);
     const timer = killAfterMs === null ? null : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
     child.on('error', reject);
     child.on('close', (code) => {
       if (timer) clearTimeout(timer);
-      children.delete(child);
       resolve(code);
     });
   });

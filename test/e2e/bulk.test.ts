@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import type { Download, Page } from 'playwright';
 import type { MailMessage, SandboxState } from '../../electron/sandbox/state';
 import type { SandboxSite } from '../../electron/sandbox/state';
+import { reportRows } from '../support/report-csv';
 import { describe, expect, test as e2e } from './fixtures';
 import { inspect } from './helpers';
 
@@ -18,14 +19,6 @@ async function downloaded(page: Page, click: () => Promise<void>): Promise<{ nam
   const [download] = await Promise.all([page.waitForEvent('download'), click()]) as [Download, void];
   const path = await download.path();
   return { name: download.suggestedFilename(), text: (await readFile(path!)).toString('utf8') };
-}
-
-function parseCsv(text: string): string[][] {
-  return text
-    .replace(/^\uFEFF/, '')
-    .split('\r\n')
-    .filter((line) => line !== '')
-    .map((line) => line.split(','));
 }
 
 describe('bulk work', () => {
@@ -57,16 +50,15 @@ describe('bulk work', () => {
 
     const report = await downloaded(page, () => dialog.getByRole('button', { name: 'Download report (CSV)' }).click());
     expect(report.name).toBe('tower-audit-report.csv');
-    const rows = parseCsv(report.text);
-    expect(rows[0]).toEqual(['row', 'siteId', 'name', 'action', 'status', 'message']);
-    expect(rows.slice(1).map((row) => [row[0], row[2], row[4]])).toEqual([
+    const rows = reportRows(report.text);
+    expect(rows.map((row) => [row[0], row[2], row[4]])).toEqual([
       ['2', 'Audit North', 'created'],
       ['3', 'Audit South', 'created'],
       ['4', 'Audit Broken', 'invalid'],
       ['5', 'Audit East', 'created'],
     ]);
     const onService = await inspect<SandboxSite[]>(base, 'sites');
-    for (const row of rows.slice(1).filter((r) => r[4] === 'created')) {
+    for (const row of rows.filter((r) => r[4] === 'created')) {
       expect(onService.find((site) => site.id === row[1])?.name).toBe(row[2]);
     }
     expect(onService.find((site) => site.name === 'Audit South')).toMatchObject({ height: 50, latitude: 45.51, longitude: -111.12, pinStyle: 4, group: 'Audit' });

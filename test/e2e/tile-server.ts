@@ -2,7 +2,8 @@
 // with a border, so tile edges show in screenshots), optionally answered slowly so a test can catch
 // an area download in the middle. It counts the tiles it served and can be closed mid-request.
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { trackConnections } from '../support/net';
 import { rgbPng } from '../support/png';
 
 export interface PngTileServer {
@@ -16,7 +17,6 @@ export interface PngTileServer {
 
 export async function startPngTileServer(options: { delayMs?: number; fill?: [number, number, number] } = {}): Promise<PngTileServer> {
   const tile = rgbPng({ fill: options.fill ?? [0xdd, 0xe8, 0xd0], border: [0x9a, 0xb0, 0x8c] });
-  const sockets = new Set<Socket>();
   const state = { requests: 0, delayMs: options.delayMs ?? 0 };
   const server: Server = createServer((request, response) => {
     if (!/^\/\d+\/\d+\/\d+\.png$/.test(request.url ?? '')) {
@@ -31,10 +31,7 @@ export async function startPngTileServer(options: { delayMs?: number; fill?: [nu
     if (state.delayMs > 0) setTimeout(answer, state.delayMs);
     else answer();
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
+  const connections = trackConnections(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   let closed: Promise<void> | null = null;
@@ -52,7 +49,7 @@ export async function startPngTileServer(options: { delayMs?: number; fill?: [nu
     close() {
       closed ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
+        connections.destroyAll();
       });
       return closed;
     },

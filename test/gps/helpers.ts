@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type Server, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import type { GpsReaderView } from '../../electron/core/gps/reader';
+import { afterEach } from 'vitest';
+import { GpsReader, type GpsReaderOptions, type GpsReaderView } from '../../electron/core/gps/reader';
 
 export const WALK_LOG = fileURLToPath(new URL('../fixtures/gps/walk-bozeman-hill.nmea', import.meta.url));
 /** The log's sentences, one per line without the CR LF. */
@@ -160,6 +161,33 @@ export function startBareGpsd(port: number): { stop(): Promise<void> } {
         await exited;
       }
       await rm(control, { force: true });
+    },
+  };
+}
+
+type ReaderOptions = Pick<GpsReaderOptions, 'source' | 'port'> & Partial<GpsReaderOptions>;
+
+/**
+ * Call at a test file's top level. `reader` starts a GpsReader with short timings (so a test takes a
+ * few seconds) on top of `defaults`, recording its views; it and everything pushed on `cleanups` is
+ * undone after each test, last first.
+ */
+export function readersForEachTest(defaults: Partial<GpsReaderOptions> = {}): {
+  cleanups: Array<() => unknown>;
+  reader(options: ReaderOptions): { reader: GpsReader } & ReturnType<typeof recorder>;
+} {
+  const cleanups: Array<() => unknown> = [];
+  afterEach(async () => {
+    for (const undo of cleanups.splice(0).reverse()) await undo();
+  });
+  return {
+    cleanups,
+    reader(options) {
+      const rec = recorder();
+      const r = new GpsReader({ host: '127.0.0.1', silentMs: 1_000, retryMinMs: 50, retryMaxMs: 300, ...defaults, ...options, onView: rec.onView });
+      cleanups.push(() => r.close());
+      r.start();
+      return { reader: r, ...rec };
     },
   };
 }

@@ -7,16 +7,13 @@ import { accuracyNote, deviceError, deviceFix, deviceShown, formatAccuracy, from
 import { AppStore } from '../../renderer/src/store';
 import { gateReason, measurementFor, measurementText, singleFixMeasurement } from '../../renderer/src/map/location/gateView';
 import { judgeGate } from '../../electron/shared/gps/gate';
+import { expectExamples } from '../support/examples';
 
 const view = (revision: number, state: GpsView['state']): GpsView => ({ source: 'gpsd', state, message: state, endpoint: '127.0.0.1:2947', fix: null, counts: { read: 0, dropped: 0, badValues: 0 }, revision });
 
 describe('the My location words', () => {
   it('shows the accuracy in the user’s unit, finer when it is small', () => {
-    expect(formatAccuracy(20.9, 'm')).toBe('±21 m');
-    expect(formatAccuracy(3.84, 'm')).toBe('±3.8 m');
-    expect(formatAccuracy(20.9, 'ft')).toBe('±69 ft');
-    expect(formatAccuracy(0.02, 'ft')).toBe('±0.1 ft');
-    expect(formatAccuracy(null, 'm')).toBe('unknown');
+    expectExamples(formatAccuracy, [[20.9, 'm', '±21 m'], [3.84, 'm', '±3.8 m'], [20.9, 'ft', '±69 ft'], [0.02, 'ft', '±0.1 ft'], [null, 'm', 'unknown']]);
     expect(accuracyNote(4.2, 'ft', 'DGPS fix (corrected)')).toBe('Position from My location (DGPS fix (corrected)), accurate to ±14 ft.');
   });
 

@@ -1,28 +1,16 @@
 // The GPS reader over real TCP against a plain NMEA stream replaying the recorded walk: the position
 // and its sky, the no-fix stretch, a receiver that is silent, an address where nothing listens, a
 // server that restarts, a hostile stream, and no more than about four views a second.
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { GpsReader, type GpsReaderOptions } from '../../electron/core/gps/reader';
+import { describe, expect, it, vi } from 'vitest';
 import { freePort } from '../support/net';
-import { WALK_FIRST, nmeaStream, rawServer, recorder, silentServer, type TestServer } from './helpers';
+import { WALK_FIRST, nmeaStream, rawServer, readersForEachTest, silentServer, type TestServer } from './helpers';
 
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const undo of cleanups.splice(0).reverse()) await undo();
-});
+// A view at most every 250 ms: the rate the views-per-second test holds the reader to.
+const { cleanups, reader } = readersForEachTest({ minEmitMs: 250 });
 
 function track<T extends TestServer>(server: T): T {
   cleanups.push(() => server.close());
   return server;
-}
-
-/** A reader with short timings (so a test takes a few seconds), closed after the test. */
-function reader(options: Pick<GpsReaderOptions, 'source' | 'port'> & Partial<GpsReaderOptions>) {
-  const rec = recorder();
-  const r = new GpsReader({ host: '127.0.0.1', silentMs: 1_000, retryMinMs: 50, retryMaxMs: 300, minEmitMs: 250, ...options, onView: rec.onView });
-  cleanups.push(() => r.close());
-  r.start();
-  return { reader: r, ...rec };
 }
 
 const wait = { timeout: 10_000, interval: 20 };

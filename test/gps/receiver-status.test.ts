@@ -2,23 +2,11 @@
 // receiver says nothing reads "silent" (its own VERSION/DEVICES/WATCH are not the receiver talking),
 // hostile figures are dropped and counted, and a fix that is old or contradicts itself is not a fix.
 // Over real TCP against small servers speaking gpsd's JSON.
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Socket } from 'node:net';
-import { GpsReader, type GpsReaderOptions } from '../../electron/core/gps/reader';
-import { rawServer, recorder, type TestServer } from './helpers';
+import { rawServer, readersForEachTest, type TestServer } from './helpers';
 
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const undo of cleanups.splice(0).reverse()) await undo();
-});
-
-function reader(options: Pick<GpsReaderOptions, 'source' | 'port'> & Partial<GpsReaderOptions>) {
-  const rec = recorder();
-  const r = new GpsReader({ host: '127.0.0.1', silentMs: 1_000, retryMinMs: 50, retryMaxMs: 300, minEmitMs: 50, ...options, onView: rec.onView });
-  cleanups.push(() => r.close());
-  r.start();
-  return { reader: r, ...rec };
-}
+const { cleanups, reader } = readersForEachTest({ minEmitMs: 50 });
 
 const wait = { timeout: 10_000, interval: 20 };
 const GREETING = '{"class":"VERSION","release":"3.22","proto_major":3,"proto_minor":14}\n';

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, expect } from 'vitest';
 import type { BenchFigure } from '../bench/figures';
 import { formatNumber, formatTable, importGroup, main, runGroups, type BenchGroup, type GroupLoader } from '../bench/run';
+import { expectExamples } from '../support/examples';
 import { it } from '../support/fixtures';
 
 const group = (name: string): BenchGroup => ({ name, file: name, exportName: `bench_${name}`, about: name });
@@ -117,10 +118,6 @@ describe('bench runner', () => {
   });
 
   it('shows numbers to three significant digits with thousands separated', () => {
-    expect(formatNumber(12345.678)).toBe('12,346');
-    expect(formatNumber(42.25)).toBe('42.3');
-    expect(formatNumber(3.14159)).toBe('3.14');
-    expect(formatNumber(0.012345)).toBe('0.0123');
-    expect(formatNumber(5000)).toBe('5,000');
+    expectExamples(formatNumber, [[12345.678, '12,346'], [42.25, '42.3'], [3.14159, '3.14'], [0.012345, '0.0123'], [5000, '5,000']]);
   });
 });

@@ -3,6 +3,7 @@
 // exact quarter circles), and distances said in the user's units.
 import { describe, expect, it } from 'vitest';
 import { compassPoint, EARTH_RADIUS_M, formatBearing, formatDistance, haversineDistance, initialBearing } from '../../renderer/src/lib/geodesy';
+import { expectExamples } from '../support/examples';
 
 const landsEnd = { lat: 50 + 3 / 60 + 59 / 3600, lng: -(5 + 42 / 60 + 53 / 3600) };
 const johnOGroats = { lat: 58 + 38 / 60 + 38 / 3600, lng: -(3 + 4 / 60 + 12 / 3600) };
@@ -34,21 +35,12 @@ describe('distance and bearing between two points', () => {
 
 describe('saying distances and bearings', () => {
   it('uses metres and kilometres for the metre setting, feet and miles for feet', () => {
-    expect(formatDistance(950.4, 'm')).toBe('950 m');
-    expect(formatDistance(1500, 'm')).toBe('1.5 km');
-    expect(formatDistance(968_900, 'm')).toBe('968.9 km');
-    expect(formatDistance(100, 'ft')).toBe('328 ft');
-    expect(formatDistance(2 * 1609.344, 'ft')).toBe('2 mi');
-    expect(formatDistance(1_000_000, 'ft')).toBe('621.4 mi');
+    expectExamples(formatDistance, [[950.4, 'm', '950 m'], [1500, 'm', '1.5 km'], [968_900, 'm', '968.9 km']]);
+    expectExamples(formatDistance, [[100, 'ft', '328 ft'], [2 * 1609.344, 'ft', '2 mi'], [1_000_000, 'ft', '621.4 mi']]);
   });
 
   it('names the compass point of a bearing', () => {
-    expect(compassPoint(0)).toBe('N');
-    expect(compassPoint(47)).toBe('NE');
-    expect(compassPoint(359)).toBe('N');
-    expect(compassPoint(180)).toBe('S');
-    expect(compassPoint(292.5)).toBe('WNW');
-    expect(formatBearing(9.1197)).toBe('9.1° (N)');
-    expect(formatBearing(359.97)).toBe('0.0° (N)');
+    expectExamples(compassPoint, [[0, 'N'], [47, 'NE'], [359, 'N'], [180, 'S'], [292.5, 'WNW']]);
+    expectExamples(formatBearing, [[9.1197, '9.1° (N)'], [359.97, '0.0° (N)']]);
   });
 });

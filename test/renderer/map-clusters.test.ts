@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { PinClusters } from '../../renderer/src/map/pins/clusters';
 import { LabelPlacer, clusterCountText } from '../../renderer/src/map/pins/labels';
 import type { Pin } from '../../renderer/src/map/pins/types';
+import { expectExamples } from '../support/examples';
 
 function pin(id: string, lat: number, lng: number, mark: Pin['mark'] = 'none'): Pin {
   return { id, lat, lng, style: 1, mark, title: id };
@@ -59,11 +60,7 @@ describe('clustering pins', () => {
 
 describe('cluster counts and labels', () => {
   it('writes counts short enough to read on a disc', () => {
-    expect(clusterCountText(7)).toBe('7');
-    expect(clusterCountText(999)).toBe('999');
-    expect(clusterCountText(1000)).toBe('1k');
-    expect(clusterCountText(1250)).toBe('1.2k');
-    expect(clusterCountText(50_000)).toBe('50k');
+    expectExamples(clusterCountText, [[7, '7'], [999, '999'], [1000, '1k'], [1250, '1.2k'], [50_000, '50k']]);
   });
 
   it('skips a label that would overlap one already placed, and keeps those that do not', () => {

@@ -173,37 +173,39 @@ const document = fc.record({
 });
 type Doc = typeof document extends fc.Arbitrary<infer T> ? T : never;
 
+/** The result element in the shape the document draws ('missing' writes nothing). */
+function resultElement(result: Doc['result'], name: string, attributes: string, inner: string, namespace: string): string {
+  switch (result) {
+    case 'empty-space':
+      return `<${name}${attributes} />`;
+    case 'empty':
+      return `<${name}${attributes}/>`;
+    case 'open-close':
+      return `<${name}${attributes}></${name}>`;
+    case 'nil':
+      return `<${name}${attributes} xmlns:xsi="${XSI}" xsi:nil="true" />`;
+    case 'missing':
+      return '';
+    case 'prefixed':
+      return `<t:${name} xmlns:t="${namespace}">${inner}</t:${name}>`;
+    case 'child':
+      return `<${name}${attributes}>${inner}<b>bold</b></${name}>`;
+    case 'comment':
+      return `<${name}${attributes}>${inner}<!-- c --></${name}>`;
+    case 'attribute':
+      return `<${name}${attributes} id="1">${inner}</${name}>`;
+    case 'twice':
+      return `<${name}${attributes}>${inner}</${name}><${name}${attributes}>x</${name}>`;
+    default:
+      return `<${name}${attributes}>${inner}</${name}>`;
+  }
+}
+
 function writeDocument(d: Doc): string {
   const g = d.gaps as string[];
   const list = d.operation === 'GetRenderingQualityList';
   const resultName = `${d.operation}Result`;
   const inner = list ? d.entries.map((e) => writeEntry(e, d.how)).join(g[9]) : writeText(d.text, d.how);
-  const payload = (name: string, attributes: string): string => {
-    switch (d.result) {
-      case 'empty-space':
-        return `<${name}${attributes} />`;
-      case 'empty':
-        return `<${name}${attributes}/>`;
-      case 'open-close':
-        return `<${name}${attributes}></${name}>`;
-      case 'nil':
-        return `<${name}${attributes} xmlns:xsi="${XSI}" xsi:nil="true" />`;
-      case 'missing':
-        return '';
-      case 'prefixed':
-        return `<t:${name} xmlns:t="${d.namespace}">${inner}</t:${name}>`;
-      case 'child':
-        return `<${name}${attributes}>${inner}<b>bold</b></${name}>`;
-      case 'comment':
-        return `<${name}${attributes}>${inner}<!-- c --></${name}>`;
-      case 'attribute':
-        return `<${name}${attributes} id="1">${inner}</${name}>`;
-      case 'twice':
-        return `<${name}${attributes}>${inner}</${name}><${name}${attributes}>x</${name}>`;
-      default:
-        return `<${name}${attributes}>${inner}</${name}>`;
-    }
-  };
 
   if (d.binding === 'soap11' || d.binding === 'soap12') {
     const own = d.binding === 'soap11' ? SOAP11_ENVELOPE_NS : SOAP12_ENVELOPE_NS;
@@ -228,7 +230,7 @@ function writeDocument(d: Doc): string {
           : d.responseNamespace === 'unqualified'
             ? [`<${d.operation}Response>`, `</${d.operation}Response>`]
             : [`<${d.operation}Response xmlns="${d.responseNamespace === 'other' ? 'urn:other' : ns}">`, `</${d.operation}Response>`];
-      body = `${response[0]}${g[3]}${payload(resultName, '')}${g[4]}${response[1]}`;
+      body = `${response[0]}${g[3]}${resultElement(d.result, resultName, '', inner, d.namespace)}${g[4]}${response[1]}`;
     }
     const header = d.header.replace(/soap:/g, `${p}:`);
     return (
@@ -257,26 +259,8 @@ function writeDocument(d: Doc): string {
   if (d.responseNamespace === 'other') attributes = attributes.replace(`xmlns="${ns}"`, 'xmlns="urn:other"');
   if (d.result === 'missing' || d.result === 'prefixed') return `${writePrologue(d.prologue)}${g[7]}${d.trailer}`;
   const wrapped = list ? `${g[8]}${inner}${g[9]}` : inner;
-  const root = ((): string => {
-    switch (d.result) {
-      case 'empty-space':
-        return `<${rootName}${attributes} />`;
-      case 'empty':
-        return `<${rootName}${attributes}/>`;
-      case 'open-close':
-        return `<${rootName}${attributes}></${rootName}>`;
-      case 'nil':
-        return `<${rootName}${attributes} xmlns:xsi="${XSI}" xsi:nil="true" />`;
-      case 'child':
-        return `<${rootName}${attributes}>${wrapped}<b>bold</b></${rootName}>`;
-      case 'comment':
-        return `<${rootName}${attributes}>${wrapped}<!-- c --></${rootName}>`;
-      case 'attribute':
-        return `<${rootName}${attributes} id="1">${wrapped}</${rootName}>`;
-      default:
-        return `<${rootName}${attributes}>${wrapped}</${rootName}>`;
-    }
-  })();
+  // A plain document has one root: its 'twice' shape is written as a plain text result.
+  const root = resultElement(d.result === 'twice' ? 'text' : d.result, rootName, attributes, wrapped, d.namespace);
   return `${writePrologue(d.prologue)}${root}${g[7]}${d.trailer}`;
 }
 

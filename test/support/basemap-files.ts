@@ -95,7 +95,8 @@ export interface PmtilesOptions extends BasemapFileOptions {
 
 const TILE_TYPES = { mvt: 1, png: 2, jpeg: 3, webp: 4 } as const;
 
-function varint(value: number): number[] {
+/** A PMTiles directory varint: seven bits a byte, low bits first (the hostile archives write them too). */
+export function varint(value: number): number[] {
   const bytes: number[] = [];
   let rest = value;
   while (rest >= 0x80) {

@@ -11,18 +11,7 @@ import { open, truncate, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { zxyToTileId } from 'pmtiles';
-import { basemapTile, TEST_AREA } from './basemap-files';
-
-export function varint(value: number): number[] {
-  const bytes: number[] = [];
-  let rest = value;
-  while (rest >= 0x80) {
-    bytes.push((rest % 0x80) | 0x80);
-    rest = Math.floor(rest / 0x80);
-  }
-  bytes.push(rest);
-  return bytes;
-}
+import { basemapTile, TEST_AREA, varint } from './basemap-files';
 
 export interface RawEntry {
   tileId: number;

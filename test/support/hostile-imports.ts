@@ -43,31 +43,20 @@ export async function kmzBomb(bytes: number, lie = false): Promise<Buffer> {
   await once(deflate, 'end');
   const data = Buffer.concat(parts);
   const name = Buffer.from('doc.kml');
-  const local = Buffer.alloc(30);
-  local.writeUInt32LE(0x04034b50, 0);
-  local.writeUInt16LE(20, 4);
-  local.writeUInt16LE(8, 8);
-  local.writeUInt32LE(crc, 14);
-  local.writeUInt32LE(data.length, 18);
   const stated = lie ? 1024 : written;
-  local.writeUInt32LE(stated, 22);
-  local.writeUInt16LE(name.length, 26);
-  const central = Buffer.alloc(46);
-  central.writeUInt32LE(0x02014b50, 0);
-  central.writeUInt16LE(20, 4);
-  central.writeUInt16LE(20, 6);
-  central.writeUInt16LE(8, 10);
-  central.writeUInt32LE(crc, 16);
-  central.writeUInt32LE(data.length, 20);
-  central.writeUInt32LE(stated, 24);
-  central.writeUInt16LE(name.length, 28);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(1, 8);
-  end.writeUInt16LE(1, 10);
-  end.writeUInt32LE(central.length + name.length, 12);
-  end.writeUInt32LE(local.length + name.length + data.length, 16);
+  // [offset, width, value]: signature, version 2.0, method 8 (deflate), CRC-32, sizes, name length.
+  const local = zipRecord(30, [[0, 4, 0x04034b50], [4, 2, 20], [8, 2, 8], [14, 4, crc], [18, 4, data.length], [22, 4, stated], [26, 2, name.length]]);
+  const central = zipRecord(46, [[0, 4, 0x02014b50], [4, 2, 20], [6, 2, 20], [10, 2, 8], [16, 4, crc], [20, 4, data.length], [24, 4, stated], [28, 2, name.length]]);
+  // One entry on this disk and in all; the directory's size and where it starts.
+  const end = zipRecord(22, [[0, 4, 0x06054b50], [8, 2, 1], [10, 2, 1], [12, 4, central.length + name.length], [16, 4, local.length + name.length + data.length]]);
   return Buffer.concat([local, name, data, central, name, end]);
+}
+
+/** A ZIP header record of `size` bytes, zeros but for the little-endian fields given. */
+function zipRecord(size: number, fields: ReadonlyArray<readonly [offset: number, width: 2 | 4, value: number]>): Buffer {
+  const record = Buffer.alloc(size);
+  for (const [offset, width, value] of fields) record.writeUIntLE(value, offset, width);
+  return record;
 }
 
 /** A well-made KML of `count` placemarks (150,000 is about 25 MB): long to parse, nothing wrong with it. */

@@ -3,7 +3,8 @@
 // and records every request, honours If-None-Match, and can be switched to answer badly, to hang,
 // or to go away entirely (connection refused, as when a laptop is offline).
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { trackConnections } from '../support/net';
 
 export type TileServerMode = 'png' | 'html' | 'svg' | 'error' | 'not-found' | 'hang';
 
@@ -37,7 +38,6 @@ export function fakeTile(path: string, version: number, size = 0): Buffer {
 }
 
 export async function startFakeTileServer(): Promise<FakeTileServer> {
-  const sockets = new Set<Socket>();
   let port = 0;
   const fake: FakeTileServer = {
     origin: '',
@@ -51,7 +51,7 @@ export async function startFakeTileServer(): Promise<FakeTileServer> {
     down: async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
+        connections.destroyAll();
       });
     },
     up: () => listen(port),
@@ -91,10 +91,7 @@ export async function startFakeTileServer(): Promise<FakeTileServer> {
     if (fake.delayMs > 0) setTimeout(answer, fake.delayMs);
     else answer();
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
+  const connections = trackConnections(server);
 
   function listen(at: number): Promise<void> {
     return new Promise((resolve, reject) => {

@@ -1,6 +1,6 @@
 // What `sitewalk import` and `sitewalk reprocess-bulk` share: the exit codes, reading the input
-// file, the progress line with Ctrl-C to cancel, and how a dry run or a run ends (report file,
-// counts sentence, the JSON document, the exit code).
+// file, repeatable options, the progress line with Ctrl-C to cancel, and how a dry run or a run
+// ends (report file, counts sentence, the JSON document, the exit code).
 import type { BulkProgress, RunResult } from '../../core/bulk/apply';
 import { readInputFile, writeTextFile } from '../../core/bulk/files';
 import { reportCsv, runSucceeded, type ReportRow, type RunCounts } from '../../shared/bulk/report';
@@ -25,6 +25,11 @@ export interface BulkCommandOptions extends CoreCommandOptions {
 export interface RunFlags extends CommonFlags {
   report?: string;
   wait: boolean;
+}
+
+/** Commander's reader for a repeatable option (--mapping, --default, --filter): every value, in order. */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
 }
 
 /** Ctrl-C once: cancel (rows not yet sent are taken out of the outbox). Twice: Node's default, quit now. */
@@ -77,16 +82,19 @@ async function writeReport(io: CliIo, command: string, path: string | undefined,
   return written.ok;
 }
 
-/** Runs a send with the progress line drawn (on a terminal) and the first Ctrl-C armed to cancel it. */
+/**
+ * Runs a send with the progress line drawn (redrawn in place when stderr is a terminal) and
+ * cancelling armed: the first Ctrl-C unless the options say otherwise.
+ */
 export async function sendWithProgress(
   io: CliIo,
-  tty: boolean,
-  interrupt: NonNullable<BulkCommandOptions['interrupt']>,
+  options: BulkCommandOptions,
   verb: string,
   send: (signal: AbortSignal, onProgress: (progress: BulkProgress) => void) => Promise<RunResult>,
 ): Promise<RunResult> {
-  const printer = terminalProgress(io.stderr, tty, verb);
+  const printer = terminalProgress(io.stderr, io.stderrIsTty === true, verb);
   const controller = new AbortController();
+  const interrupt = options.interrupt ?? onFirstSigint(io);
   const release = interrupt(() => controller.abort());
   try {
     return await send(controller.signal, (progress) => printer.update(progress));

@@ -23,7 +23,7 @@ import type { ImportFormat } from '../../shared/bulk/table';
 import type { InputIssue } from '../../core/service/types';
 import { CliExit, fail, issuesExit, output, type CliIo, type CommonFlags } from '../io';
 import { withCommonOptions, withCore } from './context';
-import { BULK_EXIT, EXIT_HELP, finishDryRun, finishRun, onFirstSigint, readOrExit, sendWithProgress, type BulkCommandOptions, type RunFlags } from './bulk-run';
+import { BULK_EXIT, EXIT_HELP, collect, finishDryRun, finishRun, readOrExit, sendWithProgress, type BulkCommandOptions, type RunFlags } from './bulk-run';
 import { registerReprocessBulkCommand } from './reprocess-bulk';
 
 export { BULK_EXIT, type BulkCommandOptions } from './bulk-run';
@@ -45,14 +45,7 @@ interface ExportFlags extends CommonFlags {
 
 const DELIMITERS: Record<NonNullable<ImportFlags['delimiter']>, Delimiter> = { comma: ',', semicolon: ';', tab: '\t', pipe: '|' };
 
-function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
-}
-
 export function registerBulkCommands(program: Command, io: CliIo, options: BulkCommandOptions = {}): void {
-  const isTty = () => io.stderrIsTty === true;
-  const interrupt = options.interrupt ?? onFirstSigint(io);
-
   withCommonOptions(
     program
       .command('import')
@@ -72,7 +65,7 @@ export function registerBulkCommands(program: Command, io: CliIo, options: BulkC
       `\nFields for --mapping and --default: siteId, name, height, heightFeet, latitude, longitude, description, group, pinStyle, ignore.\nHeights in feet are rounded to the nearest whole meter (halves up).${EXIT_HELP}`,
     )
     .action(async (file: string, flags: ImportFlags) => {
-      await runImportCommand(io, options, file, flags, isTty(), interrupt);
+      await runImportCommand(io, options, file, flags);
     });
 
   withCommonOptions(
@@ -113,14 +106,7 @@ function parseImportFlags(flags: ImportFlags): { mapping: ManualMapping; default
   return { mapping, defaults, issues };
 }
 
-async function runImportCommand(
-  io: CliIo,
-  options: BulkCommandOptions,
-  file: string,
-  flags: ImportFlags,
-  tty: boolean,
-  interrupt: NonNullable<BulkCommandOptions['interrupt']>,
-): Promise<void> {
+async function runImportCommand(io: CliIo, options: BulkCommandOptions, file: string, flags: ImportFlags): Promise<void> {
   const { mapping, defaults, issues } = parseImportFlags(flags);
   if (issues.length > 0) issuesExit(io, flags, issues);
   const { bytes, fileName } = await readOrExit(io, flags, file);
@@ -155,7 +141,7 @@ async function runImportCommand(
       return;
     }
 
-    const result = await sendWithProgress(io, tty, interrupt, 'Sent', (signal, onProgress) =>
+    const result = await sendWithProgress(io, options, 'Sent', (signal, onProgress) =>
       runImport(coreOutboxPort(core), preview, { skipInvalid: flags.skipInvalid === true, follow: flags.wait, signal, onProgress }),
     );
     await finishRun(io, flags, 'import', base, result);

@@ -10,7 +10,7 @@ import type { ReportRow } from '../../shared/bulk/report';
 import type { InputIssue } from '../../core/service/types';
 import { CliExit, issuesExit, output, type CliIo } from '../io';
 import { withCommonOptions, withCore } from './context';
-import { BULK_EXIT, EXIT_HELP, finishDryRun, finishRun, onFirstSigint, readOrExit, sendWithProgress, type BulkCommandOptions, type RunFlags } from './bulk-run';
+import { BULK_EXIT, EXIT_HELP, collect, finishDryRun, finishRun, readOrExit, sendWithProgress, type BulkCommandOptions, type RunFlags } from './bulk-run';
 
 interface ReprocessFlags extends RunFlags {
   multiMap: string;
@@ -21,13 +21,7 @@ interface ReprocessFlags extends RunFlags {
   filter?: string[];
 }
 
-function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
-}
-
 export function registerReprocessBulkCommand(program: Command, io: CliIo, options: BulkCommandOptions = {}): void {
-  const isTty = () => io.stderrIsTty === true;
-  const interrupt = options.interrupt ?? onFirstSigint(io);
   withCommonOptions(
     program
       .command('reprocess-bulk')
@@ -44,7 +38,7 @@ export function registerReprocessBulkCommand(program: Command, io: CliIo, option
   )
     .addHelpText('after', EXIT_HELP)
     .action(async (file: string, flags: ReprocessFlags) => {
-      await runReprocessCommand(io, options, file, flags, isTty(), interrupt);
+      await runReprocessCommand(io, options, file, flags);
     });
 }
 
@@ -65,14 +59,7 @@ function planReport(plan: EusPlan): ReportRow[] {
   }));
 }
 
-async function runReprocessCommand(
-  io: CliIo,
-  options: BulkCommandOptions,
-  file: string,
-  flags: ReprocessFlags,
-  tty: boolean,
-  interrupt: NonNullable<BulkCommandOptions['interrupt']>,
-): Promise<void> {
+async function runReprocessCommand(io: CliIo, options: BulkCommandOptions, file: string, flags: ReprocessFlags): Promise<void> {
   const filters: EusFilter[] = [];
   const issues: InputIssue[] = [];
   for (const spec of flags.filter ?? []) {
@@ -131,7 +118,7 @@ async function runReprocessCommand(
       return;
     }
 
-    const result = await sendWithProgress(io, tty, interrupt, 'Reprocessed', (signal, onProgress) =>
+    const result = await sendWithProgress(io, options, 'Reprocessed', (signal, onProgress) =>
       runReprocess(coreOutboxPort(core), plan, { skipInvalid: flags.skipInvalid === true, follow: flags.wait, signal, onProgress }),
     );
     // Rows the guard left out were asked for and not done: the run did not do all it was told.

@@ -47,12 +47,12 @@ import { soap11 } from './soap11';
 import { soap12 } from './soap12';
 import { CREDENTIAL_PARAMETERS, domainFieldOf, eusParams, rawParams, renderingListParams, siteParams, type WireParams } from './operations';
 import { BINDING_NAMES, describeRefusal, formEncodeParams, isFormBinding, predictRefusal, type AspNetRefusal } from '../../shared/aspnet';
-import { labelFor } from '../../shared/validation/common';
+import { labelFor, type ValidationResult } from '../../shared/validation/common';
 import { cancelledError, invalidInput, protocolError, stripQuery, timeoutError } from './errors';
 import { describeThrown, errorCode, networkError } from './network-errors';
 import { releaseDeadline, watchDeadline, type CallStop } from './deadline';
 import { createRedactor, redactError, type Redactor } from './redact';
-import { interpretRenderingList, interpretReprocessResult, interpretSiteResult, resultError, resultText } from './interpret';
+import { interpretRenderingList, interpretReprocessResult, interpretSiteResult, resultError, resultText, withCarrier } from './interpret';
 import { parseEusReprocess } from '../../shared/validation/eus';
 import { parseSiteEdit } from '../../shared/validation/site';
 import { nodeTransport } from './node-transport';
@@ -299,19 +299,29 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
     return { ok: false, error: redactError(result.error, redactorFor(key)) };
   }
 
+  /** A write (a site, an EUS reprocess): the request checked, sent, and its result text interpreted. */
+  async function write<V, T extends object>(
+    operation: Operation,
+    checked: ValidationResult<V>,
+    paramsFor: (value: V, credentials: Credentials) => WireParams,
+    interpret: (text: string, value: V) => CallResult<T>,
+    callOptions: CallOptions | undefined,
+  ): Promise<CallResult<T>> {
+    if (!checked.ok) return { ok: false, error: invalidInput(checked.issues) };
+    const value = checked.value;
+    const exchanged = await exchange(operation, (credentials) => paramsFor(value, credentials), true, callOptions, fallbackAllowed);
+    if (!exchanged.ok) return finish(exchanged, exchanged.key);
+    const text = resultText(exchanged.element, exchanged.answer);
+    if (!text.ok) return finish(withCarrier(text, exchanged.carriedBy), exchanged.key);
+    return finish(withCarrier(interpret(text.value, value), exchanged.carriedBy), exchanged.key);
+  }
+
   return {
     connection,
 
     async saveSite(edit: SiteEdit, callOptions?: CallOptions): Promise<CallResult<SiteResult>> {
       // Validated again here: the outbox may hold entries written by an older version.
-      const checked = parseSiteEdit(edit);
-      if (!checked.ok) return { ok: false, error: invalidInput(checked.issues) };
-      const site = checked.value;
-      const exchanged = await exchange('SitesAPI', (credentials) => siteParams(site, credentials), true, callOptions, fallbackAllowed);
-      if (!exchanged.ok) return finish(exchanged, exchanged.key);
-      const text = resultText(exchanged.element, exchanged.answer);
-      if (!text.ok) return finish(withCarrier(text, exchanged.carriedBy), exchanged.key);
-      return finish(withCarrier(interpretSiteResult(text.value, site), exchanged.carriedBy), exchanged.key);
+      return write('SitesAPI', parseSiteEdit(edit), siteParams, interpretSiteResult, callOptions);
     },
 
     async listRenderingQualities(callOptions?: CallOptions): Promise<CallResult<RenderingQuality[]>> {
@@ -321,14 +331,7 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
     },
 
     async reprocessEus(request: EusReprocess, callOptions?: CallOptions): Promise<CallResult<ReprocessResult>> {
-      const checked = parseEusReprocess(request);
-      if (!checked.ok) return { ok: false, error: invalidInput(checked.issues) };
-      const eus = checked.value;
-      const exchanged = await exchange('EusReprocessAPI', (credentials) => eusParams(eus, credentials), true, callOptions, fallbackAllowed);
-      if (!exchanged.ok) return finish(exchanged, exchanged.key);
-      const text = resultText(exchanged.element, exchanged.answer);
-      if (!text.ok) return finish(withCarrier(text, exchanged.carriedBy), exchanged.key);
-      return finish(withCarrier(interpretReprocessResult(text.value), exchanged.carriedBy), exchanged.key);
+      return write('EusReprocessAPI', parseEusReprocess(request), eusParams, interpretReprocessResult, callOptions);
     },
 
     async callRaw(operation: Operation, params: Record<string, string>, callOptions?: CallOptions): Promise<CallResult<RawResult>> {
@@ -363,12 +366,6 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
       return { ok: true, value: { operation, result: text.value } };
     },
   };
-}
-
-/** A result (or its failure) of a call another binding carried, saying so. */
-function withCarrier<T extends object>(result: CallResult<T>, carriedBy: CarriedBy | undefined): CallResult<T> {
-  if (!carriedBy) return result;
-  return result.ok ? { ok: true, value: { ...result.value, carriedBy } } : { ok: false, error: { ...result.error, carriedBy } };
 }
 
 /** A refusal as it may be told: what trips request validation in a credential is never quoted back. */

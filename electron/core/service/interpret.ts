@@ -6,7 +6,7 @@ import type { Answer } from './codec';
 import { wrongShape } from './codec';
 import { faultError } from './errors';
 import { SITE_ID_PATTERNS, isErrorResult } from './patterns';
-import type { CallError, RenderingQuality, ReprocessResult, SiteResult } from './types';
+import type { CallError, CallResult, CarriedBy, RenderingQuality, ReprocessResult, SiteResult } from './types';
 import { childOf, childrenOf, deepText, type XmlElement } from './xml';
 
 type Interpreted<T> = { ok: true; value: T } | { ok: false; error: CallError };
@@ -96,4 +96,10 @@ export function interpretRenderingList(element: XmlElement | null, answer: Answe
 function isNil(element: XmlElement): boolean {
   // xsi:nil comes with whatever prefix the document bound to the XML Schema instance namespace.
   return Object.entries(element.attributes).some(([name, value]) => name.endsWith(':nil') && value.trim() === 'true');
+}
+
+/** A result (or its failure) of a call another binding carried, saying so. */
+export function withCarrier<T extends object>(result: CallResult<T>, carriedBy: CarriedBy | undefined): CallResult<T> {
+  if (!carriedBy) return result;
+  return result.ok ? { ok: true, value: { ...result.value, carriedBy } } : { ok: false, error: { ...result.error, carriedBy } };
 }

@@ -5,6 +5,7 @@
 import type { Statement } from 'better-sqlite3';
 import { entrySchema, laneOf, type OutboxEntry, type OutboxState, type PauseInfo } from '../outbox/types';
 import type { SitewalkDb } from './database';
+import { RemovedLog, type Removal } from './removed-log';
 
 interface EntryRow {
   id: string;
@@ -55,8 +56,7 @@ export class OutboxTable {
   private readonly doneInLaneRows: Statement<[string, number], EntryRow>;
   private readonly getMeta: Statement<[string], number>;
   private readonly setMeta: Statement<[number, string]>;
-  private readonly markRemoved: Statement<[string, string, number]>;
-  private readonly removedSince: Statement<[string, number], { key: string; rev: number }>;
+  private readonly removed: RemovedLog;
   private readonly putPause: Statement<[string, string, string, number, number]>;
   private readonly deletePause: Statement<[string]>;
   private readonly pauseRows: Statement<[number], { profile_id: string; reason: string; message: string; since: number; rev: number }>;
@@ -82,8 +82,7 @@ export class OutboxTable {
     this.doneInLaneRows = sql.prepare(`SELECT ${COLUMNS} FROM outbox WHERE lane = ? AND state = 'done' AND updated_at >= ? ORDER BY seq`);
     this.getMeta = sql.prepare<[string], number>('SELECT value FROM meta WHERE key = ?').pluck();
     this.setMeta = sql.prepare('UPDATE meta SET value = ? WHERE key = ?');
-    this.markRemoved = sql.prepare('INSERT OR REPLACE INTO removed (what, key, rev) VALUES (?, ?, ?)');
-    this.removedSince = sql.prepare('SELECT key, rev FROM removed WHERE what = ? AND rev > ?');
+    this.removed = new RemovedLog(db);
     this.putPause = sql.prepare('INSERT OR REPLACE INTO pauses (profile_id, reason, message, since, rev) VALUES (?, ?, ?, ?, ?)');
     this.deletePause = sql.prepare('DELETE FROM pauses WHERE profile_id = ?');
     this.pauseRows = sql.prepare('SELECT profile_id, reason, message, since, rev FROM pauses WHERE rev > ?');
@@ -99,7 +98,7 @@ export class OutboxTable {
 
   delete(id: string, rev: number): void {
     this.deleteOne.run(id);
-    this.markRemoved.run('entry', id, rev);
+    this.removed.record('entry', id, rev);
   }
 
   get(id: string): StoredEntry | undefined {
@@ -116,8 +115,8 @@ export class OutboxTable {
   }
 
   /** Entries written after revision `since`, and the IDs removed after it. */
-  changedAfter(since: number): { entries: StoredEntry[]; removed: Array<{ key: string; rev: number }> } {
-    return { entries: this.changedSince.all(since).map(parseEntryRow), removed: this.removedSince.all('entry', since) };
+  changedAfter(since: number): { entries: StoredEntry[]; removed: Removal[] } {
+    return { entries: this.changedSince.all(since).map(parseEntryRow), removed: this.removed.after('entry', since) };
   }
 
   history(profileId: string, limit: number, before?: { updatedAt: number; seq: number }): StoredEntry[] {
@@ -151,7 +150,7 @@ export class OutboxTable {
     if (pause) this.putPause.run(profileId, pause.reason, pause.message, pause.since, rev);
     else {
       this.deletePause.run(profileId);
-      this.markRemoved.run('pause', profileId, rev);
+      this.removed.record('pause', profileId, rev);
     }
   }
 
@@ -162,7 +161,7 @@ export class OutboxTable {
       pause: { reason: row.reason === 'auth' ? ('auth' as const) : ('quota' as const), message: row.message, since: row.since },
       rev: row.rev,
     }));
-    return { set, lifted: this.removedSince.all('pause', since).map((row) => row.key) };
+    return { set, lifted: this.removed.after('pause', since).map((row) => row.key) };
   }
 
   /** Drops finished entries done before `cutoff` (the history kept is bounded); returns how many. */

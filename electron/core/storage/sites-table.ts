@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { PIN_STYLES, type PinStyle } from '../../shared/domain';
 import type { SiteFields, SiteRecord } from '../sites/site-record';
 import type { SitewalkDb } from './database';
+import { RemovedLog, type Removal } from './removed-log';
 
 /** A row of `sites`, as SQLite hands it over. */
 export interface SiteRow {
@@ -88,11 +89,10 @@ type Values = [string, string, string | null, string, string | null, number | nu
 export class SitesTable {
   private readonly upsert: Statement<Values>;
   private readonly deleteOne: Statement<[string]>;
-  private readonly markRemoved: Statement<[string, number]>;
   private readonly allRows: Statement<[], SiteRow>;
   private readonly byId: Statement<[string], SiteRow>;
   private readonly changedSince: Statement<[number], SiteRow>;
-  private readonly removedSince: Statement<[number], { key: string; rev: number }>;
+  private readonly removed: RemovedLog;
 
   constructor(db: SitewalkDb) {
     const sql = db.sql;
@@ -103,11 +103,10 @@ export class SitesTable {
        ON CONFLICT (local_id) DO UPDATE SET profile_id = excluded.profile_id, site_id = excluded.site_id, origin = excluded.origin, name = excluded.name, height = excluded.height, latitude = excluded.latitude, longitude = excluded.longitude, description = excluded.description, grp = excluded.grp, pin_style = excluded.pin_style, applied_seq = excluded.applied_seq, created_at = excluded.created_at, updated_at = excluded.updated_at, lost = excluded.lost, draft = excluded.draft, rev = excluded.rev`,
     );
     this.deleteOne = sql.prepare('DELETE FROM sites WHERE local_id = ?');
-    this.markRemoved = sql.prepare("INSERT OR REPLACE INTO removed (what, key, rev) VALUES ('site', ?, ?)");
     this.allRows = sql.prepare('SELECT * FROM sites ORDER BY rowid');
     this.byId = sql.prepare('SELECT * FROM sites WHERE local_id = ?');
     this.changedSince = sql.prepare('SELECT * FROM sites WHERE rev > ? ORDER BY rowid');
-    this.removedSince = sql.prepare("SELECT key, rev FROM removed WHERE what = 'site' AND rev > ?");
+    this.removed = new RemovedLog(db);
   }
 
   put(site: SiteRecord, rev: number): void {
@@ -135,7 +134,7 @@ export class SitesTable {
 
   delete(localId: string, rev: number): void {
     this.deleteOne.run(localId);
-    this.markRemoved.run(localId, rev);
+    this.removed.record('site', localId, rev);
   }
 
   get(localId: string): SiteRecord | undefined {
@@ -148,7 +147,7 @@ export class SitesTable {
     return this.allRows.iterate();
   }
 
-  changedAfter(since: number): { rows: SiteRow[]; removed: Array<{ key: string; rev: number }> } {
-    return { rows: this.changedSince.all(since), removed: this.removedSince.all(since) };
+  changedAfter(since: number): { rows: SiteRow[]; removed: Removal[] } {
+    return { rows: this.changedSince.all(since), removed: this.removed.after('site', since) };
   }
 }

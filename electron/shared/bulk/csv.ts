@@ -11,19 +11,11 @@ import type { ImportTable, TableRow } from './table';
 export type Delimiter = ',' | ';' | '\t' | '|';
 const CANDIDATES: readonly Delimiter[] = [',', ';', '\t', '|'];
 
+const DELIMITER_NAMES: Readonly<Record<Delimiter, string>> = { ',': 'comma', ';': 'semicolon', '\t': 'tab', '|': 'vertical bar' };
+
+/** The separator in words for a sentence; anything else (a forced odd separator) quoted as JSON. */
 export function delimiterName(delimiter: string): string {
-  switch (delimiter) {
-    case ',':
-      return 'comma';
-    case ';':
-      return 'semicolon';
-    case '\t':
-      return 'tab';
-    case '|':
-      return 'vertical bar';
-    default:
-      return JSON.stringify(delimiter);
-  }
+  return Object.hasOwn(DELIMITER_NAMES, delimiter) ? DELIMITER_NAMES[delimiter as Delimiter] : JSON.stringify(delimiter);
 }
 
 export interface DelimitedOptions {

@@ -91,30 +91,23 @@ export function targetForHeader(header: string): Exclude<ImportTarget, 'ignore'>
   return ALIAS_INDEX.get(normalizeHeader(header)) ?? null;
 }
 
+/** How each target is named to a person; a Record so a new target cannot go unnamed. */
+const TARGET_LABELS: Readonly<Record<ImportTarget, string>> = {
+  siteId: 'Site ID',
+  name: 'Site name',
+  height: 'Height (m)',
+  heightFeet: 'Height (ft)',
+  latitude: 'Latitude',
+  longitude: 'Longitude',
+  description: 'Description',
+  group: 'Group',
+  pinStyle: 'Pin style',
+  ignore: '(ignored)',
+};
+
 /** How a target is named to a person ("Height (ft)", "Latitude"…). */
 export function targetLabel(target: ImportTarget): string {
-  switch (target) {
-    case 'siteId':
-      return 'Site ID';
-    case 'name':
-      return 'Site name';
-    case 'height':
-      return 'Height (m)';
-    case 'heightFeet':
-      return 'Height (ft)';
-    case 'latitude':
-      return 'Latitude';
-    case 'longitude':
-      return 'Longitude';
-    case 'description':
-      return 'Description';
-    case 'group':
-      return 'Group';
-    case 'pinStyle':
-      return 'Pin style';
-    case 'ignore':
-      return '(ignored)';
-  }
+  return TARGET_LABELS[target];
 }
 
 /**

@@ -51,6 +51,14 @@ function blankToUndefined(value: unknown): unknown {
   return typeof value === 'string' && value.trim() === '' ? undefined : value;
 }
 
+/** A setting that may be left out or blank (then `fallback`); anything given is read by `read`. */
+function optionalSetting<T>(fallback: T, read: (value: unknown, ctx: z.RefinementCtx) => T) {
+  return z.preprocess(
+    blankToUndefined,
+    z.unknown().transform((value, ctx): T => (value === undefined || value === null ? fallback : read(value, ctx))),
+  );
+}
+
 const baseUrl = z.unknown().transform((value, ctx): string => {
   if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
     return addIssue(ctx, `The base URL is required, like ${REAL_SERVICE.baseUrl}.`);
@@ -77,66 +85,42 @@ const baseUrl = z.unknown().transform((value, ctx): string => {
   return `${url.protocol}//${url.host}`;
 });
 
-const servicePath = z.preprocess(
-  blankToUndefined,
-  z
-    .unknown()
-    .transform((value, ctx): string => {
-      if (value === undefined || value === null) return REAL_SERVICE.servicePath;
-      if (typeof value !== 'string') return addIssue(ctx, 'The service path must be text.');
-      let text = value.trim();
-      if (!text.startsWith('/')) text = `/${text}`;
-      if (/[?#\s]/.test(text) || findXmlForbidden(text)) {
-        return addIssue(ctx, `The service path must be a path like ${REAL_SERVICE.servicePath}, without spaces, "?" or "#".`);
-      }
-      if (text.length > 300) return addIssue(ctx, 'The service path is longer than 300 characters.');
-      return text;
-    }),
-);
+const servicePath = optionalSetting(REAL_SERVICE.servicePath, (value, ctx): string => {
+  if (typeof value !== 'string') return addIssue(ctx, 'The service path must be text.');
+  let text = value.trim();
+  if (!text.startsWith('/')) text = `/${text}`;
+  if (/[?#\s]/.test(text) || findXmlForbidden(text)) {
+    return addIssue(ctx, `The service path must be a path like ${REAL_SERVICE.servicePath}, without spaces, "?" or "#".`);
+  }
+  if (text.length > 300) return addIssue(ctx, 'The service path is longer than 300 characters.');
+  return text;
+});
 
-const namespace = z.preprocess(
-  blankToUndefined,
-  z
-    .unknown()
-    .transform((value, ctx): string => {
-      if (value === undefined || value === null) return REAL_SERVICE.namespace;
-      if (typeof value !== 'string') return addIssue(ctx, 'The SOAP namespace must be text.');
-      const text = value.trim();
-      if (/["<>&\s]/.test(text) || findXmlForbidden(text) || !/^[a-z][a-z0-9+.-]*:/i.test(text)) {
-        return addIssue(ctx, `The SOAP namespace must be a URI like ${REAL_SERVICE.namespace}.`);
-      }
-      if (text.length > 300) return addIssue(ctx, 'The SOAP namespace is longer than 300 characters.');
-      return text;
-    }),
-);
+const namespace = optionalSetting(REAL_SERVICE.namespace, (value, ctx): string => {
+  if (typeof value !== 'string') return addIssue(ctx, 'The SOAP namespace must be text.');
+  const text = value.trim();
+  if (/["<>&\s]/.test(text) || findXmlForbidden(text) || !/^[a-z][a-z0-9+.-]*:/i.test(text)) {
+    return addIssue(ctx, `The SOAP namespace must be a URI like ${REAL_SERVICE.namespace}.`);
+  }
+  if (text.length > 300) return addIssue(ctx, 'The SOAP namespace is longer than 300 characters.');
+  return text;
+});
 
-const binding = z.preprocess(
-  blankToUndefined,
-  z
-    .unknown()
-    .transform((value, ctx): Binding => {
-      if (value === undefined || value === null) return REAL_SERVICE.binding;
-      if (typeof value !== 'string') return addIssue(ctx, BINDING_HINT);
-      const text = value.trim().toLowerCase();
-      if (!(BINDINGS as readonly string[]).includes(text)) return addIssue(ctx, `"${value.trim().slice(0, 40)}" is not a binding. ${BINDING_HINT}`);
-      return text as Binding;
-    }),
-);
+const binding = optionalSetting(REAL_SERVICE.binding, (value, ctx): Binding => {
+  if (typeof value !== 'string') return addIssue(ctx, BINDING_HINT);
+  const text = value.trim().toLowerCase();
+  if (!(BINDINGS as readonly string[]).includes(text)) return addIssue(ctx, `"${value.trim().slice(0, 40)}" is not a binding. ${BINDING_HINT}`);
+  return text as Binding;
+});
 
 const FALLBACK_WORDS: Readonly<Record<string, boolean>> = { true: true, on: true, yes: true, 1: true, false: false, off: false, no: false, 0: false };
 
-const bindingFallback = z.preprocess(
-  blankToUndefined,
-  z
-    .unknown()
-    .transform((value, ctx): boolean => {
-      if (value === undefined || value === null) return true;
-      if (typeof value === 'boolean') return value;
-      const word = typeof value === 'string' ? FALLBACK_WORDS[value.trim().toLowerCase()] : undefined;
-      if (word === undefined) return addIssue(ctx, 'Binding fallback must be on or off.');
-      return word;
-    }),
-);
+const bindingFallback = optionalSetting(true, (value, ctx): boolean => {
+  if (typeof value === 'boolean') return value;
+  const word = typeof value === 'string' ? FALLBACK_WORDS[value.trim().toLowerCase()] : undefined;
+  if (word === undefined) return addIssue(ctx, 'Binding fallback must be on or off.');
+  return word;
+});
 
 function profileSchema(context: ProfileContext) {
   const taken = new Set(context.otherNames.map((name) => name.trim().toLowerCase()));
