@@ -65,6 +65,8 @@ function rightClickMap(): void {
 async function openMenuWith(basemap: BasemapView) {
   const rendered = await renderWithHost({}, () => <MapOnly />);
   rendered.host.store.applyBasemaps([basemap]);
+  // Leaflet hears a right click only once it has mounted the map.
+  await expect.poll(() => document.querySelector('[data-testid="map"].leaflet-container'), { message: 'the map mounted' }).not.toBeNull();
   rightClickMap();
   const menu = rendered.screen.getByRole('menu', { name: 'Map actions' });
   await expect.element(menu).toBeVisible();

@@ -137,6 +137,7 @@ describe('moving a site with the keyboard', () => {
     const { screen, host } = await setup();
     const pane = () => (document.querySelector('.leaflet-map-pane') as HTMLElement | null)?.style.transform ?? '';
     // Outside move mode, the arrows on the focused map pan it (Leaflet's keyboard) and move no pin.
+    await expect.poll(() => document.querySelector('.leaflet-container'), { message: 'the map mounted' }).not.toBeNull();
     (document.querySelector('.leaflet-container') as HTMLElement).focus();
     const before = pane();
     await userEvent.keyboard('{ArrowRight}');
