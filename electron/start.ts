@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startBrowserHost, type RunningBrowserHost } from './browser-host/server';
-import { openHostBackend, type HostBackend } from './core/host-api';
+import { openHostBackend, type HostBackend } from './core/host-backend';
 import { builtInSandbox } from './sandbox/builtin';
 import { defaultDataDir, resolveDataDir } from './core/storage/data-dir';
 import { tileUserAgent } from './core/tiles';

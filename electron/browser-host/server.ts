@@ -6,7 +6,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { BODY_LIMITS, type ApiEvent, type ApiMethod } from '../shared/contract/index';
-import { CONTENT_SECURITY_POLICY, HostApiError, type HostApi } from '../core/host-api';
+import { HostApiError, type HostApi } from '../core/host-api';
+import { CONTENT_SECURITY_POLICY } from './content-security-policy';
 import { answerTile, tileHeaders, type TileCache, type TileProvider } from '../core/tiles';
 import { readBody } from '../node/http-body';
 import { checkRequestSource, createToken, hasTileCookie, hasToken, tileCookieName } from './guards';

@@ -3,6 +3,8 @@
 // sites, outbox actions, qualities — around one sync engine, and presents them as the SitewalkCore
 // the hosts and the CLI use. It holds no logic of its own beyond start-up, events, following the
 // other processes' changes, and close. The clock is resolved here once and handed to everything.
+// The app's own services on top of a core (settings, bulk runs, GPS, basemaps, area downloads) are
+// composed by host-services.ts (openHostServices, exported from here): the hosts have them, the CLI not.
 import { resolve as resolvePath } from 'node:path';
 import { describeError } from '../shared/result';
 import { ServiceAccess } from './access/service-access';
@@ -34,6 +36,8 @@ import type { StoredProblem } from './storage/problems';
 import type { CoreEvents, CoreOptions, SettleSummary, SitewalkCore, StorageStats, SyncStatus } from './sitewalk-core';
 
 export type * from './sitewalk-core';
+export type * from './host-services';
+export { openHostServices } from './host-services';
 export type { SiteView, SyncState } from './sites/view';
 export type { Problem, OutboxState } from './outbox/types';
 export type { SecretStore, SecretStoreKind } from './profiles/secrets';

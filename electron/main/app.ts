@@ -5,7 +5,8 @@
 import { join } from 'node:path';
 import type { BrowserWindow, WebContents } from 'electron';
 import type { ApiEvent } from '../shared/contract/index';
-import type { HostBackend, HostTileOptions } from '../core/host-api';
+import type { HostBackend } from '../core/host-backend';
+import type { HostTileOptions } from '../core/host-api';
 import type { FetchLike } from '../core/service/types';
 import { tileUserAgent } from '../core/tiles';
 import { EVENT_CHANNEL } from '../preload/channels';
@@ -39,7 +40,7 @@ export interface MainOptions {
   rendererDir: string;
   /** The bundled preload (CommonJS). */
   preloadPath: string;
-  /** Opens the core and its adapter (host-api's openHostBackend with electron-store in the app). */
+  /** Opens the core and its adapter (host-backend's openHostBackend with electron-store in the app). */
   openBackend(deps: BackendDeps): Promise<HostBackend>;
   /** The fallback when safeStorage cannot really encrypt: os-keyring, else session-only (core's chooseSecretStore). */
   fallbackSecretStore(): Promise<SecretStoreChoice>;

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import * as electron from 'electron';
 import ElectronStore from 'electron-store';
-import { openHostBackend } from '../core/host-api';
+import { openHostBackend } from '../core/host-backend';
 import { builtInSandbox } from '../sandbox/builtin';
 import { chooseSecretStore } from '../core/profiles/secrets';
 import { dataDirArgument, resolveDataDir } from '../core/storage/data-dir';

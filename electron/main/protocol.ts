@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Protocol } from 'electron';
 import { lookupStatic } from '../browser-host/static-files';
-import { CONTENT_SECURITY_POLICY } from '../core/host-api';
+import { CONTENT_SECURITY_POLICY } from '../browser-host/content-security-policy';
 import { answerTile, tileHeaders, type TileCache, type TileProvider } from '../core/tiles';
 import { APP_HOST, APP_SCHEME } from './security';
 

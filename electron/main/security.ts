@@ -3,7 +3,7 @@
 // system browser), what a page may navigate to or open (nothing outside the app), which permissions
 // it gets (geolocation, for the app's own page only) and the CSP header on every response.
 import type { Event, HandlerDetails, Session, Shell, WebContents, WindowOpenHandlerResponse } from 'electron';
-import { CONTENT_SECURITY_POLICY } from '../core/host-api';
+import { CONTENT_SECURITY_POLICY } from '../browser-host/content-security-policy';
 
 export const APP_SCHEME = 'app';
 export const APP_HOST = 'sitewalk';

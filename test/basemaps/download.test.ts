@@ -3,7 +3,7 @@
 // cap), and a run: progress, cancel, resume without asking for a saved tile twice, the cap, refused
 // tiles counted once, an unreachable server.
 import { describe, expect } from 'vitest';
-import type { HostBackend } from '../../electron/core/host-api';
+import type { HostBackend } from '../../electron/core/host-backend';
 import { DISK_BLOCK_BYTES, diskBytes, rangeCount, tileRange } from '../../electron/core/tiles';
 import type { DownloadAreaInput, DownloadPlanView, DownloadView, Result } from '../../electron/shared/contract/index';
 import { TEST_AREA, writePmtiles } from '../support/basemap-files';

@@ -6,7 +6,7 @@ import { rename } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
-import { openHostBackend } from '../../electron/core/host-api';
+import { openHostBackend } from '../../electron/core/host-backend';
 import { tileRange } from '../../electron/core/tiles';
 import type { ApiEvent, BasemapView } from '../../electron/shared/contract/index';
 import { basemapTile, TEST_AREA, writeMbtiles, writePmtiles } from '../support/basemap-files';

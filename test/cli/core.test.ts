@@ -5,7 +5,7 @@
 // in through SITEWALK_KEY only and must never come out.
 import { createServer as createHttpServer, request } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openHostBackend } from '../../electron/core/host-api';
+import { openHostBackend } from '../../electron/core/host-backend';
 import { createSessionSecretStore } from '../../electron/core/profiles/session';
 import { startSandbox } from '../../electron/sandbox/index';
 import { sitewalkInTempHome } from '../support/cli';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Session, WebContents } from 'electron';
-import { CONTENT_SECURITY_POLICY } from '../../electron/core/host-api';
+import { CONTENT_SECURITY_POLICY } from '../../electron/browser-host/content-security-policy';
 import { createTileCache, type TileCache } from '../../electron/core/tiles';
 import { registerAppScheme, serveAppRequest } from '../../electron/main/protocol';
 import { grantsPermission, hardenSession, hardenWebContents, isSafeExternalUrl } from '../../electron/main/security';

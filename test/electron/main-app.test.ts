@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Result, ProfileView, StatusView } from '../../electron/shared/contract/index';
-import { openHostBackend, type HostBackend } from '../../electron/core/host-api';
+import { openHostBackend, type HostBackend } from '../../electron/core/host-backend';
 import { createSessionSecretStore } from '../../electron/core/profiles/session';
 import { createMainApp, type MainApp } from '../../electron/main/app';
 import { memoryStoreFactory, type KeyValueStore } from '../../electron/core/profiles/kv';

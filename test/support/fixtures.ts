@@ -20,7 +20,7 @@
 // Options, set for a file or a describe block with `it.override(name, value)`:
 //   sandboxSeed 'demo' | 'empty' (default 'demo'), binding (default 'http-post'), coreOptions (default {}).
 import { test as base } from 'vitest';
-import { openHostBackend, type HostBackend, type OpenBackendOptions } from '../../electron/core/host-api';
+import { openHostBackend, type HostBackend, type OpenBackendOptions } from '../../electron/core/host-backend';
 import { openCore, type CoreOptions, type SitewalkCore } from '../../electron/core/open-core';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../electron/sandbox/index';
 import type { Binding } from '../../electron/shared/domain';

@@ -5,7 +5,7 @@
 //   node --import tsx test/support/host-process.ts DATA_DIR
 import { join } from 'node:path';
 import { startBrowserHost } from '../../electron/browser-host/server';
-import { openHostBackend } from '../../electron/core/host-api';
+import { openHostBackend } from '../../electron/core/host-backend';
 import { testCoreOptions } from './core';
 
 const dataDir = process.argv[2];

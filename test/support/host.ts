@@ -6,7 +6,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startBrowserHost, type RunningBrowserHost } from '../../electron/browser-host/server';
-import { openHostBackend, type HostBackend } from '../../electron/core/host-api';
+import { openHostBackend, type HostBackend } from '../../electron/core/host-backend';
 import { testCoreOptions } from './core';
 import { makeTempDir } from './temp';
 

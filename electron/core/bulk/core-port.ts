@@ -2,7 +2,7 @@
 // and reprocessMany (one durable write each, all or nothing), entries are read from the outbox,
 // cancel uses the outbox's discard, and "blocked" is the sync status's own reason. Main process and
 // CLI only; the renderer asks the host instead.
-import type { OutboxEntryView, SitewalkCore } from '../open-core';
+import type { OutboxEntryView, SitewalkCore } from '../sitewalk-core';
 import type { EntrySnapshot, OutboxPort } from './apply';
 import type { ExportSite } from '../../shared/bulk/export';
 import type { KnownSite } from '../../shared/bulk/preview';
