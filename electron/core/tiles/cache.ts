@@ -1,22 +1,24 @@
 // The map tile cache both hosts serve /tiles/{z}/{x}/{y} from: tiles seen while online are kept on
-// disk under <dataDir>/tiles/ and shown offline. Invariants: one folder per tile server template, so
-// a new server never shows the old one's tiles; a file is replaced whole (temp file + rename) and
-// checked when read, so a damaged one is a miss, never a broken image; a fresh tile is served without
-// asking the server; a stale one is asked for again and served as it is when the server fails; one
-// tile is fetched once however many ask at the same time; the folder stays under maxBytes, the
-// least recently used tiles going first. `get` never throws: every outcome is a TileAnswer.
-// Several servers share one cache (each basemap's template is named per request); a server out of
-// reach is backed off on its own. Tiles an area download asked to keep go to <dataDir>/tiles-offline/,
-// which eviction never touches (the downloads' own caps bound it); a tile is read from either folder.
-import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rm, stat, unlink, utimes, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { writeFileAtomic } from '../../node/atomic-file';
+// disk and shown offline. Invariants: a fresh tile is served without asking the server; a stale one is
+// asked for again and served as it is when the server fails; one tile is fetched once however many ask
+// at the same time; `get` never throws: every outcome is a TileAnswer. Several servers share one cache
+// (each basemap's template is named per request). The jobs around a request are each a module: the
+// folders and files (disk.ts: one folder per template, whole-file writes, the offline folder for
+// area downloads), the size limit (eviction.ts), a server out of reach left alone for a while
+// (backoff.ts) and how long a tile is fresh (freshness.ts).
 import type { Clock } from '../clock';
 import type { FetchLike } from '../service/types';
+import { createBackoff, serverOf } from './backoff';
 import { fillTemplate, parseTilePath, validCoords, type TileCoords } from './coords';
-import { decodeEntry, encodeEntry, type TileEntry } from './entry';
+import { createTileDisk, templateFolder } from './disk';
+import { encodeEntry, type TileEntry } from './entry';
+import { createEviction } from './eviction';
+import { hitOf, isFresh } from './freshness';
+import { miss, type TileAnswer, type TileHit, type TileSource } from './tile-answer';
 import { fetchUpstream } from './upstream';
+
+export { KEPT_TILES_FOLDER, TILES_FOLDER, templateFolder } from './disk';
+export { tileHeaders, type TileAnswer, type TileHit, type TileMiss, type TileMissReason, type TileSource } from './tile-answer';
 
 export interface TileCacheOptions {
   /** The core's data folder; tiles go to <dataDir>/tiles/. */
@@ -60,63 +62,10 @@ export const TILE_CACHE_DEFAULTS = {
   subdomains: 'abc',
 } as const;
 
-export const TILES_FOLDER = 'tiles';
-/** Tiles kept by area downloads: never evicted, refreshed in place when seen online. */
-export const KEPT_TILES_FOLDER = 'tiles-offline';
-const TILE_SUFFIX = '.tile';
-const TEMP_SUFFIX = '.tmp';
-/** A temp file older than this was left by a crash, not by a write in progress. */
-const ABANDONED_TEMP_MS = 10 * 60 * 1000;
-/** A tile's last use is recorded at most this often (it orders eviction). */
-const TOUCH_EVERY_MS = 60 * 60 * 1000;
-/** How long a browser may keep a tile it got (its own cache, before it asks us again). */
-const BROWSER_MAX_AGE_S = { min: 60, max: 24 * 60 * 60 };
-
 /** Sitewalk's User-Agent for tile requests, with the app's version when the host knows it. */
 export function tileUserAgent(version?: string): string {
   return `Sitewalk${version ? `/${version}` : ''} (desktop field tool for wireless ISPs; tile cache)`;
 }
-
-/**
- * Where a tile came from: the server, the server confirming our copy, our fresh copy, our stale copy
- * because the server failed, or a basemap file on this computer.
- */
-export type TileSource = 'network' | 'revalidated' | 'cache' | 'stale' | 'file';
-
-export interface TileHit {
-  ok: true;
-  bytes: Buffer;
-  contentType: string;
-  source: TileSource;
-  fetchedAt: number;
-  /** How long the page's browser may keep it. */
-  maxAgeSeconds: number;
-}
-
-export type TileMissReason =
-  | 'bad-coordinates'
-  | 'bad-template'
-  | 'unreachable'
-  | 'refused'
-  | 'closed'
-  | 'internal'
-  /** No such basemap, or no tile there (outside a file's area or zoom range): Leaflet shows the grid. */
-  | 'not-found'
-  /** The basemap file cannot be read (moved, damaged). */
-  | 'file-problem';
-
-export interface TileMiss {
-  ok: false;
-  /** What the hosts answer: 400 bad coordinates, 404 no tile there, 504 server unreachable, 502 server answered no tile. */
-  status: 400 | 404 | 500 | 502 | 503 | 504;
-  reason: TileMissReason;
-  /** For a technician. */
-  message: string;
-  /** For a support engineer. */
-  detail: string;
-}
-
-export type TileAnswer = TileHit | TileMiss;
 
 /** Which server a request is for and whether an area download asked for it. */
 export interface TileRequest {
@@ -147,15 +96,6 @@ export interface TileCache {
 
 const UNREACHABLE_MESSAGE = 'The map tile server cannot be reached, and this tile was never seen before.';
 
-function miss(status: TileMiss['status'], reason: TileMissReason, message: string, detail: string): TileMiss {
-  return { ok: false, status, reason, message, detail };
-}
-
-/** The folder name for a template: changing the tile server changes the folder. */
-export function templateFolder(template: string): string {
-  return createHash('sha256').update(template.trim(), 'utf8').digest('hex').slice(0, 16);
-}
-
 /** What a host answers for a request path under /tiles/. */
 export async function tileForPath(cache: TileCache, path: string): Promise<TileAnswer> {
   const coords = parseTilePath(path);
@@ -163,245 +103,40 @@ export async function tileForPath(cache: TileCache, path: string): Promise<TileA
   return cache.get(coords);
 }
 
-/** The headers of a tile answer, the same from both hosts. */
-export function tileHeaders(hit: TileHit): Record<string, string> {
-  return {
-    'Content-Type': hit.contentType,
-    'Content-Length': String(hit.bytes.length),
-    'Cache-Control': `private, max-age=${hit.maxAgeSeconds}`,
-  };
-}
-
-type Cached = { kind: 'entry'; entry: TileEntry } | { kind: 'absent' } | { kind: 'damaged'; size: number };
-
 export function createTileCache(options: TileCacheOptions): TileCache {
   const settings = { ...TILE_CACHE_DEFAULTS, ...withoutUndefined(options) };
   const transport: FetchLike = options.fetch ?? ((url, init) => fetch(url, init));
   const clock = options.clock ?? { now: () => Date.now() };
   const log = options.log ?? (() => undefined);
-  const root = join(options.dataDir, TILES_FOLDER);
-  const keptRoot = join(options.dataDir, KEPT_TILES_FOLDER);
-
   const inFlight = new Map<string, Promise<TileAnswer>>();
   const closing = new AbortController();
-  const foldersNamed = new Set<string>();
-  const writeProblemsLogged = new Set<string>();
-  /** Bytes in the folder as last counted plus what was written since; null until the first count. */
-  let totalBytes: number | null = null;
-  let eviction: Promise<void> | null = null;
-  let countedDuringEviction = 0;
-  /** Per server (host): until when it is taken to be unreachable (see retryAfterMs). */
-  const unreachableUntil = new Map<string, number>();
-  const unreachable = new Set<string>();
   let closed = false;
+  const isClosed = () => closed;
+  const disk = createTileDisk({ dataDir: options.dataDir, clock, log, isClosed, onCounted: (delta) => eviction.counted(delta) });
+  const eviction = createEviction({ root: disk.root, maxBytes: settings.maxBytes, evictTo: settings.evictTo, log, isClosed });
+  const backoff = createBackoff({ retryAfterMs: settings.retryAfterMs, clock, log });
 
-  function tilePath(folder: string, coords: TileCoords, base = root): string {
-    return join(base, folder, String(coords.z), String(coords.x), `${coords.y}${TILE_SUFFIX}`);
-  }
-
-  function browserMaxAge(entry: TileEntry, source: TileSource): number {
-    if (source === 'stale') return BROWSER_MAX_AGE_S.min;
-    const left = Math.floor((entry.fetchedAt + settings.maxAgeMs - clock.now()) / 1000);
-    return Math.min(BROWSER_MAX_AGE_S.max, Math.max(BROWSER_MAX_AGE_S.min, left));
-  }
-
-  function hit(entry: TileEntry, source: TileSource): TileHit {
-    return { ok: true, bytes: entry.bytes, contentType: entry.contentType, source, fetchedAt: entry.fetchedAt, maxAgeSeconds: browserMaxAge(entry, source) };
-  }
-
-  async function readCached(file: string): Promise<Cached> {
-    let data: Buffer;
-    try {
-      data = await readFile(file);
-    } catch {
-      // Missing, or unreadable: either way there is nothing to serve.
-      return { kind: 'absent' };
-    }
-    const entry = decodeEntry(data);
-    return entry ? { kind: 'entry', entry } : { kind: 'damaged', size: data.length };
-  }
-
-  function fresh(entry: TileEntry, now: number): boolean {
-    const age = now - entry.fetchedAt;
-    // A fetch time in the future (the clock was set back) is not trusted as fresh.
-    return age >= 0 && age < settings.maxAgeMs;
-  }
-
-  /** Records a use, so eviction takes the tiles not looked at for longest. */
-  async function touch(file: string, now: number): Promise<void> {
-    try {
-      const { mtimeMs } = await stat(file);
-      if (now - mtimeMs < TOUCH_EVERY_MS) return;
-      const seconds = now / 1000;
-      await utimes(file, seconds, seconds);
-    } catch {
-      // Evicted meanwhile, or read-only: the tile was served all the same.
-    }
-  }
-
-  function logWriteProblem(error: unknown): void {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unknown';
-    if (writeProblemsLogged.has(code)) return;
-    writeProblemsLogged.add(code);
-    log(`tiles: could not keep a map tile on disk (${error instanceof Error ? error.message : String(error)}); tiles still show while online.`);
-  }
-
-  async function nameFolder(folderDir: string, template: string): Promise<void> {
-    if (foldersNamed.has(folderDir)) return;
-    foldersNamed.add(folderDir);
-    // Which server a folder holds, for whoever looks into the data folder.
-    await writeFile(join(folderDir, 'template.txt'), `${template}\n`, { mode: 0o600 }).catch(() => undefined);
-  }
-
-  /** Writes a tile; a kept one (offline folder) is not counted against maxBytes, as eviction never sees it. */
-  async function store(file: string, folder: string, template: string, entry: TileEntry): Promise<void> {
-    if (closed) return;
-    const data = encodeEntry(entry);
-    const kept = file.startsWith(keptRoot);
-    try {
-      // Folders 0700, files 0600, as everywhere in the data folder (the umask may be laxer).
-      await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-      await nameFolder(join(kept ? keptRoot : root, folder), template);
-      const previous = await stat(file).then(
-        (found) => found.size,
-        () => 0,
-      );
-      // A tile can be fetched again: never half a file, but no fsync per tile.
-      await writeFileAtomic(file, data, { durable: false });
-      const seconds = clock.now() / 1000;
-      await utimes(file, seconds, seconds);
-      if (!kept) counted(data.length - previous);
-    } catch (error) {
-      logWriteProblem(error);
-    }
-  }
-
-  async function forget(file: string, size: number): Promise<void> {
-    try {
-      await unlink(file);
-      if (!file.startsWith(keptRoot)) counted(-size);
-    } catch {
-      // Already gone.
-    }
-  }
-
-  function counted(delta: number): void {
-    if (eviction) {
-      // A count is running and may or may not see this write: it is added after (a little over is
-      // safe, the next count corrects it).
-      countedDuringEviction += delta;
-      return;
-    }
-    if (totalBytes === null) {
-      // The first write counts the folder (and evicts, should a smaller limit apply now).
-      startEviction();
-      return;
-    }
-    totalBytes += delta;
-    if (totalBytes > settings.maxBytes) startEviction();
-  }
-
-  function startEviction(): void {
-    if (eviction || closed) return;
-    eviction = evict()
-      .catch((error: unknown) => log(`tiles: clearing old tiles failed: ${error instanceof Error ? error.message : String(error)}`))
-      .finally(() => {
-        eviction = null;
-      });
-  }
-
-  /** Counts the folder from disk and trims it; again while tiles written meanwhile keep it over the limit. */
-  async function evict(): Promise<void> {
-    for (;;) {
-      countedDuringEviction = 0;
-      const kept = await countAndTrim();
-      totalBytes = kept + countedDuringEviction;
-      if (countedDuringEviction === 0 || totalBytes <= settings.maxBytes || closed) return;
-    }
-  }
-
-  /** Above maxBytes, removes the least recently used tiles down to evictTo; returns the bytes kept. */
-  async function countAndTrim(): Promise<number> {
-    const tiles: { path: string; size: number; usedAt: number }[] = [];
-    let total = 0;
-    for (const path of await listFiles(root, 3)) {
-      let info;
-      try {
-        info = await stat(path);
-      } catch {
-        continue;
-      }
-      if (path.endsWith(TEMP_SUFFIX)) {
-        // Temp files are written with the real clock's time, whatever clock the cache was given.
-        if (Date.now() - info.mtimeMs > ABANDONED_TEMP_MS) await rm(path, { force: true }).catch(() => undefined);
-        continue;
-      }
-      if (!path.endsWith(TILE_SUFFIX)) continue;
-      tiles.push({ path, size: info.size, usedAt: info.mtimeMs });
-      total += info.size;
-    }
-    if (total <= settings.maxBytes) return total;
-    const target = settings.maxBytes * settings.evictTo;
-    tiles.sort((a, b) => a.usedAt - b.usedAt);
-    let removed = 0;
-    for (const tile of tiles) {
-      if (total <= target) break;
-      try {
-        await unlink(tile.path);
-        total -= tile.size;
-        removed++;
-      } catch {
-        // Gone already.
-      }
-    }
-    log(`tiles: the tile cache reached its limit of ${mib(settings.maxBytes)}; removed the ${removed} least recently used tiles (${mib(total)} kept).`);
-    return total;
-  }
-
-  function markUnreachable(server: string, detail: string): void {
-    unreachableUntil.set(server, clock.now() + settings.retryAfterMs);
-    if (unreachable.has(server)) return;
-    unreachable.add(server);
-    log(`tiles: the map tile server cannot be reached (${detail}); showing cached tiles, trying again at most every ${Math.round(settings.retryAfterMs / 1000)} s.`);
-  }
-
-  function markReachable(server: string): void {
-    unreachableUntil.delete(server);
-    if (!unreachable.delete(server)) return;
-    log('tiles: the map tile server answers again.');
-  }
+  const hit = (entry: TileEntry, source: TileSource): TileHit => hitOf(entry, source, clock.now(), settings.maxAgeMs);
+  const fresh = (entry: TileEntry, now: number) => isFresh(entry, now, settings.maxAgeMs);
 
   /** The copy we hold, served because the server could not give a newer one: it is in use, so touched. */
   async function stale(file: string, copy: TileEntry): Promise<TileHit> {
-    await touch(file, clock.now());
+    await disk.touch(file, clock.now());
     return hit(copy, 'stale');
   }
 
-  /** The copy on disk: the newer of the browsing folder's and the offline folder's, and which file it is in. */
-  async function readBoth(folder: string, coords: TileCoords): Promise<{ copy: TileEntry | null; copyFile: string; keptFile: string; kept: boolean; file: string }> {
-    const file = tilePath(folder, coords);
-    const keptFile = tilePath(folder, coords, keptRoot);
-    const [cached, keptCached] = await Promise.all([readCached(file), readCached(keptFile)]);
-    if (cached.kind === 'damaged') await forget(file, cached.size);
-    if (keptCached.kind === 'damaged') await forget(keptFile, keptCached.size);
-    const browsing = cached.kind === 'entry' ? cached.entry : null;
-    const kept = keptCached.kind === 'entry' ? keptCached.entry : null;
-    const keptNewer = kept !== null && (browsing === null || kept.fetchedAt >= browsing.fetchedAt);
-    return { copy: keptNewer ? kept : browsing, copyFile: keptNewer ? keptFile : file, keptFile, kept: kept !== null, file };
-  }
-
   async function load(template: string, folder: string, coords: TileCoords, keep: boolean): Promise<TileAnswer> {
-    const found = await readBoth(folder, coords);
+    const found = await disk.readBoth(folder, coords);
     const { copy, keptFile } = found;
     // A kept tile stays kept when refreshed; a tile an area download asks for becomes kept.
     const file = keep || found.kept ? keptFile : found.file;
     const now = clock.now();
     if (copy && fresh(copy, now)) {
       if (keep && found.copyFile !== keptFile) {
-        await store(keptFile, folder, template, copy);
-        await forget(found.file, encodeEntry(copy).length);
+        await disk.store(keptFile, folder, template, copy);
+        await disk.forget(found.file, encodeEntry(copy).length);
       } else {
-        await touch(found.copyFile, now);
+        await disk.touch(found.copyFile, now);
       }
       return hit(copy, 'cache');
     }
@@ -411,8 +146,8 @@ export function createTileCache(options: TileCacheOptions): TileCache {
       if (copy) return stale(found.copyFile, copy);
       return miss(502, 'bad-template', 'The map tile address has a {placeholder} Sitewalk cannot fill.', `template: ${template}`);
     }
-    const server = hostOf(url);
-    if (now < (unreachableUntil.get(server) ?? 0)) {
+    const server = serverOf(url);
+    if (backoff.waiting(server, now)) {
       if (copy) return stale(found.copyFile, copy);
       return miss(504, 'unreachable', UNREACHABLE_MESSAGE, `${server}: not asked again yet after the last failure`);
     }
@@ -429,23 +164,23 @@ export function createTileCache(options: TileCacheOptions): TileCache {
     });
     switch (answer.kind) {
       case 'image': {
-        markReachable(server);
+        backoff.reachable(server);
         const entry: TileEntry = { contentType: answer.contentType, fetchedAt: clock.now(), etag: answer.etag, lastModified: answer.lastModified, bytes: answer.bytes };
-        await store(file, folder, template, entry);
+        await disk.store(file, folder, template, entry);
         return hit(entry, 'network');
       }
       case 'not-modified': {
-        markReachable(server);
+        backoff.reachable(server);
         const entry: TileEntry = { ...copy!, fetchedAt: clock.now() };
-        await store(file, folder, template, entry);
+        await disk.store(file, folder, template, entry);
         return hit(entry, 'revalidated');
       }
       case 'unreachable':
-        if (!closed) markUnreachable(server, `${server}: ${answer.detail}`);
+        if (!closed) backoff.unreachable(server, `${server}: ${answer.detail}`);
         if (copy) return stale(found.copyFile, copy);
         return miss(504, 'unreachable', UNREACHABLE_MESSAGE, `${server}: ${answer.detail}`);
       case 'refused':
-        markReachable(server);
+        backoff.reachable(server);
         if (copy) return stale(found.copyFile, copy);
         return miss(502, 'refused', 'The map tile server did not send this tile.', `${server}: ${answer.detail}`);
     }
@@ -475,45 +210,25 @@ export function createTileCache(options: TileCacheOptions): TileCache {
   }
 
   async function idle(): Promise<void> {
-    while (inFlight.size > 0 || eviction) {
-      await Promise.allSettled([...inFlight.values(), eviction]);
+    while (inFlight.size > 0 || eviction.running()) {
+      await Promise.allSettled([...inFlight.values(), eviction.running()]);
     }
   }
 
   async function holding(coords: TileCoords, template: string): Promise<TileHolding> {
     if (!validCoords(coords)) return 'absent';
-    const { copy } = await readBoth(templateFolder(template), coords);
+    const { copy } = await disk.readBoth(templateFolder(template), coords);
     if (!copy) return 'absent';
     return fresh(copy, clock.now()) ? 'fresh' : 'stale';
-  }
-
-  async function averageTileBytes(template: string, sample = 200): Promise<number | null> {
-    const folder = templateFolder(template);
-    let total = 0;
-    let count = 0;
-    for (const base of [keptRoot, root]) {
-      for (const path of await listFiles(join(base, folder), 2)) {
-        if (count >= sample) break;
-        if (!path.endsWith(TILE_SUFFIX)) continue;
-        const size = await stat(path).then((info) => info.size, () => 0);
-        if (size === 0) continue;
-        // The stored size includes the entry's header (about 150 bytes): close enough for an estimate.
-        total += size;
-        count++;
-      }
-    }
-    return count === 0 ? null : Math.round(total / count);
   }
 
   return {
     get,
     holding,
-    averageTileBytes,
-    async dropKept(template) {
-      await rm(join(keptRoot, templateFolder(template)), { recursive: true, force: true });
-    },
+    averageTileBytes: (template, sample = 200) => disk.averageTileBytes(template, sample),
+    dropKept: (template) => disk.dropKept(template),
     fileFor(coords) {
-      return tilePath(templateFolder(options.template()), coords);
+      return disk.fileOf(templateFolder(options.template()), coords);
     },
     idle,
     async close() {
@@ -522,35 +237,6 @@ export function createTileCache(options: TileCacheOptions): TileCache {
       await idle();
     },
   };
-}
-
-/** Files down to `depth` folders below `dir` (the tiles folder is template/z/x/file). */
-async function listFiles(dir: string, depth: number): Promise<string[]> {
-  let entries;
-  try {
-    entries = await readdir(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  const files: string[] = [];
-  for (const entry of entries) {
-    const path = join(dir, entry.name);
-    if (entry.isFile()) files.push(path);
-    else if (entry.isDirectory() && depth > 0) files.push(...(await listFiles(path, depth - 1)));
-  }
-  return files;
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return 'the tile server';
-  }
-}
-
-function mib(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
 function withoutUndefined<T extends object>(value: T): Partial<T> {
