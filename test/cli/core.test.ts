@@ -3,12 +3,12 @@
 // data folder, and a sandbox on loopback — in this process for a profile of one's own, or the
 // built-in one the CLI starts itself and keeps in <dataDir>/sandbox.json between runs. The key goes
 // in through SITEWALK_KEY only and must never come out.
-import { createServer as createHttpServer, request } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openHostBackend } from '../../electron/core/host-backend';
 import { createSessionSecretStore } from '../../electron/core/profiles/session';
 import { startSandbox } from '../../electron/sandbox/index';
 import { sitewalkInTempHome } from '../support/cli';
+import { countingProxy } from '../support/counting-proxy';
 import { freePort } from '../support/net';
 import { serviceSites } from '../support/service-state';
 import { makeTempDir } from '../support/temp';
@@ -309,35 +309,6 @@ describe('sitewalk CLI: the built-in Sandbox profile', { timeout: 120_000 }, () 
 });
 
 /** A loopback proxy to the sandbox that counts the site calls (SitesAPI) in flight at the same time. */
-async function countingProxy(): Promise<{ url: string; most(): number; reset(): void; close(): Promise<void> }> {
-  let open = 0;
-  let most = 0;
-  const target = new URL(sandbox.url);
-  const server = createHttpServer((req, res) => {
-    const counted = `${req.url ?? ''} ${String(req.headers.soapaction ?? '')}`.includes('SitesAPI');
-    if (counted) most = Math.max(most, ++open);
-    res.on('close', () => void (counted && open--));
-    const upstream = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    upstream.on('error', () => res.destroy());
-    req.pipe(upstream);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    most: () => most,
-    reset: () => void (most = 0),
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
-}
-
 describe('sitewalk sync --concurrency', { timeout: 180_000 }, () => {
   /** Queues a height edit of each of `count` sandbox sites, from the `first`-th on. */
   async function queueEdits(dir: string, first: number, count: number): Promise<void> {
@@ -350,7 +321,7 @@ describe('sitewalk sync --concurrency', { timeout: 180_000 }, () => {
   }
 
   it("sends at most N entries at once: --concurrency, else the app's setting for the data folder, else 4", async () => {
-    const proxy = await countingProxy();
+    const proxy = await countingProxy(sandbox.url, 'SitesAPI');
     try {
       const dir = await fieldProfile(proxy.url);
       const idle = await sitewalk(['sync', '--json', '--data-dir', dir], { SITEWALK_KEY: KEY });

@@ -4,7 +4,7 @@
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect } from 'vitest';
-import { createTileCache, fillTemplate, parseTilePath, tileForPath, TILES_FOLDER, type TileAnswer, type TileCache, type TileCacheOptions, type TileHit, type TileMiss } from '../../electron/core/tiles';
+import { createTileCache, tileForPath, TILES_FOLDER, type TileAnswer, type TileCache, type TileCacheOptions, type TileHit, type TileMiss } from '../../electron/core/tiles';
 import { it } from '../support/fixtures';
 import { fakeTile, startFakeTileServer, type FakeTileServer } from './fake-tile-server';
 
@@ -352,19 +352,7 @@ describe('requests', () => {
   });
 });
 
-describe('templates and paths', () => {
-  it('fills a template the way Leaflet does', () => {
-    expect(fillTemplate('https://{s}.tile.example.org/{z}/{x}/{y}{r}.png', { z: 3, x: 4, y: 2 }, 'abc')).toBe('https://a.tile.example.org/3/4/2.png');
-    expect(fillTemplate('https://{s}.tile.example.org/{z}/{x}/{y}.png', { z: 3, x: 4, y: 3 }, 'abc')).toBe('https://b.tile.example.org/3/4/3.png');
-    expect(fillTemplate('https://tms.example.org/{z}/{x}/{-y}.png', { z: 3, x: 4, y: 2 }, 'abc')).toBe('https://tms.example.org/3/4/5.png');
-    expect(fillTemplate('https://tiles.example.org/{z}/{x}/{y}.png?key={apikey}', { z: 1, x: 0, y: 0 }, 'abc')).toBeNull();
-  });
-
-  it('reads coordinates from a host path', () => {
-    expect(parseTilePath('/tiles/5/10/12')).toEqual({ z: 5, x: 10, y: 12 });
-    expect(parseTilePath('/tiles/5/10')).toBeNull();
-  });
-
+describe('templates', () => {
   it('answers a template it cannot fill with a miss, not a request', async () => {
     template = `${server.origin}/{z}/{x}/{y}.png?key={apikey}`;
     const answer = expectMiss(await open().get({ z: 1, x: 0, y: 0 }));
