@@ -20,22 +20,43 @@ export interface HistoryCursor {
   seq: number;
 }
 
-/** A new pending entry for `draft`, `seq` its place in the queue (and its ID). */
+/**
+ * A new pending entry for `draft`, `seq` its place in the queue (and its ID). Written out field by
+ * field: a spread of the shared fields plus the kind's own is many times slower in V8, and an import
+ * makes 10,000 of these in one transaction.
+ */
 export function newEntry(draft: Draft, seq: number, now: number): OutboxEntry {
-  const base = {
+  if (draft.kind === 'site') {
+    return {
+      id: `o${seq}`,
+      seq,
+      profileId: draft.profileId,
+      state: 'pending',
+      attempts: 0,
+      createdAt: now,
+      updatedAt: now,
+      nextAttemptAt: null,
+      result: null,
+      problem: null,
+      kind: 'site',
+      localId: draft.localId,
+      op: draft.op,
+      payload: { ...draft.payload },
+      resultSiteId: null,
+    } satisfies SiteEntry;
+  }
+  return {
     id: `o${seq}`,
     seq,
     profileId: draft.profileId,
-    state: 'pending' as const,
+    state: 'pending',
     attempts: 0,
     createdAt: now,
     updatedAt: now,
     nextAttemptAt: null,
     result: null,
     problem: null,
-  };
-  if (draft.kind === 'site') {
-    return { ...base, kind: 'site', localId: draft.localId, op: draft.op, payload: { ...draft.payload }, resultSiteId: null } satisfies SiteEntry;
-  }
-  return { ...base, kind: 'reprocess', payload: { ...draft.payload } } satisfies ReprocessEntry;
+    kind: 'reprocess',
+    payload: { ...draft.payload },
+  } satisfies ReprocessEntry;
 }
