@@ -16,6 +16,7 @@ export function entryView(entry: OutboxEntry, revision: number): OutboxEntryView
     summary: summarize(entry),
     payload: { ...entry.payload } as Record<string, unknown>,
     attempts: entry.attempts,
+    totalAttempts: entry.totalAttempts,
     createdAt: isoTime(entry.createdAt),
     updatedAt: isoTime(entry.updatedAt),
     nextAttemptAt: entry.nextAttemptAt === null ? null : isoTime(entry.nextAttemptAt),
