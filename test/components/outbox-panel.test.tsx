@@ -59,6 +59,14 @@ describe('the outbox list', () => {
     expect(host.callsOf('retryEntry')).toEqual([['e-failed']]);
   });
 
+  it('counts every try of an entry that was retried, and those since', async () => {
+    const { screen } = await renderWithHost({ entries: [entryView({ id: 'e-twice', state: 'failed', summary: "Edit site 'Tried twice'", attempts: 1, totalAttempts: 2, problem: problem('The service refused the height.') })] }, () => <OutboxPanel />);
+    const tried = entry(screen, "Edit site 'Tried twice'", 'failed');
+    await expect.element(tried.getByText(/· 2 attempts, 1 since retried/)).toBeVisible();
+    await tried.getByRole('button', { name: 'Retry' }).click();
+    await expect.element(entry(screen, "Edit site 'Tried twice'", 'pending').getByText(/· 2 attempts, none since retried/)).toBeVisible();
+  });
+
   it('asks before sending a create the service may have made again, and sends nothing on Cancel', async () => {
     const { screen, host } = await renderWithHost({ entries: ENTRIES }, () => <OutboxPanel />);
     await entry(screen, "Create site 'Maybe made' (30 m)", 'needs-review').getByRole('button', { name: 'Send again' }).click();

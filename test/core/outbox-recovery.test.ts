@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { OutboxStore } from '../../electron/core/outbox/store';
 import { DATABASE_FILE } from '../../electron/core/storage/database';
-import { markSending } from '../../electron/core/outbox/transitions';
+import { markSending, userRetry } from '../../electron/core/outbox/transitions';
 import { waiting } from '../support/wait';
 import { ERRORS } from './helpers';
 import { create, edit, it, reprocess, state } from './outbox-harness';
@@ -84,6 +84,39 @@ describe('outbox: pause, offline and recovery', () => {
     h.engine.setConnectivity(true);
     await expect.poll(() => h.store.countsOf('p1').done, waiting('the entry to be sent')).toBe(1);
     expect(h.probes()).toBe(probesBefore + 1);
+  });
+
+  it('keeps the total of tries of an entry sent again, across a reopen; an entry stored before the total reads as its count', async ({ harness }) => {
+    const h = await harness();
+    const [queued] = await h.store.enqueue([edit('s1', '1')]);
+    const id = queued!.entry.id;
+    h.engine.kick();
+    await expect.poll(() => h.client.calls.length, waiting('the first try')).toBe(1);
+    h.client.fail(h.client.calls[0]!, ERRORS.validationFault());
+    await expect.poll(() => state(h, id).state, waiting('the entry to fail')).toBe('failed');
+    expect(state(h, id)).toMatchObject({ attempts: 1, totalAttempts: 1 });
+
+    await h.store.update([userRetry(state(h, id), h.clock.now())]);
+    expect(state(h, id)).toMatchObject({ state: 'pending', attempts: 0, totalAttempts: 1 });
+    h.engine.kick();
+    await expect.poll(() => h.client.calls.length, waiting('the try after Retry')).toBe(2);
+    h.client.fail(h.client.calls[1]!, ERRORS.validationFault());
+    await expect.poll(() => state(h, id).state, waiting('the entry to fail again')).toBe('failed');
+    expect(state(h, id)).toMatchObject({ attempts: 1, totalAttempts: 2 });
+
+    await h.reopen();
+    expect(state(h, id)).toMatchObject({ attempts: 1, totalAttempts: 2 });
+
+    // A row written before the total was kept: its body has the count only.
+    await h.engine.stop();
+    const db = new Database(join(h.dataDir, DATABASE_FILE));
+    const body = JSON.parse(db.prepare<[string], string>('SELECT body FROM outbox WHERE id = ?').pluck().get(id)!) as Record<string, unknown>;
+    delete body.totalAttempts;
+    body.attempts = 3;
+    db.prepare('UPDATE outbox SET body = ? WHERE id = ?').run(JSON.stringify(body), id);
+    db.close();
+    await h.reopen();
+    expect(state(h, id)).toMatchObject({ attempts: 3, totalAttempts: 3 });
   });
 
   it('after a crash mid-call, resends an edit but sends a create and an emailing reprocess to review', async ({ harness }) => {

@@ -31,6 +31,7 @@ function entry(state: OutboxState, patch: Partial<OutboxEntry> = {}): OutboxEntr
     profileId: 'p1',
     state,
     attempts: 1,
+    totalAttempts: 1,
     createdAt: 0,
     updatedAt: 0,
     nextAttemptAt: null,

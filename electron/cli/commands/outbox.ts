@@ -9,7 +9,8 @@
 //   outbox discard  → { ok: true, removed: string[] }      (a create takes its queued edits along)
 //   outbox resolve  → { ok: true, entry: OutboxEntryView }
 // OutboxEntryView = { id, kind, state, profileId, localId?, op?, siteId?, summary, payload, attempts,
-//                     createdAt, updatedAt, nextAttemptAt, result, problem, carriedBy? }
+//                     totalAttempts, createdAt, updatedAt, nextAttemptAt, result, problem, carriedBy? }
+// attempts counts the tries since the last retry; totalAttempts every try of the request.
 // carriedBy = { binding, instead, reason: 'request-validation' | 'query-length', message }: the last
 // try went over another binding than the profile's (the summary ends " · via SOAP 1.1").
 import type { Command } from 'commander';
@@ -49,7 +50,8 @@ export function registerOutboxCommands(program: Command, io: CliIo, options: Cor
               ...entries.map((entry) => [
                 entry.id,
                 entry.state,
-                String(entry.attempts),
+                // Retry starts the count over; the tries before it are still said.
+                entry.totalAttempts > entry.attempts ? `${entry.totalAttempts} (${entry.attempts} since retried)` : String(entry.attempts),
                 entry.summary,
                 (entry.problem?.message ?? entry.result ?? (entry.nextAttemptAt ? `retry after ${entry.nextAttemptAt}` : '')) +
                 (entry.carriedBy ? ` [${entry.carriedBy.message}]` : ''),

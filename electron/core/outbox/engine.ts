@@ -5,14 +5,19 @@
 // unreachable the engine goes offline and probes with backoff (the host may hint at connectivity
 // too); when the probe answers, sending resumes by itself. With nothing in flight it re-checks the
 // service every `checkEveryMs` (a free probe), so the status is never just the last call's result.
+// Its parts: the probe (service-probe.ts), recording a call's answer (record-result.ts), and how
+// the queue and the connection read for the user (engine-status.ts).
 import type { Clock, Random, TimerHandle } from '../clock';
-import type { Blocked, EngineOptions, EngineStatus, Reachability, SettleResult } from './engine-types';
+import type { Blocked, EngineOptions, EngineStatus, SettleResult } from './engine-types';
 import type { CallResult, ReprocessResult, ServiceClient, SiteResult } from '../service/types';
-import { backoffDelay, decide, DEFAULT_CHECK_EVERY_MS, DEFAULT_PROBE, DEFAULT_RETRY, type RetryPolicy } from './policy';
+import { DEFAULT_CHECK_EVERY_MS, DEFAULT_PROBE, DEFAULT_RETRY, type RetryPolicy } from './policy';
 import type { OutboxStore } from './store';
 import { ConnectionMonitor, HUNG_AFTER_MS } from './connection';
+import { connectionStatus, currentBlock, isSendable, waitingUntil } from './engine-status';
+import { recordResult, type RecordContext } from './record-result';
+import { ServiceProbe } from './service-probe';
 import * as transitions from './transitions';
-import { isIdempotent, laneOf, type OutboxEntry, type Problem } from './types';
+import { isIdempotent, type OutboxEntry } from './types';
 
 export type { Blocked, EngineOptions, EngineStatus, Reachability, ServiceAccessPort, SettleResult } from './engine-types';
 
@@ -22,14 +27,9 @@ export class SyncEngine {
   private readonly random: Random;
   private concurrencyLimit: number;
   private readonly retry: RetryPolicy;
-  private readonly probePolicy: Pick<RetryPolicy, 'baseMs' | 'capMs'>;
   private readonly inflight = new Map<string, Promise<void>>();
   /** Results being recorded (each one a transaction, committed before its promise resolves). */
   private readonly writes = new Set<Promise<void>>();
-  private online = true;
-  private probeAttempt = 0;
-  private probeTimer: TimerHandle | null = null;
-  private probing = false;
   private retryTimer: TimerHandle | null = null;
   private retryAt = Number.POSITIVE_INFINITY;
   private pumpQueued = false;
@@ -38,15 +38,14 @@ export class SyncEngine {
   private readonly connection: ConnectionMonitor;
   /** When each request in flight left, by lane: one waiting too long means the service hangs. */
   private readonly sentAt = new Map<string, number>();
-  private probeAt: number | null = null;
-  private readonly checkEveryMs: number;
-  private checkTimer: TimerHandle | null = null;
   /** Entries that failed before this instant are due now: the user asked to sync. */
   private manualSyncAt = Number.NEGATIVE_INFINITY;
   private blocked: Blocked | null = null;
   private lastStatusKey = '';
   private statusRevision = 0;
   private readonly waiters = new Set<{ skipWaiting: boolean; resolve: (result: SettleResult) => void }>();
+  private readonly recorder: RecordContext;
+  private readonly probe: ServiceProbe;
 
   constructor(private readonly options: EngineOptions) {
     this.store = options.store;
@@ -54,12 +53,34 @@ export class SyncEngine {
     this.random = options.random;
     this.concurrencyLimit = clampConcurrency(options.concurrency ?? 4);
     this.retry = options.retry ?? DEFAULT_RETRY;
-    this.checkEveryMs = Math.max(1, options.checkEveryMs ?? DEFAULT_CHECK_EVERY_MS);
+    const checkEveryMs = Math.max(1, options.checkEveryMs ?? DEFAULT_CHECK_EVERY_MS);
+    this.connection = new ConnectionMonitor(options.initialContact ?? new Map());
     // Offline, the probe backs off, but never longer than the periodic check: a service that comes
     // back is seen within that time.
-    const probe = options.probe ?? DEFAULT_PROBE;
-    this.probePolicy = { baseMs: probe.baseMs, capMs: Math.min(probe.capMs, this.checkEveryMs) };
-    this.connection = new ConnectionMonitor(options.initialContact ?? new Map());
+    const policy = options.probe ?? DEFAULT_PROBE;
+    this.probe = new ServiceProbe({
+      clock: this.clock,
+      random: this.random,
+      connection: this.connection,
+      access: options.access,
+      policy: { baseMs: policy.baseMs, capMs: Math.min(policy.capMs, checkEveryMs) },
+      checkEveryMs,
+      activeProfile: () => options.activeProfile(),
+      busy: () => this.inflight.size > 0,
+      changed: () => this.emitStatus(),
+      settle: () => this.resolveWaiters(),
+      kick: () => this.kick(),
+    });
+    this.recorder = {
+      store: this.store,
+      clock: this.clock,
+      random: this.random,
+      retry: this.retry,
+      connection: this.connection,
+      scrub: (problem, profileId) => this.options.access.scrub?.(problem, profileId) ?? problem,
+      reached: () => this.probe.reached(),
+      goOffline: () => this.goOffline(),
+    };
   }
 
   get concurrency(): number {
@@ -76,20 +97,8 @@ export class SyncEngine {
     if (this.started || this.stopped) return;
     this.started = true;
     // Learn how the service is doing now, even with nothing to send ("checking" until then).
-    if (!this.probing) void this.runProbe();
-    this.armCheck();
+    this.probe.start();
     this.kick();
-  }
-
-  /** The periodic re-check: skipped while calls are in flight (their answers tell) or a probe is due anyway. */
-  private armCheck(): void {
-    if (this.stopped) return;
-    this.checkTimer = this.clock.setTimer(() => {
-      this.checkTimer = null;
-      if (this.stopped) return;
-      if (!this.probing && !this.probeTimer && this.inflight.size === 0) void this.runProbe();
-      this.armCheck();
-    }, this.checkEveryMs);
   }
 
   /** Asks for a pass soon (after an enqueue, a retry, a key change…). Cheap to call often. */
@@ -109,7 +118,7 @@ export class SyncEngine {
   syncNow(): void {
     this.manualSyncAt = this.clock.now();
     // Always asked afresh, queue or not: "Sync now" must never leave a stale status standing.
-    this.probeNow();
+    this.probe.now();
     this.kick();
   }
 
@@ -119,12 +128,7 @@ export class SyncEngine {
    */
   profileChanged(): void {
     if (this.stopped) return;
-    if (this.probeTimer) this.clock.clearTimer(this.probeTimer);
-    this.probeTimer = null;
-    this.probeAt = null;
-    this.probeAttempt = 0;
-    this.online = true;
-    if (this.started && !this.probing) void this.runProbe();
+    this.probe.reset(this.started);
     this.kick();
   }
 
@@ -132,7 +136,7 @@ export class SyncEngine {
   setConnectivity(online: boolean): void {
     if (this.stopped) return;
     if (online) {
-      if (!this.online) this.probeNow();
+      if (!this.probe.online) this.probe.now();
       return;
     }
     this.goOffline();
@@ -142,7 +146,7 @@ export class SyncEngine {
     const profileId = this.options.activeProfile();
     const counts = profileId ? this.store.countsOf(profileId) : null;
     return {
-      online: this.online,
+      online: this.probe.online,
       syncing: this.inflight.size > 0,
       paused: profileId ? this.store.pauseOf(profileId) : null,
       blocked: this.currentBlock(profileId),
@@ -186,19 +190,16 @@ export class SyncEngine {
     const now = this.clock.now();
     await this.store.update(transitions.resume(this.store.unfinished(profileId), now));
     await this.store.setPause(profileId, null);
-    this.probeAttempt = 0;
+    this.probe.reached();
     this.kick();
   }
 
   /** Stops scheduling and waits for requests in flight to be answered and recorded. */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.probeTimer) this.clock.clearTimer(this.probeTimer);
+    this.probe.stop();
     if (this.retryTimer) this.clock.clearTimer(this.retryTimer);
-    if (this.checkTimer) this.clock.clearTimer(this.checkTimer);
-    this.probeTimer = null;
     this.retryTimer = null;
-    this.checkTimer = null;
     await Promise.allSettled([...this.inflight.values()]);
     await Promise.allSettled([...this.writes]);
     const status = this.status();
@@ -218,7 +219,7 @@ export class SyncEngine {
     const profileId = this.options.activeProfile();
     // What the user must fix (no key, no profile) is said whether or not the service answers.
     this.blocked = profileId ? (this.options.access.precheck?.(profileId) ?? null) : null;
-    if (profileId && !this.blocked && this.online && !this.store.pauseOf(profileId) && !this.store.writeFailure) this.sendDue(profileId);
+    if (profileId && !this.blocked && this.probe.online && !this.store.pauseOf(profileId) && !this.store.writeFailure) this.sendDue(profileId);
     this.emitStatus();
     this.resolveWaiters();
   }
@@ -229,10 +230,10 @@ export class SyncEngine {
     for (const [lane, entries] of this.store.laneEntries()) {
       if (this.inflight.size >= this.concurrencyLimit) break;
       const head = entries[0];
-      if (!head || head.profileId !== profileId || head.state !== 'pending' || this.inflight.has(lane)) continue;
-      if (head.kind === 'site' && head.op === 'edit' && head.payload.siteId === undefined) continue;
-      if (head.nextAttemptAt !== null && head.nextAttemptAt > now && head.updatedAt > this.manualSyncAt) {
-        earliest = Math.min(earliest, head.nextAttemptAt);
+      if (!isSendable(head, profileId) || this.inflight.has(lane)) continue;
+      const until = waitingUntil(head, now, this.manualSyncAt);
+      if (until !== null) {
+        earliest = Math.min(earliest, until);
         continue;
       }
       // A call still unanswered after HUNG_AFTER_MS turns the status to "not answering" at once.
@@ -310,130 +311,26 @@ export class SyncEngine {
     this.writes.add(tracked);
   }
 
-  private async record(entry: OutboxEntry, result: CallResult<SiteResult | ReprocessResult>): Promise<void> {
-    const now = this.clock.now();
-    if (result.ok) {
-      this.reached();
-      this.connection.reached(entry.profileId, now);
-      if (entry.kind === 'site' && entry.op === 'create') {
-        const siteId = (result.value as SiteResult).siteId;
-        if (siteId === null) {
-          await this.store.update([transitions.recordWithoutSiteId(entry, result.value.message, noSiteIdProblem(result.value.raw), now, result.value.carriedBy)]);
-          return;
-        }
-        // The create and the rewrite of the edits queued behind it land in one durable write.
-        await this.store.update(transitions.recordSuccess(entry, result.value.message, now, { siteId, lane: this.store.lane(laneOf(entry)) }, result.value.carriedBy));
-        return;
-      }
-      await this.store.update(transitions.recordSuccess(entry, result.value.message, now, undefined, result.value.carriedBy));
-      return;
-    }
-
-    const error = result.error;
-    const decision = decide(entry, error, this.retry);
-    const problem = this.options.access.scrub?.(decision.problem, entry.profileId) ?? decision.problem;
-    const notSent = error.kind === 'invalid-input' || (error.kind === 'network' && error.sent === 'no');
-    if (!notSent) this.reached();
-    this.connection.failed(entry.profileId, error, now);
-    // A request that never left does not count as an attempt.
-    const attempts = notSent ? Math.max(0, entry.attempts - 1) : entry.attempts;
-    const nextAttemptAt = decision.state === 'pending' && !decision.offline ? now + backoffDelay(Math.max(1, attempts), this.retry, this.random) : null;
-    await this.store.update([transitions.applyDecision(entry, decision, problem, attempts, now, nextAttemptAt, error.carriedBy)]);
-    if (decision.state === 'paused') await this.store.setPause(entry.profileId, { ...decision.pause, since: now });
-    if (decision.state === 'pending' && decision.offline) this.goOffline();
+  private record(entry: OutboxEntry, result: CallResult<SiteResult | ReprocessResult>): Promise<void> {
+    return recordResult(this.recorder, entry, result);
   }
 
   // ---- connectivity ----
 
-  /** The service answered something: it is reachable, and the probe backoff starts over. */
-  private reached(): void {
-    this.probeAttempt = 0;
-  }
-
   private goOffline(): void {
-    if (this.stopped) return;
-    const was = this.online;
-    this.online = false;
-    if (!this.probeTimer && !this.probing) this.scheduleProbe();
-    if (was) this.emitStatus();
-    this.resolveWaiters();
-  }
-
-  private scheduleProbe(): void {
-    if (this.stopped) return;
-    this.probeAttempt++;
-    const delay = backoffDelay(this.probeAttempt, this.probePolicy, this.random);
-    this.probeAt = this.clock.now() + delay;
-    this.probeTimer = this.clock.setTimer(() => {
-      this.probeTimer = null;
-      void this.runProbe();
-    }, delay);
-  }
-
-  private probeNow(): void {
-    if (this.probeTimer) this.clock.clearTimer(this.probeTimer);
-    this.probeTimer = null;
-    if (!this.probing) void this.runProbe();
-  }
-
-  private async runProbe(): Promise<void> {
-    if (this.stopped) return;
-    const profileId = this.options.activeProfile();
-    if (!profileId) return;
-    this.probing = true;
-    this.probeAt = null;
-    let reach: Reachability;
-    try {
-      reach = await this.options.access.reachable(profileId);
-    } catch (error) {
-      reach = { state: 'offline', message: error instanceof Error ? error.message : String(error) };
-    } finally {
-      this.probing = false;
-    }
-    if (this.stopped) return;
-    const now = this.clock.now();
-    if (reach.state === 'online') this.connection.reached(profileId, now);
-    else this.connection.probeFailed(profileId, reach.state, reach.message, now);
-    if (reach.state !== 'offline') {
-      // Any HTTP answer means it can be reached; an error page still lets the queue try (and back off).
-      this.online = true;
-      this.emitStatus();
-      this.kick();
-    } else {
-      // Nothing reached it (at start, too): offline, and the probe keeps trying with backoff.
-      this.goOffline();
-      this.emitStatus();
-    }
+    this.probe.goOffline();
   }
 
   // ---- status and waiters ----
 
   private connectionStatus(profileId: string | null): EngineStatus['connection'] {
-    if (!profileId) return { state: 'checking', lastError: null, nextTryAt: null };
-    const facts = this.connection.facts(profileId);
-    if (this.store.pauseOf(profileId)) return { state: 'paused', lastError: facts.lastError, nextTryAt: null };
-    if (!this.online) return { state: 'offline', lastError: facts.lastError, nextTryAt: this.probeAt };
-    const now = this.clock.now();
-    let oldest = Number.POSITIVE_INFINITY;
-    for (const at of this.sentAt.values()) oldest = Math.min(oldest, at);
-    if (now - oldest >= HUNG_AFTER_MS) {
-      const seconds = Math.round((now - oldest) / 1000);
-      return { state: 'not-answering', lastError: { message: `A request has been waiting ${seconds} s for the service to answer.`, at: now }, nextTryAt: null };
-    }
-    // A retry time only while something of this profile is waiting for it.
-    const waiting = this.store.countsOf(profileId).pending > 0;
-    const nextTryAt = facts.state === 'not-answering' && waiting && Number.isFinite(this.retryAt) ? this.retryAt : null;
-    return { state: facts.state, lastError: facts.lastError, nextTryAt };
+    const { store, connection, retryAt } = this;
+    const { online, probeAt } = this.probe;
+    return connectionStatus(profileId, { store, connection, online, probeAt, sentAt: this.sentAt.values(), retryAt, now: this.clock.now() });
   }
 
   private currentBlock(profileId: string | null): Blocked | null {
-    if (!profileId) return { reason: 'no-profile', message: 'No profile is active.' };
-    if (this.store.writeFailure) return { reason: 'write-failed', message: this.store.writeFailure.message };
-    const pause = this.store.pauseOf(profileId);
-    if (pause) return { reason: 'paused', message: pause.message };
-    if (this.blocked) return this.blocked;
-    if (!this.online) return { reason: 'offline', message: 'The service cannot be reached; Sitewalk keeps trying and sends the queue when it answers.' };
-    return null;
+    return currentBlock(this.store, profileId, this.blocked, this.probe.online);
   }
 
   private emitStatus(): void {
@@ -457,9 +354,8 @@ export class SyncEngine {
     let movable = false;
     for (const [, entries] of this.store.laneEntries()) {
       const head = entries[0];
-      if (!head || head.profileId !== profileId || head.state !== 'pending') continue;
-      if (head.kind === 'site' && head.op === 'edit' && head.payload.siteId === undefined) continue;
-      if (skipWaiting && head.nextAttemptAt !== null && head.nextAttemptAt > now && head.updatedAt > this.manualSyncAt) continue;
+      if (!isSendable(head, profileId)) continue;
+      if (skipWaiting && waitingUntil(head, now, this.manualSyncAt) !== null) continue;
       movable = true;
       break;
     }
@@ -488,16 +384,4 @@ export class SyncEngine {
 function clampConcurrency(limit: number): number {
   if (!Number.isFinite(limit)) return 4;
   return Math.min(32, Math.max(1, Math.floor(limit)));
-}
-
-function noSiteIdProblem(raw: string): Problem {
-  return {
-    kind: 'no-site-id',
-    message: 'The service accepted the new site but did not say which ID it got. Find the site in the account and enter its ID here, so later edits reach it.',
-    detail: `SitesAPI result: ${JSON.stringify(raw.slice(0, 500))}`,
-    retryable: false,
-    quotaExhausted: false,
-    authRejected: false,
-    mayHaveBeenApplied: true,
-  };
 }

@@ -7,25 +7,20 @@
 // register's update all commit together or not at all. Changes other processes make to the same
 // folder are read in before every write and by poll(), and told to subscribers like our own.
 // Sending is claimed per entry: the move to 'sending' records which process sends it, inside the
-// write transaction, so an entry is sent by one process only. Scheduling lives in engine.ts.
-import type { EusReprocess, SiteEdit } from '../service/types';
+// write transaction, so an entry is sent by one process only. Scheduling lives in engine.ts; new
+// entries are made in drafts.ts, other processes' changes read in by others-changes.ts.
 import type { Clock } from '../clock';
 import { entryKey, Revisions, siteKey } from '../revisions';
 import { SitewalkDb } from '../storage/database';
 import { OutboxTable } from '../storage/outbox-table';
 import { canCoalesce, canMove, coalesce, recoverInterrupted, TransitionError, type Transition } from './transitions';
-import { type OutboxEntry, type OutboxState, type PauseInfo, type ReprocessEntry, type SiteEntry } from './types';
+import { newEntry, type Draft, type Enqueued, type HistoryCursor } from './drafts';
+import { readOthersChanges, type OutboxChange, type OutboxMemory } from './others-changes';
+import type { OutboxEntry, OutboxState, PauseInfo, SiteEntry } from './types';
 import { UnfinishedEntries } from './unfinished';
 
-export type SiteDraft = { kind: 'site'; profileId: string; localId: string; op: 'create' | 'edit'; payload: SiteEdit };
-export type ReprocessDraft = { kind: 'reprocess'; profileId: string; payload: EusReprocess };
-export type Draft = SiteDraft | ReprocessDraft;
-
-export interface Enqueued {
-  entry: OutboxEntry;
-  /** True when the draft was merged into a queued edit of the same site (later fields win). */
-  coalesced: boolean;
-}
+export type { Draft, Enqueued, HistoryCursor, ReprocessDraft, SiteDraft } from './drafts';
+export type { OutboxChange } from './others-changes';
 
 export interface OutboxStoreOptions {
   /** The folder's database; when absent, the store opens the one of `dataDir` and closes it with itself. */
@@ -40,14 +35,6 @@ export interface OutboxStoreOptions {
   processId?: string;
 }
 
-export interface OutboxChange {
-  entry: OutboxEntry;
-  /** null when the entry was just added. */
-  previous: OutboxEntry | null;
-  /** The entry's revision as of this change. */
-  revision: number;
-}
-
 type ChangeListener = (changes: OutboxChange[], removed: OutboxEntry[]) => void;
 
 export class OutboxStore {
@@ -59,6 +46,8 @@ export class OutboxStore {
   private commits = 0;
   private failure: Error | null = null;
   private readonly table: OutboxTable;
+  /** What other processes' changes are read into (others-changes.ts). */
+  private readonly shared: OutboxMemory;
 
   private constructor(
     private readonly db: SitewalkDb,
@@ -69,6 +58,7 @@ export class OutboxStore {
     readonly processId: string,
   ) {
     this.table = new OutboxTable(db);
+    this.shared = { table: this.table, memory: this.memory, pauses: this.pauses, claims: this.claims, revisions, processId };
   }
 
   /** Opens the outbox of a data folder: its unfinished entries and pauses are read; history stays on disk. */
@@ -365,31 +355,8 @@ export class OutboxStore {
 
   /** Another process's committed changes since `since`, into memory, then told to subscribers. */
   private pull(since: number): void {
-    const { entries, removed } = this.table.changedAfter(since);
-    const changes: OutboxChange[] = [];
-    for (const { entry, rev, claimedBy } of entries) {
-      const previous = this.memory.entries.get(entry.id) ?? null;
-      this.revisions.note(entryKey(entry.id), rev);
-      if (entry.kind === 'site') this.revisions.note(siteKey(entry.localId), rev);
-      if (entry.state !== 'sending' || claimedBy !== this.processId) this.claims.delete(entry.id);
-      if (previous) this.memory.replace(previous, entry);
-      else if (entry.state === 'done') this.memory.bumpDone(entry.profileId, 1);
-      else this.memory.insert(entry);
-      changes.push({ entry, previous, revision: rev });
-    }
-    const gone: OutboxEntry[] = [];
-    for (const { key, rev } of removed) {
-      this.revisions.note(entryKey(key), rev);
-      const entry = this.memory.entries.get(key);
-      if (!entry) continue;
-      if (entry.kind === 'site') this.revisions.note(siteKey(entry.localId), rev);
-      this.memory.drop(entry);
-      gone.push(entry);
-    }
-    const pauses = this.table.pausesAfter(since);
-    for (const { profileId, pause } of pauses.set) this.pauses.set(profileId, pause);
-    for (const profileId of pauses.lifted) if (!pauses.set.some((set) => set.profileId === profileId)) this.pauses.delete(profileId);
-    if (changes.length > 0 || gone.length > 0 || pauses.set.length > 0 || pauses.lifted.length > 0) this.db.after(() => this.notify(changes, gone));
+    const { changes, removed, pausesMoved } = readOthersChanges(this.shared, since);
+    if (changes.length > 0 || removed.length > 0 || pausesMoved) this.db.after(() => this.notify(changes, removed));
   }
 
   private claim(id: string, mine: boolean): void {
@@ -419,29 +386,4 @@ export class OutboxStore {
   private notify(changes: OutboxChange[], removed: OutboxEntry[]): void {
     for (const listener of [...this.listeners]) listener(changes, removed);
   }
-}
-
-function newEntry(draft: Draft, seq: number, now: number): OutboxEntry {
-  const base = {
-    id: `o${seq}`,
-    seq,
-    profileId: draft.profileId,
-    state: 'pending' as const,
-    attempts: 0,
-    createdAt: now,
-    updatedAt: now,
-    nextAttemptAt: null,
-    result: null,
-    problem: null,
-  };
-  if (draft.kind === 'site') {
-    return { ...base, kind: 'site', localId: draft.localId, op: draft.op, payload: { ...draft.payload }, resultSiteId: null } satisfies SiteEntry;
-  }
-  return { ...base, kind: 'reprocess', payload: { ...draft.payload } } satisfies ReprocessEntry;
-}
-
-/** Where a page of the history stops: the last entry's finishing time and queue position. */
-export interface HistoryCursor {
-  updatedAt: number;
-  seq: number;
 }

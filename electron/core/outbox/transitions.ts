@@ -70,7 +70,7 @@ export class TransitionError extends Error {
 
 /** A request is about to leave: one more attempt. */
 export function markSending(entry: OutboxEntry, now: number): Transition {
-  return transition(entry, { state: 'sending', attempts: entry.attempts + 1, updatedAt: now });
+  return transition(entry, { state: 'sending', attempts: entry.attempts + 1, totalAttempts: entry.totalAttempts + 1, updatedAt: now });
 }
 
 /**
@@ -121,6 +121,8 @@ export function applyDecision(
   return transition(entry, {
     state: decision.state,
     attempts,
+    // A try that never left comes off the total as it comes off the count.
+    totalAttempts: Math.max(0, entry.totalAttempts - (entry.attempts - attempts)),
     updatedAt: now,
     nextAttemptAt: decision.state === 'pending' ? nextAttemptAt : null,
     problem,
@@ -168,14 +170,17 @@ export function mergeEdit(earlier: SiteEdit, later: SiteEdit): SiteEdit {
 
 // ---------- the user's ----------
 
-/** Send again, with a full set of tries: from failed, needs-review (a deliberate resend) or a pending backoff. */
+/**
+ * Send again, with a full set of tries: from failed, needs-review (a deliberate resend) or a pending
+ * backoff. The total of tries is kept: the user is shown both.
+ */
 export function userRetry(entry: OutboxEntry, now: number): Transition {
   return transition(entry, { state: 'pending', attempts: 0, nextAttemptAt: null, updatedAt: now });
 }
 
-/** The queued request replaced by a corrected one (not yet sent): pending, tries start over. */
+/** The queued request replaced by a corrected one (not yet sent): pending, tries start over, the total too (a new request). */
 export function userEdit(entry: OutboxEntry, payload: SiteEdit | EusReprocess, now: number): Transition {
-  return transition(entry, { payload, state: 'pending', attempts: 0, nextAttemptAt: null, problem: null, updatedAt: now } as Partial<OutboxEntry>);
+  return transition(entry, { payload, state: 'pending', attempts: 0, totalAttempts: 0, nextAttemptAt: null, problem: null, updatedAt: now } as Partial<OutboxEntry>);
 }
 
 /**

@@ -40,8 +40,16 @@ interface EntryBase {
   /** The profile (account) the request belongs to; only the active profile's entries are sent. */
   profileId: string;
   state: OutboxState;
-  /** Sends started (a resend after review counts too). */
+  /**
+   * Sends started since the tries last started over (Send again, or a corrected request): what the
+   * retry policy counts. A resend after review counts too.
+   */
   attempts: number;
+  /**
+   * Sends started of this request, Send again or not (a corrected request starts it over): what the
+   * user is shown beside `attempts`. Entries stored before it was kept read as their `attempts`.
+   */
+  totalAttempts: number;
   createdAt: number;
   updatedAt: number;
   /** When a pending entry may be sent again (backoff); null = now. */
@@ -158,6 +166,7 @@ const baseFields = {
   profileId: z.string(),
   state: z.enum(OUTBOX_STATES),
   attempts: z.number().int().nonnegative(),
+  totalAttempts: z.number().int().nonnegative().optional(),
   createdAt: z.number(),
   updatedAt: z.number(),
   nextAttemptAt: z.number().nullable(),
@@ -168,10 +177,16 @@ const baseFields = {
 const siteFields = { localId: z.string().min(1), op: z.enum(['create', 'edit']), payload: siteEditSchema, resultSiteId: z.string().nullable() };
 
 /** An entry as stored: the one definition every stored entry is read through. */
-export const entrySchema: z.ZodType<OutboxEntry> = z.discriminatedUnion('kind', [
-  z.object({ ...baseFields, kind: z.literal('site'), ...siteFields }),
-  z.object({ ...baseFields, kind: z.literal('reprocess'), payload: reprocessSchema }),
-]) as unknown as z.ZodType<OutboxEntry>;
+export const entrySchema: z.ZodType<OutboxEntry> = z
+  .discriminatedUnion('kind', [
+    z.object({ ...baseFields, kind: z.literal('site'), ...siteFields }),
+    z.object({ ...baseFields, kind: z.literal('reprocess'), payload: reprocessSchema }),
+  ])
+  .transform((entry) => {
+    // Written before the total was kept: every try it knows of is all it can say.
+    entry.totalAttempts ??= entry.attempts;
+    return entry;
+  }) as unknown as z.ZodType<OutboxEntry>;
 
 /** A patch names only what it sets; id, seq and kind never change through one. */
 export const patchSchema = z

@@ -16,9 +16,10 @@ export function entryView(entry: OutboxEntry, revision: number): OutboxEntryView
     summary: summarize(entry),
     payload: { ...entry.payload } as Record<string, unknown>,
     attempts: entry.attempts,
-    createdAt: new Date(entry.createdAt).toISOString(),
-    updatedAt: new Date(entry.updatedAt).toISOString(),
-    nextAttemptAt: entry.nextAttemptAt === null ? null : new Date(entry.nextAttemptAt).toISOString(),
+    totalAttempts: entry.totalAttempts,
+    createdAt: isoTime(entry.createdAt),
+    updatedAt: isoTime(entry.updatedAt),
+    nextAttemptAt: entry.nextAttemptAt === null ? null : isoTime(entry.nextAttemptAt),
     result: entry.result,
     problem: entry.problem,
     revision,
@@ -30,6 +31,18 @@ export function entryView(entry: OutboxEntry, revision: number): OutboxEntryView
     view.siteId = entry.op === 'create' ? entry.resultSiteId : (entry.payload.siteId ?? null);
   }
   return view;
+}
+
+let lastMs = Number.NaN;
+let lastIso = '';
+
+/** The instant as ISO text; the last one is kept, since a batch's entries share their times. */
+function isoTime(ms: number): string {
+  if (ms !== lastMs) {
+    lastIso = new Date(ms).toISOString();
+    lastMs = ms;
+  }
+  return lastIso;
 }
 
 /** The history's page size when the caller names none, and the most one page may hold. */

@@ -100,8 +100,7 @@ export class SiteService {
       }
 
       const current = record ? this.currentFields(record, drafts) : null;
-      const given = { ...input } as SiteSave;
-      delete given.localId;
+      const { localId: _localId, ...given } = input;
       // An edit may leave the height out when the site's height is known: the wire always needs one.
       if (isBlank(given.height) && current?.height !== undefined) given.height = current.height;
 
@@ -113,13 +112,14 @@ export class SiteService {
         if (isBlank(given.latitude) && current.latitude !== undefined) given.latitude = current.latitude;
         if (isBlank(given.longitude) && current.longitude !== undefined) given.longitude = current.longitude;
       }
-      const checked = parseSiteEdit({ ...given, siteId: op === 'edit' ? (knownSiteId ?? PENDING_ID) : undefined });
+      given.siteId = op === 'edit' ? (knownSiteId ?? PENDING_ID) : undefined;
+      const checked = parseSiteEdit(given);
       if (!checked.ok) {
         for (const issue of checked.issues) issues.push({ index, ...issue });
         return;
       }
-      const payload: SiteEdit = { ...checked.value };
-      if (knownSiteId === null) delete payload.siteId;
+      // The parse made a new object: no copy needed, only the placeholder ID taken out.
+      const payload: SiteEdit = knownSiteId === null && checked.value.siteId !== undefined ? withoutSiteId(checked.value) : checked.value;
 
       if (!record) {
         record = {
@@ -165,12 +165,8 @@ export class SiteService {
       const record = register.get((entry as SiteEntry).localId)!;
       return { site: this.viewOf(record), entry: entryView(store.get(entry.id)!, store.revisionOf(entry.id)), coalesced };
     });
-    const seen = new Set<string>();
-    for (const { site } of saved) {
-      if (seen.has(site.localId)) continue;
-      seen.add(site.localId);
-      this.deps.events.emit('site', site);
-    }
+    // The 'site' events were told once the transaction committed (outbox-events.ts relays every site
+    // the queued entries touch): telling them again here built and sent 10,000 views twice.
     this.deps.engine.kick();
     return { ok: true, value: saved };
   }
@@ -218,6 +214,11 @@ export class SiteService {
 function fieldsOf(edit: SiteEdit): SiteFields {
   const { siteId: _siteId, ...fields } = edit;
   return fields;
+}
+
+function withoutSiteId(edit: SiteEdit): SiteEdit {
+  const { siteId: _siteId, ...rest } = edit;
+  return rest;
 }
 
 function withoutLost(record: SiteRecord): SiteRecord {

@@ -13,6 +13,7 @@ import { ValueForm } from './forms';
 import { issueText } from '../lib/issues';
 import { entryMeasurement, measurementText } from '../map/location/gateView';
 import { reviewText } from '../lib/review';
+import { attemptsText } from '../lib/attempts';
 
 /** Done entries shown at first, and how many more each "Show older" adds. */
 const HISTORY_STEP = 50;
@@ -174,7 +175,7 @@ export function OutboxEntry({ entry }: { entry: OutboxEntryView }) {
       )}
       <p className="entry-meta">
         Queued {relativeTime(entry.createdAt)}
-        {entry.attempts > 0 && ` · ${entry.attempts} attempt${entry.attempts === 1 ? '' : 's'}`}
+        {attemptsText(entry) && ` · ${attemptsText(entry)}`}
         {next && (entry.state === 'pending' || entry.state === 'paused') && ` · next try ${next}`}
         {entry.state === 'done' && ` · done ${relativeTime(entry.updatedAt)}`}
       </p>

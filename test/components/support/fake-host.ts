@@ -108,6 +108,8 @@ export function entryView(patch: Partial<OutboxEntryView> & { id: string }): Out
     problem: null,
     revision: 1,
     ...patch,
+    // Tries in all: as many as since the last Send again unless the test says more.
+    totalAttempts: patch.totalAttempts ?? patch.attempts ?? 0,
   };
 }
 
@@ -180,7 +182,8 @@ export function createFakeHost(data: HostData = {}): FakeHost {
     retryEntry: async (entryId) => {
       const entry = entries.get(entryId);
       if (!entry || entry.state === 'done') return refused('entryId', 'This change was already sent.');
-      return { ok: true, value: changed({ ...entry, state: 'pending', problem: null, nextAttemptAt: null }) };
+      // As the core does: the tries start over, their total is kept.
+      return { ok: true, value: changed({ ...entry, state: 'pending', attempts: 0, totalAttempts: Math.max(entry.totalAttempts, entry.attempts), problem: null, nextAttemptAt: null }) };
     },
     discardEntry: async (entryId) => {
       const entry = entries.get(entryId);

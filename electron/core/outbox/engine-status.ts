@@ -1,0 +1,63 @@
+// How the engine reads its own state for the user: which lane heads can be sent, what blocks the
+// active profile's queue, and what the connection looks like (paused, offline, a request hanging,
+// or what calls and probes last said). Pure: the engine hands in what it knows.
+import type { Blocked, EngineStatus } from './engine-types';
+import { HUNG_AFTER_MS, type ConnectionMonitor } from './connection';
+import type { OutboxStore } from './store';
+import type { OutboxEntry } from './types';
+
+/** Whether a lane's head is the profile's and pending, and can go (an edit waits for its site's ID). */
+export function isSendable(head: OutboxEntry | undefined, profileId: string): head is OutboxEntry {
+  if (!head || head.profileId !== profileId || head.state !== 'pending') return false;
+  return !(head.kind === 'site' && head.op === 'edit' && head.payload.siteId === undefined);
+}
+
+/**
+ * When the head's backoff ends, while it is waiting one out; null when it is due now (its time
+ * came, or the user asked to sync after it failed).
+ */
+export function waitingUntil(head: OutboxEntry, now: number, manualSyncAt: number): number | null {
+  return head.nextAttemptAt !== null && head.nextAttemptAt > now && head.updatedAt > manualSyncAt ? head.nextAttemptAt : null;
+}
+
+/** Why the profile's queue cannot move now, or null. `precheck` is what the service access said. */
+export function currentBlock(store: OutboxStore, profileId: string | null, precheck: Blocked | null, online: boolean): Blocked | null {
+  if (!profileId) return { reason: 'no-profile', message: 'No profile is active.' };
+  if (store.writeFailure) return { reason: 'write-failed', message: store.writeFailure.message };
+  const pause = store.pauseOf(profileId);
+  if (pause) return { reason: 'paused', message: pause.message };
+  if (precheck) return precheck;
+  if (!online) return { reason: 'offline', message: 'The service cannot be reached; Sitewalk keeps trying and sends the queue when it answers.' };
+  return null;
+}
+
+export interface ConnectionFacts {
+  store: OutboxStore;
+  connection: ConnectionMonitor;
+  online: boolean;
+  /** When the next probe is due, while offline. */
+  probeAt: number | null;
+  /** When each request in flight left. */
+  sentAt: Iterable<number>;
+  /** When the next backoff retry is due (Infinity when none is). */
+  retryAt: number;
+  now: number;
+}
+
+export function connectionStatus(profileId: string | null, facts: ConnectionFacts): EngineStatus['connection'] {
+  if (!profileId) return { state: 'checking', lastError: null, nextTryAt: null };
+  const learnt = facts.connection.facts(profileId);
+  if (facts.store.pauseOf(profileId)) return { state: 'paused', lastError: learnt.lastError, nextTryAt: null };
+  if (!facts.online) return { state: 'offline', lastError: learnt.lastError, nextTryAt: facts.probeAt };
+  const now = facts.now;
+  let oldest = Number.POSITIVE_INFINITY;
+  for (const at of facts.sentAt) oldest = Math.min(oldest, at);
+  if (now - oldest >= HUNG_AFTER_MS) {
+    const seconds = Math.round((now - oldest) / 1000);
+    return { state: 'not-answering', lastError: { message: `A request has been waiting ${seconds} s for the service to answer.`, at: now }, nextTryAt: null };
+  }
+  // A retry time only while something of this profile is waiting for it.
+  const waiting = facts.store.countsOf(profileId).pending > 0;
+  const nextTryAt = learnt.state === 'not-answering' && waiting && Number.isFinite(facts.retryAt) ? facts.retryAt : null;
+  return { state: learnt.state, lastError: learnt.lastError, nextTryAt };
+}

@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { attemptsText } from '../../renderer/src/lib/attempts';
+
+describe('an outbox entry\'s attempts', () => {
+  it('says nothing before the first try, and the count while it has not been sent again', () => {
+    expect(attemptsText({ attempts: 0, totalAttempts: 0 })).toBe('');
+    expect(attemptsText({ attempts: 1, totalAttempts: 1 })).toBe('1 attempt');
+    expect(attemptsText({ attempts: 4, totalAttempts: 4 })).toBe('4 attempts');
+  });
+
+  it('after Retry or Send again, says every try and those since', () => {
+    expect(attemptsText({ attempts: 1, totalAttempts: 2 })).toBe('2 attempts, 1 since retried');
+    expect(attemptsText({ attempts: 0, totalAttempts: 3 })).toBe('3 attempts, none since retried');
+  });
+});
