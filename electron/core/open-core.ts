@@ -27,6 +27,7 @@ import { Revisions } from './revisions';
 import { adoptSandboxSites, foldDone } from './sites/fold';
 import { SiteRegister } from './sites/register';
 import { SiteService } from './sites/service';
+import { overlay } from './sites/view';
 import { ensureDataDir } from './storage/data-dir';
 import { openFolderDatabase } from './storage/open-folder';
 import { BEAT_EVERY_MS, Peers } from './storage/peers';
@@ -319,7 +320,8 @@ class Core implements SitewalkCore {
       const first = lane[0];
       if (!key.startsWith('site:') || first?.kind !== 'site' || sites.length >= MARKER_SITES) continue;
       const fields: Marker['sites'][number]['fields'] = {};
-      for (const entry of lane) if (entry.kind === 'site') Object.assign(fields, Object.fromEntries(Object.entries(entry.payload).filter(([name, value]) => name !== 'siteId' && value !== undefined)));
+      // As the site view overlays them, so a measurement goes with its position here too.
+      for (const entry of lane) if (entry.kind === 'site') overlay(fields, entry);
       const siteId = this.register.get(first.localId)?.siteId ?? first.payload.siteId ?? null;
       sites.push({ localId: first.localId, profileId: first.profileId, siteId, create: lane.some((entry) => entry.kind === 'site' && entry.op === 'create'), fields });
     }

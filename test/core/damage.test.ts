@@ -53,6 +53,21 @@ describe('a damaged database', () => {
     expect(again.sites.get(ids.created)?.syncState).toBe('pending');
   });
 
+  it('brings back how an unsent staked site was measured, as the folder\'s marker recorded it', async ({ tempDir: dataDir, openCore }) => {
+    const measurement = { source: 'nmea', quality: 'rtk-fixed', fixes: 60, skipped: 0, spreadEastM: 0.01, spreadNorthM: 0.02, accuracyM: 0.03, accuracyEstimated: false, gateM: 5, overridden: false, at: '2026-11-25T14:00:00.000Z' } as const;
+    const first = await openCore();
+    const staked = await first.sites.save({ name: 'Staked', height: 40, latitude: 45.1, longitude: -93.2, measurement });
+    const moved = await first.sites.save({ name: 'Moved by hand', height: 40, latitude: 45.2, longitude: -93.2, measurement });
+    if (!staked.ok || !moved.ok) throw new Error('not saved');
+    expect((await first.sites.save({ localId: moved.value.site.localId, height: 40, latitude: 45.25, longitude: -93.2 })).ok).toBe(true);
+    await first.close();
+    await rm(join(dataDir, DATABASE_FILE));
+
+    const again = await openCore();
+    expect(again.sites.get(staked.value.site.localId)).toMatchObject({ syncState: 'needs-review', measurement });
+    expect(again.sites.get(moved.value.site.localId)).toMatchObject({ syncState: 'needs-review', latitude: 45.25, measurement: null });
+  });
+
   it('says an emptied database', async ({ tempDir: dataDir, openCore }) => {
     const first = await openCore();
     const ids = await queueTwo(first);

@@ -22,10 +22,11 @@ async function useReceiver(app: App, sentences: string[], epochMs = 300): Promis
   return server;
 }
 
-/** The page at both window sizes, light and dark. */
+/** The page at both window sizes, light and dark; My location's panel covers nothing at either. */
 async function shots(page: Page, session: Session, name: string): Promise<void> {
   for (const [width, height] of [[1366, 768], [1024, 640]] as const) {
     await page.setViewportSize({ width, height });
+    await expect.poll(() => coveredByLocationPanel(page), { message: `what the location panel covers at ${width}×${height}` }).toEqual([]);
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       await session.screenshot(`${name}-${width}x${height}-${scheme}`);
@@ -142,6 +143,21 @@ testOnDemoSites('averages fixes into a new site with "Stake here", and moves a s
     await server.close();
   }
 });
+
+/** What My location's panel lies over: the map's top controls, the bottom-left stack, the docked form. */
+function coveredByLocationPanel(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const panel = document.querySelector('.location-panel')?.getBoundingClientRect();
+    if (!panel) return ['(no location panel)'];
+    const others = document.querySelectorAll('.leaflet-control-zoom, .basemap-button, .map-toolbar button, .map-measure button, .basemap-notice, .legend-toggle, .map-stack-left > *, .site-form');
+    return [...others]
+      .filter((element) => {
+        const box = element.getBoundingClientRect();
+        return box.width > 0 && box.height > 0 && box.left < panel.right && box.right > panel.left && box.top < panel.bottom && box.bottom > panel.top;
+      })
+      .map((element) => element.textContent?.trim().slice(0, 30) || element.className);
+  });
+}
 
 /** The list draws only the rows in view: search for the site first. */
 async function findRow(page: Page, name: string) {

@@ -17,6 +17,22 @@ const site: fc.Arbitrary<SiteView> = fc.record({
   description: fc.string(),
   group: fc.constantFrom('', 'Town 1', 'Town 2'),
   pinStyle: fc.constantFrom(1, 2, 3) as fc.Arbitrary<SiteView['pinStyle']>,
+  measurement: fc.option(
+    fc.record({
+      source: fc.constantFrom('device', 'gpsd', 'nmea'),
+      quality: fc.constantFrom('gps', 'dgps', 'rtk-fixed'),
+      fixes: fc.integer({ min: 1, max: 600 }),
+      skipped: fc.nat({ max: 600 }),
+      spreadEastM: fc.option(fc.double({ min: 0, max: 50, noNaN: true }), { nil: null }),
+      spreadNorthM: fc.option(fc.double({ min: 0, max: 50, noNaN: true }), { nil: null }),
+      accuracyM: fc.option(fc.double({ min: 0, max: 500, noNaN: true }), { nil: null }),
+      accuracyEstimated: fc.boolean(),
+      gateM: fc.constantFrom(1, 5, 10),
+      overridden: fc.boolean(),
+      at: time,
+    }) as fc.Arbitrary<NonNullable<SiteView['measurement']>>,
+    { nil: null },
+  ),
   syncState: fc.constantFrom('synced', 'pending', 'failed', 'needs-review') as fc.Arbitrary<SiteView['syncState']>,
   lastError: fc.option(fc.record({ kind: fc.string(), message: fc.string(), detail: fc.string() }), { nil: null }),
   queued: fc.nat(),
@@ -34,7 +50,7 @@ describe('the lean site list', () => {
   });
 
   it('is much smaller than the views on the wire', () => {
-    const sites: SiteView[] = Array.from({ length: 1000 }, (_, k) => ({ localId: `local-${k}abcdefg`, siteId: String(100000 + k), profileId: 'p-bdde7be9', origin: 'created', name: `Tower ${k}`, height: 20 + (k % 80), latitude: 39.1234 + k / 1e4, longitude: -82.5 + k / 1e4, description: 'Imported', group: `Town ${k % 25}`, pinStyle: 1, syncState: 'synced', lastError: null, queued: 0, createdAt: new Date(1_795_000_000_000 + k).toISOString(), updatedAt: new Date(1_795_000_000_000 + k).toISOString(), revision: k + 1 }));
+    const sites: SiteView[] = Array.from({ length: 1000 }, (_, k) => ({ localId: `local-${k}abcdefg`, siteId: String(100000 + k), profileId: 'p-bdde7be9', origin: 'created', name: `Tower ${k}`, height: 20 + (k % 80), latitude: 39.1234 + k / 1e4, longitude: -82.5 + k / 1e4, description: 'Imported', group: `Town ${k % 25}`, pinStyle: 1, measurement: null, syncState: 'synced', lastError: null, queued: 0, createdAt: new Date(1_795_000_000_000 + k).toISOString(), updatedAt: new Date(1_795_000_000_000 + k).toISOString(), revision: k + 1 }));
     expect(JSON.stringify(packSites(sites)).length).toBeLessThan(JSON.stringify(sites).length / 2);
   });
 });

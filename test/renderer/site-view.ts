@@ -15,6 +15,7 @@ export function siteView(patch: Partial<SiteView> = {}): SiteView {
     description: '',
     group: '',
     pinStyle: 1,
+    measurement: null,
     syncState: 'synced',
     lastError: null,
     queued: 0,

@@ -20,6 +20,7 @@ function site(localId: string, patch: Partial<SiteView> = {}): SiteView {
     description: '',
     group: '',
     pinStyle: 1,
+    measurement: null,
     syncState: 'pending',
     lastError: null,
     queued: 1,

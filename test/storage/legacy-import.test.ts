@@ -5,6 +5,7 @@
 import { cp, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
+import { SCHEMA_VERSION } from '../../electron/core/storage/migrations/index';
 import { it } from '../support/fixtures';
 
 it.override('coreOptions', { autoSync: false, sandbox: false });
@@ -55,6 +56,6 @@ describe('a data folder in the journal format', () => {
     const db = new Database(join(tempDir, 'sitewalk.db'));
     db.pragma('user_version = 99');
     db.close();
-    await expect(openCore()).rejects.toThrow(/written by a newer Sitewalk \(schema 99; this one knows up to 1\)\. Update Sitewalk/);
+    await expect(openCore()).rejects.toThrow(`written by a newer Sitewalk (schema 99; this one knows up to ${SCHEMA_VERSION}). Update Sitewalk`);
   });
 });

@@ -6,7 +6,6 @@ import type { OutboxEntryView, SitewalkCore } from '../sitewalk-core';
 import type { EntrySnapshot, OutboxPort } from './apply';
 import type { ExportSite } from '../../shared/bulk/export';
 import type { KnownSite } from '../../shared/bulk/preview';
-import { measurementSchema, type SiteMeasurement } from '../../shared/validation/measurement';
 
 export function coreOutboxPort(core: SitewalkCore): OutboxPort {
   return {
@@ -72,16 +71,10 @@ export function knownSitesOf(core: SitewalkCore): KnownSite[] {
 /** Every site of the active profile as exported, or only those of `localIds`. */
 export function exportSitesOf(core: SitewalkCore, localIds?: readonly string[]): ExportSite[] {
   const only = localIds ? new Set(localIds) : null;
-  // How each site's position was measured lives in its outbox entries (the register keeps the service's fields): the newest wins.
-  const measured = new Map<string, SiteMeasurement>();
-  for (const entry of core.outbox.list()) {
-    const parsed = entry.kind === 'site' && entry.localId ? measurementSchema.safeParse(entry.payload['measurement']) : null;
-    if (parsed?.success) measured.set(entry.localId!, parsed.data);
-  }
   return core.sites
     .list()
     .filter((site) => only === null || only.has(site.localId))
-    .map(({ localId, siteId, name, height, latitude, longitude, description, group, pinStyle }) => ({
+    .map(({ siteId, name, height, latitude, longitude, description, group, pinStyle, measurement }) => ({
       siteId,
       name,
       height,
@@ -90,6 +83,6 @@ export function exportSitesOf(core: SitewalkCore, localIds?: readonly string[]):
       description,
       group,
       pinStyle,
-      measurement: measured.get(localId) ?? null,
+      measurement,
     }));
 }

@@ -30,6 +30,7 @@ import type { Decision } from './policy';
 import { interruptedProblem } from './policy';
 import { isIdempotent, type OutboxEntry, type OutboxState, type Problem, type SiteEntry } from './types';
 import type { CarriedBy, EusReprocess, SiteEdit } from '../service/types';
+import { movesPosition } from '../../shared/validation/measurement';
 
 /** Which states an entry may move to from each state (staying in a state is always allowed). */
 export const ALLOWED: Readonly<Record<OutboxState, readonly OutboxState[]>> = {
@@ -163,8 +164,9 @@ export function mergeEdit(earlier: SiteEdit, later: SiteEdit): SiteEdit {
   for (const [key, value] of Object.entries(later) as Array<[keyof SiteEdit, unknown]>) {
     if (value !== undefined) (merged as unknown as Record<string, unknown>)[key] = value;
   }
-  // How a position was measured belongs to that position: one typed over later does not inherit it.
-  if (later.latitude !== undefined && later.measurement === undefined) delete merged.measurement;
+  // How a position was measured belongs to that position: one typed over later does not inherit it,
+  // while a later edit that re-sends the same coordinates (the form sends them all) keeps it.
+  if (later.measurement === undefined && movesPosition(earlier, later)) delete merged.measurement;
   return merged;
 }
 

@@ -8,8 +8,8 @@ import type { SiteFields } from '../sites/site-record';
 
 export const SANDBOX_STATE_FILE = 'sandbox.json';
 
-/** A site the sandbox's demo account holds, in the register's words (every field known). */
-export type SandboxSiteListing = { siteId: string } & Required<SiteFields>;
+/** A site the sandbox's demo account holds, in the register's words (every service field known; none measured here). */
+export type SandboxSiteListing = { siteId: string } & Required<Omit<SiteFields, 'measurement'>>;
 
 /** What the core needs of a running sandbox (electron/sandbox's handle satisfies it). */
 export interface SandboxHandle {

@@ -37,6 +37,8 @@ export async function adoptSandboxSites(register: SiteRegister, profileId: strin
 export function foldEntry(record: SiteRecord, entry: SiteEntry, now: number): SiteRecord | null {
   if (entry.seq <= record.appliedSeq) return null;
   const known: SiteFields = { ...record.known };
+  // The measurement an edit carried goes into the register with its position (view.ts applyEdit),
+  // so it outlives the entry once the outbox's history is dropped.
   overlay(known, entry);
   const siteId = entry.op === 'create' ? (entry.resultSiteId ?? record.siteId) : (record.siteId ?? entry.payload.siteId ?? null);
   const { draft: _draft, ...confirmed } = record;

@@ -57,6 +57,7 @@ export function packRegister(source: PackSource): SiteList {
       known.description ?? '',
       known.group ?? '',
       known.pinStyle ?? 1,
+      known.measurement ?? null,
       'synced',
       null,
       0,

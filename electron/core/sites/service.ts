@@ -9,7 +9,7 @@ import { entryView } from '../outbox/views';
 import type { SiteEdit } from '../service/types';
 import type { CoreParts, SavedSite, SitewalkCore } from '../sitewalk-core';
 import type { SiteFields, SiteRecord } from './site-record';
-import { baseFields, overlay, siteView, type SiteView } from './view';
+import { applyEdit, baseFields, overlay, siteView, type SiteView } from './view';
 import type { SiteList } from '../../shared/contract/site-list';
 import { packRegister } from './packed';
 
@@ -199,10 +199,11 @@ export class SiteService {
     for (const name of ['name', 'latitude', 'longitude', 'description', 'group', 'pinStyle'] as const) {
       if (value[name] !== undefined) (known as Record<string, unknown>)[name] = value[name];
     }
+    if (value.measurement) known.measurement = value.measurement;
     const now = this.deps.clock.now();
     const existing = register.findBySiteId(profileId, value.siteId!);
     const record: SiteRecord = existing
-      ? { ...withoutLost(existing), known: { ...existing.known, ...known }, updatedAt: now }
+      ? { ...withoutLost(existing), known: withEdit(existing.known, known), updatedAt: now }
       : { localId: register.newLocalId(), profileId, siteId: value.siteId!, origin: 'existing', known, appliedSeq: 0, createdAt: now, updatedAt: now };
     await register.put([record]);
     const view = this.viewOf(record);
@@ -219,6 +220,12 @@ function fieldsOf(edit: SiteEdit): SiteFields {
 function withoutSiteId(edit: SiteEdit): SiteEdit {
   const { siteId: _siteId, ...rest } = edit;
   return rest;
+}
+
+function withEdit(fields: SiteFields, edit: SiteFields): SiteFields {
+  const next = { ...fields };
+  applyEdit(next, edit);
+  return next;
 }
 
 function withoutLost(record: SiteRecord): SiteRecord {

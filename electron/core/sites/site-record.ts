@@ -2,6 +2,7 @@
 // them, the table (storage/sites-table.ts) reads and writes their rows, the views overlay them.
 import type { PinStyle } from '../../shared/domain';
 import type { SiteOrigin } from '../../shared/contract/views';
+import type { SiteMeasurement } from '../../shared/validation/measurement';
 
 export type { SiteOrigin };
 
@@ -14,6 +15,11 @@ export interface SiteFields {
   description?: string;
   group?: string;
   pinStyle?: PinStyle;
+  /**
+   * How the position was measured, when it came from a receiver: set by the edit that carried it,
+   * dropped by one that moves the site without one (view.ts applyEdit), never sent to the service.
+   */
+  measurement?: SiteMeasurement;
 }
 
 export interface SiteRecord {

@@ -4,6 +4,8 @@
 import type { OutboxEntry, Problem, SiteEntry } from '../outbox/types';
 import type { SiteView as ContractSiteView } from '../../shared/contract/views';
 import { assignDefined, SITE_FIELDS, type SyncState } from '../../shared/domain';
+import type { SiteEdit } from '../../shared/domain';
+import { movesPosition } from '../../shared/validation/measurement';
 import type { SiteFields, SiteRecord } from './site-record';
 
 export type { SyncState } from '../../shared/domain';
@@ -55,6 +57,7 @@ export function siteView(record: SiteRecord, lane: readonly OutboxEntry[], revis
     description: fields.description ?? '',
     group: fields.group ?? '',
     pinStyle: fields.pinStyle ?? 1,
+    measurement: fields.measurement ?? null,
     syncState: state,
     lastError,
     queued: lane.length,
@@ -96,5 +99,17 @@ function lostProblem(message: string): Problem {
 
 /** Copies the fields an edit sets (blank = unchanged) onto `fields`. */
 export function overlay(fields: SiteFields, entry: SiteEntry): void {
-  assignDefined(fields, entry.payload, SITE_FIELDS);
+  applyEdit(fields, entry.payload);
+}
+
+/**
+ * Applies an edit's fields to `fields`. The measurement goes with the position it measured: an edit
+ * carrying one sets it, an edit that moves the site without one drops it (the position was typed or
+ * dragged, not measured), and an edit that leaves the position where it is keeps it.
+ */
+export function applyEdit(fields: SiteFields, edit: SiteEdit | SiteFields): void {
+  const moved = movesPosition(fields, edit);
+  assignDefined(fields, edit, SITE_FIELDS);
+  if (edit.measurement) fields.measurement = edit.measurement;
+  else if (moved) delete fields.measurement;
 }

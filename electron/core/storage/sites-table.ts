@@ -1,10 +1,12 @@
 // The site register's rows in sitewalk.db: every statement on the table `sites`. A site's known
 // fields are columns (the site list reads every site at start, without a JSON parse per site); the
-// draft (fields of a first request, kept until the service confirms it) is JSON. A row is read
-// through parseSiteRow, the one check of a stored site.
+// draft (fields of a first request, kept until the service confirms it) and the measurement of the
+// known position (few sites have one) are JSON. A row is read through parseSiteRow, the one check
+// of a stored site.
 import type { Statement } from 'better-sqlite3';
 import { z } from 'zod';
 import { PIN_STYLES, type PinStyle } from '../../shared/domain';
+import { measurementSchema } from '../../shared/validation/measurement';
 import type { SiteFields, SiteRecord } from '../sites/site-record';
 import type { SitewalkDb } from './database';
 import { RemovedLog, type Removal } from './removed-log';
@@ -28,6 +30,8 @@ export interface SiteRow {
   lost: string | null;
   draft: string | null;
   rev: number;
+  /** JSON, read through measurementSchema (migration 002). */
+  measurement: string | null;
 }
 
 const ORIGINS = ['created', 'existing', 'imported'] as const;
@@ -40,6 +44,7 @@ export const siteFieldsSchema: z.ZodType<SiteFields> = z.object({
   description: z.string().optional(),
   group: z.string().optional(),
   pinStyle: z.literal(PIN_STYLES).optional(),
+  measurement: measurementSchema.optional(),
 });
 
 export class UnreadableSiteError extends Error {
@@ -59,6 +64,11 @@ export function parseSiteRow(row: SiteRow): SiteRecord {
   if (row.description !== null) known.description = row.description;
   if (row.grp !== null) known.group = row.grp;
   if (row.pin_style !== null) known.pinStyle = row.pin_style as PinStyle;
+  if (row.measurement !== null) {
+    const parsed = measurementSchema.safeParse(parseJson(row.measurement, () => wrong('a measurement that is not JSON')));
+    if (!parsed.success) throw wrong('a measurement of the wrong shape');
+    known.measurement = parsed.data;
+  }
   const record: SiteRecord = {
     localId: row.local_id,
     profileId: row.profile_id,
@@ -71,20 +81,22 @@ export function parseSiteRow(row: SiteRow): SiteRecord {
   };
   if (row.lost !== null) record.lost = row.lost;
   if (row.draft !== null) {
-    let draft: unknown;
-    try {
-      draft = JSON.parse(row.draft);
-    } catch {
-      throw wrong('a draft that is not JSON');
-    }
-    const parsed = siteFieldsSchema.safeParse(draft);
+    const parsed = siteFieldsSchema.safeParse(parseJson(row.draft, () => wrong('a draft that is not JSON')));
     if (!parsed.success) throw wrong('a draft of the wrong shape');
     record.draft = parsed.data;
   }
   return record;
 }
 
-type Values = [string, string, string | null, string, string | null, number | null, number | null, number | null, string | null, string | null, number | null, number, number, number, string | null, string | null, number];
+function parseJson(text: string, wrong: () => Error): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw wrong();
+  }
+}
+
+type Values = [string, string, string | null, string, string | null, number | null, number | null, number | null, string | null, string | null, number | null, number, number, number, string | null, string | null, number, string | null];
 
 export class SitesTable {
   private readonly upsert: Statement<Values>;
@@ -98,9 +110,9 @@ export class SitesTable {
     const sql = db.sql;
     // An upsert keeps the row (and its rowid: the site's place in the list) when a site changes.
     this.upsert = sql.prepare(
-      `INSERT INTO sites (local_id, profile_id, site_id, origin, name, height, latitude, longitude, description, grp, pin_style, applied_seq, created_at, updated_at, lost, draft, rev)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (local_id) DO UPDATE SET profile_id = excluded.profile_id, site_id = excluded.site_id, origin = excluded.origin, name = excluded.name, height = excluded.height, latitude = excluded.latitude, longitude = excluded.longitude, description = excluded.description, grp = excluded.grp, pin_style = excluded.pin_style, applied_seq = excluded.applied_seq, created_at = excluded.created_at, updated_at = excluded.updated_at, lost = excluded.lost, draft = excluded.draft, rev = excluded.rev`,
+      `INSERT INTO sites (local_id, profile_id, site_id, origin, name, height, latitude, longitude, description, grp, pin_style, applied_seq, created_at, updated_at, lost, draft, rev, measurement)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (local_id) DO UPDATE SET profile_id = excluded.profile_id, site_id = excluded.site_id, origin = excluded.origin, name = excluded.name, height = excluded.height, latitude = excluded.latitude, longitude = excluded.longitude, description = excluded.description, grp = excluded.grp, pin_style = excluded.pin_style, applied_seq = excluded.applied_seq, created_at = excluded.created_at, updated_at = excluded.updated_at, lost = excluded.lost, draft = excluded.draft, rev = excluded.rev, measurement = excluded.measurement`,
     );
     this.deleteOne = sql.prepare('DELETE FROM sites WHERE local_id = ?');
     this.allRows = sql.prepare('SELECT * FROM sites ORDER BY rowid');
@@ -129,6 +141,7 @@ export class SitesTable {
       site.lost ?? null,
       site.draft ? JSON.stringify(site.draft) : null,
       rev,
+      k.measurement ? JSON.stringify(k.measurement) : null,
     );
   }
 

@@ -4,9 +4,10 @@
 // third of that, and cheaper to build, send and read. unpackSites gives back exactly the SiteViews
 // that were packed (test/renderer/site-list.test.ts), so nothing on the page reads anything else.
 import type { PinStyle, SyncState } from '../domain';
+import type { SiteMeasurement } from '../validation/measurement';
 import type { ProblemView, SiteOrigin, SiteView } from './views';
 
-export const SITE_LIST_FORMAT = 1;
+export const SITE_LIST_FORMAT = 2;
 
 /** Column k of each array is site k, in the order listSites gives them. */
 export interface SiteList {
@@ -29,6 +30,8 @@ export interface SiteList {
   /** text */
   group: number[];
   pinStyle: PinStyle[];
+  /** Only the sites whose position was measured by a receiver: [site index, measurement]. */
+  measurement: Array<[number, SiteMeasurement]>;
   /** text */
   syncState: number[];
   /** Only the sites with a problem: [site index, problem]. */
@@ -76,6 +79,7 @@ export class SiteListPacker {
       description: new Array<number>(capacity),
       group: new Array<number>(capacity),
       pinStyle: new Array<PinStyle>(capacity),
+      measurement: [],
       syncState: new Array<number>(capacity),
       lastError: [],
       queued: new Array<number>(capacity),
@@ -119,6 +123,7 @@ export class SiteListPacker {
       site.description,
       site.group,
       site.pinStyle,
+      site.measurement,
       site.syncState,
       site.lastError,
       site.queued,
@@ -141,6 +146,7 @@ export class SiteListPacker {
     description: string,
     group: string,
     pinStyle: PinStyle,
+    measurement: SiteMeasurement | null,
     syncState: SyncState,
     lastError: ProblemView | null,
     queued: number,
@@ -161,6 +167,7 @@ export class SiteListPacker {
     list.description[index] = this.text(description);
     list.group[index] = this.text(group);
     list.pinStyle[index] = pinStyle;
+    if (measurement !== null) list.measurement.push([index, measurement]);
     list.syncState[index] = this.text(syncState);
     if (lastError !== null) list.lastError.push([index, lastError]);
     list.queued[index] = queued;
@@ -184,6 +191,7 @@ export class SiteListPacker {
 export function unpackSites(list: SiteList): SiteView[] {
   const { texts } = list;
   const problems = new Map(list.lastError);
+  const measurements = new Map(list.measurement);
   // Many sites share a time: each is turned back into its text once.
   const times = new Map<number | string, string>();
   const time = (packed: number | string): string => {
@@ -208,6 +216,7 @@ export function unpackSites(list: SiteList): SiteView[] {
       description: texts[list.description[k]!]!,
       group: texts[list.group[k]!]!,
       pinStyle: list.pinStyle[k]!,
+      measurement: measurements.get(k) ?? null,
       syncState: texts[list.syncState[k]!] as SyncState,
       lastError: problems.get(k) ?? null,
       queued: list.queued[k]!,

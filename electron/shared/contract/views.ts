@@ -4,6 +4,7 @@
 import type { Binding, GpsSourceKind, HeightUnit, InputIssue, KeyStoreKind, OutboxState, PinStyle, RenderingQuality, SyncState, Theme } from '../domain';
 import type { BulkProgress, ReportRow, RunResult } from '../bulk/report';
 import type { CarriedBy } from '../aspnet';
+import type { SiteMeasurement } from '../validation/measurement';
 import type { ProfileSettings } from '../validation/profile';
 
 export type { CarriedBy };
@@ -105,6 +106,8 @@ export interface SiteView {
   description: string;
   group: string;
   pinStyle: PinStyle;
+  /** How the position was measured when it came from a receiver (the register keeps it), else null. */
+  measurement: SiteMeasurement | null;
   syncState: SyncState;
   /** The problem of the entry that needs the user (or of the last failed try of a pending one). */
   lastError: ProblemView | null;

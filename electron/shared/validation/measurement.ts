@@ -35,3 +35,24 @@ export const measurementSchema = z.strictObject({
 });
 
 export type SiteMeasurement = z.infer<typeof measurementSchema>;
+
+/**
+ * Coordinates closer than this (degrees, about 0.2 m) are the same point: the form and exported files
+ * write 6 decimals while a measured position keeps 7, and re-saving a site must not read as moving it.
+ */
+export const SAME_POINT_DEGREES = 2e-6;
+
+interface Position {
+  latitude?: number | undefined;
+  longitude?: number | undefined;
+}
+
+/**
+ * Whether an edit puts the site somewhere other than `before` (a coordinate the edit leaves out stays
+ * as it was). A site moved without a measurement no longer stands where one was taken: the site
+ * register, a merged queued edit and the migration that filled the register all drop it on that rule.
+ */
+export function movesPosition(before: Position, edit: Position): boolean {
+  const differs = (was: number | undefined, now: number | undefined) => now !== undefined && (was === undefined || Math.abs(now - was) >= SAME_POINT_DEGREES);
+  return differs(before.latitude, edit.latitude) || differs(before.longitude, edit.longitude);
+}

@@ -13,7 +13,7 @@ import { deleteDraft, listDrafts } from '../lib/drafts';
 import { formatHeight } from '../lib/units';
 import { formatDecimal, formatDms } from '../lib/coords';
 import { PinIcon, Problem, SyncBadge, useNow, useUi } from './ui';
-import { measurementText, siteMeasurement } from '../map/location/gateView';
+import { measurementText } from '../map/location/gateView';
 import { siteIdText } from '../lib/siteIdText';
 import { SiteRows } from './SiteRows';
 
@@ -213,8 +213,9 @@ function SiteDetails({ site, unit, moving, onToggleMove }: { site: SiteView; uni
   const ui = useUi();
   // The compact layout shows the essentials; "More details" shows the rest (styles.css hides .more there).
   const [more, setMore] = useState(false);
-  const outbox = useAppState(ui.store, (s) => s.outbox);
-  const measurement = useMemo(() => siteMeasurement(outbox.values(), site.localId), [outbox, site.localId]);
+  // The register keeps how the position was measured (the queued edits overlaid), so the card says it
+  // long after the outbox's history of the edit is gone.
+  const { measurement } = site;
   return (
     // Focusable from script only: focus lands here after the site is saved from the form.
     <section className={`site-details panel-card ${more ? 'show-more' : ''}`} aria-labelledby="site-details-title" tabIndex={-1} data-site-card={site.localId}>

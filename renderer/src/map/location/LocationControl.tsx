@@ -15,6 +15,7 @@ import { DEVICE_SILENT, DEVICE_SILENT_MS, deviceError, deviceShown, formatAccura
 import { USER_NAVIGATED } from '../navigation';
 import { gateReason, singleFixMeasurement } from './gateView';
 import { StakePanel, type StakeResult } from './StakePanel';
+import { panelRoom, TOP_CONTROLS } from './panelRoom';
 import './location.css';
 
 /** "Stake here" or "Move site to my position" asked for by the site form; `target` is where the site is now. */
@@ -186,15 +187,18 @@ export function LocationControl({ map, settings, gateM, onAddSiteHere, stakeRequ
     }
   }, [map, fix, following]);
 
-  // The panel grows upwards from the map's bottom stack: it may use all the height up to the map's top
-  // (less with the form docked and toasts lifting the stack), and scrolls beyond that.
+  // The panel grows upwards from the map's bottom stack: it may use the height up to the map's top or
+  // the controls there (less with the form docked and toasts lifting the stack), and scrolls beyond.
   const panelRef = useRef<HTMLElement>(null);
   useLayoutEffect(() => {
     const panel = panelRef.current;
     if (!panel || !map) return;
     const fit = () => {
-      const room = panel.getBoundingClientRect().bottom - map.getContainer().getBoundingClientRect().top - 8;
-      panel.style.maxHeight = `${Math.max(160, Math.floor(room))}px`;
+      const container = map.getContainer();
+      // The toolbar is the map area's (App), the rest the map wrapper's.
+      const area = container.closest('.map-area') ?? container.parentElement ?? container;
+      const controls = [...area.querySelectorAll(TOP_CONTROLS)].map((control) => control.getBoundingClientRect());
+      panel.style.maxHeight = `${panelRoom(panel.getBoundingClientRect(), container.getBoundingClientRect().top, controls, 120)}px`;
     };
     fit();
     window.addEventListener('resize', fit);

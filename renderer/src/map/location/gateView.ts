@@ -59,17 +59,6 @@ export function entryMeasurement(entry: Pick<OutboxEntryView, 'payload'>): SiteM
   return parsed.success ? parsed.data : null;
 }
 
-/** The newest measurement among a site's outbox entries (pending or in the loaded history), or null. */
-export function siteMeasurement(entries: Iterable<OutboxEntryView>, localId: string): SiteMeasurement | null {
-  let best: { at: string; measurement: SiteMeasurement } | null = null;
-  for (const entry of entries) {
-    if (entry.kind !== 'site' || entry.localId !== localId) continue;
-    const measurement = entryMeasurement(entry);
-    if (measurement && (!best || entry.createdAt > best.at)) best = { at: entry.createdAt, measurement };
-  }
-  return best?.measurement ?? null;
-}
-
 /** The measurement a save carries: only while the coordinates sent are the ones measured (not typed over since). */
 export function measurementFor(payload: { latitude?: unknown; longitude?: unknown }, fix: { measurement?: SiteMeasurement; at?: { lat: number; lon: number } } | null): SiteMeasurement | null {
   if (!fix?.measurement || !fix.at || payload.latitude === undefined || payload.longitude === undefined) return null;
