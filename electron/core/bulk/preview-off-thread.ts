@@ -5,11 +5,11 @@
 // from source (the browser host, the CLI); with neither, the preview runs in this thread. A file held
 // on disk is read by the worker itself, so its bytes never pass through the asking thread.
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { previewImport, type ImportOptions } from '../../shared/bulk/import';
 import type { ImportPreview } from '../../shared/bulk/preview';
+import { previewImportFile } from './import-file';
 
 /** Beside dist/electron/main.cjs (electron/main/build.ts), where import.meta.url points in the bundle. */
 const BUNDLED = new URL('./preview-thread.cjs', import.meta.url);
@@ -45,7 +45,7 @@ function startWorker(workerData: { source: PreviewSource; options: ImportOptions
 
 export async function previewImportOffThread(source: PreviewSource, options: ImportOptions): Promise<ImportPreview> {
   const worker = startWorker({ source, options });
-  if (!worker) return previewImport(source instanceof Uint8Array ? source : await readFile(source.path), options);
+  if (!worker) return source instanceof Uint8Array ? previewImport(source, options) : previewImportFile(source.path, options);
   return new Promise<ImportPreview>((resolve, reject) => {
     worker.once('message', (message: { ok: true; json: ArrayBuffer } | { ok: false; message: string }) => {
       void worker.terminate();
