@@ -139,6 +139,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
       return sendError(response, 405, 'method-not-allowed', 'API methods are called with POST.');
     }
     const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type === 'application/octet-stream' && method === 'openBulkFile') return serveUpload(request, response);
     if (type !== 'application/json') {
       return sendError(response, 415, 'unsupported-media-type', 'The arguments must be sent as application/json.');
     }
@@ -166,6 +167,28 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
       log(`browser-host: ${method} failed: ${error instanceof Error ? error.message : String(error)}`);
       sendError(response, 500, 'internal', 'Sitewalk could not complete this request; details are in its log.');
     }
+  }
+
+  /**
+   * openBulkFile with the file as the raw body (its name percent-encoded in X-Sitewalk-File-Name):
+   * written to a held file as it arrives, never whole in memory. Past the limit — declared or found —
+   * the answer is 413 with the sentence, nothing more is read and the connection closes.
+   */
+  async function serveUpload(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    let name: string;
+    try {
+      name = decodeURIComponent(String(request.headers['x-sitewalk-file-name'] ?? '')).slice(0, 500);
+    } catch {
+      return sendError(response, 400, 'bad-name', 'The file name is not percent-encoded UTF-8.');
+    }
+    const declared = request.headers['content-length'] === undefined ? null : Number(request.headers['content-length']);
+    const answer = await hostApi.receiveBulkFile(name, request, declared !== null && Number.isFinite(declared) ? declared : null);
+    if ('tooLarge' in answer) {
+      response.setHeader('Connection', 'close');
+      response.once('finish', () => request.socket.destroySoon());
+      return sendError(response, 413, 'too-large', answer.tooLarge);
+    }
+    sendJson(response, 200, { value: answer });
   }
 
   async function serveEvents(request: IncomingMessage, response: ServerResponse): Promise<void> {

@@ -37,6 +37,8 @@ export interface HostApi {
   onEvent(listener: (event: ApiEvent) => void): () => void;
   /** Validates `method` and `args` (an array) with API_METHODS, then calls the api. */
   dispatch(method: string, args: unknown): Promise<unknown>;
+  /** openBulkFile for a file streamed as a request body (bulk/session.ts receiveFile). */
+  receiveBulkFile: BulkSession['receiveFile'];
 }
 
 function isApiMethod(method: string): method is ApiMethod {
@@ -192,7 +194,10 @@ export function createHostApi(
       return settings.save(patch);
     },
     async openBulkFile(file) {
-      return bulk.openFile(file.name, file.base64);
+      if ('base64' in file) return bulk.openFile(file.name, file.base64);
+      if ('bytes' in file) return bulk.openFile(file.name, file.bytes);
+      // A chosen file is the page bridge's to send; none reaches a host (the boundary's schema refuses it).
+      return refuse('file', 'The file did not arrive; choose it again.');
     },
     previewImport(fileId, choices) {
       return bulk.previewImport(fileId, choices);
@@ -277,6 +282,7 @@ export function createHostApi(
   return {
     api,
     dispatch: (method, args) => dispatchCall(api, method, args),
+    receiveBulkFile: (name, body, declaredBytes) => bulk.receiveFile(name, body, declaredBytes),
     tiles: basemaps,
     close: () => {
       clearImmediate(warm);

@@ -1,7 +1,12 @@
 // Bulk work as the app's page asks for it through the hosts' contract (createHostApi on a real core),
 // against the sandbox over real HTTP: a file handed over once, its dry run, the run the host follows
 // with progress events and a report, cancel, an EUS download reprocessed with email, exports, and
-// the refusals a page can meet (a damaged upload, a file that is gone, a report asked too early).
+// the refusals a page can meet (a damaged upload, a file that is gone, a report asked too early), and
+// where the files wait meanwhile (on disk in the data folder, removed when dropped).
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { describe, expect, vi } from 'vitest';
 import type { ApiEvent, Result, BulkRunView, EusPlan, ImportPreview, SitewalkApi } from '../../electron/shared/contract/index';
 import { createHostApi } from '../../electron/core/host-api';
@@ -206,5 +211,57 @@ describe('bulk work through the host contract', () => {
     const started = value(await api.startImport(file.fileId, {}));
     expect(await api.getBulkReport(started.id)).toMatchObject({ ok: false, issues: [{ message: expect.stringMatching(/once the run has ended/) }] });
     expect(await api.getBulkRun('nope')).toBeNull();
+  });
+
+  it('holds each file on disk in the data folder (0700, 0600), drops the oldest past the count, and removes them at close and at the next start', async ({ core }) => {
+    const uploads = join(core.dataDir, 'uploads');
+    // What a run that died left behind (its process is gone), and a file of a process still running.
+    mkdirSync(uploads, { recursive: true });
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid!;
+    writeFileSync(join(uploads, `${gone}-left.upload`), 'name\n');
+    writeFileSync(join(uploads, `${process.ppid}-running.upload`), 'name\n');
+    const hostApi = createHostApi(core, { host: 'browser', bulk: { maxFiles: 2 } });
+    try {
+      expect(readdirSync(uploads)).toEqual([`${process.ppid}-running.upload`]);
+      expect(statSync(uploads).mode & 0o777).toBe(0o700);
+      const opened = [];
+      for (const name of ['a.csv', 'b.csv', 'c.csv']) opened.push(value(await hostApi.api.openBulkFile({ name, base64: base64('name,height,lat,lon\nRidge,30,45.1,-111.1\n') })));
+      const held = readdirSync(uploads).filter((name) => name.startsWith(`${process.pid}-`));
+      expect(held).toHaveLength(2);
+      for (const name of held) expect(statSync(join(uploads, name)).mode & 0o777).toBe(0o600);
+      expect(await hostApi.api.previewImport(opened[0]!.fileId, {})).toMatchObject({ ok: false, issues: [{ message: expect.stringMatching(/no longer open/) }] });
+      expect(value(await hostApi.api.previewImport(opened[2]!.fileId, {})).summary).toMatchObject({ ready: 1 });
+    } finally {
+      await hostApi.close();
+    }
+    expect(readdirSync(uploads)).toEqual([`${process.ppid}-running.upload`]);
+  });
+
+  it('takes a streamed file as it arrives and stops reading past the limit, keeping nothing', async ({ core }) => {
+    const hostApi = createHostApi(core, { host: 'browser', bulk: { maxFileBytes: 64 * 1024 } });
+    const uploads = join(core.dataDir, 'uploads');
+    try {
+      const row = 'Ridge,30,45.1,-111.1\n';
+      const fits = Readable.from([Buffer.from('name,height,lat,lon\n'), Buffer.from(row.repeat(100))]);
+      const file = value((await hostApi.receiveBulkFile('fits.csv', fits, null)) as Result<{ fileId: string; size: number }>);
+      expect(file.size).toBe(20 + row.length * 100);
+      expect(value(await hostApi.api.previewImport(file.fileId, {})).summary).toMatchObject({ ready: 100 });
+
+      let pulled = 0;
+      // Endless: only a reader that stops at the limit gets past this.
+      const endless = new Readable({
+        read() {
+          pulled++;
+          this.push(Buffer.alloc(16 * 1024, 0x41));
+        },
+      });
+      expect(await hostApi.receiveBulkFile('endless.csv', endless, null)).toEqual({ tooLarge: 'endless.csv is larger than 0 MB, the limit; split the file.' });
+      expect(pulled).toBeLessThan(20);
+      expect(await hostApi.receiveBulkFile('told.csv', Readable.from([]), 10 * 1024 * 1024)).toEqual({ tooLarge: 'told.csv is 10 MB; the limit is 0 MB. Split the file.' });
+      expect(await hostApi.receiveBulkFile('empty.csv', Readable.from([]), 0)).toMatchObject({ ok: false, issues: [{ message: 'empty.csv is empty.' }] });
+      expect(readdirSync(uploads)).toHaveLength(1);
+    } finally {
+      await hostApi.close();
+    }
   });
 });

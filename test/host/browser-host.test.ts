@@ -10,7 +10,7 @@ import { describe, expect, vi } from 'vitest';
 import type { ApiEvent, Result, ProfileView, SiteView, StatusView } from '../../electron/shared/contract/index';
 import { startBrowserHost } from '../../electron/browser-host/server';
 import { ROOT } from '../../electron/main/build';
-import { createHttpBridge } from '../../renderer/src/api/http-bridge';
+import { apiFromBridge, createHttpBridge } from '../../renderer/src/api/http-bridge';
 import { it } from '../support/fixtures';
 import { call, raw, type TestHost } from '../support/host';
 import { waiting } from '../support/wait';
@@ -269,6 +269,18 @@ describe('calls', () => {
     expect(opened.json<{ value: Result<{ size: number }> }>().value).toMatchObject({ ok: true, value: { size: csv.length } });
     const tooBig = JSON.stringify([{ name: 'x'.repeat(100), base64: 'QUFB'.repeat(23 * 1024 * 1024) }]);
     expect((await raw(host.port, { method: 'POST', path: '/api/openBulkFile', headers: auth(host), body: tooBig })).status).toBe(413);
+  });
+
+  it('takes a file the page sends as the raw body, held on disk, and refuses one over the limit with the sentence', async ({ host }) => {
+    const api = apiFromBridge(createHttpBridge({ token: host.token, baseUrl: host.origin }));
+    const csv = `name,height,lat,lon\n${'Ridge,30,45.1,-111.1\n'.repeat(50_000)}`;
+    const opened = await api.openBulkFile({ name: 'Türme Nord.csv', file: new Blob([csv]) });
+    expect(opened).toMatchObject({ ok: true, value: { name: 'Türme Nord.csv', size: csv.length } });
+    if (!opened.ok) return;
+    expect(await api.previewImport(opened.value.fileId, {})).toMatchObject({ ok: true, value: { summary: { ready: 50_000 } } });
+    const tooBig = await api.openBulkFile({ name: 'huge.csv', file: new Blob([new Uint8Array(65 * 1024 * 1024)]) });
+    expect(tooBig).toEqual({ ok: false, issues: [{ field: 'file', message: 'huge.csv is 65 MB; the limit is 64 MB. Split the file.' }] });
+    expect((await api.getStatus()).host).toBe('browser');
   });
 
   it('runs a real call: a saved site is queued and listed', async ({ host }) => {

@@ -3,7 +3,9 @@
 // which no sampling can miss).
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { once } from 'node:events';
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { Readable } from 'node:stream';
 import { call } from './host';
@@ -80,4 +82,39 @@ export function watchStatus(host: Pick<HostProcess, 'port' | 'token'>): { stop()
       return { slowest, answers };
     },
   };
+}
+
+/**
+ * openBulkFile as the page's bridge sends a chosen file: the file's bytes as the raw body, read from
+ * disk as they go (so this process holds none of it), its name in X-Sitewalk-File-Name.
+ */
+export async function uploadFile(host: Pick<HostProcess, 'port' | 'token'>, path: string, name: string): Promise<{ status: number; body: string }> {
+  const { size } = await stat(path);
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      {
+        host: '127.0.0.1',
+        port: host.port,
+        method: 'POST',
+        path: '/api/openBulkFile',
+        headers: {
+          host: `127.0.0.1:${host.port}`,
+          authorization: `Bearer ${host.token}`,
+          'content-type': 'application/octet-stream',
+          'content-length': size,
+          'x-sitewalk-file-name': encodeURIComponent(name),
+        },
+        agent: false,
+      },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    createReadStream(path).pipe(request);
+  });
 }

@@ -2,7 +2,7 @@
 // file, repeatable options, the progress line with Ctrl-C to cancel, and how a dry run or a run
 // ends (report file, counts sentence, the JSON document, the exit code).
 import type { BulkProgress, RunResult } from '../../core/bulk/apply';
-import { readInputFile, writeTextFile } from '../../core/bulk/files';
+import { checkInputFile, readInputFile, writeTextFile } from '../../core/bulk/files';
 import { reportCsv, runSucceeded, type ReportRow, type RunCounts } from '../../shared/bulk/report';
 import { terminalProgress } from '../bulk/progress';
 import { CliExit, fail, output, table, type CliIo, type CommonFlags } from '../io';
@@ -48,6 +48,13 @@ export async function readOrExit(io: CliIo, flags: CommonFlags, file: string): P
   const read = await readInputFile(file);
   if (!read.ok) fail(io, flags, read.message, { kind: 'file', file }, BULK_EXIT.file);
   return read;
+}
+
+/** The file's name once it is known to be readable (the import's worker reads it), or exit 3 with why not. */
+export async function checkOrExit(io: CliIo, flags: CommonFlags, file: string): Promise<{ fileName: string }> {
+  const checked = await checkInputFile(file);
+  if (!checked.ok) fail(io, flags, checked.message, { kind: 'file', file }, BULK_EXIT.file);
+  return checked;
 }
 
 /** Human lines for report rows that need a look (everything but plain success), numbered by row. */

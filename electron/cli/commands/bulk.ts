@@ -23,7 +23,7 @@ import type { ImportFormat } from '../../shared/bulk/table';
 import type { InputIssue } from '../../core/service/types';
 import { CliExit, fail, issuesExit, output, type CliIo, type CommonFlags } from '../io';
 import { withCommonOptions, withCore } from './context';
-import { BULK_EXIT, EXIT_HELP, collect, finishDryRun, finishRun, readOrExit, sendWithProgress, type BulkCommandOptions, type RunFlags } from './bulk-run';
+import { BULK_EXIT, EXIT_HELP, checkOrExit, collect, finishDryRun, finishRun, sendWithProgress, type BulkCommandOptions, type RunFlags } from './bulk-run';
 import { registerReprocessBulkCommand } from './reprocess-bulk';
 
 export { BULK_EXIT, type BulkCommandOptions } from './bulk-run';
@@ -109,13 +109,14 @@ function parseImportFlags(flags: ImportFlags): { mapping: ManualMapping; default
 async function runImportCommand(io: CliIo, options: BulkCommandOptions, file: string, flags: ImportFlags): Promise<void> {
   const { mapping, defaults, issues } = parseImportFlags(flags);
   if (issues.length > 0) issuesExit(io, flags, issues);
-  const { bytes, fileName } = await readOrExit(io, flags, file);
+  // Read by the preview's worker, never whole in this thread (a CSV's lines are bounded as it streams).
+  const { fileName } = await checkOrExit(io, flags, file);
 
   await withCore(io, flags, options, async (core) => {
     const importOptions: ImportOptions = { fileName, mapping, defaults, known: knownSitesOf(core) };
     if (flags.format) importOptions.format = flags.format;
     if (flags.delimiter) importOptions.delimiter = DELIMITERS[flags.delimiter];
-    const preview = await previewImportOffThread(bytes, importOptions);
+    const preview = await previewImportOffThread({ path: file }, importOptions);
     for (const note of preview.notes) io.stderr(`sitewalk import: ${note}\n`);
     const base = {
       command: 'import',

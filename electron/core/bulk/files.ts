@@ -10,13 +10,28 @@ export const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
 
 export type ReadFileResult = { ok: true; bytes: Uint8Array; fileName: string } | { ok: false; message: string };
 
-export async function readInputFile(path: string): Promise<ReadFileResult> {
+/**
+ * Whether `path` is a file an import may read (there, not a folder, within the size limit, readable),
+ * without reading it: the import's worker reads it from there (import-file.ts).
+ */
+export async function checkInputFile(path: string): Promise<{ ok: true; fileName: string } | { ok: false; message: string }> {
   try {
     const info = await stat(path);
     if (info.isDirectory()) return { ok: false, message: `${path} is a folder, not a file.` };
     if (info.size > MAX_IMPORT_BYTES) {
       return { ok: false, message: `${path} is ${Math.round(info.size / 1024 / 1024)} MB; the limit is ${MAX_IMPORT_BYTES / 1024 / 1024} MB. Split the file.` };
     }
+    await (await open(path, 'r')).close();
+    return { ok: true, fileName: basename(path) };
+  } catch (error) {
+    return { ok: false, message: fileErrorSentence(path, error, 'read') };
+  }
+}
+
+export async function readInputFile(path: string): Promise<ReadFileResult> {
+  const checked = await checkInputFile(path);
+  if (!checked.ok) return checked;
+  try {
     const handle = await open(path, 'r');
     try {
       const buffer = await handle.readFile();

@@ -2,12 +2,14 @@
 // takes seconds) must not stop the process that asked — the browser host's API (status, cancel)
 // keeps answering and the CLI stops at once on Ctrl-C or SIGTERM. The worker is the bundled
 // preview-thread.cjs beside the Electron main bundle, or the TypeScript source where the app runs
-// from source (the browser host, the CLI); with neither, the preview runs in this thread.
+// from source (the browser host, the CLI); with neither, the preview runs in this thread. A file held
+// on disk is read by the worker itself, so its bytes never pass through the asking thread.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { previewImport, type ImportOptions } from '../../shared/bulk/import';
 import type { ImportPreview } from '../../shared/bulk/preview';
+import { previewImportFile } from './import-file';
 
 /** Beside dist/electron/main.cjs (electron/main/build.ts), where import.meta.url points in the bundle. */
 const BUNDLED = new URL('./preview-thread.cjs', import.meta.url);
@@ -31,16 +33,19 @@ function bundledWorker(): string | null {
   return existsSync(path) ? path : null;
 }
 
-function startWorker(workerData: { bytes: Uint8Array; options: ImportOptions }): Worker | null {
+/** The file's bytes, or where the worker reads them. */
+export type PreviewSource = Uint8Array | { path: string };
+
+function startWorker(workerData: { source: PreviewSource; options: ImportOptions }): Worker | null {
   const bundled = bundledWorker();
   if (bundled) return new Worker(bundled, { workerData });
   if (present(SOURCE)) return new Worker(BOOT, { eval: true, type: 'module', workerData } as ConstructorParameters<typeof Worker>[1]);
   return null;
 }
 
-export async function previewImportOffThread(bytes: Uint8Array, options: ImportOptions): Promise<ImportPreview> {
-  const worker = startWorker({ bytes, options });
-  if (!worker) return previewImport(bytes, options);
+export async function previewImportOffThread(source: PreviewSource, options: ImportOptions): Promise<ImportPreview> {
+  const worker = startWorker({ source, options });
+  if (!worker) return source instanceof Uint8Array ? previewImport(source, options) : previewImportFile(source.path, options);
   return new Promise<ImportPreview>((resolve, reject) => {
     worker.once('message', (message: { ok: true; json: ArrayBuffer } | { ok: false; message: string }) => {
       void worker.terminate();

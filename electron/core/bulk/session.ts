@@ -2,10 +2,13 @@
 // dry runs, and the runs the host follows after the page asked for them. The pipeline is the CLI's:
 // bytes → previewImport / readEusCsv + planReprocess → runImport / runReprocess through the core's
 // outbox, so the app and `sitewalk import` treat a file the same way. Invariants: a run always
-// re-reads the file and re-checks every row here (the page's preview is never trusted); files live in
-// memory for this run of the app only, a few at a time; a run goes on when the page is closed, and a
-// closing host stops following without cancelling anything queued.
+// re-reads the file and re-checks every row here (the page's preview is never trusted); files wait on disk
+// (held-files.ts) for this run of the app only, a few at a time, and are read by the preview's worker;
+// a run goes on when the page is closed, and a closing host stops following without cancelling
+// anything queued.
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { MAX_BULK_FILE_BYTES } from '../../shared/contract/inputs';
 import type { BulkFileView as BulkFile, BulkRunView as BulkRun, ExportedFile as SavedFile, ImportOptionsInput as ImportChoices, ReprocessFileOptions as ReprocessChoices } from '../../shared/contract/index';
 import type { SitewalkCore } from '../sitewalk-core';
@@ -19,6 +22,8 @@ import type { ImportOptions } from '../../shared/bulk/import';
 import { previewImportOffThread } from './preview-off-thread';
 import type { ImportPreview } from '../../shared/bulk/preview';
 import { reportCsv } from '../../shared/bulk/report';
+import { BODY_TOO_LARGE } from '../../node/body-file';
+import { HeldFiles } from './held-files';
 
 export interface BulkSessionOptions {
   /** Files kept at once; the oldest goes first (default 4). */
@@ -44,7 +49,13 @@ const EXPORT_TYPES: Record<ExportFormat, { extension: string; mimeType: string }
 
 interface Held {
   name: string;
-  bytes: Uint8Array;
+  /** The held copy (held-files.ts). */
+  path: string;
+}
+
+/** A streamed file that passed the limit: nothing was kept, and this says so. */
+export interface TooLarge {
+  tooLarge: string;
 }
 
 interface Tracked {
@@ -64,6 +75,7 @@ export class BulkSession {
   private readonly files = new Map<string, Held>();
   private readonly runs = new Map<string, Tracked>();
   private readonly detach = new AbortController();
+  private readonly held: HeldFiles;
 
   constructor(
     private readonly core: SitewalkCore,
@@ -71,20 +83,59 @@ export class BulkSession {
     options: BulkSessionOptions = {},
   ) {
     this.options = { ...DEFAULTS, now: Date.now, ...options };
+    this.held = new HeldFiles(core.dataDir);
   }
 
-  openFile(name: string, base64: string): Result<BulkFile> {
-    const bytes = Buffer.from(base64, 'base64');
-    // Buffer.from ignores what is not base64; a length that does not add up means a damaged upload.
-    if (bytes.length !== Math.floor((base64.replace(/=+$/, '').length * 3) / 4)) return refuse('file', 'The file did not arrive whole; choose it again.');
+  /** The largest file taken, in bytes. */
+  get maxFileBytes(): number {
+    return this.options.maxFileBytes;
+  }
+
+  /** A file whose bytes came in a call: base64 (JSON) or as they are (Electron's IPC). */
+  async openFile(name: string, content: string | Uint8Array): Promise<Result<BulkFile>> {
+    let bytes: Uint8Array;
+    if (typeof content === 'string') {
+      const decoded = Buffer.from(content, 'base64');
+      // Buffer.from ignores what is not base64; a length that does not add up means a damaged upload.
+      if (decoded.length !== Math.floor((content.replace(/=+$/, '').length * 3) / 4)) return refuse('file', 'The file did not arrive whole; choose it again.');
+      bytes = decoded;
+    } else bytes = content;
     if (bytes.length === 0) return refuse('file', `${name || 'The file'} is empty.`);
-    if (bytes.length > this.options.maxFileBytes) {
-      return refuse('file', `${name} is ${Math.round(bytes.length / 1024 / 1024)} MB; the limit is ${Math.round(this.options.maxFileBytes / 1024 / 1024)} MB. Split the file.`);
+    if (bytes.length > this.options.maxFileBytes) return refuse('file', this.tooLargeSentence(name, bytes.length));
+    return this.keep(name, await this.held.writeBytes(bytes), bytes.length);
+  }
+
+  /**
+   * A file streamed as a request body (the browser host's upload): written to disk as it arrives and
+   * refused, with nothing kept, once it passes the limit; reading stops there.
+   */
+  async receiveFile(name: string, body: Readable, declaredBytes: number | null): Promise<Result<BulkFile> | TooLarge> {
+    if (declaredBytes !== null && declaredBytes > this.options.maxFileBytes) return { tooLarge: this.tooLargeSentence(name, declaredBytes) };
+    const received = await this.held.receive(body, this.options.maxFileBytes);
+    if (received === BODY_TOO_LARGE) return { tooLarge: this.tooLargeSentence(name, null) };
+    if (received.size === 0) {
+      await this.held.remove(received.path);
+      return refuse('file', `${name || 'The file'} is empty.`);
     }
+    return this.keep(name, received.path, received.size);
+  }
+
+  private tooLargeSentence(name: string, size: number | null): string {
+    const limit = `${Math.round(this.options.maxFileBytes / 1024 / 1024)} MB`;
+    const shown = name.trim() || 'The file';
+    return size === null ? `${shown} is larger than ${limit}, the limit; split the file.` : `${shown} is ${Math.round(size / 1024 / 1024)} MB; the limit is ${limit}. Split the file.`;
+  }
+
+  private async keep(name: string, path: string, size: number): Promise<Result<BulkFile>> {
     const fileId = randomUUID();
-    this.files.set(fileId, { name: name.trim() || 'file', bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length) });
-    while (this.files.size > this.options.maxFiles) this.files.delete(this.files.keys().next().value!);
-    return { ok: true, value: { fileId, name: this.files.get(fileId)!.name, size: bytes.length } };
+    this.files.set(fileId, { name: name.trim() || 'file', path });
+    while (this.files.size > this.options.maxFiles) {
+      const oldest = this.files.keys().next().value!;
+      const dropped = this.files.get(oldest)!.path;
+      this.files.delete(oldest);
+      await this.held.remove(dropped);
+    }
+    return { ok: true, value: { fileId, name: this.files.get(fileId)!.name, size } };
   }
 
   private file(fileId: string): Held | null {
@@ -98,7 +149,7 @@ export class BulkSession {
   async previewImport(fileId: string, choices: ImportChoices): Promise<Result<ImportPreview>> {
     const held = this.file(fileId);
     if (!held) return BulkSession.missingFile();
-    return { ok: true, value: await previewImportOffThread(held.bytes, this.importOptions(held, choices)) };
+    return { ok: true, value: await previewImportOffThread({ path: held.path }, this.importOptions(held, choices)) };
   }
 
   private importOptions(held: Held, choices: ImportChoices): ImportOptions {
@@ -113,18 +164,18 @@ export class BulkSession {
   async startImport(fileId: string, choices: ImportChoices): Promise<Result<BulkRun>> {
     const held = this.file(fileId);
     if (!held) return BulkSession.missingFile();
-    const preview = await previewImportOffThread(held.bytes, this.importOptions(held, choices));
+    const preview = await previewImportOffThread({ path: held.path }, this.importOptions(held, choices));
     return this.start('import', held.name, (options) => runImport(coreOutboxPort(this.core), preview, { ...options, skipInvalid: choices.skipInvalid === true }));
   }
 
-  planReprocess(fileId: string, choices: ReprocessChoices): Result<EusPlan> {
+  async planReprocess(fileId: string, choices: ReprocessChoices): Promise<Result<EusPlan>> {
     const held = this.file(fileId);
     if (!held) return BulkSession.missingFile();
-    return { ok: true, value: this.plan(held, choices) };
+    return { ok: true, value: await this.plan(held, choices) };
   }
 
-  private plan(held: Held, choices: ReprocessChoices): EusPlan {
-    const table = readEusCsv(held.bytes);
+  private async plan(held: Held, choices: ReprocessChoices): Promise<EusPlan> {
+    const table = readEusCsv(await readFile(held.path));
     // Asked of the outbox at each preview and again when queueing, so a submission emailed meanwhile
     // is marked (and held back) too.
     const recent = this.core.recentEmails(table.rows.map((row) => row.processId.trim()).filter((id) => id !== ''));
@@ -138,10 +189,10 @@ export class BulkSession {
     });
   }
 
-  startReprocess(fileId: string, choices: ReprocessChoices): Promise<Result<BulkRun>> {
+  async startReprocess(fileId: string, choices: ReprocessChoices): Promise<Result<BulkRun>> {
     const held = this.file(fileId);
-    if (!held) return Promise.resolve(BulkSession.missingFile());
-    const plan = this.plan(held, choices);
+    if (!held) return BulkSession.missingFile();
+    const plan = await this.plan(held, choices);
     return this.start('reprocess', held.name, (options) => runReprocess(coreOutboxPort(this.core), plan, { ...options, skipInvalid: choices.skipInvalid === true }));
   }
 
@@ -244,10 +295,11 @@ export class BulkSession {
     return { fileName: `sitewalk-sites-${day}.${extension}`, mimeType, content: result.text, notes: [`${result.count} site${result.count === 1 ? '' : 's'} written.`, ...notes] };
   }
 
-  /** The host is closing: stop following runs (nothing queued is cancelled) and forget the files. */
+  /** The host is closing: stop following runs (nothing queued is cancelled) and remove the files. */
   close(): void {
     this.detach.abort();
     for (const tracked of this.runs.values()) if (tracked.timer) clearTimeout(tracked.timer);
+    for (const held of this.files.values()) this.held.removeNow(held.path);
     this.files.clear();
   }
 }

@@ -125,7 +125,7 @@ function utf16(bytes: Uint8Array, encoding: 'utf-16le' | 'utf-16be', bom: boolea
  * UTF-16 without a BOM shows as ASCII with a zero byte beside every character. Looks only at the
  * first 512 bytes: a text file in any 8-bit encoding has no zero bytes at all.
  */
-function guessBomlessUtf16(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | null {
+export function guessBomlessUtf16(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | null {
   const sample = bytes.subarray(0, Math.min(bytes.length, 512) & ~1);
   if (sample.length < 4) return null;
   let zeroEven = 0;

@@ -54,6 +54,51 @@ export function overlongLine(text: string, limit = MAX_LINE_CHARS): number | nul
   return null;
 }
 
+/**
+ * overlongLine for text that arrives in pieces (a file streamed from disk): push each piece as it is
+ * decoded; the answer is the first line over the limit as soon as it passes it, so a reader can stop
+ * there without reading the rest. A \r at the end of one piece and a \n at the start of the next are
+ * one break.
+ */
+export class LineLengthGuard {
+  private line = 1;
+  private length = 0;
+  private afterCr = false;
+
+  constructor(private readonly limit = MAX_LINE_CHARS) {}
+
+  /** The 1-based number of the first line longer than the limit, or null so far. */
+  push(text: string): number | null {
+    let start = 0;
+    if (this.afterCr && text.charCodeAt(0) === 0x0a) start = 1;
+    this.afterCr = false;
+    // Each kind of break is searched for once per step, as in overlongLine: linear in the piece.
+    let nextLf = -2;
+    let nextCr = -2;
+    while (start < text.length) {
+      if (nextLf !== -1 && nextLf < start) nextLf = text.indexOf('\n', start);
+      if (nextCr !== -1 && nextCr < start) nextCr = text.indexOf('\r', start);
+      const end = nextLf === -1 ? nextCr : nextCr === -1 ? nextLf : Math.min(nextLf, nextCr);
+      if (end === -1) {
+        this.length += text.length - start;
+        return this.length > this.limit ? this.line : null;
+      }
+      if (this.length + end - start > this.limit) return this.line;
+      this.line++;
+      this.length = 0;
+      if (text.charCodeAt(end) === 0x0d) {
+        if (end + 1 === text.length) this.afterCr = true;
+        else if (text.charCodeAt(end + 1) === 0x0a) {
+          start = end + 2;
+          continue;
+        }
+      }
+      start = end + 1;
+    }
+    return null;
+  }
+}
+
 export const overlongLineSentence = (line: number) =>
   `Line ${line} of the file is longer than ${MAX_LINE_CHARS / (1024 * 1024)} million characters, which no spreadsheet row is; it was not read (the file may not be a CSV, or be damaged). Check the file and export it again.`;
 

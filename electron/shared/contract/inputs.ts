@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { BINDINGS, GPS_SOURCE_KINDS, HEIGHT_UNITS, THEMES } from '../domain';
 import { GATE_RANGE } from '../gps/gate';
 
-/** Largest file accepted for bulk work (base64 makes the request a third larger). */
+/** Largest file accepted for bulk work (base64, where a call carries it, makes the request a third larger). */
 export const MAX_BULK_FILE_BYTES = 64 * 1024 * 1024;
 
 // ---------- inputs ----------
@@ -73,11 +73,27 @@ export const settingsPatchSchema = z.object({
 });
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
 
-export const bulkFileSchema = z.object({
-  name: z.string().max(500),
-  /** The file's bytes, base64. */
-  base64: z.string().max(Math.ceil((MAX_BULK_FILE_BYTES * 4) / 3) + 4),
-});
+export const bulkFileSchema = z.union([
+  z.object({
+    name: z.string().max(500),
+    /** The file's bytes, base64 (a JSON call: the CLI's tests, scripts). */
+    base64: z.string().max(Math.ceil((MAX_BULK_FILE_BYTES * 4) / 3) + 4),
+  }),
+  z.object({
+    name: z.string().max(500),
+    /** The file's bytes as they are (Electron's IPC carries them without base64). */
+    bytes: z.instanceof(Uint8Array).refine((bytes) => bytes.length <= MAX_BULK_FILE_BYTES, { message: 'the file is larger than the limit' }),
+  }),
+]);
+
+/**
+ * What the page hands its bridge: the chosen file itself. The browser host's bridge sends it as the
+ * raw request body (streamed, never base64), Electron's as bytes; the host never sees this shape.
+ */
+export interface ChosenFile {
+  name: string;
+  file: { readonly size: number; arrayBuffer(): Promise<ArrayBuffer> };
+}
 
 const cellText = z.string().max(1000);
 export const importOptionsSchema = z.object({

@@ -16,6 +16,7 @@ import {
   reprocessInputSchema,
   settingsPatchSchema,
   siteInputSchema,
+  type ChosenFile,
   type ConnectionTestOptions,
   type ImportOptionsInput,
   type ProfileInput,
@@ -148,8 +149,8 @@ export interface SitewalkApi {
   getRenderingQualities(options: { refresh?: boolean }): Promise<RenderingQualitiesView>;
   getSettings(): Promise<SettingsView>;
   saveSettings(patch: SettingsPatch): Promise<Result<SettingsView>>;
-  /** Hands a file to the host for bulk work (kept in memory for this run only). */
-  openBulkFile(file: { name: string; base64: string }): Promise<Result<BulkFileView>>;
+  /** Hands a file to the host for bulk work (held in the data folder for this run only); the page passes a ChosenFile. */
+  openBulkFile(file: { name: string; base64: string } | { name: string; bytes: Uint8Array } | ChosenFile): Promise<Result<BulkFileView>>;
   /** The dry run: every row of the file mapped and checked, nothing queued. */
   previewImport(fileId: string, options: ImportOptionsInput): Promise<Result<ImportPreview>>;
   /** Checks the file again and queues every ready row in one durable batch; the run is followed by the host. */
@@ -190,7 +191,10 @@ export interface SitewalkApi {
   getGps(): Promise<GpsView>;
 }
 
-/** Largest request body of the browser host per method, where the default is too small. */
+/**
+ * Largest JSON request body of the browser host per method, where the default is too small. (A file
+ * sent as a raw body to /api/openBulkFile is bounded by the bulk session's own limit instead.)
+ */
 export const BODY_LIMITS: Partial<Record<ApiMethod, number>> = { openBulkFile: Math.ceil((MAX_BULK_FILE_BYTES * 4) / 3) + 64 * 1024 };
 
 /** What the preload exposes as `window.sitewalk`, and what the browser host's page client implements. */

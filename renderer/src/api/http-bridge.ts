@@ -2,7 +2,8 @@
 // /api/<method> with the JSON argument array, events come from /api/events read with fetch
 // streaming. The per-run token travels in the Authorization header only, never in a URL that a
 // server or history would keep; it is taken from the address bar's fragment once and then removed.
-import type { ApiEvent, ApiMethod, SitewalkApi, SitewalkBridge } from '../../../electron/shared/contract/index';
+// A file for bulk work goes as the raw body of /api/openBulkFile, streamed from disk by the browser.
+import type { ApiEvent, ApiMethod, ChosenFile, SitewalkApi, SitewalkBridge } from '../../../electron/shared/contract/index';
 import { SseParser } from './sse';
 
 const TOKEN_KEY = 'sitewalk.token';
@@ -80,6 +81,10 @@ export interface HttpBridge extends SitewalkBridge {
   setToken(token: string): void;
 }
 
+function isChosenFile(value: unknown): value is ChosenFile {
+  return typeof value === 'object' && value !== null && 'file' in value && typeof Blob !== 'undefined' && (value as { file: unknown }).file instanceof Blob;
+}
+
 /** A fetch that rejected without an HTTP answer, not because the page cancelled it. */
 function isUnreachable(error: unknown): boolean {
   return error instanceof TypeError;
@@ -106,12 +111,17 @@ export function createHttpBridge(options: HttpBridgeOptions): HttpBridge {
   }
 
   async function call(method: ApiMethod, args: unknown[]): Promise<unknown> {
+    // The chosen file itself: the host writes it to disk as it arrives (base64 inside JSON cost the
+    // host several times the file in memory).
+    const chosen = method === 'openBulkFile' && isChosenFile(args[0]) ? args[0] : null;
     let response: Response;
     try {
       response = await doFetch(`${base}/api/${method}`, {
         method: 'POST',
-        headers: headers({ 'Content-Type': 'application/json' }),
-        body: JSON.stringify(args),
+        headers: headers(
+          chosen ? { 'Content-Type': 'application/octet-stream', 'X-Sitewalk-File-Name': encodeURIComponent(chosen.name) } : { 'Content-Type': 'application/json' },
+        ),
+        body: chosen ? (chosen.file as Blob) : JSON.stringify(args),
         // 'same-origin' so the answer's tile cookie is kept: the map's <img> tiles carry it to /tiles/
         // (it is scoped to that path, so no cookie ever goes to /api/; the token does).
         credentials: 'same-origin',
@@ -125,6 +135,8 @@ export function createHttpBridge(options: HttpBridgeOptions): HttpBridge {
       throw new ApiCallError('host-gone', HOST_GONE_MESSAGE, 0);
     }
     const body = (await response.json().catch(() => null)) as { value?: unknown; error?: { code?: string; message?: string } } | null;
+    // Over the size limit: a refusal of the file, said where the dialog says the others.
+    if (chosen && response.status === 413 && body?.error?.message) return { ok: false, issues: [{ field: 'file', message: body.error.message }] };
     if (!response.ok) {
       const message = body?.error?.message ?? `Sitewalk answered HTTP ${response.status}.`;
       throw new ApiCallError(body?.error?.code ?? 'http', message, response.status);

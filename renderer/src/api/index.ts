@@ -1,7 +1,7 @@
 // The renderer's single way to the main process, whichever host serves the page: in Electron the
 // preload's `window.sitewalk` bridge (IPC), in a browser the browser host's HTTP API. The UI calls
 // getApi() and onApiEvent() and never learns which one it has, nor ever sees the API key.
-import type { ApiEvent, SitewalkApi, SitewalkBridge } from '../../../electron/shared/contract/index';
+import type { ApiEvent, ApiMethod, ChosenFile, SitewalkApi, SitewalkBridge } from '../../../electron/shared/contract/index';
 import { apiFromBridge, createHttpBridge, HOST_GONE_MESSAGE, takeToken, type HttpBridge } from './http-bridge';
 
 declare global {
@@ -44,7 +44,7 @@ function tokenPlace(): Parameters<typeof takeToken>[0] {
 function currentBridge(): SitewalkBridge {
   if (bridge) return bridge;
   if (window.sitewalk) {
-    bridge = window.sitewalk;
+    bridge = withFileBytes(window.sitewalk);
   } else {
     let token = takeToken(tokenPlace());
     httpBridge = bridge = createHttpBridge({
@@ -67,6 +67,24 @@ function currentBridge(): SitewalkBridge {
     });
   }
   return bridge;
+}
+
+/**
+ * Electron's IPC cannot carry a File: a chosen file goes as its bytes (a typed array crosses IPC as
+ * it is, without the base64 a JSON call needs).
+ */
+function withFileBytes(preload: SitewalkBridge): SitewalkBridge {
+  const invoke = preload.invoke as (method: ApiMethod, ...args: unknown[]) => Promise<unknown>;
+  return {
+    ...preload,
+    invoke: (async (method: ApiMethod, ...args: unknown[]) => {
+      const first = args[0] as Partial<ChosenFile> | undefined;
+      if (method === 'openBulkFile' && first?.file instanceof Blob) {
+        return invoke.call(preload, method, { name: first.name ?? '', bytes: new Uint8Array(await first.file.arrayBuffer()) });
+      }
+      return invoke.call(preload, method, ...args);
+    }) as SitewalkBridge['invoke'],
+  };
 }
 
 /** Which host serves this page. */

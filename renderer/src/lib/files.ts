@@ -1,21 +1,6 @@
-// Files in and out of the page: a chosen file read as base64 for the host (FileReader works off the
-// main thread, so a large spreadsheet does not freeze the UI while it is read), and a file made by
-// the host saved through the browser's (or Electron's) own download, where the user picks the place.
+// Files out of the page: a file made by the host saved through the browser's (or Electron's) own
+// download, where the user picks the place. (A chosen file goes to the host through the api bridge.)
 import type { ExportedFile } from '../../../electron/shared/contract/index';
-
-/** The file's bytes as base64, without the data: URL prefix. */
-export function readFileAsBase64(file: Blob): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onerror = () => reject(reader.error ?? new Error('The file could not be read.'));
-    reader.onload = () => {
-      const url = String(reader.result ?? '');
-      const comma = url.indexOf(',');
-      resolve(comma >= 0 ? url.slice(comma + 1) : '');
-    };
-    reader.readAsDataURL(file);
-  });
-}
 
 /** Offers the file for download under its name. */
 export function saveFile(file: Pick<ExportedFile, 'fileName' | 'mimeType' | 'content'>): void {

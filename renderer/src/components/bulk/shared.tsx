@@ -3,7 +3,6 @@
 // reopens), and the file picker (which also takes a dropped file). Their tables are in table.tsx.
 import { useId, useRef, useState, type ReactNode } from 'react';
 import type { BulkFileView, BulkRunView, Result } from '../../../../electron/shared/contract/index';
-import { readFileAsBase64 } from '../../lib/files';
 import { issueText } from '../../lib/issues';
 import { Modal, useUi, type Ui } from '../ui';
 import { RunView } from './RunView';
@@ -11,8 +10,7 @@ import { RunView } from './RunView';
 /** Reads the chosen file and hands it to the host; a refusal or a read failure comes back as a sentence. */
 export async function openBulkFile(ui: Ui, chosen: File): Promise<{ ok: true; file: BulkFileView } | { ok: false; message: string } | null> {
   try {
-    const base64 = await readFileAsBase64(chosen);
-    const opened = await ui.call(() => ui.api.openBulkFile({ name: chosen.name, base64 }));
+    const opened = await ui.call(() => ui.api.openBulkFile({ name: chosen.name, file: chosen }));
     if (!opened) return null;
     return opened.ok ? { ok: true, file: opened.value } : { ok: false, message: issueText(opened.issues) };
   } catch (caught) {
