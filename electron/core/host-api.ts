@@ -15,6 +15,7 @@ import {
 import { openHostServices, type HostServicesOptions, type SitewalkCore, type SyncStatus } from './open-core';
 import { refuse } from '../shared/result';
 import type { TileProvider } from './tiles/index';
+import type { BulkSession } from './bulk/session';
 
 export type { HostTileOptions } from './open-core';
 
