@@ -212,7 +212,7 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
     redact: Redactor,
   ): Promise<Exchanged> {
     const stopped = (cause: unknown): CallError | null => {
-      // undici's own timers carry the same limit (node-transport.ts): whichever fires first, it is the time limit.
+      // The deadline expired; undici's own timers are a backstop a second later (node-transport.ts).
       if (stop.expired || (ownTimeouts && UNDICI_TIMEOUTS.has(errorCode(cause)))) return timeoutError(stop.timeoutMs, endpoint);
       if (callerSignal?.aborted) return cancelledError('maybe', endpoint, callerSignal.reason ?? cause);
       return null;

@@ -48,6 +48,8 @@ function parseTarget(base: string): Target | null {
   }
 }
 
+const UNDICI_BACKSTOP_MS = 1_000;
+
 async function send(url: string, init: TransportInit): Promise<TransportResponse> {
   const target = targetOf(url);
   const options = {
@@ -56,8 +58,11 @@ async function send(url: string, init: TransportInit): Promise<TransportResponse
     body: typeof init.body === 'string' ? init.body : undefined,
     // An AbortSignal or the client's CallStop: undici reads `aborted`, `reason` and abort listeners.
     signal: init.signal ?? undefined,
-    // undici's own timers (armed for every request anyway) cut a silent server or a stalled body.
-    ...(init.timeoutMs !== undefined ? { headersTimeout: init.timeoutMs, bodyTimeout: init.timeoutMs } : {}),
+    // The call's deadline (deadline.ts) is the time limit. undici arms its header and body timers for
+    // every request anyway: set them a second past the deadline as a backstop, never at it — undici's
+    // timers over a second tick every 499 ms and can fire up to a tick early, which ended a 900 ms
+    // call at 640 ms as "no answer within 0.9 s".
+    ...(init.timeoutMs !== undefined ? { headersTimeout: init.timeoutMs + UNDICI_BACKSTOP_MS, bodyTimeout: init.timeoutMs + UNDICI_BACKSTOP_MS } : {}),
     // undici's request API never follows a redirect: a 3xx comes back as it is (the client refuses it).
   };
   const answer = target ? await pool.request({ ...options, origin: target.origin, path: target.path }) : await request(url, { ...options, dispatcher: pool });
