@@ -51,7 +51,7 @@ describe('the Electron bundles', () => {
 
   it('preview-thread.cjs, beside main.cjs, previews an import in a worker thread (the main process keeps answering)', async () => {
     const bytes = new TextEncoder().encode('Sitename,Height,Latitude,Longitude\nNorth Ridge,30,45.5,-93.25\n');
-    const worker = new Worker(paths().previewWorkerBundle, { workerData: { bytes, options: { fileName: 'sites.csv' } } });
+    const worker = new Worker(paths().previewWorkerBundle, { workerData: { source: bytes, options: { fileName: 'sites.csv' } } });
     const [message] = (await once(worker, 'message')) as [{ ok: boolean; json: ArrayBuffer }];
     await worker.terminate();
     expect(message.ok).toBe(true);
