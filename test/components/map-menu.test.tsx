@@ -5,9 +5,9 @@ import { useRef } from 'react';
 import { describe, expect, it } from 'vitest';
 import { userEvent } from 'vitest/browser';
 import type { BasemapView } from '../../electron/shared/contract/index';
-import { useUi } from '../../renderer/src/components/ui';
-import { MapView, type MapHandle } from '../../renderer/src/map/MapView';
-import { useAppState } from '../../renderer/src/store';
+import { useUi } from '../../renderer/src/shared/ui/ui-context';
+import { MapView, type MapHandle } from '../../renderer/src/map/map-view';
+import { useAppState } from '../../renderer/src/shared/store/app-store';
 import { renderWithHost } from './support/shell';
 
 function MapOnly() {

@@ -3,9 +3,9 @@
 // older receiver view over a newer one.
 import { describe, expect, it } from 'vitest';
 import type { GpsView } from '../../electron/shared/contract/index';
-import { accuracyNote, deviceError, deviceFix, deviceShown, formatAccuracy, fromHost, satellitesText } from '../../renderer/src/map/location/locationView';
-import { AppStore } from '../../renderer/src/store';
-import { gateReason, measurementFor, measurementText, singleFixMeasurement } from '../../renderer/src/map/location/gateView';
+import { accuracyNote, deviceError, deviceFix, deviceShown, formatAccuracy, fromHost, satellitesText } from '../../renderer/src/features/location/location-view';
+import { AppStore } from '../../renderer/src/shared/store/app-store';
+import { gateReason, measurementFor, measurementText, singleFixMeasurement } from '../../renderer/src/features/location/gate-view';
 import { judgeGate } from '../../electron/shared/gps/gate';
 import { expectExamples } from '../support/examples';
 

@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiEvent, BasemapView, DownloadView, SitewalkApi } from '../../electron/shared/contract/index';
 import { DEFAULT_SETTINGS } from '../../electron/shared/contract/index';
-import { basemapNote, basemapTileUrl, downloadBounds, downloadZoomChoices, formatBytes, outsideOf, outsideSentence, viewIntersects } from '../../renderer/src/map/basemaps/basemaps';
-import { AppStore } from '../../renderer/src/store';
+import { basemapNote, basemapTileUrl, downloadBounds, downloadZoomChoices, formatBytes, outsideOf, outsideSentence, viewIntersects } from '../../renderer/src/features/basemaps/basemaps';
+import { AppStore } from '../../renderer/src/shared/store/app-store';
 
 function basemap(patch: Partial<BasemapView> = {}): BasemapView {
   return {

@@ -13,7 +13,7 @@ import { openCore } from '../../electron/core/open-core';
 import { createSessionSecretStore } from '../../electron/core/profiles/session';
 import type { ApiEvent, SitewalkApi } from '../../electron/shared/contract/index';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox/index';
-import { AppStore } from '../../renderer/src/store';
+import { AppStore } from '../../renderer/src/shared/store/app-store';
 
 type Op =
   | { kind: 'create'; height: number }

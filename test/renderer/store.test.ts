@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiEvent, OutboxEntryView, SiteView, SitewalkApi, StatusView } from '../../electron/shared/contract/index';
 import { DEFAULT_SETTINGS } from '../../electron/shared/contract/index';
-import { AppStore } from '../../renderer/src/store';
+import { AppStore } from '../../renderer/src/shared/store/app-store';
 
 function site(localId: string, patch: Partial<SiteView> = {}): SiteView {
   return {

@@ -18,7 +18,7 @@ import type {
 } from '../../../electron/shared/contract/index';
 import { DEFAULT_SETTINGS } from '../../../electron/shared/contract/index';
 import type { Result } from '../../../electron/shared/result';
-import { AppStore } from '../../../renderer/src/store';
+import { AppStore } from '../../../renderer/src/shared/store/app-store';
 import { siteView } from '../../renderer/site-view';
 
 export { siteView };
