@@ -2,12 +2,12 @@
 // EUS, rendering qualities, settings), the map filling the rest and the site form docked over it.
 // It owns the cross-panel state (selection, add-site mode, the open form; move mode and a pin being
 // moved are useMoveWithUndo's), the UI context every panel uses for calls, toasts and confirmations,
-// and where keyboard focus goes when a mode ends or the form closes (lib/focus: never to <body>).
+// and where keyboard focus goes when a mode ends or the form closes (app/focus.ts: never to <body>).
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { SiteView } from '../../../electron/shared/contract/index';
 import { type AppStore, describeError, useAppState } from '../shared/store/app-store';
 import type { HostLink } from '../api';
-import { MapView, pickedFix, type MapHandle } from '../map/map-view';
+import { MapView, type MapHandle } from '../map/map-view';
 import { SiteForm } from '../features/sites/site-form';
 import { SitesPanel } from '../features/sites/sites-panel';
 import { formatDistance } from '../shared/format';
@@ -18,16 +18,19 @@ import { QualitiesPanel } from '../features/eus/qualities-panel';
 import { SettingsPanel } from '../features/settings/settings-panel';
 import { Onboarding } from '../features/settings/onboarding';
 import { Banners, StatusBar } from '../features/status/status-bar';
-import { ConfirmDialog, ToastRegion, UiContext, useConfirmDialog, type BulkDialog, type Panel, type Toast, type Ui } from '../shared/ui/ui-context';
+import { ConfirmDialog, useConfirmDialog } from '../shared/ui/dialog';
+import { ToastRegion } from '../shared/ui/toast';
+import { UiContext, type BulkDialog, type Panel, type Toast, type Ui } from '../shared/ui/ui-context';
 import { ImportDialog } from '../features/bulk/import-dialog';
 import { ExportDialog } from '../features/bulk/export-dialog';
 import { ReprocessFileDialog } from '../features/bulk/reprocess-file-dialog';
 import { useMoveWithUndo } from '../features/sites/use-move-with-undo';
-import type { PickedFix, SiteFormRequest } from '../features/sites/site-form-rules';
-import type { StakeRequest } from '../features/location/location-control';
-import type { StakeResult } from '../features/location/stake-panel';
+import type { PickedFix, SiteFormRequest } from '../shared/ui/ui-context';
+import { LocationControl, pickedFix, type StakeRequest, type StakeResult } from '../features/location';
+import { BasemapControls } from '../features/basemaps';
 import { currentFocus, firstPresent, focusLost, formReturnOrder, type FocusTarget, type FormReturn } from './focus';
 import { useApplyTheme } from '../shared/theme';
+import { gateFor } from '../../../electron/shared/gps/gate';
 
 const PANELS: { id: Panel; label: string; title: string }[] = [
   { id: 'sites', label: 'Sites', title: 'Sites' },
@@ -38,7 +41,7 @@ const PANELS: { id: Panel; label: string; title: string }[] = [
 ];
 
 const TOAST_MS = 8_000;
-/** The docked form's width (styles.css --form). */
+/** The docked form's width (app/base.css --form). */
 const FORM_WIDTH = 420;
 
 function byData(name: string, value: string): HTMLElement | null {
@@ -64,6 +67,8 @@ export function App({ store, onHostLink }: { store: AppStore; onHostLink: (liste
   const onStakeDone = useCallback((result: StakeResult | null) => {
     if (result) setPicked((p) => ({ lat: result.lat, lng: result.lon, seq: (p?.seq ?? 0) + 1, fix: pickedFix(result) }));
   }, []);
+  const [downloadOpen, setDownloadOpen] = useState(false);
+  const gateM = useAppState(store, (s) => gateFor(s.settings.gpsGates, s.profiles.find((p) => p.active)?.id));
   const [toasts, setToasts] = useState<Toast[]>([]);
   const [draftsVersion, setDraftsVersion] = useState(0);
   const [link, setLink] = useState<HostLink>({ state: 'ok' });
@@ -359,8 +364,18 @@ export function App({ store, onHostLink }: { store: AppStore; onHostLink: (liste
                 movableId={move.movableId}
                 movePreview={move.preview}
                 onPick={onPick}
-                stakeRequest={stakeRequest}
-                onStakeDone={onStakeDone}
+                onDownloadArea={() => setDownloadOpen(true)}
+                controls={(map) => <BasemapControls map={map} downloadOpen={downloadOpen} onDownloadOpen={setDownloadOpen} />}
+                bottomRight={(map) => (
+                  <LocationControl
+                    map={map}
+                    settings={settings}
+                    gateM={gateM}
+                    stakeRequest={stakeRequest}
+                    onAddSiteHere={(result) => onPick(result.lat, result.lon, pickedFix(result))}
+                    onStakeDone={onStakeDone}
+                  />
+                )}
                 onSelect={(id) => selectSite(id)}
                 onDrop={(id, lat, lng) => void move.moveSite(id, lat, lng)}
                 onNudge={move.nudge}

@@ -2,13 +2,14 @@
 // calls for status, settings and every site leave while the rest of the bundle (React, Leaflet, the
 // panels) is still being evaluated, and the host builds its answers meanwhile. A page sends a fetch
 // only once the task that asked for it has ended, so the rest of the bundle waits one task for it.
-import { AppStore } from '../shared/store/app-store';
+import type { AppStore } from '../shared/store/app-store';
+import { createAppStore } from './store';
 import { getApi, onApiEvent } from '../api';
 
 /** The page's store, already loading; or why it could not be made (no bridge to the host). */
 export const booted: { store: AppStore; error: null } | { store: null; error: unknown } = (() => {
   try {
-    const store = new AppStore(getApi(), onApiEvent);
+    const store = createAppStore(getApi(), onApiEvent);
     void store.start();
     return { store, error: null };
   } catch (error) {

@@ -2,7 +2,7 @@
 // a component per pin; here site changes flow from the store straight into the canvas PinLayer, and
 // React only renders the overlays (add-site hint, context menus, tooltip, legend, tile notice).
 // Pins are fixed: dragging pans the map, a click selects; only the site in move mode (`movableId`)
-// can be dragged, or nudged with the arrow keys (moveKeys.ts). A right click or a long press on a pin
+// can be dragged, or nudged with the arrow keys (move-keys.ts). A right click or a long press on a pin
 // opens its menu (Move, Edit…).
 // Tiles of the configured server come through the host, which keeps them for offline use; when one
 // cannot be had (offline and never seen, blocked) a coordinate grid shows.
@@ -11,16 +11,12 @@
 // in the user's units, the coordinates under the cursor, and a measure tool (two points or sites).
 import { useEffect, useId, useImperativeHandle, useRef, useState, type ReactNode, type Ref } from 'react';
 import L from 'leaflet';
-import { GPS_QUALITY_LABELS, type SettingsView, type SiteView } from '../../../electron/shared/contract/index';
+import type { SettingsView, SiteView } from '../../../electron/shared/contract/index';
 import { useAppState, type AppStore } from '../shared/store/app-store';
 import { PinLayer, type ClusterMark, type MovePreview, type Pin } from './pins';
 import { CursorCoordinates } from './cursor-coordinates';
 import { MapLegend } from './map-legend';
-import { LocationControl, type StakeRequest } from '../features/location/location-control';
-import type { StakeResult } from '../features/location/stake-panel';
-import { gateFor } from '../../../electron/shared/gps/gate';
-import { roundCoordinate } from '../../../electron/shared/validation';
-import type { PickedFix } from '../features/sites/site-form-rules';
+import type { PickedFix } from '../shared/ui/ui-context';
 import { PinTooltip } from './pin-tooltip';
 import { toPin } from './site-pin';
 import { MeasureResult, type MeasurePoint } from './measure-result';
@@ -30,8 +26,7 @@ import { readMapPalette, useResolvedTheme, type MapPalette } from '../shared/the
 import { hostTileUrl } from './tile-url';
 import { safeAttribution } from '../shared/format';
 import { formatDecimal } from '../shared/coords';
-import { BasemapControls } from '../features/basemaps/basemap-controls';
-import { basemapTileUrl, downloadAreaRefusal, isFileBasemap } from '../features/basemaps/basemaps';
+import { basemapTileUrl, downloadAreaRefusal, isFileBasemap } from './basemaps';
 import { userNavigated } from './navigation';
 import { useMoveKeys } from './move-keys';
 
@@ -69,9 +64,12 @@ export interface MapViewProps {
   onCancelAdd: () => void;
   /** Pixels on the right covered by the docked form: showing a site keeps it clear of them. */
   rightInset: number;
-  /** "Stake here" / "Move site to my position" asked for by the form, and its result (null: cancelled). */
-  stakeRequest?: StakeRequest | null;
-  onStakeDone?: (result: StakeResult | null) => void;
+  /** "Download this area…" in the map's menu (offered only when the active basemap allows it). */
+  onDownloadArea?: () => void;
+  /** The shell's controls over the map's top (the basemap switcher and downloads), given the Leaflet map once it exists. */
+  controls?: (map: L.Map | null) => ReactNode;
+  /** What stacks at the map's bottom right (My location), given the Leaflet map once it exists. */
+  bottomRight?: (map: L.Map | null) => ReactNode;
   /** Messages (the toasts), shown at the bottom left above the coordinates, clear of the map's other overlays. */
   messages?: ReactNode;
   handle: Ref<MapHandle>;
@@ -113,8 +111,6 @@ export function MapView(props: MapViewProps) {
   // The host answers /tiles/ only to this page: its first API answers give the browser the tile
   // cookie, so no tile is asked for before the page has loaded (a tile asked earlier is refused).
   const hostAnswered = useAppState(store, (s) => s.loaded);
-  const gateM = useAppState(store, (s) => gateFor(s.settings.gpsGates, s.profiles.find((p) => p.active)?.id));
-  const [downloadOpen, setDownloadOpen] = useState(false);
   const [menu, setMenu] = useState<MenuState | null>(null);
   const [hover, setHover] = useState<{ item: Pin | ClusterMark; x: number; y: number } | null>(null);
   const [leafletMap, setLeafletMap] = useState<L.Map | null>(null);
@@ -132,7 +128,7 @@ export function MapView(props: MapViewProps) {
   const bottomRightRef = useRef<HTMLDivElement>(null);
 
   // How much of the map's right side the bottom-right stack takes up, from the bottom (My location's
-  // panel grows): the compact layout's floating site card keeps above it (--map-bottom-right, styles.css).
+  // panel grows): the compact layout's floating site card keeps above it (--map-bottom-right, app/compact.css).
   useEffect(() => {
     const bottom = bottomRef.current;
     const right = bottomRightRef.current;
@@ -524,7 +520,7 @@ export function MapView(props: MapViewProps) {
     <div className="map-wrap">
       <div ref={containerRef} className="map" role="application" aria-label="Map of sites. Use the site list to reach sites from the keyboard." tabIndex={0} data-testid="map" />
 
-      <BasemapControls map={leafletMap} downloadOpen={downloadOpen} onDownloadOpen={setDownloadOpen} />
+      {props.controls?.(leafletMap)}
 
       {menu && (
         <div ref={menuRef} className="context-menu" role="menu" aria-label={menu.kind === 'pin' ? `Actions for ${menu.title}` : 'Map actions'} style={{ left: menu.x, top: menu.y }}>
@@ -537,7 +533,7 @@ export function MapView(props: MapViewProps) {
             <>
               <MenuItem onSelect={closeMenuThen(() => callbacks.current.onPick(menu.lat, menu.lng))}>New site here</MenuItem>
               {/* Always offered, so a basemap that may not be downloaded says why instead of leaving the user to wonder. */}
-              <MenuItem onSelect={closeMenuThen(() => setDownloadOpen(true))} disabledReason={downloadAreaRefusal(activeBasemap)}>
+              <MenuItem onSelect={closeMenuThen(() => callbacks.current.onDownloadArea?.())} disabledReason={downloadAreaRefusal(activeBasemap)}>
                 Download this area…
               </MenuItem>
             </>
@@ -591,14 +587,7 @@ export function MapView(props: MapViewProps) {
           <CursorCoordinates map={leafletMap} />
         </div>
         <div ref={bottomRightRef} className="map-stack map-stack-right">
-          <LocationControl
-            map={leafletMap}
-            settings={settings}
-            gateM={gateM}
-            stakeRequest={props.stakeRequest ?? null}
-            onAddSiteHere={(result) => callbacks.current.onPick(result.lat, result.lon, pickedFix(result))}
-            onStakeDone={(result) => callbacks.current.onStakeDone?.(result)}
-          />
+          {props.bottomRight?.(leafletMap)}
         </div>
       </div>
 
@@ -626,10 +615,4 @@ function MenuItem({ onSelect, disabledReason = null, children }: { onSelect: () 
       {children}
     </button>
   );
-}
-
-/** A position from My location as the form takes it: its accuracy and how it was measured. */
-export function pickedFix(result: StakeResult): PickedFix {
-  const at = { lat: roundCoordinate(result.lat), lon: roundCoordinate(result.lon) };
-  return { accuracyM: result.measurement.accuracyM, qualityLabel: GPS_QUALITY_LABELS[result.measurement.quality], measurement: result.measurement, at };
 }

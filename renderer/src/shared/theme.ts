@@ -1,5 +1,5 @@
 // Light (sunlight) or dark (night) colours. The setting is 'system', 'light' or 'dark'; <html> carries
-// it as data-theme, and styles.css picks the palette from that attribute (and, for 'system', from
+// it as data-theme, and app/base.css picks the palette from that attribute (and, for 'system', from
 // prefers-color-scheme), whose colours are light-dark() pairs. The map's canvas cannot use CSS
 // variables, so the colours it needs are resolved from the stylesheet once per change of the resolved
 // theme (readMapPalette), never per frame.

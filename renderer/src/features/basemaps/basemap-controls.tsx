@@ -12,8 +12,9 @@ import { useUi } from '../../shared/ui/ui-context';
 import { issueText } from '../../shared/issues';
 import { DownloadDialog } from './download-dialog';
 import { userNavigated } from '../../map/navigation';
-import { basemapNote, boundsCentre, canDownloadArea, formatCount, isFileBasemap, outsideOf, outsideSentence, type MapViewState } from './basemaps';
+import { basemapNote, boundsCentre, canDownloadArea, formatCount, isFileBasemap, outsideOf, outsideSentence, type MapViewState } from '../../map/basemaps';
 import './basemaps.css';
+import { applyBasemaps } from './basemaps-slice';
 
 export interface BasemapControlsProps {
   map: L.Map | null;
@@ -103,7 +104,7 @@ export function BasemapControls({ map, downloadOpen, onDownloadOpen }: BasemapCo
     const result = await ui.call(() => ui.api.useBasemap(basemap.id));
     setChoosing(null);
     if (!result) return;
-    if (result.ok) ui.store.applyBasemaps(result.value);
+    if (result.ok) applyBasemaps(ui.store, result.value);
     else ui.toast(issueText(result.issues), { tone: 'error' });
   }
 

@@ -9,11 +9,12 @@ import { DEFAULT_SETTINGS } from '../../../../electron/shared/contract/index';
 import { useAppState } from '../../shared/store/app-store';
 import { issuesByField } from '../../shared/issues';
 import { hostKind, pathForFile } from '../../api/index';
-import { KIND_LABELS, boundsCentreText, formatBytes, isFileBasemap, zoomRangeText } from './basemaps';
+import { KIND_LABELS, boundsCentreText, formatBytes, isFileBasemap, zoomRangeText } from '../../map/basemaps';
 import { CheckboxField, FormActions, InputField, SelectField, TitledForm } from '../../shared/ui/field';
 import { callWithToast, ConfirmButton, useUi } from '../../shared/ui/ui-context';
 import { DownloadedTiles } from './downloaded-tiles';
 import './basemaps.css';
+import { applyBasemaps } from './basemaps-slice';
 
 /** The servers Sitewalk comes with: edited, never removed. */
 const BUILT_IN = new Set(['street', 'satellite', 'topo']);
@@ -116,7 +117,7 @@ function BasemapCard({ basemap: b, onEdit }: { basemap: BasemapView; onEdit: () 
             onClick={async () => {
               const done = await callWithToast(ui, () => ui.api.useBasemap(b.id));
               if (!done) return;
-              ui.store.applyBasemaps(done.value);
+              applyBasemaps(ui.store, done.value);
               ui.toast(`The map now shows ${b.name}.`, { tone: 'success' });
             }}
           >
@@ -138,7 +139,7 @@ function BasemapCard({ basemap: b, onEdit }: { basemap: BasemapView; onEdit: () 
             onConfirmed={async () => {
               const done = await callWithToast(ui, () => ui.api.removeBasemap(b.id));
               if (!done) return;
-              ui.store.applyBasemaps(done.value);
+              applyBasemaps(ui.store, done.value);
               ui.toast(`Removed ${b.name}.`, { tone: 'info' });
             }}
           >
@@ -219,7 +220,7 @@ function ServerForm({ basemap, onDone }: { basemap: BasemapView | null; onDone: 
           setIssues(issuesByField(result.issues, SERVER_FIELDS));
           return;
         }
-        ui.store.applyBasemaps(result.value);
+        applyBasemaps(ui.store, result.value);
         ui.toast(`Saved ${values.name.trim()}.`, { tone: 'success' });
         onDone();
       }}
@@ -280,7 +281,7 @@ function FileForm({ onDone }: { onDone: () => void }) {
           setIssues(issuesByField(result.issues, ['path', 'name']));
           return;
         }
-        ui.store.applyBasemaps(result.value);
+        applyBasemaps(ui.store, result.value);
         const added = result.value.find((b) => !before.has(b.id));
         ui.toast(added ? `Added ${added.name}.` : 'Added the basemap file.', { tone: 'success' });
         onDone();

@@ -6,11 +6,13 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type L from 'leaflet';
 import { DEFAULT_DOWNLOAD_CAP_BYTES, MAX_DOWNLOAD_BYTES, type BasemapView, type DownloadAreaInput, type DownloadPlanView, type DownloadView } from '../../../../electron/shared/contract/index';
-import { Modal, useUi } from '../../shared/ui/ui-context';
+import { Modal } from '../../shared/ui/dialog';
+import { useUi } from '../../shared/ui/ui-context';
 import { FormActions, FormError } from '../../shared/ui/field';
 import { useAppState } from '../../shared/store/app-store';
 import { issueText } from '../../shared/issues';
-import { boundsCentreText, downloadBounds, downloadZoomChoices, formatBytes, formatCount } from './basemaps';
+import { boundsCentreText, downloadBounds, downloadZoomChoices, formatBytes, formatCount } from '../../map/basemaps';
+import { applyDownload } from './basemaps-slice';
 
 const CAP_CHOICES = [100 * 1024 ** 2, 250 * 1024 ** 2, DEFAULT_DOWNLOAD_CAP_BYTES, 1024 ** 3, MAX_DOWNLOAD_BYTES];
 
@@ -76,14 +78,14 @@ export function DownloadDialog({ map, basemap, onClose }: { map: L.Map; basemap:
       setStartError(issueText(result.issues));
       return;
     }
-    ui.store.applyDownload(result.value, true);
+    applyDownload(ui.store, result.value, true);
     setDownloadId(result.value.id);
   }
 
   async function cancel(current: DownloadView) {
     const result = await ui.call(() => ui.api.cancelDownload(current.id));
     if (!result) return;
-    if (result.ok) ui.store.applyDownload(result.value, true);
+    if (result.ok) applyDownload(ui.store, result.value, true);
     else ui.toast(issueText(result.issues), { tone: 'error' });
   }
 

@@ -5,7 +5,7 @@ import { useEffect, useId, useState } from 'react';
 import type { OfflineTilesView } from '../../../../electron/shared/contract/index';
 import { useAppState } from '../../shared/store/app-store';
 import { issuesByField } from '../../shared/issues';
-import { formatBytes } from './basemaps';
+import { formatBytes } from '../../map/basemaps';
 import { InputField } from '../../shared/ui/field';
 import { callWithToast, ConfirmButton, useUi } from '../../shared/ui/ui-context';
 

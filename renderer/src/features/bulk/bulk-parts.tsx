@@ -5,8 +5,10 @@ import { useId, useRef, useState, type ReactNode } from 'react';
 import type { BulkFileView, BulkRunView, Result } from '../../../../electron/shared/contract/index';
 import { readFileAsBase64 } from './files';
 import { issueText } from '../../shared/issues';
-import { Modal, useUi, type Ui } from '../../shared/ui/ui-context';
+import { Modal } from '../../shared/ui/dialog';
+import { useUi, type Ui } from '../../shared/ui/ui-context';
 import { RunView } from './run-view';
+import { applyBulkRun } from './bulk-slice';
 
 /** Reads the chosen file and hands it to the host; a refusal or a read failure comes back as a sentence. */
 export async function openBulkFile(ui: Ui, chosen: File): Promise<{ ok: true; file: BulkFileView } | { ok: false; message: string } | null> {
@@ -91,7 +93,7 @@ export function useBulkFlow(kind: BulkRunView['kind']) {
     setBusy(null);
     const run = answer(result);
     if (!run) return;
-    ui.store.applyBulkRun(run);
+    applyBulkRun(ui.store, run);
     setRunId(run.id);
   }
 

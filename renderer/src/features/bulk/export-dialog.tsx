@@ -7,7 +7,8 @@ import { saveFile } from './files';
 import { countOf } from '../../shared/format';
 import { isEmptyFilter, siteMatcher, type SiteFilter } from '../../shared/site-filter';
 import { useAppState } from '../../shared/store/app-store';
-import { Modal, useUi } from '../../shared/ui/ui-context';
+import { Modal } from '../../shared/ui/dialog';
+import { useUi } from '../../shared/ui/ui-context';
 
 type Format = 'csv' | 'kml' | 'geojson';
 

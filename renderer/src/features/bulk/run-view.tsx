@@ -8,6 +8,7 @@ import { saveFile } from './files';
 import { issueText } from '../../shared/issues';
 import { useUi } from '../../shared/ui/ui-context';
 import { DataTable } from './table';
+import { applyBulkRun } from './bulk-slice';
 
 const STATUS_LABELS: Record<ReportRow['status'], string> = {
   created: 'Created',
@@ -44,7 +45,7 @@ export function RunView({ runId, verb, onClose }: { runId: string; verb: string;
     if (!run || run.state !== 'ended' || run.rows) return;
     let live = true;
     void ui.call(() => ui.api.getBulkRun(runId)).then((full) => {
-      if (live && full) ui.store.applyBulkRun(full);
+      if (live && full) applyBulkRun(ui.store, full);
     });
     return () => {
       live = false;
@@ -69,7 +70,7 @@ export function RunView({ runId, verb, onClose }: { runId: string; verb: string;
     if (!ok) return;
     setCancelRequested(true);
     const result = await ui.call(() => ui.api.cancelBulkRun(runId));
-    if (result?.ok) ui.store.applyBulkRun(result.value);
+    if (result?.ok) applyBulkRun(ui.store, result.value);
   }
 }
 

@@ -9,7 +9,7 @@ import { useAppState } from '../../shared/store/app-store';
 import { issuesByField } from '../../shared/issues';
 import { FieldError, InputField, TitledForm } from '../../shared/ui/field';
 import { useUi } from '../../shared/ui/ui-context';
-import { OutboxEntry } from '../outbox/outbox-panel';
+import { OutboxEntry } from '../outbox';
 
 type FieldName = 'processId' | 'multiMapId' | 'sendEmail';
 

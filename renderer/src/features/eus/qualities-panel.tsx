@@ -4,7 +4,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { RenderingQualitiesView } from '../../../../electron/shared/contract/index';
 import { relativeTime } from '../../shared/format';
-import { Problem, useUi } from '../../shared/ui/ui-context';
+import { Problem } from '../../shared/ui/problem';
+import { useUi } from '../../shared/ui/ui-context';
 
 export function QualitiesPanel() {
   const ui = useUi();

@@ -16,6 +16,7 @@ import { USER_NAVIGATED } from '../../map/navigation';
 import { gateReason, singleFixMeasurement } from './gate-view';
 import { StakePanel, type StakeResult } from './stake-panel';
 import './location.css';
+import { applyGps } from './gps-slice';
 
 /** "Stake here" or "Move site to my position" asked for by the site form; `target` is where the site is now. */
 export interface StakeRequest {
@@ -53,7 +54,7 @@ export function LocationControl({ map, settings, gateM, onAddSiteHere, stakeRequ
   // The host's view, asked for when the control is switched on (events keep it current after).
   useEffect(() => {
     if (!on || (source !== 'gpsd' && source !== 'nmea')) return;
-    void ui.api.getGps().then((view) => ui.store.applyGps(view), () => undefined);
+    void ui.api.getGps().then((view) => applyGps(ui.store, view), () => undefined);
   }, [on, source, settings.gpsHost, settings.gpsPort, ui]);
 
   // The platform's position, watched only while the control is on.

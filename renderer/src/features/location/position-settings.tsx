@@ -9,8 +9,9 @@ import { useAppState } from '../../shared/store/app-store';
 import { STATE_WORDS } from './location-view';
 import { InputField } from '../../shared/ui/field';
 import { DEFAULT_GATE_M, GATE_RANGE, gateFor } from '../../../../electron/shared/gps/gate';
-import { SettingsCard, useSettingsSave } from '../settings/settings-card';
+import { SettingsCard, useSettingsSave } from '../../shared/ui/settings-card';
 import { useUi } from '../../shared/ui/ui-context';
+import { applyGps } from './gps-slice';
 
 const SOURCE_LABELS: Record<GpsSourceKind, { label: string; hint: string }> = {
   off: { label: 'Off', hint: 'No My location control on the map.' },
@@ -55,7 +56,7 @@ export function PositionSettings() {
         const patch = { ...(network ? { gpsSource: source, gpsHost: host.trim(), gpsPort: port } : { gpsSource: source }), ...gatePatch };
         const saved = await save(patch);
         // A receiver just set: its state shows under the form at once.
-        if (saved && network) void ui.api.getGps().then((view) => ui.store.applyGps(view), () => undefined);
+        if (saved && network) void ui.api.getGps().then((view) => applyGps(ui.store, view), () => undefined);
       }}
     >
       <fieldset className="unit-choice">

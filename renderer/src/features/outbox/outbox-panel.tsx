@@ -8,11 +8,14 @@ import { useMemo, useState } from 'react';
 import type { OutboxEntryView } from '../../../../electron/shared/contract/index';
 import { describeError, useAppState } from '../../shared/store/app-store';
 import { relativeTime, untilTime } from '../../shared/format';
-import { OutboxBadge, Problem, syncNow, useNow, useUi } from '../../shared/ui/ui-context';
+import { OutboxBadge } from '../../shared/ui/badge';
+import { Problem } from '../../shared/ui/problem';
+import { syncNow, useNow, useUi } from '../../shared/ui/ui-context';
 import { ValueForm } from '../../shared/ui/field';
 import { issueText } from '../../shared/issues';
-import { entryMeasurement, measurementText } from '../location/gate-view';
+import { entryMeasurement, measurementText } from '../location';
 import { reviewText } from './review';
+import { loadOlderHistory } from './outbox-history';
 
 /** Done entries shown at first, and how many more each "Show older" adds. */
 const HISTORY_STEP = 50;
@@ -38,7 +41,7 @@ export function OutboxPanel() {
   async function showOlder() {
     if (done.length < historyShown + HISTORY_STEP && history.next !== null) {
       try {
-        await ui.store.loadOlderHistory(HISTORY_STEP);
+        await loadOlderHistory(ui.store, HISTORY_STEP);
       } catch (error) {
         ui.toast(`Older entries could not be loaded: ${describeError(error)}`, { tone: 'error' });
         return;

@@ -8,7 +8,8 @@ import { BINDING_NAMES } from '../../../../electron/shared/aspnet';
 import type { SiteEdit } from '../../../../electron/shared/domain';
 import { siteRefusalWarnings } from '../../../../electron/shared/validation/index';
 import { issueText } from '../../shared/issues';
-import { SupportDetails, useUi } from '../../shared/ui/ui-context';
+import { SupportDetails } from '../../shared/ui/problem';
+import { useUi } from '../../shared/ui/ui-context';
 
 const OUTCOME_WORDS: Record<ConnectionCheck['outcome'], string> = { passed: 'Passed', failed: 'Failed', skipped: 'Not tried' };
 

@@ -5,7 +5,8 @@ import { useState } from 'react';
 import type { ProfileView } from '../../../../electron/shared/contract/index';
 import { useAppState } from '../../shared/store/app-store';
 import { issueText } from '../../shared/issues';
-import { Modal, useUi } from '../../shared/ui/ui-context';
+import { Modal } from '../../shared/ui/dialog';
+import { useUi } from '../../shared/ui/ui-context';
 import { ProfileForm } from './settings-panel';
 
 const DONE_KEY = 'sitewalk.onboarded';

@@ -9,12 +9,12 @@ import { BINDINGS, HEIGHT_UNITS, REAL_SERVICE, type Binding, type KeyStoreKind }
 import { useAppState } from '../../shared/store/app-store';
 import { issueText, issuesByField } from '../../shared/issues';
 import { ConnectionTest } from './connection-test';
-import { PositionSettings } from '../location/position-settings';
+import { PositionSettings } from '../location';
 import { CheckboxField, FormActions, InputField, SelectField, TitledForm, ValueForm } from '../../shared/ui/field';
-import { SettingsCard, useSettingsSave } from './settings-card';
+import { SettingsCard, useSettingsSave } from '../../shared/ui/settings-card';
 import { callWithToast, ConfirmButton, useUi } from '../../shared/ui/ui-context';
 import { ThemeSettings } from './theme-choice';
-import { BasemapSettings } from '../basemaps/basemap-settings';
+import { BasemapSettings } from '../basemaps';
 
 const BINDING_LABELS: Record<Binding, string> = {
   'http-post': 'HTTP POST (recommended)',

@@ -2,30 +2,17 @@
 // schema is given (feet and DMS read first), which sentence each field shows (the host's answer,
 // then our own readings, then the schema's), what a save sends (an edit sends only what changed),
 // and coordinates typed or pasted as text read into decimals. Plain functions: no React, no DOM.
-import type { SiteMeasurement } from '../../../../electron/shared/validation/measurement';
 import type { SiteInput, SiteView } from '../../../../electron/shared/contract/index';
 import type { HeightUnit, SiteEdit } from '../../../../electron/shared/domain';
 import type { ValidationResult } from '../../../../electron/shared/validation';
 import { coordinateFieldValue, formatDecimal, formatDms, readCoordinates, type Axis, type CoordinateReading } from '../../shared/coords';
 import { newDraftKey, type SiteDraftFields } from './drafts';
+import type { SiteFormRequest } from '../../shared/ui/ui-context';
 import { siteTitle } from '../../shared/format';
 import { formatHeight, heightFieldText, readHeight, type HeightReading } from '../../shared/units';
 
-/** What opens the form: a new site (maybe where the map was clicked), an edit, or a site added by its service ID. */
-/** A position from "My location" (its accuracy radius in meters, and how it was fixed), offered to the form. */
-export interface PickedFix {
-  accuracyM: number | null;
-  qualityLabel: string;
-  /** How the position was measured (fixes averaged, spread, gate…): kept with the site. */
-  measurement?: SiteMeasurement;
-  /** The position measured (the form keeps the measurement only while the coordinates are these). */
-  at?: { lat: number; lon: number };
-}
-
-export type SiteFormRequest =
-  | { mode: 'new'; lat: number | null; lng: number | null; draftKey?: string; fix?: PickedFix }
-  | { mode: 'edit'; localId: string; draftKey?: string }
-  | { mode: 'existing'; draftKey?: string };
+// What opens the form is the shell's navigation request (shared/ui/ui-context.tsx); named here too.
+export type { PickedFix, SiteFormRequest } from '../../shared/ui/ui-context';
 
 export type SiteFormMode = SiteFormRequest['mode'];
 

@@ -1,6 +1,6 @@
 // The site form: create, edit, or add an existing service site by its ID. Validation is the shared
 // schema (parseSiteEdit) run on every keystroke, so the form says exactly what the core would; the
-// form only translates feet and DMS first (the rules are in lib/siteForm). Every keystroke is kept as
+// form only translates feet and DMS first (the rules are in site-form-rules.ts). Every keystroke is kept as
 // a draft until the save is queued, so closing the form, a reload or a crash never loses typed input.
 import { useEffect, useId, useMemo, useRef, useState, type ClipboardEvent } from 'react';
 import type { SiteView } from '../../../../electron/shared/contract/index';
@@ -32,14 +32,14 @@ import {
   type PickedFix,
   type SiteFormRequest,
 } from './site-form-rules';
-import { accuracyNote, formatAccuracy } from '../location/location-view';
-import { measurementFor, measurementText } from '../location/gate-view';
-import { StakeFromForm } from '../location/stake-from-form';
+import { StakeFromForm, accuracyNote, formatAccuracy, measurementFor, measurementText } from '../location';
 import { PIN_NAMES } from '../../shared/sprites';
 import { useAppState } from '../../shared/store/app-store';
 import { Field, FieldError } from '../../shared/ui/field';
-import { PinIcon, Problem, SyncBadge, useUi } from '../../shared/ui/ui-context';
-import { RefusalNotice } from '../settings/connection-test';
+import { PinIcon, SyncBadge } from '../../shared/ui/badge';
+import { Problem } from '../../shared/ui/problem';
+import { useUi } from '../../shared/ui/ui-context';
+import { RefusalNotice } from '../settings';
 
 export interface SiteFormProps {
   request: SiteFormRequest;

@@ -9,11 +9,12 @@ import type { SiteView } from '../../../../electron/shared/contract/index';
 import type { HeightUnit } from '../../../../electron/shared/domain';
 import { siteTitle } from '../../shared/format';
 import { formatHeight } from '../../shared/units';
-import { PinIcon, SyncBadge, useUi } from '../../shared/ui/ui-context';
+import { PinIcon, SyncBadge } from '../../shared/ui/badge';
+import { useUi } from '../../shared/ui/ui-context';
 import { PIN_NAMES } from '../../shared/sprites';
 import { nextCell, type Cell } from './grid-keys';
 
-/** A row's height in pixels: styles.css's --row-height on the list (64, or less in the compact layout). */
+/** A row's height in pixels: app/base.css's --row-height on the list (64, or less in the compact layout). */
 const ROW_HEIGHT = 64;
 const OVERSCAN = 6;
 const COLUMNS = 2;

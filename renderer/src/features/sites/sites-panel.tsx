@@ -12,8 +12,10 @@ import { SYNC_LABELS, countOf, formatCount, siteTitle, relativeTime } from '../.
 import { deleteDraft, listDrafts } from './drafts';
 import { formatHeight } from '../../shared/units';
 import { formatDecimal, formatDms } from '../../shared/coords';
-import { PinIcon, Problem, SyncBadge, useNow, useUi } from '../../shared/ui/ui-context';
-import { measurementText, siteMeasurement } from '../location/gate-view';
+import { PinIcon, SyncBadge } from '../../shared/ui/badge';
+import { Problem } from '../../shared/ui/problem';
+import { useNow, useUi } from '../../shared/ui/ui-context';
+import { measurementText, siteMeasurement } from '../location';
 import { siteIdText } from './site-id-text';
 import { SiteRows } from './site-rows';
 
@@ -211,7 +213,7 @@ function FirstRun({ profileName, onAddSite }: { profileName: string; onAddSite: 
 
 function SiteDetails({ site, unit, moving, onToggleMove }: { site: SiteView; unit: HeightUnit; moving: boolean; onToggleMove: () => void }) {
   const ui = useUi();
-  // The compact layout shows the essentials; "More details" shows the rest (styles.css hides .more there).
+  // The compact layout shows the essentials; "More details" shows the rest (app/compact.css hides .more there).
   const [more, setMore] = useState(false);
   const outbox = useAppState(ui.store, (s) => s.outbox);
   const measurement = useMemo(() => siteMeasurement(outbox.values(), site.localId), [outbox, site.localId]);

@@ -1,7 +1,7 @@
 // Moving a site by dragging its pin, and only on purpose: the user first asks to move one site (Move
 // on its card or in its pin's menu), which makes that one pin draggable (move mode, the rules in
-// lib/siteMove) until it is dropped, Esc or Cancel move. Without a mouse, the arrow keys nudge the pin
-// (the map's moveKeys) and Enter drops it where it is shown. After the drop the pin stays at its proposed
+// site-move.ts) until it is dropped, Esc or Cancel move. Without a mouse, the arrow keys nudge the pin
+// (the map's move-keys.ts) and Enter drops it where it is shown. After the drop the pin stays at its proposed
 // place while the user confirms (Cancel has focus, so Enter never moves a site by accident), the move
 // is queued like any other edit, and the toast that says so offers to undo it (the same edit back to
 // where the site was). `preview` is what the map shows meanwhile; null once it is decided.

@@ -7,8 +7,10 @@ import type { StatusView } from '../../../../electron/shared/contract/index';
 import type { HostLink } from '../../api';
 import { useAppState } from '../../shared/store/app-store';
 import { formatCount, relativeTime } from '../../shared/format';
-import { SupportDetails, syncNow, useNow, useUi } from '../../shared/ui/ui-context';
-import { ThemeToggle } from '../settings/theme-choice';
+import { SupportDetails } from '../../shared/ui/problem';
+import { syncNow, useNow, useUi } from '../../shared/ui/ui-context';
+import { ThemeToggle } from '../settings';
+import { dismissProblem } from './problems-slice';
 
 export function StatusBar({ hostDown = false }: { hostDown?: boolean }) {
   const ui = useUi();
@@ -149,7 +151,7 @@ export function Banners({ hostLink }: { hostLink: HostLink }) {
             </p>
             {problem.detail && <SupportDetails detail={problem.detail} />}
           </div>
-          <button type="button" onClick={() => ui.store.dismissProblem(problem.id)}>
+          <button type="button" onClick={() => dismissProblem(ui.store, problem.id)}>
             Dismiss
           </button>
         </Banner>

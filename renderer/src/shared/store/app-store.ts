@@ -5,8 +5,11 @@
 // object's removal), so neither a call's late answer nor a batch can put an older view on screen.
 // Events that arrive while the first load is in flight are held and applied after it. React reads slices with
 // useSyncExternalStore; the map listens to site changes directly to avoid re-rendering 10,000 pins.
+// The register, the outbox, status, profiles and settings are every feature's, so they are applied
+// here; a feature's own data (basemaps, bulk runs, GPS, problems, the outbox's older pages) is applied by
+// that feature's slice (features/<name>/*-slice.ts), which the shell hands to the store (app/store.ts).
 import { useSyncExternalStore } from 'react';
-import type { ApiEvent, GpsView, BasemapView, BulkRunView, ChangeSet, DownloadView, OutboxEntryView, OutboxHistoryPage, OutboxListing, ProfileView, SettingsView, SiteView, SitewalkApi, StatusView } from '../../../../electron/shared/contract/index';
+import type { ApiEvent, GpsView, BasemapView, BulkRunView, ChangeSet, DownloadView, OutboxEntryView, OutboxListing, ProfileView, SettingsView, SiteView, SitewalkApi, StatusView } from '../../../../electron/shared/contract/index';
 import { DEFAULT_SETTINGS, unpackSites } from '../../../../electron/shared/contract/index';
 import { describeError } from '../../../../electron/shared/result';
 
@@ -47,6 +50,14 @@ export interface AppProblem {
 
 export type SitesListener = (changed: SiteView[], removed: string[], reset: boolean) => void;
 
+type EventOf<K extends ApiEvent['type']> = Extract<ApiEvent, { type: K }>;
+
+/** A feature's part of the store: the events it applies, and what it loads once the first load is done. */
+export interface StoreSlice {
+  on?: { [K in ApiEvent['type']]?: (store: AppStore, event: EventOf<K>) => void };
+  afterLoad?: (store: AppStore) => void;
+}
+
 export class AppStore {
   private state: AppState = {
     loaded: false,
@@ -66,7 +77,6 @@ export class AppStore {
     gps: null,
   };
 
-  private problemSeq = 0;
   private readonly listeners = new Set<() => void>();
   private readonly siteListeners = new Set<SitesListener>();
   private held: ApiEvent[] | null = [];
@@ -75,6 +85,7 @@ export class AppStore {
   constructor(
     readonly api: SitewalkApi,
     private readonly subscribeEvents: (listener: (event: ApiEvent) => void) => () => void,
+    private readonly slices: readonly StoreSlice[] = [],
   ) {}
 
   getState = (): AppState => this.state;
@@ -109,8 +120,8 @@ export class AppStore {
       this.quiet = true;
       try {
         this.replaceData(sites, outbox, { loaded: true, connectionError: null, status, profiles, settings });
-        // Basemaps and downloads arrive after (and apart from) the rest: the map works without them.
-        void this.loadBasemaps();
+        // A slice's own data (basemaps and downloads) arrives after and apart from the rest: the map works without it.
+        for (const slice of this.slices) slice.afterLoad?.(this);
         const held = this.held ?? [];
         this.held = null;
         for (const event of held) this.apply(event);
@@ -126,39 +137,6 @@ export class AppStore {
     }
   }
 
-  /** The basemaps and downloads as the host has them; a failure leaves the map on its plain tiles. */
-  async loadBasemaps(): Promise<void> {
-    try {
-      const [basemaps, downloads] = await Promise.all([this.api.listBasemaps(), this.api.listDownloads()]);
-      this.applyBasemaps(basemaps);
-      for (const download of downloads) this.applyDownload(download, true);
-    } catch {
-      // An older host without basemaps: the map keeps the Settings tile server.
-    }
-  }
-
-  /** What useBasemap, saveBasemapSource, addBasemapFile or removeBasemap answered, shown at once. */
-  applyBasemaps(basemaps: BasemapView[]): void {
-    this.set({ basemaps });
-  }
-
-  /**
-   * A download as an event (or, with `fromCall`, a call's answer) reported it. Progress only moves on:
-   * a running view behind the one held is stale. A call's answer may arrive after the events that
-   * followed it, so it is applied only to a download not known yet (a resume is a new download,
-   * with an ID of its own).
-   */
-  applyDownload(download: DownloadView, fromCall = false): void {
-    const known = this.state.downloads.get(download.id);
-    if (known) {
-      if (fromCall) return;
-      if (known.state === 'running' && download.state === 'running' && download.tilesDone < known.tilesDone) return;
-    }
-    const next = new Map(this.state.downloads);
-    next.set(download.id, download);
-    this.set({ downloads: next });
-  }
-
   stop(): void {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = null;
@@ -170,29 +148,6 @@ export class AppStore {
   async reloadData(): Promise<void> {
     const [sites, outbox, status] = await Promise.all([this.loadSites(), this.api.listOutbox(), this.api.getStatus()]);
     this.replaceData(sites, outbox, { status });
-  }
-
-  /**
-   * The next older page of the outbox's history, added to what is held (a page is applied like any
-   * answer, by revision: an entry an event already moved on stays as the event left it).
-   * Resolves false when there is nothing older or a load is already running.
-   */
-  async loadOlderHistory(limit?: number): Promise<boolean> {
-    const { next, loading } = this.state.outboxHistory;
-    if (next === null || loading) return false;
-    this.set({ outboxHistory: { ...this.state.outboxHistory, loading: true } });
-    let page: OutboxHistoryPage;
-    try {
-      page = await this.api.listOutboxHistory(limit === undefined ? { before: next } : { before: next, limit });
-    } finally {
-      this.set({ outboxHistory: { ...this.state.outboxHistory, loading: false } });
-    }
-    // A profile switch meanwhile replaced the data: this page belongs to the other profile.
-    if (this.state.outboxHistory.next !== next) return false;
-    for (const entry of page.entries) this.apply({ type: 'outbox', entry });
-    this.flush();
-    this.set({ outboxHistory: { next: page.next, total: page.total, loading: false } });
-    return true;
   }
 
   /**
@@ -258,25 +213,6 @@ export class AppStore {
     this.apply({ type: 'settings', settings });
   }
 
-  dismissProblem(id: number): void {
-    this.set({ problems: this.state.problems.filter((p) => p.id !== id) });
-  }
-
-  /** A run as an event or a call reported it; an ended run is never taken back to running. */
-  applyBulkRun(run: BulkRunView): void {
-    const known = this.state.bulkRuns.get(run.id);
-    if (known?.state === 'ended' && run.state === 'running') return;
-    const next = new Map(this.state.bulkRuns);
-    next.set(run.id, { ...run, rows: run.rows ?? known?.rows ?? null });
-    this.set({ bulkRuns: next });
-  }
-
-  /** The receiver's view from an event or a getGps answer; an older one (lower revision) never wins. */
-  applyGps(gps: GpsView): void {
-    const held = this.state.gps;
-    if (!held || gps.revision >= held.revision) this.set({ gps });
-  }
-
   setConnectionError(message: string | null): void {
     if (this.state.connectionError !== message) this.set({ connectionError: message });
   }
@@ -293,22 +229,6 @@ export class AppStore {
       case 'settings':
         this.set({ settings: event.settings });
         break;
-      case 'problem':
-        // The newest few are enough: the same trouble tends to repeat.
-        this.set({ problems: [...this.state.problems.slice(-3), { id: ++this.problemSeq, message: event.message, detail: event.detail }] });
-        break;
-      case 'bulk-run':
-        this.applyBulkRun(event.run);
-        break;
-      case 'basemaps':
-        this.applyBasemaps(event.basemaps);
-        break;
-      case 'download':
-        this.applyDownload(event.download);
-        break;
-      case 'gps':
-        this.applyGps(event.gps);
-        break;
       case 'site':
         this.gather(this.pendingSites, event.site.localId, event.site, event.site.revision);
         break;
@@ -321,6 +241,8 @@ export class AppStore {
       case 'outbox-removed':
         this.gather(this.pendingOutbox, event.entryId, null, event.revision);
         break;
+      default:
+        for (const slice of this.slices) (slice.on?.[event.type] as ((store: AppStore, event: ApiEvent) => void) | undefined)?.(this, event);
     }
   }
 
@@ -364,6 +286,11 @@ export class AppStore {
     if (Object.keys(patch).length === 0) return;
     this.set(patch);
     if (changed.length > 0 || removed.length > 0) for (const l of this.siteListeners) l(changed, removed, false);
+  }
+
+  /** A slice's change to its own part of the state (never the register or the outbox: those go through apply). */
+  update(patch: Partial<AppState>): void {
+    this.set(patch);
   }
 
   private set(patch: Partial<AppState>): void {

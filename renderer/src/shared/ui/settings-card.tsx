@@ -4,9 +4,9 @@
 // at once.
 import { useState, type ReactNode } from 'react';
 import type { SettingsPatch } from '../../../../electron/shared/contract/index';
-import { issuesByField } from '../../shared/issues';
-import { TitledForm } from '../../shared/ui/field';
-import { useUi } from '../../shared/ui/ui-context';
+import { issuesByField } from '../issues';
+import { TitledForm } from './field';
+import { useUi } from './ui-context';
 
 /**
  * The card's problems by field, and `save`: true once the host has saved the patch (the store has the

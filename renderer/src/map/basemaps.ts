@@ -2,8 +2,8 @@
 // (the host's route /tiles/{basemapId}/{z}/{x}/{y}, relative to the page, so the CSP never names a
 // tile server), whether the view is outside a basemap's area or zoom range and the sentence saying
 // so, the download area of a view, and the words and numbers the switcher and the dialog show.
-import type { BasemapKind, BasemapView, Bounds } from '../../../../electron/shared/contract/index';
-import { templateKey } from '../../map/tile-url';
+import type { BasemapKind, BasemapView, Bounds } from '../../../electron/shared/contract/index';
+import { templateKey } from './tile-url';
 
 export const KIND_LABELS: Record<BasemapKind, string> = {
   street: 'Street',
