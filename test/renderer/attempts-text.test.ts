@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attemptsText } from '../../renderer/src/lib/attempts';
+import { attemptsText } from '../../renderer/src/features/outbox/attempts';
 
 describe('an outbox entry\'s attempts', () => {
   it('says nothing before the first try, and the count while it has not been sent again', () => {

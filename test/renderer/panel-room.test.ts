@@ -1,7 +1,7 @@
 // My location's panel grows upwards from the map's bottom-right stack: up to the map's top, but not
 // over a control at the top that stands in its columns (the basemap button beside the docked form).
 import { describe, expect, it } from 'vitest';
-import { panelRoom, type Box } from '../../renderer/src/map/location/panelRoom';
+import { panelRoom, type Box } from '../../renderer/src/features/location/panel-room';
 
 const box = (left: number, top: number, right: number, bottom: number): Box => ({ left, top, right, bottom });
 const panel = box(390, 0, 630, 400);
