@@ -32,7 +32,7 @@ function siteOptions(command: Command): Command {
     command
       .option('--lat <degrees>', 'latitude: decimal degrees (--lat=-33.9 for a negative value), a decimal comma, or DMS like 40°26\'46"N')
       .option('--lon <degrees>', 'longitude: decimal degrees (--lon=-93.1 for a negative value), a decimal comma, or DMS like 79°58\'56"W')
-      .option('--height <height>', 'tower height: whole meters, or with its unit ("52 ft", "15.8 m"; rounded to whole meters)')
+      .option('--height <height>', 'tower height in meters ("30", "30.6"), or with its unit ("52 ft", "15.8 m"); rounded to whole meters, said on stderr')
       .option('--name <name>', 'site name')
       .option('--group <group>', 'group')
       .option('--description <text>', 'description')
