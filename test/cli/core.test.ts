@@ -181,6 +181,12 @@ describe('sitewalk CLI: sites, outbox and sync', { timeout: 120_000 }, () => {
     const noKey = await sitewalk(['sync', '--until-settled', '--data-dir', dir]);
     expect(noKey.code).toBe(4);
     expect(noKey.stderr).toMatch(/has no API key/);
+    // An empty SITEWALK_KEY is no key either: the same answer, and no call made with a blank one.
+    const callsBefore = (await sandboxCalls()).length;
+    const emptyKey = await sitewalk(['sync', '--until-settled', '--data-dir', dir], { SITEWALK_KEY: '' });
+    expect(emptyKey.code).toBe(4);
+    expect(emptyKey.stderr).toMatch(/has no API key/);
+    expect((await sandboxCalls()).slice(callsBefore).filter((call) => call.params['key'] !== undefined)).toEqual([]);
   });
 
   it('exits 4 when the account has no API calls left, with the pause in the JSON', async () => {
