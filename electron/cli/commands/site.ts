@@ -8,7 +8,8 @@
 //   site add|edit → { ok: true, site: SiteView, entry: OutboxEntryView, coalesced: boolean }
 //   site list     → { sites: SiteView[] }
 // SiteView = { localId, siteId, profileId, origin, name, height, latitude, longitude, description,
-//              group, pinStyle, syncState, lastError, queued, createdAt, updatedAt }
+//              group, pinStyle, measurement (how a receiver measured the position, or null),
+//              syncState, lastError, queued, createdAt, updatedAt }
 import type { Command } from 'commander';
 import type { InputIssue } from '../../shared/domain';
 import type { SiteEditInput } from '../../shared/validation/index';
