@@ -10,7 +10,7 @@ import type { MovePreview } from '../map/pins';
 import { distanceMeters, formatDistance, siteTitle } from '../lib/format';
 import { formatDecimal } from '../lib/coords';
 import { issueText } from '../lib/issues';
-import { IDLE, canStartMove, draggablePin, moveInput, nextMoveMode, planMove, type MoveMode, type Position } from '../lib/siteMove';
+import { IDLE, canStartMove, draggablePin, moveBackInput, moveInput, nextMoveMode, planMove, type MoveMode } from '../lib/siteMove';
 import type { Ui } from '../components/ui';
 
 export interface MoveWithUndo {
@@ -144,8 +144,7 @@ export function useMoveWithUndo(
         finish();
         return;
       }
-      const move = (target: Position) => call(() => api.saveSite(moveInput(site, target)));
-      const result = await move(to);
+      const result = await call(() => api.saveSite(moveInput(site, to)));
       setPreview(null);
       finish();
       if (!result) return;
@@ -159,7 +158,7 @@ export function useMoveWithUndo(
         action: {
           label: 'Undo',
           run: () => {
-            void move(from).then((undo) => {
+            void call(() => api.saveSite(moveBackInput(site))).then((undo) => {
               if (undo?.ok) {
                 store.applySite(undo.value);
                 toast(`${siteTitle(site)} is back where it was.`, { tone: 'info' });
