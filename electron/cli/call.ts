@@ -61,8 +61,15 @@ async function runCall(operation: Operation, flags: CallFlags, io: CliIo): Promi
   const context = { operation, binding: flags.binding };
   const issues: InputIssue[] = [];
 
-  const key = flags.key ?? io.env.SITEWALK_KEY;
-  if (key === undefined) issues.push({ field: 'key', message: 'No API key: set SITEWALK_KEY or give --key.' });
+  // An empty SITEWALK_KEY (`SITEWALK_KEY= sitewalk call …`, or a variable exported from an unset one)
+  // is not a key, as for every other command (commands/context.ts): the call is not sent with a blank one.
+  const fromEnv = io.env.SITEWALK_KEY;
+  const envKey = fromEnv !== undefined && fromEnv.trim() !== '' ? fromEnv : undefined;
+  const key = flags.key ?? envKey;
+  if (key === undefined) {
+    const message = fromEnv === undefined ? 'No API key: set SITEWALK_KEY or give --key.' : 'No API key: SITEWALK_KEY is set but empty; set it to the account\'s key or give --key.';
+    issues.push({ field: 'key', message });
+  }
 
   const timeoutMs = /^\d+$/.test(flags.timeout.trim()) ? Number(flags.timeout.trim()) : NaN;
   if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > MAX_TIMEOUT_MS) {

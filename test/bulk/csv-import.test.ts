@@ -174,9 +174,15 @@ describe('CSV site import: messy files from office tools', () => {
     expect(rowAt(preview, 3).ready).toBe(true);
   });
 
-  it('reads "30.0" from a number cell as 30 m, but refuses 30.5', async () => {
-    const preview = await csv('Sitename;height;lat;lon\nA;30,0;1;1\nB;30.00;1;2\nC;30,5;1;3\n');
-    expect(preview.rows.map((r) => r.edit?.height ?? null)).toEqual([30, 30, null]);
+  it('reads a number cell in its column\'s unit as the form does: "30.0" is 30 m, 30.6 is rounded and said, feet converted', async () => {
+    const preview = await csv('Sitename;height;lat;lon\nA;30,0;1;1\nB;30.00;1;2\nC;30,6;1;3\nD;30,5 m;1;4\n');
+    expect(preview.rows.map((r) => r.edit?.height ?? null)).toEqual([30, 30, 31, 31]);
+    expect(preview.rows.map((r) => r.ready)).toEqual([true, true, true, true]);
+    expect(rowAt(preview, 2).warnings).toEqual([]);
+    expect(rowAt(preview, 4).warnings).toContain('Height 30.6 m is sent as 31 m (the service stores whole meters).');
+    const feet = await csv('Sitename,height_ft,lat,lon\nA,98.5,1,1\n');
+    expect(rowAt(feet, 2).edit?.height).toBe(30);
+    expect(rowAt(feet, 2).warnings).toContain('Height 98.5 ft is sent as 30 m (rounded to the nearest whole meter).');
   });
 
   it('asks for a mapping when no header is recognised, and when no column gives the height', async () => {

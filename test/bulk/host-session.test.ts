@@ -87,7 +87,7 @@ describe('bulk work through the host contract', () => {
 
   it('maps columns by hand and fills blanks from defaults, and refuses a file with invalid rows unless told to skip them', async ({ sandbox, core }) => {
     const { api, events } = hostOn(core);
-    const csv = 'Tower,Elev,Y,X\r\nA,30,45.1,-111.1\r\nB,30.5,45.2,-111.2\r\nC,,45.3,-111.3\r\n';
+    const csv = 'Tower,Elev,Y,X\r\nA,30,45.1,-111.1\r\nB,thirty,45.2,-111.2\r\nC,,45.3,-111.3\r\n';
     const file = value(await api.openBulkFile({ name: 'towers.csv', base64: base64(csv) }));
 
     const mapped = value(await api.previewImport(file.fileId, { mapping: { Tower: 'name', Elev: 'height' }, defaults: { height: '25' } }));

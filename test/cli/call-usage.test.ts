@@ -43,6 +43,21 @@ describe('usage errors', () => {
     expect(json?.error.issues).toEqual([{ field: 'key', message: 'No API key: set SITEWALK_KEY or give --key.' }]);
   });
 
+  it('takes an empty SITEWALK_KEY as no key: says so and sends nothing, and --key still gives one', async () => {
+    for (const empty of ['', '   ']) {
+      const { code, json, stderr } = await run(['call', 'GetRenderingQualityList', ...base()], { SITEWALK_KEY: empty });
+      expect(code).toBe(2);
+      expect(json?.error.issues).toEqual([{ field: 'key', message: "No API key: SITEWALK_KEY is set but empty; set it to the account's key or give --key." }]);
+      expect(stderr).toContain('SITEWALK_KEY is set but empty');
+    }
+    expect(server.requests).toHaveLength(0);
+    next = reply(200, 'text/xml; charset=utf-8', '<?xml version="1.0" encoding="utf-8"?><ArrayOfRendering xmlns="http://tempuri.org/" />');
+    const given = await run(['call', 'GetRenderingQualityList', ...base(), '--binding', 'http-get', '--key', 'flag-key-1'], { SITEWALK_KEY: '' });
+    expect(given.code, given.stderr).toBe(0);
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]!.url).toContain('key=flag-key-1');
+  });
+
   it('reports a missing required option and an unknown operation as usage errors', async () => {
     const missing = await run(['call', 'SitesAPI', '--account', '1']);
     expect(missing.code).toBe(2);

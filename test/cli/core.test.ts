@@ -155,6 +155,11 @@ describe('sitewalk CLI: sites, outbox and sync', { timeout: 120_000 }, () => {
     expect(add.code, add.stderr).toBe(0);
     expect(add.stderr).toMatch(/Height 52 ft is sent as 16 m/);
     expect(JSON.parse(add.stdout)).toMatchObject({ site: { latitude: 40.4461111, longitude: -79.9822, height: 16 } });
+    // A bare number is in the documented unit, meters: rounded to whole meters as "30.6 m" is, and said.
+    const bare = await sitewalk(['site', 'add', '--lat', '45', '--lon', '-93', '--height', '30.6', '--json', '--data-dir', dir]);
+    expect(bare.code, bare.stderr).toBe(0);
+    expect(bare.stderr).toMatch(/^Height 30\.6 is sent as 31 m \(the service stores whole meters\)\.$/m);
+    expect(JSON.parse(bare.stdout)).toMatchObject({ site: { height: 31 } });
     const wrongAxis = await sitewalk(['site', 'add', '--lat', '79°58\'56"W', '--lon', '-79.9', '--height', '15.8 m', '--data-dir', dir]);
     expect(wrongAxis.code).toBe(2);
     expect(wrongAxis.stderr).toMatch(/This is a longitude \(E\/W\); the latitude needs N or S/);
@@ -176,6 +181,12 @@ describe('sitewalk CLI: sites, outbox and sync', { timeout: 120_000 }, () => {
     const noKey = await sitewalk(['sync', '--until-settled', '--data-dir', dir]);
     expect(noKey.code).toBe(4);
     expect(noKey.stderr).toMatch(/has no API key/);
+    // An empty SITEWALK_KEY is no key either: the same answer, and no call made with a blank one.
+    const callsBefore = (await sandboxCalls()).length;
+    const emptyKey = await sitewalk(['sync', '--until-settled', '--data-dir', dir], { SITEWALK_KEY: '' });
+    expect(emptyKey.code).toBe(4);
+    expect(emptyKey.stderr).toMatch(/has no API key/);
+    expect((await sandboxCalls()).slice(callsBefore).filter((call) => call.params['key'] !== undefined)).toEqual([]);
   });
 
   it('exits 4 when the account has no API calls left, with the pause in the JSON', async () => {

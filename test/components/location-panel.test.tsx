@@ -101,6 +101,22 @@ describe('the location panel', () => {
     expect(added).toMatchObject([{ lat: 45.123456, measurement: { overridden: true } }]);
   });
 
+  // The issue's own epoch: a DGPS fix at ±475 m (as it came back after an outage), and a fix whose
+  // receiver gives no accuracy at all (no estimate, no HDOP), never place a site unless overridden.
+  it.each([
+    ['±475 m', fix({ accuracyM: 475, quality: 'dgps', qualityLabel: 'DGPS fix (corrected)', satellites: 5, satellitesSeen: 5 }), 'Accuracy ±475 m is worse than the 5 m gate set for this profile.'],
+    ['no accuracy', fix({ accuracyM: null, hdop: null }), 'The receiver gives no accuracy (no error estimate and no HDOP), so Sitewalk cannot tell whether this fix is within the 5 m gate.'],
+  ])('never enables "Add site here" on a fix with %s without "Use it anyway"', async (_name, poor, reason) => {
+    const { host, panel, added } = await openPanel();
+    host.emit({ type: 'gps', gps: view(host, 'fix', 'Fix.', poor) });
+    await expect.element(panel.getByText(reason)).toBeVisible();
+    await expect.element(panel.getByRole('button', { name: 'Add site here' })).toBeDisabled();
+    await expect.element(panel.getByRole('button', { name: 'Stake here' })).toBeDisabled();
+    await panel.getByRole('checkbox', { name: /Use it anyway/ }).click();
+    await panel.getByRole('button', { name: 'Add site here' }).click();
+    expect(added).toMatchObject([{ lat: 45.123456, measurement: { overridden: true, accuracyM: poor.accuracyM } }]);
+  });
+
   it('takes the place buttons away as soon as the fix is lost', async () => {
     const { host, panel, state } = await openPanel();
     host.emit({ type: 'gps', gps: view(host, 'fix', 'Fix.', fix()) });

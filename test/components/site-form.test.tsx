@@ -54,6 +54,10 @@ describe('the site form', () => {
     await expect.element(screen.getByText(/Height cannot be negative/)).toBeVisible();
     await field('Height (meters)').fill('30.6 m');
     await expect.element(screen.getByText(/^= 31 m .*30\.6 m rounded to whole meters$/)).toBeVisible();
+    // A bare number is in the unit the toggle shows: the same height, rounded the same way, said the same.
+    await field('Height (meters)').fill('30.6');
+    await expect.element(screen.getByText('= 31 m (102 ft) — 30.6 m rounded to whole meters')).toBeVisible();
+    await expect.element(field('Height (meters)')).not.toHaveAttribute('aria-invalid', 'true');
     await field('Height (meters)').fill('98 ft');
     await expect.element(screen.getByText(/^= 30 m .*converted to whole meters$/)).toBeVisible();
     await field('Height (meters)').fill('tall');

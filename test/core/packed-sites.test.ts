@@ -7,11 +7,14 @@ import { describe, expect } from 'vitest';
 import type { SitewalkCore } from '../../electron/core/open-core';
 import Database from 'better-sqlite3';
 import { DATABASE_FILE } from '../../electron/core/storage/database';
-import { packSites } from '../../electron/shared/contract/site-list';
+import { packSites, unpackSites } from '../../electron/shared/contract/site-list';
 import { useService } from '../support/core';
 import { it } from '../support/fixtures';
 
 it.override('coreOptions', { autoSync: false });
+
+/** How a receiver measured a position: the register keeps it, the packed list carries it for the few sites that have one. */
+const MEASURED = { source: 'nmea', quality: 'rtk-fixed', fixes: 60, skipped: 0, spreadEastM: 0.01, spreadNorthM: 0.01, accuracyM: 0.02, accuracyEstimated: false, gateM: 5, overridden: false, at: '2026-11-25T14:00:00.000Z' } as const;
 
 /** The same answer as packing the views, to the byte. */
 function expectSameAsViews(core: SitewalkCore): void {
@@ -32,7 +35,7 @@ describe('the packed site list', () => {
 
     const second = await openCore({ sandbox: false });
     await useService(second, sandbox.url);
-    const creates = Array.from({ length: 30 }, (_, k) => ({ name: `Tower ${k} ✓`, height: 20 + k, latitude: 40 + k / 100, longitude: -80 - k / 100, group: `Town ${k % 3}`, description: k % 2 ? 'Imported' : '' }));
+    const creates = Array.from({ length: 30 }, (_, k) => ({ name: `Tower ${k} ✓`, height: 20 + k, latitude: 40 + k / 100, longitude: -80 - k / 100, group: `Town ${k % 3}`, description: k % 2 ? 'Imported' : '', ...(k % 7 === 0 ? { measurement: { ...MEASURED, fixes: 60 + k } } : {}) }));
     expect((await second.sites.saveMany(creates)).ok).toBe(true);
     second.sync.start();
     await second.sync.untilSettled();
@@ -48,6 +51,8 @@ describe('the packed site list', () => {
     const states = new Set(core.sites.list().map((site) => site.syncState));
     expect([...states].sort()).toEqual(['failed', 'needs-review', 'synced']);
     expectSameAsViews(core);
+    // The measured sites' measurements, from the register, in the packed list too.
+    expect(unpackSites(core.sites.listPacked()).flatMap((site) => (site.measurement ? [site.measurement.fixes] : []))).toEqual([60, 67, 74, 81, 88]);
     // Kept while nothing changes: the same object again.
     const kept = core.sites.listPacked();
     expect(core.sites.listPacked()).toBe(kept);

@@ -116,7 +116,7 @@ describe('which sentence a field shows', () => {
   });
 
   it("gives the shared schema's sentence for meters", () => {
-    const typed = fields({ height: '30.5', latitude: '95' });
+    const typed = fields({ height: 'thirty', latitude: '95' });
     const reading = readForm(typed, 'new', null);
     const issues = fieldIssues(typed, 'new', reading, parseSiteEdit(reading.input), {});
     expect(issues.height).toBe('Height must be a whole number of meters, like 30.');

@@ -3,7 +3,7 @@
 // for a site that cannot be sent without a height.
 import { describe, expect, it } from 'vitest';
 import type { SiteView } from '../../electron/shared/contract/index';
-import { moveInput, planMove } from '../../renderer/src/features/sites/site-move';
+import { moveBackInput, moveInput, planMove } from '../../renderer/src/features/sites/site-move';
 import { siteView } from './site-view';
 
 function site(patch: Partial<SiteView> = {}): SiteView {
@@ -26,6 +26,12 @@ describe('moving a site by its pin', () => {
 
   it('sends only the position, with the height and the service ID, so the move is an edit', () => {
     expect(moveInput(site(), { lat: 40.1, lng: -80.9 })).toEqual({ localId: 'L7', siteId: '4711', height: 45, latitude: 40.1, longitude: -80.9 });
+  });
+
+  it('undoes a move with the position it had and how that position was measured (a move by hand drops it)', () => {
+    const measurement = { source: 'gpsd', quality: 'dgps', fixes: 60, skipped: 2, spreadEastM: 1.1, spreadNorthM: 0.9, accuracyM: 2.5, accuracyEstimated: false, gateM: 5, overridden: false, at: '2026-11-25T14:00:00.000Z' } as const;
+    expect(moveBackInput(site({ measurement }))).toEqual({ localId: 'L7', siteId: '4711', height: 45, latitude: 40.5, longitude: -80.25, measurement });
+    expect(moveBackInput(site())).toEqual({ localId: 'L7', siteId: '4711', height: 45, latitude: 40.5, longitude: -80.25 });
   });
 
   it('moves a site the service does not have yet by its local ID alone', () => {

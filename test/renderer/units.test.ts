@@ -51,18 +51,23 @@ describe('reading the height field', () => {
     expect(readHeight('98.5 ft', 'm')).toMatchObject({ schemaInput: '30', meters: 30, feet: 98.5 });
   });
 
-  // One reader for the form, the import and the CLI (issue 23): "15.8 m" is a height, rounded to the
-  // whole meters the service stores, and the reading says it was rounded.
-  it('rounds meters written with their unit and decimals, and says so; sends a bare 30.5 to the schema as typed', () => {
+  // One reader for the form, the import and the CLI, one rule: a number without a unit is in the unit
+  // chosen, exactly as if it were written after it; decimals are rounded to the whole meters the
+  // service stores, and the reading says it was rounded (for the caller to show).
+  it('reads a bare number in the chosen unit as if the unit were written, rounding decimals and saying so', () => {
     expect(readHeight('15.8 m', 'm')).toMatchObject({ schemaInput: '16', meters: 16, roundedFrom: 15.8 });
     expect(readHeight('15,8 m', 'ft')).toMatchObject({ schemaInput: '16', meters: 16, roundedFrom: 15.8 });
-    expect(readHeight('30.0', 'm')).toMatchObject({ schemaInput: '30', meters: 30 });
-    const reading = readHeight('30.5', 'm');
-    expect(reading.schemaInput).toBe('30.5');
-    expect(reading.meters).toBeNull();
-    const result = parseSiteEdit({ height: reading.schemaInput, latitude: '45', longitude: '-93' });
-    expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.issues[0]?.message).toMatch(/whole number of meters/);
+    expect(readHeight('30.0', 'm')).toMatchObject({ schemaInput: '30', meters: 30, roundedFrom: null });
+    for (const [bare, withUnit] of [['30.6', '30.6 m'], ['30.5', '30.5 m'], ['30.4', '30.4 m'], ['0.5', '0.5 m']] as const) {
+      expect(readHeight(bare, 'm')).toEqual(readHeight(withUnit, 'ft'));
+    }
+    expect(readHeight('30.6', 'm')).toMatchObject({ schemaInput: '31', meters: 31, roundedFrom: 30.6, message: null });
+    expect(readHeight('30.5', 'm')).toMatchObject({ meters: 31, roundedFrom: 30.5 });
+    expect(readHeight('98.5', 'ft')).toEqual(readHeight('98.5 ft', 'm'));
+    const result = parseSiteEdit({ height: readHeight('30.6', 'm').schemaInput, latitude: '45', longitude: '-93' });
+    expect(result.ok && result.value.height).toBe(31);
+    // What is no number still reaches the schema as typed, for its sentence.
+    expect(readHeight('thirty', 'm')).toMatchObject({ schemaInput: 'thirty', meters: null });
   });
 
   it('gives its own sentence for feet the schema never sees', () => {

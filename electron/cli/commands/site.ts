@@ -8,7 +8,8 @@
 //   site add|edit → { ok: true, site: SiteView, entry: OutboxEntryView, coalesced: boolean }
 //   site list     → { sites: SiteView[] }
 // SiteView = { localId, siteId, profileId, origin, name, height, latitude, longitude, description,
-//              group, pinStyle, syncState, lastError, queued, createdAt, updatedAt }
+//              group, pinStyle, measurement (how a receiver measured the position, or null),
+//              syncState, lastError, queued, createdAt, updatedAt }
 import type { Command } from 'commander';
 import type { InputIssue } from '../../shared/domain';
 import type { SiteEditInput } from '../../shared/validation/index';
@@ -32,7 +33,7 @@ function siteOptions(command: Command): Command {
     command
       .option('--lat <degrees>', 'latitude: decimal degrees (--lat=-33.9 for a negative value), a decimal comma, or DMS like 40°26\'46"N')
       .option('--lon <degrees>', 'longitude: decimal degrees (--lon=-93.1 for a negative value), a decimal comma, or DMS like 79°58\'56"W')
-      .option('--height <height>', 'tower height: whole meters, or with its unit ("52 ft", "15.8 m"; rounded to whole meters)')
+      .option('--height <height>', 'tower height in meters ("30", "30.6"), or with its unit ("52 ft", "15.8 m"); rounded to whole meters, said on stderr')
       .option('--name <name>', 'site name')
       .option('--group <group>', 'group')
       .option('--description <text>', 'description')

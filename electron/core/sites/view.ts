@@ -3,8 +3,7 @@
 // register never has to be rewritten when an entry changes state.
 import type { OutboxEntry, Problem, SiteEntry } from '../outbox/types';
 import type { SiteView as ContractSiteView } from '../../shared/contract/views';
-import { assignDefined, SITE_FIELDS, type SyncState } from '../../shared/domain';
-import type { SiteEdit } from '../../shared/domain';
+import { assignDefined, SITE_FIELDS, type SiteEdit, type SyncState } from '../../shared/domain';
 import { movesPosition } from '../../shared/validation/measurement';
 import type { SiteFields, SiteRecord } from './site-record';
 

@@ -1,8 +1,10 @@
 // Tower heights as people write them: "30", "30 m", "15.8 m", "52 ft", "52'", "98,5 ft" (a decimal
-// comma from a European spreadsheet). The one reader for the site form, the import and the CLI. The
-// service stores whole meters: feet, and meters written with their unit and decimals ("15.8 m"), are
-// rounded to the nearest whole meter (halves up), and the reading says so; a bare "30.5" and whatever
-// is no number go on as typed, for the site schema to word.
+// comma from a European spreadsheet). The one reader for the site form, the import and the CLI, with
+// one rule: a number without a unit is in the unit the user chose (the form's m/ft toggle, the
+// import's meters or feet column, the CLI's meters), exactly as if that unit were written after it.
+// The service stores whole meters (spec 2.1, 8): feet and decimal meters ("30.6", "15.8 m") are
+// rounded to the nearest whole meter (halves up) and the reading says so, for the caller to show;
+// what is no number goes on as typed, for the site schema to word.
 import type { HeightUnit } from '../domain';
 
 export const METERS_PER_FOOT = 0.3048;
@@ -59,13 +61,11 @@ export function readHeightText(input: string, unit: HeightUnit, options: { decim
     if (/^\d+$/.test(number)) return { ...none, schemaInput: number, meters: Number(number) };
     if (PLAIN_NUMBER.test(number) && Number(number) >= 0) {
       const value = Number(number);
-      // "30.0" is 30. A bare "30.5" is the service's own field, whole meters: the schema refuses it
-      // with its sentence. "15.8 m" is a measurement written with its unit: rounded, and said.
+      // "30.0" is 30. "30.6" in meters reads as "30.6 m" does (a rangefinder's reading): rounded, and
+      // the reading says so — never refused for its decimals, never rounded unsaid.
       if (Number.isInteger(value)) return { ...none, schemaInput: String(value), meters: value };
-      if (meterMatch) {
-        const meters = Math.round(value);
-        return { ...none, schemaInput: String(meters), meters, roundedFrom: value };
-      }
+      const meters = Math.round(value);
+      return { ...none, schemaInput: String(meters), meters, roundedFrom: value };
     }
     // Negative or not a number: the schema's sentence, on the text as written (minus the unit).
     return { ...none, schemaInput: number, meters: null };

@@ -19,7 +19,17 @@ export function planMove(site: SiteView | undefined, drop: Position): MovePlan {
   return { ok: true, from: { lat: site.latitude, lng: site.longitude }, to: { lat: roundCoordinate(drop.lat), lng: roundCoordinate(drop.lng) } };
 }
 
-/** The edit that puts `site` at `target` (an undo is the same edit back to where it was). */
+/**
+ * The edit that undoes a move: `site` (as it was before the move) back where it was, with how that
+ * position was measured, since a move by hand drops the measurement (the site register keeps it
+ * with its position) and an undo should leave the site as it found it.
+ */
+export function moveBackInput(site: SiteView): SiteInput {
+  const input = moveInput(site, { lat: site.latitude ?? Number.NaN, lng: site.longitude ?? Number.NaN });
+  return site.measurement ? { ...input, measurement: site.measurement } : input;
+}
+
+/** The edit that puts `site` at `target`. */
 export function moveInput(site: SiteView, target: Position): SiteInput {
   return {
     localId: site.localId,

@@ -10,7 +10,7 @@ import type { MovePreview } from '../../map/pins';
 import { distanceMeters, formatDistance, siteTitle } from '../../shared/format';
 import { formatDecimal } from '../../shared/coords';
 import { issueText } from '../../shared/issues';
-import { canStartMove, draggablePin, moveInput, planMove, type MoveEvent, type MoveMode, type Position } from './site-move';
+import { canStartMove, draggablePin, moveBackInput, moveInput, planMove, type MoveEvent, type MoveMode, type Position } from './site-move';
 import { moveModeOf } from '../../map/tools/interaction';
 import { useInteraction, useOwnInteraction, type InteractionStore } from '../../map/tools/interaction-store';
 import type { Ui } from '../../shared/ui/ui-context';
@@ -147,8 +147,7 @@ export function useMoveWithUndo(
         finish();
         return;
       }
-      const move = (target: Position) => call(() => api.saveSite(moveInput(site, target)));
-      const result = await move(to);
+      const result = await call(() => api.saveSite(moveInput(site, to)));
       setPreview(null);
       finish();
       if (!result) return;
@@ -162,7 +161,7 @@ export function useMoveWithUndo(
         action: {
           label: 'Undo',
           run: () => {
-            void move(from).then((undo) => {
+            void call(() => api.saveSite(moveBackInput(site))).then((undo) => {
               if (undo?.ok) {
                 store.applySite(undo.value);
                 toast(`${siteTitle(site)} is back where it was.`, { tone: 'info' });
