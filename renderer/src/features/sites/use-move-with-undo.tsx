@@ -10,7 +10,7 @@ import type { MovePreview } from '../../map/pins';
 import { distanceMeters, formatDistance, siteTitle } from '../../shared/format';
 import { formatDecimal } from '../../shared/coords';
 import { issueText } from '../../shared/issues';
-import { canStartMove, draggablePin, moveBackInput, moveInput, planMove, type MoveEvent, type MoveMode, type Position } from './site-move';
+import { canStartMove, draggablePin, moveBackInput, moveInput, planMove, type MoveEvent, type MoveMode } from './site-move';
 import { moveModeOf } from '../../map/tools/interaction';
 import { useInteraction, useOwnInteraction, type InteractionStore } from '../../map/tools/interaction-store';
 import type { Ui } from '../../shared/ui/ui-context';
