@@ -14,6 +14,7 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
 import react from '@vitejs/plugin-react';
+import SlowFirstSequencer from './test/support/slow-first-sequencer';
 
 const UNIT_WORKERS = Number(process.env.SITEWALK_TEST_WORKERS) || availableParallelism() + 1;
 
@@ -36,6 +37,8 @@ const HEAVY = ['test/**/*.heavy.test.ts', ...HEAVY_FILES];
 export default defineConfig({
   test: {
     reporters: ['default', './test/support/slowest-files.ts'],
+    // The known slowest files start first in each group, in a fresh clone too (slow-first-sequencer.ts).
+    sequence: { sequencer: SlowFirstSequencer },
     projects: [
       {
         extends: true,

@@ -25,7 +25,10 @@ interface Run {
 
 function runBuilder(cwd: string, electronDist: string): Promise<Run> {
   const cli = path.join(projectDir, 'node_modules', 'electron-builder', 'cli.js');
-  const args = [cli, '--linux', 'dir', '--publish', 'never', `-c.electronDist=${electronDist}`];
+  // No rebuild of native modules for Electron: it needs Electron's headers from the network, which
+  // this machine cannot reach. Where a module was never rebuilt (a fresh clone) electron-builder
+  // would spend minutes trying; the module built for Node is what is packed and checked here.
+  const args = [cli, '--linux', 'dir', '--publish', 'never', `-c.electronDist=${electronDist}`, '-c.npmRebuild=false'];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd, env: { ...process.env, FORCE_COLOR: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';

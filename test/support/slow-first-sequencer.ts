@@ -1,0 +1,68 @@
+// The order test files start in. A group's workers take files one by one, so the group ends when its
+// last file does: a long file that starts late keeps the whole run waiting while the other workers
+// are idle. Starting the longest first (the LPT rule) avoids that. Vitest orders by the durations of
+// the last run, which a fresh clone (CI) does not have: it then falls back to file size, a poor guide
+// (e2e/bulk.test.ts started fifth). So the files known to be slowest — from the slowest-files table
+// `npm test` prints at its end — start first, in this order; every other file keeps Vitest's order.
+// A stale entry costs nothing but order: update the list from that table.
+import { relative } from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/** Slowest first, per group (the groups still run one after the other). */
+export const KNOWN_SLOW_FILES = [
+  // e2e (two workers)
+  'test/e2e/bulk-large.test.ts',
+  'test/e2e/truth.test.ts',
+  'test/e2e/pin-moves.test.ts',
+  'test/e2e/bulk.test.ts',
+  'test/e2e/basemaps.test.ts',
+  'test/e2e/tiles.test.ts',
+  'test/e2e/location.test.ts',
+  'test/e2e/staking.test.ts',
+  // heavy (two workers)
+  'test/core/many-processes.heavy.test.ts',
+  'test/bulk/apply-sandbox.test.ts',
+  'test/release/pack.test.ts',
+  'test/core/crash.test.ts',
+  'test/bulk/hostile-imports.heavy.test.ts',
+  'test/basemaps/hostile-files.heavy.test.ts',
+  // unit
+  'test/host/start.test.ts',
+  'test/storage/register-snapshot.test.ts',
+  'test/bulk/cli.test.ts',
+  'test/renderer/screen-truth.property.test.ts',
+  'test/service/hostile-answers.test.ts',
+  'test/core/hostile-journal.test.ts',
+  'test/bulk/hostile-imports.test.ts',
+  'test/gps/gpsd.test.ts',
+  'test/bulk/host-session.test.ts',
+  'test/cli/core.test.ts',
+];
+
+export interface Ordered {
+  /** The group's sequence.groupOrder, then its project's name: files of different groups never mix. */
+  groupOrder: number;
+  project: string;
+  /** Relative to the project root, with forward slashes. */
+  file: string;
+}
+
+/** `ordered` (Vitest's order) with the known slow files of each group moved to its front, slowest first. */
+export function slowFirst<T>(ordered: readonly T[], describe: (item: T) => Ordered, known: readonly string[] = KNOWN_SLOW_FILES): T[] {
+  const rank = new Map(known.map((file, index) => [file, index]));
+  return ordered
+    .map((item, index) => ({ item, index, ...describe(item) }))
+    .sort((a, b) => a.groupOrder - b.groupOrder || (a.project < b.project ? -1 : a.project > b.project ? 1 : 0) || (rank.get(a.file) ?? known.length) - (rank.get(b.file) ?? known.length) || a.index - b.index)
+    .map(({ item }) => item);
+}
+
+export default class SlowFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const root = this.ctx.config.root;
+    return slowFirst(await super.sort(files), (spec) => ({
+      groupOrder: spec.project.config.sequence.groupOrder,
+      project: spec.project.name,
+      file: relative(root, spec.moduleId).split('\\').join('/'),
+    }));
+  }
+}
