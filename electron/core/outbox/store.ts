@@ -300,9 +300,22 @@ export class OutboxStore {
     return this.table.sending().filter((row) => row.claimedBy !== this.processId);
   }
 
-  /** Drops finished entries older than the history kept (the core does it as it closes); returns how many. */
-  expireHistory(): number {
-    const dropped = this.transact(() => this.table.expireHistory(this.clock.now() - this.historyMs));
+  /**
+   * Drops finished entries older than the history kept (history-expiry.ts runs it at open, hourly
+   * and at close); returns how many. Each batch of `batch` rows is a transaction of its own, so a
+   * writer (this process's or another's) waits for one short batch at most, never for all of them.
+   * Nothing is written when nothing is due. Not a write failure of the user's: the caller says it.
+   */
+  expireHistory(batch = 500): number {
+    const cutoff = this.clock.now() - this.historyMs;
+    let dropped = 0;
+    for (const profileId of [...this.memory.doneCounts.keys()]) {
+      while (this.table.hasExpired(profileId, cutoff)) {
+        const n = this.db.write(() => this.table.expireHistory(profileId, cutoff, batch));
+        dropped += n;
+        if (n === 0) break;
+      }
+    }
     if (dropped > 0) this.memory.doneCounts = this.table.doneCountsByProfile();
     return dropped;
   }
