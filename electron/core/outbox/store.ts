@@ -307,15 +307,7 @@ export class OutboxStore {
    * Nothing is written when nothing is due. Not a write failure of the user's: the caller says it.
    */
   expireHistory(batch = 500): number {
-    const cutoff = this.clock.now() - this.historyMs;
-    let dropped = 0;
-    for (const profileId of [...this.memory.doneCounts.keys()]) {
-      while (this.table.hasExpired(profileId, cutoff)) {
-        const n = this.db.write(() => this.table.expireHistory(profileId, cutoff, batch));
-        dropped += n;
-        if (n === 0) break;
-      }
-    }
+    const dropped = this.table.expireHistory([...this.memory.doneCounts.keys()], this.clock.now() - this.historyMs, batch);
     if (dropped > 0) this.memory.doneCounts = this.table.doneCountsByProfile();
     return dropped;
   }

@@ -169,14 +169,21 @@ export class OutboxTable {
     return { set, lifted: this.removed.after('pause', since).map((row) => row.key) };
   }
 
-  /** Whether the profile has finished entries done before `cutoff` (a read: no write lock taken for nothing). */
-  hasExpired(profileId: string, cutoff: number): boolean {
-    return this.expiredOne.get(profileId, cutoff) !== undefined;
-  }
-
-  /** Drops up to `limit` of the profile's finished entries done before `cutoff`, oldest first; returns how many. */
-  expireHistory(profileId: string, cutoff: number, limit: number): number {
-    return this.expireSome.run(profileId, cutoff, limit).changes;
+  /**
+   * Drops the profiles' finished entries done before `cutoff`, oldest first, `batch` rows a write
+   * transaction of its own; a profile with nothing due costs one indexed read, no write lock.
+   * Returns how many were dropped.
+   */
+  expireHistory(profileIds: Iterable<string>, cutoff: number, batch: number): number {
+    let dropped = 0;
+    for (const profileId of profileIds) {
+      while (this.expiredOne.get(profileId, cutoff) !== undefined) {
+        const n = this.db.write(() => this.expireSome.run(profileId, cutoff, batch).changes);
+        dropped += n;
+        if (n === 0) break;
+      }
+    }
+    return dropped;
   }
 
   /** Entries being sent, and by which process. */
