@@ -13,6 +13,7 @@ import { TypedEvents } from './events';
 import { OutboxActions } from './outbox/actions';
 import { SyncEngine, type SettleResult } from './outbox/engine';
 import { DEFAULT_PROBE, DEFAULT_RETRY } from './outbox/policy';
+import { HistoryExpiry } from './outbox/history-expiry';
 import { OutboxStore } from './outbox/store';
 import { relayOutboxChanges } from './outbox-events';
 import { lastDonePerProfile, syncControl, toSyncStatus } from './sync-status';
@@ -99,6 +100,7 @@ class Core implements SitewalkCore {
   private readonly profileBook: ProfileBook;
   private readonly db: SitewalkDb;
   private readonly peers: Peers;
+  private readonly expiry: HistoryExpiry;
   private closing: Promise<void> | null = null;
   /** Follows the other processes' changes and beats this process's heart (see follow()). */
   private pollTimer: ReturnType<typeof setInterval> | null = null;
@@ -169,6 +171,7 @@ class Core implements SitewalkCore {
     this.sites = this.siteService.sites;
     this.outbox = this.actions.outbox;
     this.sync = syncControl(engine, store, activeId, () => this.status(), (result) => this.summary(result));
+    this.expiry = new HistoryExpiry(store, clock, log);
     // A result and the register's record of it commit in one transaction.
     store.onApplied((changes) => foldDone(register, changes, now()));
     store.subscribe(relayOutboxChanges({ events, store, register, engine, siteView: (record) => this.siteService.viewOf(record) }));
@@ -235,6 +238,8 @@ class Core implements SitewalkCore {
       this.log(`data folder: ${message}`);
     }
     await this.access.refreshKeyKnown(this.profileService.activeId);
+    // History past the days kept goes at open and hourly, not only when the folder is closed.
+    this.expiry.start();
     this.follow();
     if (this.options.autoSync !== false) {
       this.engine.start();
@@ -339,11 +344,8 @@ class Core implements SitewalkCore {
       await this.engine.stop();
       await this.sandbox?.close().catch(() => undefined);
       this.access.clear();
-      try {
-        this.store.expireHistory();
-      } catch (error) {
-        this.log(`outbox: old history could not be dropped (${describeError(error)}); it is kept.`);
-      }
+      this.expiry.stop();
+      this.expiry.runNow();
       this.peers.leave();
       try {
         writeMarkerSync(this.dataDir, this.marker(Date.now()));

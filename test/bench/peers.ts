@@ -9,7 +9,7 @@
 // building the envelope, reading the answer, classifying errors); ours should stay within 2× of it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createClientAsync } from 'soap';
 import { createServiceClient } from '../../electron/core/service/client';
 import { Agent } from 'undici';
@@ -37,9 +37,12 @@ export interface SandboxProcess {
  * Starts `electron/sandbox/cli.ts --port 0 …` in a child Node process and resolves once it has
  * printed its URL. The child is killed when stop() is called or this process exits.
  */
+const DIE_WITH_PARENT = pathToFileURL(path.join(projectDir, 'test', 'bench', 'die-with-parent.ts')).href;
+
 export async function startSandboxProcess(extraArgs: readonly string[] = []): Promise<SandboxProcess> {
   const cli = path.join(projectDir, 'electron', 'sandbox', 'cli.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', cli, '--port', '0', '--host', '127.0.0.1', '--quiet', ...extraArgs], {
+  // It ends with the bench even when the bench is SIGKILLed (no exit handler runs then).
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', DIE_WITH_PARENT, cli, '--port', '0', '--host', '127.0.0.1', '--quiet', ...extraArgs], {
     cwd: projectDir,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,16 +1,22 @@
-// The app and the CLI on one data folder at once: the hosts' backend (as the browser host opens
-// it, sending by itself) and four `sitewalk sync` processes, 20 rounds, with SIGKILLs at seeded
-// random moments. Each entry is claimed inside a write transaction by the process that sends it, a
-// dead process's claim is taken back and treated as interrupted. Then the sandbox's own records
-// are compared with what was queued: every edit reached its site, no create was applied twice,
-// every create is done with the ID the service gave or waits in review, and no request was sent by
-// two processes at once (an edit sent again only after its sender was killed mid-call).
-// Heavy: ~2 minutes of child processes; run it on its own.
+// The app and the CLI on one data folder at once: the real app — the browser host as `npm start --
+// --browser` starts it, in a process of its own, driven over the HTTP API the page uses — and four
+// `sitewalk sync` processes, 20 rounds, with SIGKILLs at seeded random moments (the app's process
+// too, restarted on the same folder). Each entry is claimed inside a write transaction by the
+// process that sends it, a dead process's claim is taken back and treated as interrupted. Then the
+// sandbox's own records are compared with what was queued: every edit reached its site, no create
+// was applied twice, every create is done with the ID the service gave or waits in review, and no
+// request was sent by two processes at once (an edit sent again only after its sender was killed
+// mid-call).
+// Heavy: a few minutes of child processes; run it on its own.
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { describe, expect } from 'vitest';
 import { seededRandom } from '../../electron/core/clock';
-import { QUICK_SYNC } from '../support/core';
+import { ensureRenderer } from '../../electron/main/build';
+import type { OutboxListing, ProfileView, Result, SiteView } from '../../electron/shared/contract/index';
 import { killedAfterEachTest } from '../support/children';
 import { runSitewalk } from '../support/cli';
 import { it } from '../support/fixtures';
@@ -21,13 +27,63 @@ const SEED = 20_261_125;
 const ROUNDS = 20;
 const PROCESSES = 4;
 const SITEWALK = join(process.cwd(), 'electron/cli/sitewalk.mjs');
+const START = join(process.cwd(), 'electron/start.ts');
 const children = killedAfterEachTest();
+
+/** The environment of every process of the test: a HOME of its own, no OS keyring. */
+function env(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), SITEWALK_DATA_DIR: '', NO_COLOR: '1', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent-sitewalk-test', ...extra };
+}
+
+interface AppProcess {
+  child: ChildProcess;
+  /** One API call as the page makes it (POST /api/METHOD with the run's token); the method's answer. */
+  call<T>(method: string, ...args: unknown[]): Promise<T>;
+}
+
+/** The app as `npm start -- --browser --no-open` runs it (the script is `node --import tsx electron/start.ts`), once it says where it runs. */
+async function startApp(home: string, dataDir: string): Promise<AppProcess> {
+  const child = children.spawn(process.execPath, ['--import', 'tsx', START, '--browser', '--no-open', '--port', '0', '--data-dir', dataDir], {
+    env: env(home),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code, signal) => reject(new Error(`the app exited (${code ?? signal}) before it said where it runs: ${stderr}`)));
+  });
+  const match = /^Sitewalk is running at (http:\/\/127\.0\.0\.1:\d+)\/#token=([A-Za-z0-9_-]+)$/.exec(line);
+  if (!match) throw new Error(`the app said: ${line}`);
+  const [, origin, token] = match;
+  return {
+    child,
+    async call<T>(method: string, ...args: unknown[]): Promise<T> {
+      const response = await fetch(`${origin}/api/${method}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(args),
+      });
+      const body = (await response.json()) as { value?: T; error?: { message: string } };
+      if (!response.ok) throw new Error(`${method}: ${body.error?.message ?? response.status}`);
+      return body.value as T;
+    },
+  };
+}
+
+/** Starts the app and gives the Crew profile its key (the app keeps it for its session: no keyring here). */
+async function startAppWithKey(home: string, dataDir: string, key: string): Promise<AppProcess> {
+  const app = await startApp(home, dataDir);
+  const crew = (await app.call<ProfileView[]>('listProfiles')).find((candidate) => candidate.name === 'Crew')!;
+  expect((await app.call<Result<ProfileView>>('setApiKey', crew.id, key)).ok).toBe(true);
+  return app;
+}
 
 /** `sitewalk sync --until-settled` on the folder; SIGKILLed after `killAfterMs` when given. Resolves when it has exited. */
 function syncProcess(home: string, dataDir: string, key: string, killAfterMs: number | null): Promise<number | null> {
   return new Promise((resolve, reject) => {
     const child = children.spawn(process.execPath, [SITEWALK, 'sync', '--until-settled', '--data-dir', dataDir], {
-      env: { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), SITEWALK_DATA_DIR: '', SITEWALK_KEY: key, NO_COLOR: '1', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent-sitewalk-test' },
+      env: env(home, { SITEWALK_KEY: key }),
       stdio: ['ignore', 'ignore', 'ignore'],
     });
     const timer = killAfterMs === null ? null : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
@@ -42,7 +98,7 @@ function syncProcess(home: string, dataDir: string, key: string, killAfterMs: nu
 describe('the app and four sync processes on one data folder', () => {
   it(
     'applies every queued edit, creates nothing twice and sends nothing from two processes at once, through 20 rounds of SIGKILLs',
-    async ({ startSandbox, openBackend, tempDir }) => {
+    async ({ startSandbox, tempDir }) => {
       const sandbox = await startSandbox({ faults: { latencyMs: 30 } });
       const random = seededRandom(SEED);
       const home = join(tempDir, 'home');
@@ -52,10 +108,9 @@ describe('the app and four sync processes on one data folder', () => {
       expect(profile.code, profile.stderr).toBe(0);
       expect((await runSitewalk(home, ['profile', 'use', 'Crew', '--data-dir', dataDir])).code).toBe(0);
 
-      const app = await openBackend({ dataDir, sandbox: false, autoSync: true, ...QUICK_SYNC });
-      const { api } = app.hostApi;
-      const crew = (await api.listProfiles()).find((candidate) => candidate.name === 'Crew')!;
-      expect((await api.setApiKey(crew.id, sandbox.demo.key)).ok).toBe(true);
+      // What `npm start` would build first, built before the app's time starts.
+      await ensureRenderer();
+      let app = await startAppWithKey(home, dataDir, sandbox.demo.key);
       const existing = (await serviceSites(sandbox.url)).filter((site) => site.account === sandbox.demo.account).slice(0, 5);
       expect(existing.length).toBeGreaterThan(3);
 
@@ -65,24 +120,35 @@ describe('the app and four sync processes on one data folder', () => {
       for (let round = 0; round < ROUNDS; round++) {
         for (const site of existing.slice(0, 3 + (round % 3))) {
           const description = `r${round} ${site.id}`;
-          const saved = await api.saveSite({ siteId: site.id, height: 20 + round, description });
+          const saved = await app.call<Result<SiteView>>('saveSite', { siteId: site.id, height: 20 + round, description });
           expect(saved.ok).toBe(true);
           edits.push({ siteId: site.id, description });
         }
         const name = `Round ${round} tower`;
-        expect((await api.saveSite({ name, height: 30, latitude: 45 + round / 100, longitude: -93 })).ok).toBe(true);
+        expect((await app.call<Result<SiteView>>('saveSite', { name, height: 30, latitude: 45 + round / 100, longitude: -93 })).ok).toBe(true);
         creates.push(name);
         const runs = Array.from({ length: PROCESSES }, () => {
           const kill = random() < 0.4 ? 300 + Math.floor(random() * 1500) : null;
           if (kill !== null) kills++;
           return syncProcess(home, dataDir, sandbox.demo.key, kill);
         });
-        await Promise.all(runs);
+        // The app is killed too, now and then, while the sync processes run; it starts again on the folder.
+        if (random() < 0.25) {
+          const appKill = 300 + Math.floor(random() * 1500);
+          kills++;
+          const killed = app.child;
+          setTimeout(() => killed.kill('SIGKILL'), appKill);
+          await Promise.all(runs);
+          if (killed.exitCode === null && killed.signalCode === null) await once(killed, 'exit');
+          app = await startAppWithKey(home, dataDir, sandbox.demo.key);
+        } else {
+          await Promise.all(runs);
+        }
       }
       // A last sync nobody kills, and the app: everything that can be sent is sent.
       expect(await syncProcess(home, dataDir, sandbox.demo.key, null)).not.toBeNull();
       await expect
-        .poll(async () => (await api.listOutbox()).active.filter((entry) => entry.state === 'pending' || entry.state === 'sending').length, waiting('the queue to settle', 120_000))
+        .poll(async () => (await app.call<OutboxListing>('listOutbox')).active.filter((entry) => entry.state === 'pending' || entry.state === 'sending').length, waiting('the queue to settle', 120_000))
         .toBe(0);
 
       const calls = (await serviceCalls(sandbox.url)).filter((call) => call.operation === 'SitesAPI');
@@ -110,6 +176,11 @@ describe('the app and four sync processes on one data folder', () => {
       // kill and call in flight (4 at a time), never the four-fold sending of processes that do not claim.
       const editCalls = calls.filter((call) => edits.some((edit) => JSON.stringify(call).includes(edit.description)));
       expect(editCalls.length).toBeLessThanOrEqual(edits.length + kills * PROCESSES);
+
+      // The app closes as a user closes it (SIGTERM: it flushes the outbox and exits 0).
+      app.child.kill('SIGTERM');
+      const [code] = (await once(app.child, 'exit')) as [number | null];
+      expect(code).toBe(0);
     },
     600_000,
   );

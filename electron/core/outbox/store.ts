@@ -300,9 +300,14 @@ export class OutboxStore {
     return this.table.sending().filter((row) => row.claimedBy !== this.processId);
   }
 
-  /** Drops finished entries older than the history kept (the core does it as it closes); returns how many. */
-  expireHistory(): number {
-    const dropped = this.transact(() => this.table.expireHistory(this.clock.now() - this.historyMs));
+  /**
+   * Drops finished entries older than the history kept (history-expiry.ts runs it at open, hourly
+   * and at close); returns how many. Each batch of `batch` rows is a transaction of its own, so a
+   * writer (this process's or another's) waits for one short batch at most, never for all of them.
+   * Nothing is written when nothing is due. Not a write failure of the user's: the caller says it.
+   */
+  expireHistory(batch = 500): number {
+    const dropped = this.table.expireHistory([...this.memory.doneCounts.keys()], this.clock.now() - this.historyMs, batch);
     if (dropped > 0) this.memory.doneCounts = this.table.doneCountsByProfile();
     return dropped;
   }
