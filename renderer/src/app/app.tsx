@@ -3,7 +3,7 @@
 // It composes the features and hands them the UI context (calls, toasts, confirmations, navigation);
 // what the user is doing with the map (the active tool, the menu, the form) is the interaction
 // (map/tools/interaction.ts), and the steps between modes, with where focus goes, are use-site-flow.ts.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { type AppStore, describeError, useAppState } from '../shared/store/app-store';
 import type { HostLink } from '../api';
 import { MapView, type MapHandle } from '../map/map-view';
@@ -11,10 +11,7 @@ import { InteractionStore, useInteraction } from '../map/tools/interaction-store
 import { SiteForm } from '../features/sites/site-form';
 import { SitesPanel } from '../features/sites/sites-panel';
 import { useSiteFilter } from '../features/sites/use-site-filter';
-import { OutboxPanel } from '../features/outbox';
-import { EusPanel } from '../features/eus/eus-panel';
-import { QualitiesPanel } from '../features/eus/qualities-panel';
-import { Onboarding, SettingsPanel } from '../features/settings';
+import { Onboarding } from '../features/settings';
 import { Banners, StatusBar } from '../features/status/status-bar';
 import { useHostLink } from '../features/status/use-host-link';
 import { LocationControl, pickedFix } from '../features/location';
@@ -25,6 +22,7 @@ import { UiContext, type BulkDialog, type Panel, type Ui } from '../shared/ui/ui
 import { useApplyTheme } from '../shared/theme';
 import { gateFor } from '../../../electron/shared/gps/gate';
 import { BulkDialogs } from './bulk-dialogs';
+import { BasemapSettings, EusPanel, OutboxPanel, PositionSettings, QualitiesPanel, SettingsPanel } from './lazy-parts';
 import { currentFocus } from './focus';
 import { MapToolbar } from './map-toolbar';
 import { useFocusSoon } from './use-focus-soon';
@@ -141,10 +139,18 @@ export function App({ store, onHostLink }: { store: AppStore; onHostLink: (liste
                     onMapFollowsListChange={sites.setMapFollowsList}
                   />
                 )}
-                {panel === 'outbox' && <OutboxPanel />}
-                {panel === 'eus' && <EusPanel />}
-                {panel === 'qualities' && <QualitiesPanel />}
-                {panel === 'settings' && <SettingsPanel focusProfileId={panelFocus} />}
+                {/* The other tabs' panels load when first opened (lazy-parts.ts). */}
+                <Suspense fallback={<p className="empty">Loading…</p>}>
+                  {panel === 'outbox' && <OutboxPanel />}
+                  {panel === 'eus' && <EusPanel />}
+                  {panel === 'qualities' && <QualitiesPanel />}
+                  {panel === 'settings' && (
+                    <SettingsPanel focusProfileId={panelFocus}>
+                      <PositionSettings />
+                      <BasemapSettings focus={panelFocus === 'basemaps'} />
+                    </SettingsPanel>
+                  )}
+                </Suspense>
               </fieldset>
             </div>
           </aside>

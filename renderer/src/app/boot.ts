@@ -5,12 +5,15 @@
 import type { AppStore } from '../shared/store/app-store';
 import { createAppStore } from './store';
 import { getApi, onApiEvent } from '../api';
+import { preloadPinImages } from '../shared/sprites';
 
 /** The page's store, already loading; or why it could not be made (no bridge to the host). */
 export const booted: { store: AppStore; error: null } | { store: null; error: unknown } = (() => {
   try {
     const store = createAppStore(getApi(), onApiEvent);
     void store.start();
+    // The pin pictures decode while the host answers: the map draws as soon as both are there.
+    preloadPinImages();
     return { store, error: null };
   } catch (error) {
     return { store: null, error };

@@ -50,6 +50,13 @@ interface Images {
 
 let imagesPromise: Promise<Images> | null = null;
 
+/** Starts decoding the pin pictures now (the page's first load does, beside its API calls); a failure is retried by the next load. */
+export function preloadPinImages(): void {
+  loadImages().catch(() => {
+    imagesPromise = null;
+  });
+}
+
 function loadImages(): Promise<Images> {
   imagesPromise ??= (async () => {
     const [p1, p2, p3, p4, bp, bf, br] = await Promise.all(

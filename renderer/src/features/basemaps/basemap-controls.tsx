@@ -4,17 +4,19 @@
 // top of the map, in the middle, where the eye goes after a pan or a switch: "you are outside this
 // basemap" with a "Go there", a file that can no longer be read, a running area download. MapView's
 // own tile notice is in its bottom-left stack, above the coordinates.
-import { useEffect, useId, useRef, useState } from 'react';
+import { Suspense, lazy, useEffect, useId, useRef, useState } from 'react';
 import L from 'leaflet';
 import type { BasemapView } from '../../../../electron/shared/contract/index';
 import { useAppState } from '../../shared/store/app-store';
 import { useUi } from '../../shared/ui/ui-context';
 import { issueText } from '../../shared/issues';
-import { DownloadDialog } from './download-dialog';
 import { userNavigated } from '../../map/navigation';
 import { basemapNote, boundsCentre, canDownloadArea, formatCount, isFileBasemap, outsideOf, outsideSentence, type MapViewState } from '../../map/basemaps';
 import './basemaps.css';
 import { applyBasemaps } from './basemaps-slice';
+
+// The download dialog is loaded when it is first opened: most sessions never open it.
+const DownloadDialog = lazy(() => import('./download-dialog').then((m) => ({ default: m.DownloadDialog })));
 
 export interface BasemapControlsProps {
   map: L.Map | null;
@@ -203,7 +205,11 @@ export function BasemapControls({ map, downloadOpen, onDownloadOpen }: BasemapCo
         )}
       </div>
 
-      {map && active && downloadOpen && <DownloadDialog map={map} basemap={active} onClose={() => onDownloadOpen(false)} />}
+      {map && active && downloadOpen && (
+        <Suspense fallback={null}>
+          <DownloadDialog map={map} basemap={active} onClose={() => onDownloadOpen(false)} />
+        </Suspense>
+      )}
     </>
   );
 }

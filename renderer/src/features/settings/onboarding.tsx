@@ -7,7 +7,7 @@ import { useAppState } from '../../shared/store/app-store';
 import { issueText } from '../../shared/issues';
 import { Modal } from '../../shared/ui/dialog';
 import { useUi } from '../../shared/ui/ui-context';
-import { ProfileForm } from './settings-panel';
+import { ProfileForm } from './profile-form';
 
 const DONE_KEY = 'sitewalk.onboarded';
 

@@ -3,25 +3,16 @@
 // the service refuses over HTTP GET/POST may go over SOAP 1.1 instead), and the app's own settings:
 // tile server, sync concurrency and height units. Input problems come back from the main process as
 // field issues and are shown beside the field; nothing is changed until a save succeeds.
-import { useId, useState } from 'react';
-import type { ProfileInput, ProfileView, SettingsView } from '../../../../electron/shared/contract/index';
-import { BINDINGS, HEIGHT_UNITS, REAL_SERVICE, type Binding, type KeyStoreKind } from '../../../../electron/shared/domain';
+import { useId, useState, type ReactNode } from 'react';
+import type { ProfileView, SettingsView } from '../../../../electron/shared/contract/index';
+import { HEIGHT_UNITS, type KeyStoreKind } from '../../../../electron/shared/domain';
 import { useAppState } from '../../shared/store/app-store';
-import { issueText, issuesByField } from '../../shared/issues';
 import { ConnectionTest } from './connection-test';
-import { PositionSettings } from '../location';
-import { CheckboxField, FormActions, InputField, SelectField, TitledForm, ValueForm } from '../../shared/ui/field';
+import { InputField, ValueForm } from '../../shared/ui/field';
 import { SettingsCard, useSettingsSave } from '../../shared/ui/settings-card';
 import { callWithToast, ConfirmButton, useUi } from '../../shared/ui/ui-context';
 import { ThemeSettings } from './theme-choice';
-import { BasemapSettings } from '../basemaps';
-
-const BINDING_LABELS: Record<Binding, string> = {
-  'http-post': 'HTTP POST (recommended)',
-  'http-get': 'HTTP GET',
-  soap11: 'SOAP 1.1',
-  soap12: 'SOAP 1.2',
-};
+import { BINDING_LABELS, ProfileForm } from './profile-form';
 
 export const KEY_STORE_WORDS: Record<KeyStoreKind, string> = {
   'safe-storage': 'kept encrypted on this computer (system keychain)',
@@ -29,7 +20,8 @@ export const KEY_STORE_WORDS: Record<KeyStoreKind, string> = {
   'session-only': 'kept for this session only — you will have to enter it again after Sitewalk quits',
 };
 
-export function SettingsPanel({ focusProfileId }: { focusProfileId?: string | undefined }) {
+/** Settings: connection profiles, the app's settings, what other features add (`children`: position, basemaps), the theme. */
+export function SettingsPanel({ focusProfileId, children }: { focusProfileId?: string | undefined; children?: ReactNode }) {
   const ui = useUi();
   const profiles = useAppState(ui.store, (s) => s.profiles);
   const [editing, setEditing] = useState<ProfileView | 'new' | null>(null);
@@ -57,8 +49,7 @@ export function SettingsPanel({ focusProfileId }: { focusProfileId?: string | un
         )}
       </section>
       <AppSettingsForm />
-      <PositionSettings />
-      <BasemapSettings focus={focusProfileId === 'basemaps'} />
+      {children}
       <ThemeSettings />
     </div>
   );
@@ -173,117 +164,6 @@ function KeyForm({ profile, onDone, onKeyChanged }: { profile: ProfileView; onDo
         </ConfirmButton>
       )}
     </ValueForm>
-  );
-}
-
-type ProfileField = 'name' | 'baseUrl' | 'servicePath' | 'namespace' | 'binding' | 'account';
-
-export function ProfileForm({ profile, onDone }: { profile: ProfileView | null; onDone: (saved?: ProfileView) => void }) {
-  const ui = useUi();
-  const id = useId();
-  const [values, setValues] = useState({
-    name: profile?.name ?? '',
-    baseUrl: profile?.baseUrl ?? REAL_SERVICE.baseUrl,
-    servicePath: profile?.servicePath ?? REAL_SERVICE.servicePath,
-    namespace: profile?.namespace ?? REAL_SERVICE.namespace,
-    binding: profile?.binding ?? REAL_SERVICE.binding,
-    account: profile?.account ?? '',
-  });
-  const [bindingFallback, setBindingFallback] = useState(profile?.bindingFallback ?? true);
-  const [key, setKey] = useState('');
-  const [issues, setIssues] = useState<Partial<Record<ProfileField | 'bindingFallback' | 'key' | '', string>>>({});
-  const [busy, setBusy] = useState(false);
-
-  const field = (name: ProfileField, label: string, hint?: string) => (
-    <InputField
-      label={label}
-      id={`${id}-${name}`}
-      error={issues[name]}
-      hint={hint}
-      value={values[name]}
-      autoComplete="off"
-      spellCheck={false}
-      onChange={(e) => {
-        setValues({ ...values, [name]: e.target.value });
-        setIssues({ ...issues, [name]: undefined });
-      }}
-    />
-  );
-
-  return (
-    <TitledForm
-      id={id}
-      title={profile ? `Edit ${profile.name}` : 'New profile'}
-      className="profile-form panel-card"
-      autoComplete="off"
-      onSubmit={async () => {
-        setBusy(true);
-        const input: ProfileInput = { ...values, bindingFallback };
-        if (profile) input.id = profile.id;
-        const result = await ui.call(() => ui.api.saveProfile(input));
-        if (!result) {
-          setBusy(false);
-          return;
-        }
-        if (!result.ok) {
-          setBusy(false);
-          setIssues(issuesByField(result.issues));
-          return;
-        }
-        if (key.trim() !== '') {
-          const keyResult = await ui.call(() => ui.api.setApiKey(result.value.id, key.trim()));
-          if (keyResult && !keyResult.ok) {
-            setBusy(false);
-            setIssues({ key: issueText(keyResult.issues) });
-            return;
-          }
-        }
-        setBusy(false);
-        ui.toast(`Saved profile ${result.value.name}.`, { tone: 'success' });
-        onDone(result.value);
-      }}
-    >
-      {field('name', 'Profile name')}
-      {field(
-        'baseUrl',
-        'Service address',
-        profile?.hasKey ? 'For example https://api.towercoverage.com. Pointing the profile at another server forgets its saved API key.' : 'For example https://api.towercoverage.com',
-      )}
-      {field('account', 'Account ID', 'In the API section of your account settings.')}
-      <SelectField label="Protocol" id={`${id}-binding`} error={issues.binding} value={values.binding} options={BINDINGS} labels={BINDING_LABELS} onChange={(binding) => setValues({ ...values, binding })} />
-      <CheckboxField
-        id={`${id}-fallback`}
-        label="When the service would refuse a site over HTTP POST or GET, send it over SOAP 1.1 (or HTTP POST) instead"
-        checked={bindingFallback}
-        onChange={setBindingFallback}
-        error={issues.bindingFallback}
-        hint={
-          <>
-            The service&apos;s ASP.NET front refuses text like “&lt;North&gt;” or “&amp;#8217;” over HTTP POST and GET, and HTTP GET queries over 2,048 characters, before anything is saved. Off: such
-            a site fails, and the site form warns before saving it.
-          </>
-        }
-      />
-      <details>
-        <summary>Advanced: service path and namespace</summary>
-        {field('servicePath', 'Service path')}
-        {field('namespace', 'SOAP namespace')}
-      </details>
-      {!profile && (
-        <InputField
-          label="API key (optional now)"
-          id={`${id}-key`}
-          error={issues.key}
-          hint="Write-only: Sitewalk never shows it again. It is kept in the OS keychain when one is available, otherwise for this session only."
-          type="password"
-          value={key}
-          autoComplete="new-password"
-          spellCheck={false}
-          onChange={(e) => setKey(e.target.value)}
-        />
-      )}
-      <FormActions error={issues['']} submitLabel="Save profile" busy={busy} busyLabel="Saving…" onCancel={() => onDone()} />
-    </TitledForm>
   );
 }
 

@@ -10,7 +10,10 @@
 // that feature's slice (features/<name>/*-slice.ts), which the shell hands to the store (app/store.ts).
 import { useSyncExternalStore } from 'react';
 import type { ApiEvent, GpsView, BasemapView, BulkRunView, ChangeSet, DownloadView, OutboxEntryView, OutboxListing, ProfileView, SettingsView, SiteView, SitewalkApi, StatusView } from '../../../../electron/shared/contract/index';
-import { DEFAULT_SETTINGS, unpackSites } from '../../../../electron/shared/contract/index';
+// From their own files, not the contract's index: the index brings the input schemas (zod), and the
+// first load (app/boot.ts) should not wait for them to be evaluated.
+import { DEFAULT_SETTINGS } from '../../../../electron/shared/contract/views';
+import { unpackSites } from '../../../../electron/shared/contract/site-list';
 import { describeError } from '../../../../electron/shared/result';
 
 export { describeError };
