@@ -30,6 +30,7 @@ import type { FetchLike } from './service/types';
 import { createBasemaps, createDownloads, createOfflineTiles, templateAddressIssue, type BasemapsOptions, type TileProvider } from './tiles/index';
 import { HostGps, type GpsTuning } from './gps/host-gps';
 import { GATE_RANGE } from '../shared/gps/gate';
+import { applySitesBatch, previewSitesBatch } from './sites/batch-edit';
 
 export type HostKind = 'electron' | 'browser';
 
@@ -385,6 +386,12 @@ export function createHostApi(
     },
     async getBulkReport(runId) {
       return bulk.report(runId);
+    },
+    async previewBatchEdit(input) {
+      return previewSitesBatch(core.sites, input);
+    },
+    async applyBatchEdit(input) {
+      return applySitesBatch(core.sites, input);
     },
     async exportSites(format, options) {
       return { ok: true, value: bulk.export(format, options.localIds) };
