@@ -8,6 +8,7 @@ import './styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { SelectionScope } from './features/selection/index';
 import { describeError } from './store';
 import { onHostLink } from './api';
 import { applyTheme, savedTheme } from './lib/theme';
@@ -23,7 +24,9 @@ try {
   if (!store) throw error;
   createRoot(root).render(
     <StrictMode>
-      <App store={store} onHostLink={onHostLink} />
+      <SelectionScope store={store}>
+        <App store={store} onHostLink={onHostLink} />
+      </SelectionScope>
     </StrictMode>,
   );
 } catch (error) {

@@ -16,6 +16,7 @@ import { PinIcon, Problem, SyncBadge, useNow, useUi } from './ui';
 import { measurementText, siteMeasurement } from '../map/location/gateView';
 import { siteIdText } from '../lib/siteIdText';
 import { SiteRows } from './SiteRows';
+import { SelectionBar, selectAll, useSelectionStore } from '../features/selection/index';
 
 /** One collator for every comparison: localeCompare with options builds a new one each call (seconds for 10,000 sites). */
 const BY_TITLE = new Intl.Collator(undefined, { numeric: true });
@@ -60,6 +61,8 @@ export function SitesPanel({ selectedId, onAddSite, movingId, onToggleMove, draf
   }, [all]);
 
   const filtered = useMemo(() => all.filter(siteMatcher({ query, group, state })), [all, query, group, state]);
+  const shownIds = useMemo(() => new Set(filtered.map((site) => site.localId)), [filtered]);
+  const selection = useSelectionStore();
 
   // eslint-friendly: reading localStorage on every render is cheap (a handful of keys).
   void draftsVersion;
@@ -175,7 +178,11 @@ export function SitesPanel({ selectedId, onAddSite, movingId, onToggleMove, draf
               <input type="checkbox" checked={mapFollowsList} onChange={(e) => onMapFollowsListChange(e.target.checked)} />
               <span>Show only these sites on the map</span>
             </label>
+            <button type="button" className="select-all" disabled={filtered.length === 0} onClick={() => selection.update(selectAll(filtered.map((site) => site.localId)))}>
+              Select all shown
+            </button>
           </div>
+          <SelectionBar shown={shownIds} />
 
           <SiteRows sites={filtered} selectedId={selectedId} unit={unit} />
         </>

@@ -34,6 +34,7 @@ import { BasemapControls } from './basemaps/BasemapControls';
 import { basemapTileUrl, downloadAreaRefusal, isFileBasemap } from './basemaps/basemaps';
 import { userNavigated } from './navigation';
 import { useMoveKeys } from './moveKeys';
+import { BoxSelect, boxContains, boxSelect, clickSelect, useSelection, useSelectionStore } from '../features/selection/index';
 
 export interface MapHandle {
   /** Pans (and zooms in if far out) to a site; false when it has no position. */
@@ -101,6 +102,10 @@ export function MapView(props: MapViewProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const mapRef = useRef<L.Map | null>(null);
   const layerRef = useRef<PinLayer | null>(null);
+  const selectionStore = useSelectionStore();
+  const selectionRef = useRef(selectionStore);
+  selectionRef.current = selectionStore;
+  const chosen = useSelection().ids;
   const tilesRef = useRef<L.TileLayer | null>(null);
   const gridRef = useRef<CoordinateGridLayer | null>(null);
   /** The theme's colours for the canvases (pins, grid), read from the stylesheet once per theme change. */
@@ -175,8 +180,13 @@ export function MapView(props: MapViewProps) {
     container.querySelector('.leaflet-control-zoom-out')?.setAttribute('aria-label', 'Zoom out');
 
     const layer = new PinLayer({
-      onPinClick: (id) => {
+      onPinClick: (id, event) => {
         const pin = layer.getPin(id);
+        // Shift or Ctrl/Cmd on a pin adds it to (or takes it from) the sites selected to act on together.
+        if (event && (event.shiftKey || event.ctrlKey || event.metaKey) && !measuringRef.current) {
+          selectionRef.current.update((current) => clickSelect(current, id, [], { toggle: true }));
+          return;
+        }
         if (measuringRef.current && pin) addMeasurePoint({ lat: pin.lat, lng: L.Util.wrapNum(pin.lng, [-180, 180], true), name: pin.title });
         else callbacks.current.onSelect(id);
       },
@@ -202,6 +212,16 @@ export function MapView(props: MapViewProps) {
     });
     layer.addTo(map);
     layerRef.current = layer;
+    // Shift-drag selects the sites shown in a box (Leaflet's box zoom gives up Shift-drag for it).
+    const selectBox = new BoxSelect(map, {
+      onBox: (bounds, add) => {
+        const covered = [...store.getState().sites.values()]
+          .filter((site) => site.latitude !== null && site.longitude !== null && shownRef.current(site) && boxContains(bounds, site.latitude, site.longitude))
+          .map((site) => site.localId);
+        selectionRef.current.update((current) => boxSelect(current, covered, add));
+      },
+    });
+    selectBox.enable();
 
     map.on('click', (e: L.LeafletMouseEvent) => {
       setMenu(null);
@@ -401,6 +421,9 @@ export function MapView(props: MapViewProps) {
   useEffect(() => {
     layerRef.current?.setSelected(selectedId);
   }, [selectedId]);
+  useEffect(() => {
+    layerRef.current?.setChosen(chosen);
+  }, [chosen]);
 
   useMoveKeys({
     map: leafletMap,
