@@ -29,6 +29,44 @@ const LAYERS = {
 };
 /** Only these may import the `electron` package: everything else runs where Electron is absent. */
 const ELECTRON_ALLOWED = ['electron/main/', 'electron/preload/'];
+
+/**
+ * Inside the renderer, the same idea by folder: the shell (app/) composes everything; a feature uses
+ * the map engine, the shared pieces, the API and its own folder, and of another feature only its
+ * public face (`features/<name>/index.ts`); the map engine knows no feature; shared knows only the API.
+ */
+const RENDERER_PARTS = {
+  app: ['app', 'features', 'map', 'shared', 'api'],
+  features: ['map', 'shared', 'api'],
+  map: ['map', 'shared', 'api'],
+  shared: ['shared', 'api'],
+  api: ['api'],
+};
+
+/** A renderer file's part ('features/sites' for a feature), or null outside renderer/src. */
+function rendererPartOf(path) {
+  const match = /^renderer\/src\/([^/]+)\/(?:([^/]+))?/.exec(path);
+  if (!match) return null;
+  return match[1] === 'features' && match[2] ? { part: 'features', feature: match[2] } : { part: match[1], feature: null };
+}
+
+/** Why an import from `file` to `target` (both relative to the root) crosses the renderer's parts wrongly, or null. */
+function rendererPartsProblem(file, target) {
+  const from = rendererPartOf(file);
+  const to = rendererPartOf(target);
+  if (!from || !to || !(from.part in RENDERER_PARTS)) return null;
+  if (to.part === 'features') {
+    if (from.part === 'app' || (from.part === 'features' && from.feature === to.feature)) return null;
+    // Another feature: only through its public face, and never from below the features.
+    const face = /^renderer\/src\/features\/[^/]+(\/index(\.tsx?)?)?$/.test(target);
+    if (from.part === 'features' && face) return null;
+    return from.part === 'features'
+      ? `features/${from.feature} may use features/${to.feature} only through its index.ts, not its insides.`
+      : `${from.part}/ may not import a feature (features/${to.feature}); the shell composes them.`;
+  }
+  if (RENDERER_PARTS[from.part].includes(to.part)) return null;
+  return `renderer ${from.part === 'features' ? `features/${from.feature}` : `${from.part}/`} may not import ${to.part}/; it may use ${RENDERER_PARTS[from.part].join(', ')}.`;
+}
 const NODE_BUILTINS = new Set(builtinModules);
 
 function layerOf(path) {
@@ -56,7 +94,10 @@ const layersRule = {
         const to = layerOf(target) ?? layerOf(`${target}/`);
         if (to && !layer.may.includes(to)) {
           context.report({ node, message: `${from} may not import ${to} ("${specifier}"); it may import ${layer.may.join(', ')}.` });
+          return;
         }
+        const inside = from === 'renderer' && to === 'renderer' ? rendererPartsProblem(file, target) : null;
+        if (inside) context.report({ node, message: `${inside} ("${specifier}")` });
         return;
       }
       const bare = specifier.startsWith('node:') ? specifier.slice(5) : specifier.split('/')[0];

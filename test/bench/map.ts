@@ -28,7 +28,7 @@ export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--
 const PAGE_ENTRY = `
 import L from 'leaflet';
 import { PinLayer } from './renderer/src/map/pins';
-import { loadSprites, PIN_URLS } from './renderer/src/map/sprites';
+import { loadSprites, PIN_URLS } from './renderer/src/shared/sprites';
 
 function sites(n) {
   const out = [];

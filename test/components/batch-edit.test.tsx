@@ -3,9 +3,9 @@
 // one batch is queued; a site that cannot take the change holds the batch until it is left out.
 import { describe, expect, it } from 'vitest';
 import { userEvent } from 'vitest/browser';
-import { SitesPanel } from '../../renderer/src/components/SitesPanel';
+import { SitesPanel } from '../../renderer/src/features/sites/sites-panel';
 import { SelectionContext, SelectionStore } from '../../renderer/src/features/selection/index';
-import { NO_FILTER } from '../../renderer/src/lib/siteFilter';
+import { NO_FILTER } from '../../renderer/src/shared/site-filter';
 import { renderWithHost, siteView } from './support/shell';
 
 const SITES = [

@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import type { GpsFixView, GpsView, SettingsView } from '../../electron/shared/contract/index';
 import { DEFAULT_SETTINGS } from '../../electron/shared/contract/index';
-import { LocationControl } from '../../renderer/src/map/location/LocationControl';
-import type { StakeResult } from '../../renderer/src/map/location/StakePanel';
+import { LocationControl } from '../../renderer/src/features/location/location-control';
+import type { StakeResult } from '../../renderer/src/features/location/stake-panel';
 import { renderWithHost } from './support/shell';
 import type { FakeHost } from './support/fake-host';
 

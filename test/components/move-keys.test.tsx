@@ -4,11 +4,11 @@
 import { useRef } from 'react';
 import { describe, expect, it } from 'vitest';
 import { userEvent } from 'vitest/browser';
-import { useUi } from '../../renderer/src/components/ui';
-import { useMoveWithUndo } from '../../renderer/src/hooks/useMoveWithUndo';
-import { MapView, type MapHandle } from '../../renderer/src/map/MapView';
-import { useAppState } from '../../renderer/src/store';
-import { distanceMeters } from '../../renderer/src/lib/format';
+import { useUi } from '../../renderer/src/shared/ui/ui-context';
+import { useMoveWithUndo } from '../../renderer/src/features/sites/use-move-with-undo';
+import { MapView, type MapHandle } from '../../renderer/src/map/map-view';
+import { useAppState } from '../../renderer/src/shared/store/app-store';
+import { distanceMeters } from '../../renderer/src/shared/format';
 import { renderWithHost, siteView } from './support/shell';
 
 const RIDGE = siteView({ localId: 'L1', name: 'Ridge', height: 30, latitude: 40.5, longitude: -80.25 });

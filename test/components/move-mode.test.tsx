@@ -4,8 +4,8 @@
 // here: a button drops the pin where the map would report it, and the page shows what the map is told.
 import { describe, expect, it } from 'vitest';
 import { userEvent } from 'vitest/browser';
-import { useUi } from '../../renderer/src/components/ui';
-import { useMoveWithUndo } from '../../renderer/src/hooks/useMoveWithUndo';
+import { useUi } from '../../renderer/src/shared/ui/ui-context';
+import { useMoveWithUndo } from '../../renderer/src/features/sites/use-move-with-undo';
 import { renderWithHost, siteView } from './support/shell';
 
 const RIDGE = siteView({ localId: 'L1', name: 'Ridge', height: 30, latitude: 40.5, longitude: -80.25 });

@@ -3,7 +3,7 @@
 // go to the host and show its answer at once; the history comes a page at a time.
 import { describe, expect, it } from 'vitest';
 import type { OutboxEntryView } from '../../electron/shared/contract/index';
-import { OutboxPanel } from '../../renderer/src/components/OutboxPanel';
+import { OutboxPanel } from '../../renderer/src/features/outbox/outbox-panel';
 import { entryView, renderWithHost } from './support/shell';
 
 const problem = (message: string) => ({ kind: 'fault', message, detail: `HTTP 500: ${message}` });

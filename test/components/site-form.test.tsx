@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { userEvent } from 'vitest/browser';
 import { render } from 'vitest-browser-react';
 import type { SiteView } from '../../electron/shared/contract/index';
-import { SiteForm } from '../../renderer/src/components/SiteForm';
-import type { SiteFormRequest } from '../../renderer/src/lib/siteForm';
+import { SiteForm } from '../../renderer/src/features/sites/site-form';
+import type { SiteFormRequest } from '../../renderer/src/features/sites/site-form-rules';
 import { renderWithHost, Shell, siteView } from './support/shell';
 
 const RIDGE = siteView({ localId: 'L1', siteId: '4711', name: 'Ridge', height: 45, latitude: 40.5, longitude: -80.25 });

@@ -3,7 +3,7 @@
 // each row holds the site and its Edit button), the active row scrolled into view; Enter selects.
 import { describe, expect, it } from 'vitest';
 import { userEvent } from 'vitest/browser';
-import { SiteRows } from '../../renderer/src/components/SiteRows';
+import { SiteRows } from '../../renderer/src/features/sites/site-rows';
 import { renderWithHost, siteView } from './support/shell';
 
 const SITES = Array.from({ length: 5_000 }, (_, i) => {

@@ -1,7 +1,7 @@
 // The top bar says whether the service can be reached and how much is waiting, in words beside each
 // picture; the banners under it say what stops all sending. Rendered in Chromium, fed by the store.
 import { describe, expect, it } from 'vitest';
-import { Banners, StatusBar } from '../../renderer/src/components/StatusBar';
+import { Banners, StatusBar } from '../../renderer/src/features/status/status-bar';
 import { PROFILE, renderWithHost, statusView } from './support/shell';
 
 const bar = (hostDown = false) => () => (

@@ -6,7 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import type { Page } from 'playwright';
-import { formatDecimal } from '../../renderer/src/lib/coords';
+import { formatDecimal } from '../../renderer/src/shared/coords';
 import { freePort } from '../support/net';
 import { GPSFAKE_SKIP_REASON, WALK_FIRST, WALK_SENTENCES, startGpsfake } from '../gps/helpers';
 import { describe, expect, test } from './fixtures';

@@ -3,7 +3,7 @@
 // filters show; a scale bar in the user's units and the coordinates under the cursor, copied from the
 // keyboard; and the distance and bearing between two sites measured by clicking their pins.
 import type { Page } from 'playwright';
-import { formatBearing, formatDistance, haversineDistance, initialBearing } from '../../renderer/src/lib/geodesy';
+import { formatBearing, formatDistance, haversineDistance, initialBearing } from '../../renderer/src/map/geodesy';
 import { describe, expect, testOnDemoSites as test } from './fixtures';
 import { pinsDrawn } from './helpers';
 

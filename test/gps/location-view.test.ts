@@ -3,11 +3,12 @@
 // older receiver view over a newer one.
 import { describe, expect, it } from 'vitest';
 import type { GpsView } from '../../electron/shared/contract/index';
-import { accuracyNote, deviceError, deviceFix, deviceShown, formatAccuracy, fromHost, satellitesText } from '../../renderer/src/map/location/locationView';
-import { AppStore } from '../../renderer/src/store';
-import { gateReason, measurementFor, measurementText, singleFixMeasurement } from '../../renderer/src/map/location/gateView';
+import { accuracyNote, deviceError, deviceFix, deviceShown, formatAccuracy, fromHost, satellitesText } from '../../renderer/src/features/location/location-view';
+import { createAppStore } from '../../renderer/src/app/store';
+import { gateReason, measurementFor, measurementText, singleFixMeasurement } from '../../renderer/src/features/location/gate-view';
 import { judgeGate } from '../../electron/shared/gps/gate';
 import { expectExamples } from '../support/examples';
+import { applyGps } from '../../renderer/src/features/location/gps-slice';
 
 const view = (revision: number, state: GpsView['state']): GpsView => ({ source: 'gpsd', state, message: state, endpoint: '127.0.0.1:2947', fix: null, counts: { read: 0, dropped: 0, badValues: 0 }, revision });
 
@@ -54,11 +55,11 @@ describe('the My location words', () => {
   });
 
   it('keeps the newest receiver view when an older answer arrives late', () => {
-    const store = new AppStore({} as never, () => () => undefined);
-    store.applyGps(view(5, 'fix'));
-    store.applyGps(view(3, 'connecting'));
+    const store = createAppStore({} as never, () => () => undefined);
+    applyGps(store, view(5, 'fix'));
+    applyGps(store, view(3, 'connecting'));
     expect(store.getState().gps?.state).toBe('fix');
-    store.applyGps(view(6, 'silent'));
+    applyGps(store, view(6, 'silent'));
     expect(store.getState().gps?.state).toBe('silent');
   });
 });

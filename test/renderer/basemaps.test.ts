@@ -5,8 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiEvent, BasemapView, DownloadView, SitewalkApi } from '../../electron/shared/contract/index';
 import { DEFAULT_SETTINGS } from '../../electron/shared/contract/index';
-import { basemapNote, basemapTileUrl, downloadBounds, downloadZoomChoices, formatBytes, outsideOf, outsideSentence, viewIntersects } from '../../renderer/src/map/basemaps/basemaps';
-import { AppStore } from '../../renderer/src/store';
+import { basemapNote, basemapTileUrl, downloadBounds, downloadZoomChoices, formatBytes, outsideOf, outsideSentence, viewIntersects } from '../../renderer/src/map/basemaps';
+import { createAppStore } from '../../renderer/src/app/store';
+import { applyDownload } from '../../renderer/src/features/basemaps/basemaps-slice';
 
 function basemap(patch: Partial<BasemapView> = {}): BasemapView {
   return {
@@ -126,7 +127,7 @@ function harness(basemaps: BasemapView[], downloads: DownloadView[]) {
     listBasemaps: async () => basemaps,
     listDownloads: async () => downloads,
   } as unknown as SitewalkApi;
-  const store = new AppStore(api, (listener) => {
+  const store = createAppStore(api, (listener) => {
     listeners.add(listener);
     return () => listeners.delete(listener);
   });
@@ -150,14 +151,14 @@ describe('the store’s basemaps and downloads', () => {
     h.emit({ type: 'download', download: download({ tilesDone: 30 }) });
     expect(h.store.getState().downloads.get('d1')?.tilesDone).toBe(40);
     // startDownload's answer comes after the progress it started.
-    h.store.applyDownload(download({ tilesDone: 0 }), true);
+    applyDownload(h.store, download({ tilesDone: 0 }), true);
     expect(h.store.getState().downloads.get('d1')?.tilesDone).toBe(40);
     // Failed at once (the server out of reach), the event before the answer: the answer cannot make it run again.
     h.emit({ type: 'download', download: download({ id: 'd2', state: 'failed', tilesDone: 0 }) });
-    h.store.applyDownload(download({ id: 'd2', tilesDone: 0 }), true);
+    applyDownload(h.store, download({ id: 'd2', tilesDone: 0 }), true);
     expect(h.store.getState().downloads.get('d2')?.state).toBe('failed');
     // A resume starts a download with an ID of its own: its answer shows at once.
-    h.store.applyDownload(download({ id: 'd3', tilesDone: 45 }), true);
+    applyDownload(h.store, download({ id: 'd3', tilesDone: 45 }), true);
     expect(h.store.getState().downloads.get('d3')?.state).toBe('running');
   });
 

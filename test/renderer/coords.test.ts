@@ -3,7 +3,7 @@
 // get a sentence instead of a silently wrong position.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { coordinateFieldValue, formatDms, readCoordinates } from '../../renderer/src/lib/coords';
+import { coordinateFieldValue, formatDms, readCoordinates } from '../../renderer/src/shared/coords';
 
 function pair(text: string): { latitude: number; longitude: number } {
   const reading = readCoordinates(text);

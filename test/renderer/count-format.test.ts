@@ -1,7 +1,7 @@
 // One number format for counts, and nouns that agree with them (issue 23: "1 sites", "4,995" beside
 // "4995").
 import { describe, expect, it } from 'vitest';
-import { countOf, formatCount } from '../../renderer/src/lib/format';
+import { countOf, formatCount } from '../../renderer/src/shared/format';
 
 describe('counts on screen', () => {
   it('writes every count with thousands separators', () => {

@@ -1,7 +1,7 @@
 // Where keyboard focus goes when the control that had it goes away: after the site form is saved, to
 // the saved site; after it is closed, back to what opened it; never to the page itself.
 import { describe, expect, it } from 'vitest';
-import { firstPresent, focusLost, formReturnOrder, type Focusable } from '../../renderer/src/lib/focus';
+import { firstPresent, focusLost, formReturnOrder, type Focusable } from '../../renderer/src/app/focus';
 
 function control(isConnected: boolean): Focusable {
   return { isConnected, focus: () => undefined };

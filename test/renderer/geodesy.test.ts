@@ -2,7 +2,7 @@
 // published values (the Land's End to John o' Groats example of Chris Veness's "Movable Type" pages,
 // exact quarter circles), and distances said in the user's units.
 import { describe, expect, it } from 'vitest';
-import { compassPoint, EARTH_RADIUS_M, formatBearing, formatDistance, haversineDistance, initialBearing } from '../../renderer/src/lib/geodesy';
+import { compassPoint, EARTH_RADIUS_M, formatBearing, formatDistance, haversineDistance, initialBearing } from '../../renderer/src/map/geodesy';
 import { expectExamples } from '../support/examples';
 
 const landsEnd = { lat: 50 + 3 / 60 + 59 / 3600, lng: -(5 + 42 / 60 + 53 / 3600) };

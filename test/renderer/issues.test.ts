@@ -1,7 +1,7 @@
 // Refusals shown by the UI: nothing the host or the schema says may be lost on the way to the
 // screen — a form without a field for it shows it on its general line.
 import { describe, expect, it } from 'vitest';
-import { issueText, issuesByField } from '../../renderer/src/lib/issues';
+import { issueText, issuesByField } from '../../renderer/src/shared/issues';
 
 const issues = [
   { field: 'height', message: 'Height is required.' },

@@ -3,7 +3,7 @@
 // any other pin, or after the mode ended, is no move.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { IDLE, canStartMove, draggablePin, nextMoveMode, type MoveEvent, type MoveMode } from '../../renderer/src/lib/siteMove';
+import { IDLE, canStartMove, draggablePin, nextMoveMode, type MoveEvent, type MoveMode } from '../../renderer/src/features/sites/site-move';
 import { siteView } from './site-view';
 
 function run(events: MoveEvent[], from: MoveMode = IDLE): MoveMode {

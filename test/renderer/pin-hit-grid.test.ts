@@ -3,7 +3,7 @@
 // where no pin is drawn, including where a pin was drawn in the previous picture.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { HitGrid } from '../../renderer/src/map/pins/hitGrid';
+import { HitGrid } from '../../renderer/src/map/pins/hit-grid';
 
 function grid(boxes: Array<[string, number, number, number, number]>, options = { slop: 5, cell: 48 }): HitGrid<string> {
   const hits = new HitGrid<string>(options);

@@ -1,7 +1,7 @@
 // The coordinates under the cursor, as the map shows and copies them: decimal and degrees, minutes,
 // seconds, with the hemisphere letters, and a longitude from a world copy brought back into ±180.
 import { describe, expect, it } from 'vitest';
-import { formatPosition } from '../../renderer/src/lib/coords';
+import { formatPosition } from '../../renderer/src/shared/coords';
 
 describe('showing a position', () => {
   it('gives decimal degrees and DMS with hemispheres', () => {

@@ -1,7 +1,7 @@
 // The needs-review sentence says what happened: an error page (a proxy's 503) is an answer that does
 // not tell, never "no answer came back"; a timeout is no answer; each request kind says what was done.
 import { describe, expect, it } from 'vitest';
-import { reviewText } from '../../renderer/src/lib/review';
+import { reviewText } from '../../renderer/src/features/outbox/review';
 
 const problem = (kind: string) => ({ kind, message: '', detail: '' });
 

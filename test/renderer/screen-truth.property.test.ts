@@ -13,7 +13,7 @@ import { openCore } from '../../electron/core/open-core';
 import { createSessionSecretStore } from '../../electron/core/profiles/session';
 import type { ApiEvent, SitewalkApi } from '../../electron/shared/contract/index';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox/index';
-import { AppStore } from '../../renderer/src/store';
+import { createAppStore } from '../../renderer/src/app/store';
 
 type Op =
   | { kind: 'create'; height: number }
@@ -81,7 +81,7 @@ async function run(ops: Op[], seed: number): Promise<void> {
     const api = new Proxy(host.api, {
       get: (target, name: keyof SitewalkApi) => async (...args: unknown[]) => later(await (target[name] as (...a: unknown[]) => Promise<unknown>)(...args)),
     });
-    const store = new AppStore(api, (listener) =>
+    const store = createAppStore(api, (listener) =>
       host.onEvent((event: ApiEvent) => {
         chain = chain.then(() => later(event)).then(listener);
       }),

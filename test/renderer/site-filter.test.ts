@@ -2,7 +2,7 @@
 // same on both, by construction.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SiteView } from '../../electron/shared/contract/index';
-import { filterSites, isEmptyFilter, NO_FILTER, readMapFollowsList, siteMatcher, writeMapFollowsList } from '../../renderer/src/lib/siteFilter';
+import { filterSites, isEmptyFilter, NO_FILTER, readMapFollowsList, siteMatcher, writeMapFollowsList } from '../../renderer/src/shared/site-filter';
 import { siteView } from './site-view';
 
 const sites: SiteView[] = [

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { SiteInput, SiteView } from '../../electron/shared/contract/index';
 import type { SiteEdit } from '../../electron/shared/domain';
 import { parseSiteEdit } from '../../electron/shared/validation';
-import type { SiteDraftFields } from '../../renderer/src/lib/drafts';
+import type { SiteDraftFields } from '../../renderer/src/features/sites/drafts';
 import {
   SITE_ID_REQUIRED,
   buildPayload,
@@ -18,7 +18,7 @@ import {
   savedMessage,
   startingFields,
   withoutChanged,
-} from '../../renderer/src/lib/siteForm';
+} from '../../renderer/src/features/sites/site-form-rules';
 import { siteView } from './site-view';
 
 function site(patch: Partial<SiteView> = {}): SiteView {

@@ -1,7 +1,7 @@
 // The site card's "Site ID" for a site without one says what is known: a create the service may have
 // made is never "Not on the service".
 import { describe, expect, it } from 'vitest';
-import { siteIdText } from '../../renderer/src/lib/siteIdText';
+import { siteIdText } from '../../renderer/src/features/sites/site-id-text';
 
 const problem = (kind: string) => ({ kind, message: '', detail: '', mayHaveBeenApplied: true });
 

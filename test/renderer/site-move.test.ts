@@ -3,7 +3,7 @@
 // for a site that cannot be sent without a height.
 import { describe, expect, it } from 'vitest';
 import type { SiteView } from '../../electron/shared/contract/index';
-import { moveInput, planMove } from '../../renderer/src/lib/siteMove';
+import { moveInput, planMove } from '../../renderer/src/features/sites/site-move';
 import { siteView } from './site-view';
 
 function site(patch: Partial<SiteView> = {}): SiteView {

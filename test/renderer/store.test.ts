@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiEvent, OutboxEntryView, SiteView, SitewalkApi, StatusView } from '../../electron/shared/contract/index';
 import { DEFAULT_SETTINGS } from '../../electron/shared/contract/index';
-import { AppStore } from '../../renderer/src/store';
+import { createAppStore } from '../../renderer/src/app/store';
+import { dismissProblem } from '../../renderer/src/features/status/problems-slice';
 
 function site(localId: string, patch: Partial<SiteView> = {}): SiteView {
   return {
@@ -47,7 +48,7 @@ function harness(initialSites: SiteView[]) {
     },
     listOutbox: async () => ({ active: [], history: { entries: [], next: null, total: 0 } }),
   } as unknown as SitewalkApi;
-  const store = new AppStore(api, (listener) => {
+  const store = createAppStore(api, (listener) => {
     listeners.add(listener);
     return () => listeners.delete(listener);
   });
@@ -113,7 +114,7 @@ describe('the renderer store', () => {
     for (let i = 1; i <= 6; i++) h.emit({ type: 'problem', message: `Problem ${i}`, detail: `detail ${i}` });
     const shown = h.store.getState().problems;
     expect(shown.map((p) => p.message)).toEqual(['Problem 3', 'Problem 4', 'Problem 5', 'Problem 6']);
-    h.store.dismissProblem(shown[0]!.id);
+    dismissProblem(h.store, shown[0]!.id);
     expect(h.store.getState().problems.map((p) => p.message)).toEqual(['Problem 4', 'Problem 5', 'Problem 6']);
     h.store.stop();
   });

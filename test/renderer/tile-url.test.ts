@@ -1,7 +1,7 @@
 // The page asks its own host for tiles, and the address changes with the tile server so the
 // browser's cache never serves one server's tile for another's.
 import { describe, expect, it } from 'vitest';
-import { hostTileUrl, templateKey } from '../../renderer/src/map/tileUrl';
+import { hostTileUrl, templateKey } from '../../renderer/src/map/tile-url';
 
 describe('the map tile address', () => {
   it('is the host tile route, relative to the page, with a key of the tile server', () => {

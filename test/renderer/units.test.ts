@@ -3,7 +3,7 @@
 // is refused with its sentence), and showing a height both ways must not drift when read back.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { convertHeightText, feetToMeters, formatHeight, heightFieldText, metersToFeet, readHeight } from '../../renderer/src/lib/units';
+import { convertHeightText, feetToMeters, formatHeight, heightFieldText, metersToFeet, readHeight } from '../../renderer/src/shared/units';
 import { parseSiteEdit } from '../../electron/shared/validation';
 
 describe('feet and meters', () => {

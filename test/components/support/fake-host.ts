@@ -18,7 +18,8 @@ import type {
 } from '../../../electron/shared/contract/index';
 import { DEFAULT_SETTINGS } from '../../../electron/shared/contract/index';
 import type { Result } from '../../../electron/shared/result';
-import { AppStore } from '../../../renderer/src/store';
+import { createAppStore } from '../../../renderer/src/app/store';
+import type { AppStore } from '../../../renderer/src/shared/store/app-store';
 import { previewBatchEdit } from '../../../electron/shared/bulk/batch-edit';
 import { siteView } from '../../renderer/site-view';
 
@@ -238,7 +239,7 @@ export function createFakeHost(data: HostData = {}): FakeHost {
     },
   });
 
-  const store = new AppStore(api, (listener) => {
+  const store = createAppStore(api, (listener) => {
     listeners.add(listener);
     return () => listeners.delete(listener);
   });

@@ -4,8 +4,10 @@
 // instead, since the App around the component is not there.
 import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
 import { render } from 'vitest-browser-react';
-import { ConfirmDialog, ToastRegion, UiContext, useConfirmDialog, type Toast, type Ui } from '../../../renderer/src/components/ui';
-import { describeError } from '../../../renderer/src/store';
+import { ConfirmDialog, useConfirmDialog } from '../../../renderer/src/shared/ui/dialog';
+import { ToastRegion } from '../../../renderer/src/shared/ui/toast';
+import { UiContext, type Toast, type Ui } from '../../../renderer/src/shared/ui/ui-context';
+import { describeError } from '../../../renderer/src/shared/store/app-store';
 import { createFakeHost, type FakeHost, type HostData } from './fake-host';
 
 /** Navigation the component asked App for. */

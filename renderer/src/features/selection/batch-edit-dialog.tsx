@@ -6,11 +6,12 @@
 import { useId, useMemo, useState } from 'react';
 import type { BatchEditPreview, BatchFieldChange, InputIssue } from '../../../../electron/shared/contract/index';
 import type { HeightUnit } from '../../../../electron/shared/domain';
-import { countOf, formatCount } from '../../lib/format';
-import { formatHeight } from '../../lib/units';
-import { useAppState } from '../../store';
-import { InputField, SelectField } from '../../components/forms';
-import { Modal, useUi } from '../../components/ui';
+import { countOf, formatCount } from '../../shared/format';
+import { formatHeight } from '../../shared/units';
+import { useAppState } from '../../shared/store/app-store';
+import { InputField, SelectField } from '../../shared/ui/field';
+import { Modal } from '../../shared/ui/dialog';
+import { useUi } from '../../shared/ui/ui-context';
 import { batchChangeOf, EMPTY_BATCH_FORM, PIN_COLOUR_LABELS, type BatchFormFields } from './batch-form';
 
 const FIELD_LABELS: Record<BatchFieldChange['field'], string> = { group: 'Group', pinStyle: 'Pin colour', height: 'Height', description: 'Description' };

@@ -3,7 +3,7 @@
 // nothing. Pure, so the rules are tested without a page.
 import type { BatchChange } from '../../../../electron/shared/contract/index';
 import type { HeightUnit, PinStyle } from '../../../../electron/shared/domain';
-import { readHeight } from '../../lib/units';
+import { readHeight } from '../../shared/units';
 
 export interface BatchFormFields {
   group: string;

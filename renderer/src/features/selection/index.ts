@@ -6,5 +6,5 @@ export { SelectionContext, SelectionStore, useSelection, useSelectionStore } fro
 export { boxSelect, clickSelect, EMPTY_SELECTION, keepExisting, selectAll, shownCount, type ClickKeys, type Selection } from './selection-rules';
 export { BatchEditDialog } from './batch-edit-dialog';
 export { SelectionBar } from './selection-bar';
-export { BoxSelect, boxContains } from './box-select';
+export { useMapSelection, type MapSelectionProps } from './use-map-selection';
 export { SelectionScope } from './selection-scope';

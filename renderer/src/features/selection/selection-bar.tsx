@@ -2,9 +2,9 @@
 // together (one batch), export them, or clear the selection. It says how many of them the search or
 // filters hide, since an action takes every selected site, shown or not.
 import { useId, useState } from 'react';
-import { countOf, formatCount } from '../../lib/format';
-import { saveFile } from '../../lib/files';
-import { useUi } from '../../components/ui';
+import { countOf, formatCount } from '../../shared/format';
+import { saveFile } from '../bulk';
+import { useUi } from '../../shared/ui/ui-context';
 import { BatchEditDialog } from './batch-edit-dialog';
 import { useSelection, useSelectionStore } from './selection-store';
 import { shownCount } from './selection-rules';

@@ -1,7 +1,7 @@
 // Gives the page one selection of sites (the list, the map and the table share it) and keeps it
 // honest: a site that is removed, or belongs to a profile no longer shown, leaves the selection.
 import { useEffect, useState, type ReactNode } from 'react';
-import type { AppStore } from '../../store';
+import type { AppStore } from '../../shared/store/app-store';
 import { keepExisting } from './selection-rules';
 import { SelectionContext, SelectionStore } from './selection-store';
 

@@ -4,7 +4,7 @@
 // few pixels the pin leaves the canvas and a small DOM "ghost" follows the pointer, held where it was
 // gripped; on release the layer shows the pin at its proposed place and reports the drop.
 import L from 'leaflet';
-import type { Sprite } from '../sprites';
+import type { Sprite } from '../../shared/sprites';
 import { PRESS_DEFAULTS } from './press';
 import type { Pin } from './types';
 

@@ -7,17 +7,17 @@
 // Up to a zoom, pins close together are drawn as clusters (clusters.ts); a click on one zooms to the
 // box around its members. The selected pin and the one in move mode are always drawn on their own.
 import L from 'leaflet';
-import { loadSprites, type Sprite, type SpriteSet } from '../sprites';
+import { loadSprites, type Sprite, type SpriteSet } from '../../shared/sprites';
 import { PinDrag, type PinDragHost } from './drag';
 import { PinClusters, isCluster, type ClusterMark } from './clusters';
-import { HitGrid } from './hitGrid';
+import { HitGrid } from './hit-grid';
 import { PinPainter, type ProjectedClusters } from './painter';
 import { PinPointer } from './pointer';
 import { PIN_LAYER_DEFAULTS, type PinLayerOptions } from './options';
-import { PinSet } from './pinSet';
-import type { Projected } from './pinSet';
+import { PinSet } from './pin-set';
+import type { Projected } from './pin-set';
 import type { MovePreview, Pin } from './types';
-import { LIGHT_MAP_PALETTE, type MapPalette } from '../../lib/theme';
+import { LIGHT_MAP_PALETTE, type MapPalette } from '../../shared/theme';
 import { userNavigated } from '../navigation';
 
 export class PinLayer extends L.Layer implements PinDragHost {

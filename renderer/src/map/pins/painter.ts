@@ -5,13 +5,13 @@
 // only the strips the pan uncovered. It speaks canvas CSS pixels only: the layer turns the map's
 // state into a Frame.
 import { touches, uncovered, type Rect } from '../geometry';
-import type { PinMark, Sprite, SpriteSet } from '../sprites';
+import type { PinMark, Sprite, SpriteSet } from '../../shared/sprites';
 import type { ClusterMark } from './clusters';
-import type { HitGrid } from './hitGrid';
+import type { HitGrid } from './hit-grid';
 import { LabelPlacer, clusterCountText } from './labels';
-import type { Projected } from './pinSet';
+import type { Projected } from './pin-set';
 import type { DrawInfo, Pin } from './types';
-import { LIGHT_MAP_PALETTE, type MapPalette } from '../../lib/theme';
+import { LIGHT_MAP_PALETTE, type MapPalette } from '../../shared/theme';
 
 /** Clusters to draw, with their positions in world pixels of the frame's zoom. */
 export interface ProjectedClusters {

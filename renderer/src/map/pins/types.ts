@@ -1,7 +1,7 @@
 // What the pin layer draws and what it says after drawing. A pin is a site reduced to what the
 // canvas needs; its `id` is the site's local ID, so every callback speaks of sites, not pins.
 import type { PinStyle } from '../../../../electron/shared/domain';
-import type { PinMark } from '../sprites';
+import type { PinMark } from '../../shared/sprites';
 
 export interface Pin {
   id: string;

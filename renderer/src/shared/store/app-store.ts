@@ -1,0 +1,367 @@
+// The renderer's copy of what the main process knows: status, profiles, settings, sites and outbox,
+// loaded once and then kept current by API events (each event carries the whole changed object, so
+// applying it is idempotent). Every site and entry view, and every removal, carries a revision from
+// the core that only grows: a view is applied only when it is newer than what is held (or than the
+// object's removal), so neither a call's late answer nor a batch can put an older view on screen.
+// Events that arrive while the first load is in flight are held and applied after it. React reads slices with
+// useSyncExternalStore; the map listens to site changes directly to avoid re-rendering 10,000 pins.
+// The register, the outbox, status, profiles and settings are every feature's, so they are applied
+// here; a feature's own data (basemaps, bulk runs, GPS, problems, the outbox's older pages) is applied by
+// that feature's slice (features/<name>/*-slice.ts), which the shell hands to the store (app/store.ts).
+import { useSyncExternalStore } from 'react';
+import type { ApiEvent, GpsView, BasemapView, BulkRunView, ChangeSet, DownloadView, OutboxEntryView, OutboxListing, ProfileView, SettingsView, SiteView, SitewalkApi, StatusView } from '../../../../electron/shared/contract/index';
+import { DEFAULT_SETTINGS, unpackSites } from '../../../../electron/shared/contract/index';
+import { describeError } from '../../../../electron/shared/result';
+
+export { describeError };
+
+export interface AppState {
+  loaded: boolean;
+  /** Set when the main process cannot be reached at all. */
+  connectionError: string | null;
+  status: StatusView | null;
+  profiles: ProfileView[];
+  settings: SettingsView;
+  sites: ReadonlyMap<string, SiteView>;
+  /** Bumped on every site change, so list views can memoise on it. */
+  sitesVersion: number;
+  /** Every unfinished entry, and the done ones loaded so far (the newest page, then what "Show older" asked for). */
+  outbox: ReadonlyMap<string, OutboxEntryView>;
+  outboxVersion: number;
+  /** Where the loaded history stops: `next` asks for the page older than it (null: all loaded). */
+  outboxHistory: { next: string | null; total: number; loading: boolean };
+  /** Things the user must know that belong to no entry (a damaged data file, a failed write). */
+  problems: AppProblem[];
+  /** Bulk runs (imports, EUS reprocess from a file) the host follows, by ID; rows come from getBulkRun. */
+  bulkRuns: ReadonlyMap<string, BulkRunView>;
+  /** Every basemap (servers and files), exactly one active; empty until loaded (or on an older host). */
+  basemaps: BasemapView[];
+  /** Area downloads of this session, by ID. */
+  downloads: ReadonlyMap<string, DownloadView>;
+  /** The GPS receiver the host reads (gpsd/NMEA), as its last event or getGps said; null until either. */
+  gps: GpsView | null;
+}
+
+export interface AppProblem {
+  id: number;
+  message: string;
+  detail: string;
+}
+
+export type SitesListener = (changed: SiteView[], removed: string[], reset: boolean) => void;
+
+type EventOf<K extends ApiEvent['type']> = Extract<ApiEvent, { type: K }>;
+
+/** A feature's part of the store: the events it applies, and what it loads once the first load is done. */
+export interface StoreSlice {
+  on?: { [K in ApiEvent['type']]?: (store: AppStore, event: EventOf<K>) => void };
+  afterLoad?: (store: AppStore) => void;
+}
+
+export class AppStore {
+  private state: AppState = {
+    loaded: false,
+    connectionError: null,
+    status: null,
+    profiles: [],
+    settings: DEFAULT_SETTINGS,
+    sites: new Map(),
+    sitesVersion: 0,
+    outbox: new Map(),
+    outboxVersion: 0,
+    outboxHistory: { next: null, total: 0, loading: false },
+    problems: [],
+    bulkRuns: new Map(),
+    basemaps: [],
+    downloads: new Map(),
+    gps: null,
+  };
+
+  private readonly listeners = new Set<() => void>();
+  private readonly siteListeners = new Set<SitesListener>();
+  private held: ApiEvent[] | null = [];
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(
+    readonly api: SitewalkApi,
+    private readonly subscribeEvents: (listener: (event: ApiEvent) => void) => () => void,
+    private readonly slices: readonly StoreSlice[] = [],
+  ) {}
+
+  getState = (): AppState => this.state;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /** Site changes as they happen; `reset` means `changed` is the complete list. */
+  onSites(listener: SitesListener): () => void {
+    this.siteListeners.add(listener);
+    return () => this.siteListeners.delete(listener);
+  }
+
+  /** Loads everything, then follows events. Safe to call again after a connection error. */
+  async start(): Promise<void> {
+    this.unsubscribe ??= this.subscribeEvents((event) => {
+      if (this.held) this.held.push(event);
+      else this.apply(event);
+    });
+    try {
+      const [status, profiles, settings, sites, outbox] = await Promise.all([
+        this.api.getStatus(),
+        this.api.listProfiles(),
+        this.api.getSettings(),
+        this.loadSites(),
+        this.api.listOutbox(),
+      ]);
+      // The pins first: the map hears the sites now and draws them in this task; the panels (the
+      // site list sorts every site by title) render once that frame is on screen.
+      this.quiet = true;
+      try {
+        this.replaceData(sites, outbox, { loaded: true, connectionError: null, status, profiles, settings });
+        // A slice's own data (basemaps and downloads) arrives after and apart from the rest: the map works without it.
+        for (const slice of this.slices) slice.afterLoad?.(this);
+        const held = this.held ?? [];
+        this.held = null;
+        for (const event of held) this.apply(event);
+        this.flush();
+      } finally {
+        this.quiet = false;
+      }
+      afterPaint(() => {
+        if (this.owed) this.notify();
+      });
+    } catch (error) {
+      this.set({ connectionError: describeError(error) });
+    }
+  }
+
+  stop(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+  }
+
+  /** Reloads sites and outbox (after a profile switch the register changes wholesale). */
+  async reloadData(): Promise<void> {
+    const [sites, outbox, status] = await Promise.all([this.loadSites(), this.api.listOutbox(), this.api.getStatus()]);
+    this.replaceData(sites, outbox, { status });
+  }
+
+  /**
+   * Every site of the active profile: in the lean columnar form (a third of the bytes at 50,000 sites),
+   * or as views from a host (or a test's API) that has only listSites.
+   */
+  private async loadSites(): Promise<SiteView[]> {
+    if (typeof this.api.listSitesPacked !== 'function') return this.api.listSites();
+    return unpackSites(await this.api.listSitesPacked());
+  }
+
+  /** Every site and outbox entry at once (with `patch`); the map hears it as a reset. */
+  private replaceData(sites: SiteView[], outbox: OutboxListing, patch: Partial<AppState>): void {
+    const siteMap = new Map<string, SiteView>();
+    for (const site of sites) siteMap.set(site.localId, site);
+    this.set({
+      ...patch,
+      sites: siteMap,
+      sitesVersion: this.state.sitesVersion + 1,
+      outbox: new Map([...outbox.active, ...outbox.history.entries].map((e) => [e.id, e])),
+      outboxVersion: this.state.outboxVersion + 1,
+      outboxHistory: { next: outbox.history.next, total: outbox.history.total, loading: false },
+    });
+    // The answer itself when it names each site once (it does): no second 50,000-site array.
+    const list = siteMap.size === sites.length ? sites : [...siteMap.values()];
+    for (const l of this.siteListeners) l(list, [], true);
+  }
+
+  /** Applies what a call returned at once, without waiting for its event. */
+  applySite(site: SiteView): void {
+    this.apply({ type: 'site', site });
+    this.flush();
+  }
+
+  applyOutboxEntry(entry: OutboxEntryView): void {
+    this.apply({ type: 'outbox', entry });
+    this.flush();
+  }
+
+  /** What an action answered it changed (entries, removals, the site), shown at once. */
+  applyChanges(changes: ChangeSet): void {
+    for (const entry of changes.entries) this.apply({ type: 'outbox', entry });
+    for (const { entryId, revision } of changes.entriesRemoved) this.apply({ type: 'outbox-removed', entryId, revision });
+    for (const site of changes.sites) this.apply({ type: 'site', site });
+    for (const { localId, revision } of changes.sitesRemoved) this.apply({ type: 'site-removed', localId, revision });
+    this.flush();
+  }
+
+  /** After an action was refused because the entry had moved on: show the entry as it is now. */
+  async refreshEntry(entryId: string): Promise<void> {
+    this.applyChanges(await this.api.getOutboxEntry(entryId));
+  }
+
+  applyStatus(status: StatusView): void {
+    this.apply({ type: 'status', status });
+  }
+
+  applyProfiles(profiles: ProfileView[]): void {
+    this.apply({ type: 'profiles', profiles });
+  }
+
+  applySettings(settings: SettingsView): void {
+    this.apply({ type: 'settings', settings });
+  }
+
+  setConnectionError(message: string | null): void {
+    if (this.state.connectionError !== message) this.set({ connectionError: message });
+  }
+
+  private apply(event: ApiEvent): void {
+    switch (event.type) {
+      case 'status':
+        // A call's answer can carry a status older than an event already shown.
+        if (!this.state.status || event.status.revision >= this.state.status.revision) this.set({ status: event.status });
+        break;
+      case 'profiles':
+        this.set({ profiles: event.profiles });
+        break;
+      case 'settings':
+        this.set({ settings: event.settings });
+        break;
+      case 'site':
+        this.gather(this.pendingSites, event.site.localId, event.site, event.site.revision);
+        break;
+      case 'site-removed':
+        this.gather(this.pendingSites, event.localId, null, event.revision);
+        break;
+      case 'outbox':
+        this.gather(this.pendingOutbox, event.entry.id, event.entry, event.entry.revision);
+        break;
+      case 'outbox-removed':
+        this.gather(this.pendingOutbox, event.entryId, null, event.revision);
+        break;
+      default:
+        for (const slice of this.slices) (slice.on?.[event.type] as ((store: AppStore, event: ApiEvent) => void) | undefined)?.(this, event);
+    }
+  }
+
+  // A sync of thousands of sites sends thousands of events; copying a 10,000-entry map for each would
+  // cost seconds, so site and outbox changes are gathered and applied together a moment later.
+  private readonly pendingSites: Pending<SiteView> = new Map();
+  private readonly pendingOutbox: Pending<OutboxEntryView> = new Map();
+  /** The revision at which each removed site or entry went: older views of it are ignored. */
+  private readonly removedSites = new Map<string, number>();
+  private readonly removedEntries = new Map<string, number>();
+  private flushTimer: ReturnType<typeof setTimeout> | null = null;
+
+  /** Keeps a change (null: a removal) to apply with the others in a moment; the newest revision per ID wins. */
+  private gather<T>(pending: Pending<T>, id: string, value: T | null, revision: number): void {
+    const held = pending.get(id);
+    if (!held || revision >= held.revision) pending.set(id, { value, revision });
+    this.flushTimer ??= setTimeout(() => this.flush(), 25);
+  }
+
+  /** Applies gathered site and outbox changes now. */
+  flush(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    const patch: Partial<AppState> = {};
+    const changed: SiteView[] = [];
+    const removed: string[] = [];
+    if (this.pendingSites.size > 0) {
+      patch.sites = merged(this.state.sites, this.pendingSites, this.removedSites, changed, removed);
+      patch.sitesVersion = this.state.sitesVersion + 1;
+    }
+    if (this.pendingOutbox.size > 0) {
+      const before = this.state.outbox;
+      const finished: OutboxEntryView[] = [];
+      const gone: string[] = [];
+      patch.outbox = merged(before, this.pendingOutbox, this.removedEntries, finished, gone);
+      patch.outboxVersion = this.state.outboxVersion + 1;
+      // The history's count follows entries finishing and done ones leaving, without asking the host.
+      const delta = finished.filter((e) => e.state === 'done' && before.get(e.id)?.state !== 'done').length - gone.filter((id) => before.get(id)?.state === 'done').length;
+      if (delta !== 0) patch.outboxHistory = { ...this.state.outboxHistory, total: Math.max(0, this.state.outboxHistory.total + delta) };
+    }
+    if (Object.keys(patch).length === 0) return;
+    this.set(patch);
+    if (changed.length > 0 || removed.length > 0) for (const l of this.siteListeners) l(changed, removed, false);
+  }
+
+  /** A slice's change to its own part of the state (never the register or the outbox: those go through apply). */
+  update(patch: Partial<AppState>): void {
+    this.set(patch);
+  }
+
+  private set(patch: Partial<AppState>): void {
+    this.state = { ...this.state, ...patch };
+    if (this.quiet) this.owed = true;
+    else this.notify();
+  }
+
+  /** While set: state changes are held back from the React listeners (start's first load, see there). */
+  private quiet = false;
+  /** A change was held back and the React listeners have not heard of it yet. */
+  private owed = false;
+
+  private notify(): void {
+    this.owed = false;
+    for (const l of this.listeners) l();
+  }
+}
+
+/**
+ * Runs `run` once the next frame has been painted (the map's pins on screen); at once where there are
+ * no frames (tests in Node), and after 100 ms at the latest (a hidden window paints no frames).
+ */
+function afterPaint(run: () => void): void {
+  if (typeof requestAnimationFrame !== 'function') {
+    run();
+    return;
+  }
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    clearTimeout(timer);
+    run();
+  };
+  const timer = setTimeout(once, 100);
+  requestAnimationFrame(() => setTimeout(once, 0));
+}
+
+type Pending<T> = Map<string, { value: T | null; revision: number }>;
+
+/**
+ * A copy of `known` with the gathered changes applied (and `pending` emptied); what was applied goes
+ * to `changed` and `removed`. A call's answer can arrive after a newer event for the same object, and
+ * an event after the object's removal: a change not newer than what is known is dropped, so nothing
+ * ever steps back and nothing removed comes back.
+ */
+function merged<T extends { revision: number }>(
+  known: ReadonlyMap<string, T>,
+  pending: Pending<T>,
+  tombstones: Map<string, number>,
+  changed: T[],
+  removed: string[],
+): Map<string, T> {
+  const next = new Map(known);
+  for (const [id, { value, revision }] of pending) {
+    const current = next.get(id);
+    if (revision < (current?.revision ?? 0) || revision <= (tombstones.get(id) ?? 0)) continue;
+    if (value) {
+      next.set(id, value);
+      changed.push(value);
+    } else {
+      tombstones.set(id, revision);
+      if (next.delete(id)) removed.push(id);
+    }
+  }
+  pending.clear();
+  return next;
+}
+
+/** Reads one slice of the store; re-renders only when that slice changes (by identity). */
+export function useAppState<T>(store: AppStore, select: (state: AppState) => T): T {
+  return useSyncExternalStore(store.subscribe, () => select(store.getState()));
+}

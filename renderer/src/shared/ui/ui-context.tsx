@@ -1,0 +1,112 @@
+// The UI context every panel reads: the store, the API, toasts, confirmations and the shell's
+// navigation (open a panel, the site form, a bulk dialog; select a site). The shell (app/) provides
+// it; features only call it, so none of them needs to know another's components.
+import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import type { SitewalkApi } from '../../../../electron/shared/contract/index';
+import type { SiteMeasurement } from '../../../../electron/shared/validation/measurement';
+import type { AppStore } from '../store/app-store';
+import { issueText } from '../issues';
+import type { Result } from '../../../../electron/shared/result';
+
+export type Panel = 'sites' | 'outbox' | 'eus' | 'qualities' | 'settings';
+export type BulkDialog = 'import' | 'export' | 'reprocess';
+
+export interface Toast {
+  id: number;
+  message: string;
+  tone: 'info' | 'success' | 'error';
+  action?: { label: string; run: () => void };
+}
+
+export interface ConfirmOptions {
+  title: string;
+  body: ReactNode;
+  confirmLabel: string;
+  cancelLabel?: string;
+  danger?: boolean;
+  /**
+   * The button that has focus when the dialog opens (Enter presses it): the confirm button, unless
+   * the action is dangerous or easily triggered by accident (a pin moved by a slip), then Cancel.
+   */
+  focus?: 'confirm' | 'cancel';
+}
+
+/** A position from "My location" (its accuracy radius in meters, and how it was fixed), offered to the form. */
+export interface PickedFix {
+  accuracyM: number | null;
+  qualityLabel: string;
+  /** How the position was measured (fixes averaged, spread, gate…): kept with the site. */
+  measurement?: SiteMeasurement;
+  /** The position measured (the form keeps the measurement only while the coordinates are these). */
+  at?: { lat: number; lon: number };
+}
+
+/** What opens the form: a new site (maybe where the map was clicked), an edit, or a site added by its service ID. */
+export type SiteFormRequest =
+  | { mode: 'new'; lat: number | null; lng: number | null; draftKey?: string; fix?: PickedFix }
+  | { mode: 'edit'; localId: string; draftKey?: string }
+  | { mode: 'existing'; draftKey?: string };
+
+export interface Ui {
+  store: AppStore;
+  api: SitewalkApi;
+  toast(message: string, options?: { tone?: Toast['tone']; action?: Toast['action'] }): void;
+  confirm(options: ConfirmOptions): Promise<boolean>;
+  openPanel(panel: Panel, focus?: string): void;
+  openSiteForm(request: SiteFormRequest): void;
+  /** Opens a bulk dialog: import sites from a file, export them, or reprocess EUS submissions from a file. */
+  openBulk(kind: BulkDialog): void;
+  selectSite(localId: string | null, pan?: boolean): void;
+  /** Runs an API call; a thrown error (host unreachable) becomes a toast and undefined. */
+  call<T>(run: () => Promise<T>): Promise<T | undefined>;
+}
+
+export const UiContext = createContext<Ui | null>(null);
+
+export function useUi(): Ui {
+  const ui = useContext(UiContext);
+  if (!ui) throw new Error('useUi outside UiContext');
+  return ui;
+}
+
+/** Re-renders every `ms` milliseconds (for "5 min ago" texts). */
+export function useNow(ms = 30_000): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), ms);
+    return () => clearInterval(timer);
+  }, [ms]);
+  return now;
+}
+
+/**
+ * Runs an API call whose refusal is said in an error toast (as `ui.call` says a failed call): the
+ * answer when it was done, else undefined.
+ */
+export async function callWithToast<T>(ui: Ui, run: () => Promise<Result<T>>): Promise<Extract<Result<T>, { ok: true }> | undefined> {
+  const result = await ui.call(run);
+  if (result && !result.ok) ui.toast(issueText(result.issues), { tone: 'error' });
+  return result?.ok ? result : undefined;
+}
+
+/** A button for something that cannot be undone: it asks first (Cancel has focus) and acts on yes only. */
+export function ConfirmButton({ confirm, onConfirmed, children }: { confirm: Omit<ConfirmOptions, 'danger'>; onConfirmed: () => unknown; children: ReactNode }) {
+  const ui = useUi();
+  return (
+    <button
+      type="button"
+      className="danger-outline"
+      onClick={async () => {
+        if (await ui.confirm({ ...confirm, danger: true })) await onConfirmed();
+      }}
+    >
+      {children}
+    </button>
+  );
+}
+
+/** "Sync now": also lifts a pause and sends what is due (the core's rule), so it is the retry too. */
+export async function syncNow(ui: Ui): Promise<void> {
+  const next = await ui.call(() => ui.api.syncNow());
+  if (next) ui.store.applyStatus(next);
+}
