@@ -56,7 +56,7 @@ describe('acting on many sites from the list', () => {
     await expect.element(screen.getByRole('status').filter({ hasText: 'selected' })).toHaveTextContent('2 selected');
     // Building a selection does not jump to a site.
     expect(navigation).toHaveLength(1);
-    await screen.getByRole('button', { name: 'Clear selection' }).click();
+    await screen.getByRole('button', { name: 'Deselect all' }).click();
     await expect.poll(selectedNames).toEqual([]);
   });
 

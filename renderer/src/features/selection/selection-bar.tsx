@@ -61,7 +61,7 @@ export function SelectionBar({ shown }: { shown: ReadonlySet<string> }) {
           </button>
         </span>
         <button type="button" onClick={() => store.clear()}>
-          Clear selection
+          Deselect all
         </button>
       </div>
       <BatchEditDialog open={editing} localIds={ids} onClose={() => setEditing(false)} />
