@@ -78,6 +78,20 @@ describe('acting on many sites at once', () => {
           }, { message: 'four entries sent', timeout: 30_000 })
           .toBe(4);
         await page.getByRole('button', { name: 'Deselect all' }).click();
+
+        // The attribute table of the shown sites: sorted by height from its header, one cell edited in place.
+        await page.getByRole('button', { name: 'Table…' }).click();
+        const table = page.getByRole('dialog');
+        await table.getByRole('columnheader', { name: /^Height/ }).click();
+        await expect.poll(() => table.getByRole('columnheader', { name: /^Height/ }).getAttribute('aria-sort')).toBe('ascending');
+        const firstDescription = table.locator('[data-cell="1:5"]');
+        await firstDescription.dblclick();
+        await table.getByRole('textbox', { name: /^Description of/ }).fill(`Checked in ${theme.toLowerCase()}`);
+        await page.keyboard.press('Enter');
+        await table.getByRole('status').filter({ hasText: `is now Checked in ${theme.toLowerCase()}` }).waitFor();
+        await session.screenshot(`many-${width}x${height}-${theme.toLowerCase()}-table`);
+        expect(await seriousViolations(page, `attribute table ${width}×${height} ${theme}`)).toEqual([]);
+        await table.getByRole('button', { name: 'Close table' }).click();
       }
       expect(demo.length).toBeGreaterThanOrEqual(10);
       expect(session.errors).toEqual([]);

@@ -18,6 +18,7 @@ import { useNow, useUi } from '../../shared/ui/ui-context';
 import { measurementText, siteMeasurement } from '../location';
 import { siteIdText } from './site-id-text';
 import { SiteRows } from './site-rows';
+import { AttributeTable } from './attribute-table';
 import { SelectionBar, selectAll, useSelectionStore } from '../selection';
 
 /** One collator for every comparison: localeCompare with options builds a new one each call (seconds for 10,000 sites). */
@@ -65,6 +66,7 @@ export function SitesPanel({ selectedId, onAddSite, movingId, onToggleMove, draf
   const filtered = useMemo(() => all.filter(siteMatcher({ query, group, state })), [all, query, group, state]);
   const shownIds = useMemo(() => new Set(filtered.map((site) => site.localId)), [filtered]);
   const selection = useSelectionStore();
+  const [tableOpen, setTableOpen] = useState(false);
 
   // eslint-friendly: reading localStorage on every render is cheap (a handful of keys).
   void draftsVersion;
@@ -183,8 +185,12 @@ export function SitesPanel({ selectedId, onAddSite, movingId, onToggleMove, draf
             <button type="button" className="select-all" disabled={filtered.length === 0} onClick={() => selection.update(selectAll(filtered.map((site) => site.localId)))}>
               Select all shown
             </button>
+            <button type="button" className="open-table" disabled={filtered.length === 0} onClick={() => setTableOpen(true)}>
+              Table…
+            </button>
           </div>
           <SelectionBar shown={shownIds} />
+          <AttributeTable open={tableOpen} sites={filtered} onClose={() => setTableOpen(false)} />
 
           <SiteRows sites={filtered} selectedId={selectedId} unit={unit} />
         </>
