@@ -57,7 +57,7 @@ export function SelectionBar({ shown }: { shown: ReadonlySet<string> }) {
             ))}
           </select>
           <button type="button" onClick={() => void exportSelection()}>
-            Export selection
+            Export
           </button>
         </span>
         <button type="button" onClick={() => store.clear()}>
