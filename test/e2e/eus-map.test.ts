@@ -68,6 +68,7 @@ describe('EUS submissions on the map', () => {
       // Picked on the map: none first, then a Shift-drag box over the whole map picks every one shown.
       await dialog.getByLabel(/^Pick all/).uncheck();
       await dialog.getByText(/0 picked/).waitFor();
+      await dialog.locator('.eus-map-canvas').scrollIntoViewIfNeeded();
       const map = (await dialog.locator('.eus-map-canvas').boundingBox())!;
       await page.keyboard.down('Shift');
       await page.mouse.move(map.x + 4, map.y + 4);
