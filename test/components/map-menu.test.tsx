@@ -25,8 +25,6 @@ function MapOnly() {
         settings={settings}
         selectedId={null}
         filter={null}
-        addMode={false}
-        movableId={null}
         movePreview={null}
         onPick={() => {}}
         onSelect={() => {}}

@@ -1,12 +1,13 @@
 // Moving a site from the keyboard, on the real map: in move mode the arrow keys nudge the pin by a
 // step that follows the zoom (Shift: further), Enter asks the same confirmation as a drag and queues
 // the move, Esc puts the pin back; outside move mode the arrows are the map's own panning again.
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { userEvent } from 'vitest/browser';
 import { useUi } from '../../renderer/src/shared/ui/ui-context';
 import { useMoveWithUndo } from '../../renderer/src/features/sites/use-move-with-undo';
 import { MapView, type MapHandle } from '../../renderer/src/map/map-view';
+import { InteractionStore } from '../../renderer/src/map/tools/interaction-store';
 import { useAppState } from '../../renderer/src/shared/store/app-store';
 import { distanceMeters } from '../../renderer/src/shared/format';
 import { renderWithHost, siteView } from './support/shell';
@@ -17,7 +18,9 @@ const VALLEY = siteView({ localId: 'L2', name: 'Valley', height: 20, latitude: 4
 /** App's wiring of move mode to the map, with the hint's words and the map's zoom readable. */
 function MapHarness() {
   const ui = useUi();
-  const move = useMoveWithUndo(ui);
+  // One interaction for move mode and the map, as App has.
+  const [interaction] = useState(() => new InteractionStore());
+  const move = useMoveWithUndo(ui, { interaction });
   const settings = useAppState(ui.store, (s) => s.settings);
   const handle = useRef<MapHandle>(null);
   return (
@@ -33,8 +36,7 @@ function MapHarness() {
           settings={settings}
           selectedId="L1"
           filter={null}
-          addMode={false}
-          movableId={move.movableId}
+          interaction={interaction}
           movePreview={move.preview}
           onPick={() => {}}
           onSelect={() => {}}

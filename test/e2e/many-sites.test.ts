@@ -42,6 +42,21 @@ describe('acting on many sites at once', () => {
         await page.getByRole('button', { name: 'Deselect all' }).click();
         await expect.poll(() => selectedCount(page)).toBeNull();
 
+        // The same with the map's Select tool, without a key held: a plain drag draws the box; Esc leaves the tool.
+        await page.getByRole('button', { name: 'Select', exact: true }).click();
+        await page.getByRole('status').filter({ hasText: 'Drag a box over sites' }).waitFor();
+        await page.mouse.move(map.x + map.width * 0.15, map.y + map.height * 0.2);
+        await page.mouse.down();
+        await page.mouse.move(map.x + map.width * 0.5, map.y + map.height * 0.5, { steps: 5 });
+        await page.mouse.move(map.x + map.width * 0.85, map.y + map.height * 0.85, { steps: 5 });
+        await page.mouse.up();
+        await expect.poll(async () => Number.parseInt((await selectedCount(page)) ?? '0', 10), { message: 'sites selected by the select tool' }).toBeGreaterThanOrEqual(2);
+        await page.getByTestId('map').focus();
+        await page.keyboard.press('Escape');
+        await expect.poll(() => page.getByRole('button', { name: 'Select', exact: true }).getAttribute('aria-pressed')).toBe('false');
+        await page.getByRole('button', { name: 'Deselect all' }).click();
+        await expect.poll(() => selectedCount(page)).toBeNull();
+
         // In the list: a row, Shift-click two further down, Ctrl-click one more.
         const rows = page.locator('.site-row .row-main');
         await rows.nth(0).click();

@@ -6,6 +6,10 @@ import L from 'leaflet';
 
 export interface BoxSelectOptions {
   onBox: (bounds: L.LatLngBounds, add: boolean) => void;
+  /** Any drag draws a box (the select tool), not only a Shift-drag. */
+  withoutShift?: boolean;
+  /** Whether a press may start a box now (the quick gesture steps aside while a tool has the map). */
+  allowed?: () => boolean;
 }
 
 /** Pixels the pointer must move before a Shift-press becomes a box rather than a click. */
@@ -32,7 +36,8 @@ export class BoxSelect extends L.Handler {
   override removeHooks(): void {
     this.map().getContainer().removeEventListener('mousedown', this.onDown, true);
     this.finish();
-    this.map().boxZoom.enable();
+    // Only the quick gesture gave box zoom's Shift-drag away; the select tool leaves it as it found it.
+    if (!this.options.withoutShift) this.map().boxZoom.enable();
   }
 
   private map(): L.Map {
@@ -40,7 +45,8 @@ export class BoxSelect extends L.Handler {
   }
 
   private readonly onDown = (e: MouseEvent): void => {
-    if (!e.shiftKey || e.button !== 0) return;
+    if ((!e.shiftKey && !this.options.withoutShift) || e.button !== 0) return;
+    if (this.options.allowed && !this.options.allowed()) return;
     // Not from the zoom buttons, the attribution or any other control on the map.
     if (e.target instanceof Element && e.target.closest('.leaflet-control')) return;
     const map = this.map();
@@ -57,6 +63,8 @@ export class BoxSelect extends L.Handler {
     const map = this.map();
     const point = map.mouseEventToContainerPoint(e);
     if (!this.box && point.distanceTo(this.start) < MIN_DRAG_PX) return;
+    // A drag that draws a box is not also a click on whatever is under its end.
+    e.preventDefault();
     if (!this.box) {
       this.box = L.DomUtil.create('div', 'select-box', map.getContainer());
       this.box.setAttribute('aria-hidden', 'true');

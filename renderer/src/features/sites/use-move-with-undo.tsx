@@ -5,12 +5,14 @@
 // place while the user confirms (Cancel has focus, so Enter never moves a site by accident), the move
 // is queued like any other edit, and the toast that says so offers to undo it (the same edit back to
 // where the site was). `preview` is what the map shows meanwhile; null once it is decided.
-import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { MovePreview } from '../../map/pins';
 import { distanceMeters, formatDistance, siteTitle } from '../../shared/format';
 import { formatDecimal } from '../../shared/coords';
 import { issueText } from '../../shared/issues';
-import { IDLE, canStartMove, draggablePin, moveInput, nextMoveMode, planMove, type MoveMode, type Position } from './site-move';
+import { canStartMove, draggablePin, moveInput, planMove, type MoveEvent, type MoveMode, type Position } from './site-move';
+import { moveModeOf } from '../../map/tools/interaction';
+import { useInteraction, useOwnInteraction, type InteractionStore } from '../../map/tools/interaction-store';
 import type { Ui } from '../../shared/ui/ui-context';
 
 export interface MoveWithUndo {
@@ -38,22 +40,23 @@ export function useMoveWithUndo(
   options: {
     /** A move attempt ended (cancelled, refused or decided), for putting focus somewhere sensible. */
     onEnded?: () => void;
+    /** The interaction move mode is part of (the shell's); the hook keeps its own when none is given. */
+    interaction?: InteractionStore;
   } = {},
 ): MoveWithUndo {
   const { store, api, call, confirm, toast } = ui;
   const [preview, setPreview] = useState<MovePreview | null>(null);
   // Where the arrow keys have put the armed pin; shown only while that site is still armed.
   const [nudged, setNudged] = useState<MovePreview | null>(null);
-  const [mode, dispatch] = useReducer(nextMoveMode, IDLE);
+  // Move mode is the interaction's move tool: starting a move ends another tool, and the other way round.
+  const interaction = useOwnInteraction(options.interaction);
+  const mode = moveModeOf(useInteraction(interaction, (s) => s.tool));
   // The mode as of the last event, for callbacks that run between renders (a drop right after Esc).
-  const modeRef = useRef<MoveMode>(IDLE);
+  const modeNow = useCallback((): MoveMode => moveModeOf(interaction.get().tool), [interaction]);
   const onEnded = useRef(options.onEnded);
   onEnded.current = options.onEnded;
 
-  const send = useCallback((event: Parameters<typeof nextMoveMode>[1]) => {
-    modeRef.current = nextMoveMode(modeRef.current, event);
-    dispatch(event);
-  }, []);
+  const send = useCallback((event: MoveEvent) => interaction.dispatch({ type: 'move', event }), [interaction]);
 
   const startMove = useCallback(
     (localId: string) => {
@@ -64,16 +67,17 @@ export function useMoveWithUndo(
       }
       send({ type: 'start', localId });
       setNudged(null);
-      return modeRef.current.phase === 'armed' && modeRef.current.localId === localId;
+      const now = modeNow();
+      return now.phase === 'armed' && now.localId === localId;
     },
-    [send, store, toast],
+    [modeNow, send, store, toast],
   );
 
   const cancelMove = useCallback(() => {
-    if (modeRef.current.phase !== 'armed') return;
+    if (modeNow().phase !== 'armed') return;
     send({ type: 'cancel' });
     onEnded.current?.();
-  }, [send]);
+  }, [modeNow, send]);
 
   const selected = useCallback((localId: string | null) => send({ type: 'select', localId }), [send]);
 
@@ -92,9 +96,9 @@ export function useMoveWithUndo(
   }, [armed, cancelMove]);
 
   const nudge = useCallback((localId: string, lat: number, lng: number) => {
-    const now = modeRef.current;
+    const now = modeNow();
     if (now.phase === 'armed' && now.localId === localId) setNudged({ id: localId, lat, lng });
-  }, []);
+  }, [modeNow]);
   const nudgedShown = mode.phase === 'armed' && nudged?.id === mode.localId ? nudged : null;
   const nudgedSite = nudgedShown ? store.getState().sites.get(nudgedShown.id) : undefined;
   const nudgedMeters =
@@ -102,9 +106,8 @@ export function useMoveWithUndo(
 
   const moveSite = useCallback(
     async (localId: string, lat: number, lng: number) => {
-      const before = modeRef.current;
-      send({ type: 'drop', localId });
-      if (modeRef.current === before) {
+      const before = interaction.get();
+      if (send({ type: 'drop', localId }) === before) {
         // Not the pin in move mode (it was cancelled while being dragged): nothing moves.
         setPreview(null);
         return;
@@ -171,7 +174,7 @@ export function useMoveWithUndo(
         },
       });
     },
-    [api, call, confirm, send, store, toast],
+    [api, call, confirm, interaction, send, store, toast],
   );
 
   return { preview: preview ?? nudgedShown, mode, movableId: draggablePin(mode), startMove, cancelMove, selected, nudge, nudgedMeters, moveSite };

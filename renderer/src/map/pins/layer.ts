@@ -16,6 +16,7 @@ import { PinPointer } from './pointer';
 import { PIN_LAYER_DEFAULTS, type PinLayerOptions } from './options';
 import { PinSet } from './pin-set';
 import type { Projected } from './pin-set';
+import { clusteredView } from './cluster-view';
 import type { MovePreview, Pin } from './types';
 import { LIGHT_MAP_PALETTE, type MapPalette } from '../../shared/theme';
 import { userNavigated } from '../navigation';
@@ -51,7 +52,6 @@ export class PinLayer extends L.Layer implements PinDragHost {
   private hiddenId: string | null = null;
   private preview: MovePreview | null = null;
   private palette: MapPalette = LIGHT_MAP_PALETTE;
-  /** A long press opened a menu: the contextmenu event the browser may send after it is not a second one. */
 
   constructor(options: Partial<PinLayerOptions> = {}) {
     super();
@@ -354,43 +354,14 @@ export class PinLayer extends L.Layer implements PinDragHost {
     this.opts.onDrawn?.(info);
   }
 
-  /**
-   * The pins drawn on their own and the clusters around the canvas (plus a margin) at a zoom with
-   * clusters. The selected pin, the movable one and a previewed one are never hidden in a cluster:
-   * they are drawn on their own, on top (their cluster still counts them).
-   */
+  /** The pins drawn on their own and the clusters around the canvas, at a zoom with clusters. */
   private clusteredView(map: L.Map, crs: L.CRS, zoom: number): { pins: Projected; clusters: ProjectedClusters } {
     if (this.clustersDirty) {
       this.clusters.load(this.pins.ordered());
       this.clustersDirty = false;
     }
-    const margin = 80;
-    const nw = map.layerPointToLatLng(this.boundsMin.subtract([margin, margin]));
-    const se = map.layerPointToLatLng(this.boundsMin.add([this.cssWidth + margin, this.cssHeight + margin]));
-    const view = this.clusters.query(nw.lng, se.lat, se.lng, nw.lat, zoom);
     const always = [this.selectedId, this.movableId, this.preview?.id ?? null].filter((id): id is string => id !== null);
-    if (always.length > 0) {
-      const shown = new Set(view.pins.map((pin) => pin.id));
-      for (const id of always) {
-        const pin = this.pins.get(id);
-        if (pin && !shown.has(id)) {
-          view.pins.push(pin);
-          shown.add(id);
-        }
-      }
-    }
-    view.pins.sort((a, b) => b.lat - a.lat);
-    const project = <T extends { lat: number; lng: number }>(items: readonly T[]) => {
-      const x = new Float64Array(items.length);
-      const y = new Float64Array(items.length);
-      items.forEach((item, i) => {
-        const p = crs.latLngToPoint(L.latLng(item.lat, item.lng), zoom);
-        x[i] = p.x;
-        y[i] = p.y;
-      });
-      return { x, y };
-    };
-    return { pins: { pins: view.pins, ...project(view.pins) }, clusters: { marks: view.clusters, ...project(view.clusters) } };
+    return clusteredView(map, crs, zoom, this.clusters, (id) => this.pins.get(id), always, this.boundsMin, L.point(this.cssWidth, this.cssHeight));
   }
 
   // ---------- what dragging asks of the layer ----------

@@ -1,0 +1,56 @@
+// The pins follow the store's sites: a reset replaces them all, a change moves or removes a few. The
+// map fits the sites at start; when there were none yet (a first run, an import elsewhere), it fits
+// them once they have arrived, unless the user has taken the map in hand meanwhile.
+import type L from 'leaflet';
+import type { SiteView } from '../../../electron/shared/contract/index';
+import type { AppStore } from '../shared/store/app-store';
+import type { Pin, PinLayer } from './pins';
+import { toPin } from './site-pin';
+
+/** Keeps `layer` showing the sites `shown` lets through; returns the function that stops it. */
+export function followSites(map: L.Map, layer: PinLayer, store: AppStore, shown: () => (site: SiteView) => boolean): () => void {
+  let fitted = false;
+  let fitTimer: ReturnType<typeof setTimeout> | undefined;
+  const fitNow = (animate: boolean) => {
+    const bounds = layer.getBounds();
+    if (!bounds) return;
+    map.fitBounds(bounds.pad(0.05), { maxZoom: 15, animate });
+    fitted = true;
+  };
+  const onDrag = () => {
+    fitted = true;
+    clearTimeout(fitTimer);
+  };
+  map.on('dragstart', onDrag);
+  const stopSites = store.onSites((changed, removed, reset) => {
+    const pins = changed.map((site) => (shown()(site) ? toPin(site) : null));
+    if (reset) {
+      layer.setPins(pins.filter((p): p is Pin => p !== null));
+      fitNow(fitted);
+    } else {
+      // A site that lost its position (or no longer passes the filter) leaves the map.
+      const gone = [...removed, ...changed.filter((s, i) => pins[i] === null).map((s) => s.localId)];
+      layer.update(pins.filter((p): p is Pin => p !== null), gone);
+      if (!fitted && layer.size > 0) {
+        clearTimeout(fitTimer);
+        fitTimer = setTimeout(() => fitNow(true), 400);
+      }
+    }
+  });
+  // The store may have loaded before the map existed.
+  const state = store.getState();
+  if (state.loaded) {
+    showAll(layer, store, shown());
+    fitNow(false);
+  }
+  return () => {
+    stopSites();
+    clearTimeout(fitTimer);
+    map.off('dragstart', onDrag);
+  };
+}
+
+/** Puts every site `shown` lets through on the layer at once. */
+export function showAll(layer: PinLayer, store: AppStore, shown: (site: SiteView) => boolean): void {
+  layer.setPins([...store.getState().sites.values()].filter((site) => shown(site)).map(toPin).filter((p): p is Pin => p !== null));
+}

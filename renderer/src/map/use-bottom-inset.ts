@@ -1,0 +1,25 @@
+// How much of the map's right side the bottom-right stack takes up, from the bottom (My location's
+// panel grows): the compact layout's floating site card keeps above it (--map-bottom-right, app/compact.css).
+import { useEffect, type RefObject } from 'react';
+
+export function useBottomInset(container: RefObject<HTMLElement | null>, bottom: RefObject<HTMLElement | null>, right: RefObject<HTMLElement | null>): void {
+  useEffect(() => {
+    const stack = bottom.current;
+    const corner = right.current;
+    const holder = container.current?.closest<HTMLElement>('.body') ?? document.documentElement;
+    if (!stack || !corner) return;
+    const publish = () => {
+      const wrap = container.current?.getBoundingClientRect();
+      if (!wrap) return;
+      holder.style.setProperty('--map-bottom-right', `${Math.max(0, Math.ceil(wrap.bottom - corner.getBoundingClientRect().top))}px`);
+    };
+    const observer = new ResizeObserver(publish);
+    observer.observe(stack);
+    observer.observe(corner);
+    publish();
+    return () => {
+      observer.disconnect();
+      holder.style.removeProperty('--map-bottom-right');
+    };
+  }, [container, bottom, right]);
+}
