@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openCore, type SitewalkCore } from '../../electron/core/open-core';
 import { createSessionSecretStore } from '../../electron/core/profiles/session';
 import { applySitesBatch, previewSitesBatch } from '../../electron/core/sites/batch-edit';
+import { createHostApi, HostApiError } from '../../electron/core/host-api';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -118,5 +119,20 @@ describe('the batch edit', () => {
     const reopened = new Database(join(dataDir, 'sitewalk.db'), { readonly: true });
     expect(reopened.prepare('SELECT count(*) AS n FROM outbox').get()).toEqual({ n: 0 });
     reopened.close();
+  });
+
+  it('is checked at the host boundary: an empty batch or an unknown field is refused before the core', async () => {
+    const { core, ids } = await coreWithSites();
+    const host = createHostApi(core, { host: 'browser' });
+    try {
+      await expect(host.dispatch('applyBatchEdit', [{ localIds: [], change: { group: 'X' } }])).rejects.toBeInstanceOf(HostApiError);
+      await expect(host.dispatch('previewBatchEdit', [{ localIds: ids, change: { name: 'Same name for all' } }])).rejects.toThrow(/previewBatchEdit: argument 1/);
+      expect(core.outbox.list()).toHaveLength(0);
+      const applied = (await host.dispatch('applyBatchEdit', [{ localIds: ids, change: { description: 'audited' } }])) as { ok: boolean; value: { queued: unknown[] } };
+      expect(applied.ok).toBe(true);
+      expect(applied.value.queued).toHaveLength(3);
+    } finally {
+      await host.close();
+    }
   });
 });
