@@ -32,9 +32,9 @@ describe('acting on many sites at once', () => {
         // the map's own buttons: a press on a button is the button's).
         const map = (await page.getByTestId('map').boundingBox())!;
         await page.keyboard.down('Shift');
-        await page.mouse.move(map.x + map.width * 0.35, map.y + map.height * 0.3);
+        await page.mouse.move(map.x + map.width * 0.35, map.y + map.height * 0.45);
         await page.mouse.down();
-        await page.mouse.move(map.x + map.width * 0.5, map.y + map.height * 0.5, { steps: 5 });
+        await page.mouse.move(map.x + map.width * 0.6, map.y + map.height * 0.65, { steps: 5 });
         await page.mouse.move(map.x + map.width * 0.85, map.y + map.height * 0.85, { steps: 5 });
         await page.mouse.up();
         await page.keyboard.up('Shift');
@@ -46,9 +46,9 @@ describe('acting on many sites at once', () => {
         // The same with the map's Select tool, without a key held: a plain drag draws the box; Esc leaves the tool.
         await page.getByRole('button', { name: 'Select', exact: true }).click();
         await page.getByRole('status').filter({ hasText: 'Drag a box over sites' }).waitFor();
-        await page.mouse.move(map.x + map.width * 0.35, map.y + map.height * 0.3);
+        await page.mouse.move(map.x + map.width * 0.35, map.y + map.height * 0.45);
         await page.mouse.down();
-        await page.mouse.move(map.x + map.width * 0.5, map.y + map.height * 0.5, { steps: 5 });
+        await page.mouse.move(map.x + map.width * 0.6, map.y + map.height * 0.65, { steps: 5 });
         await page.mouse.move(map.x + map.width * 0.85, map.y + map.height * 0.85, { steps: 5 });
         await page.mouse.up();
         await expect.poll(async () => Number.parseInt((await selectedCount(page)) ?? '0', 10), { message: 'sites selected by the select tool' }).toBeGreaterThanOrEqual(2);

@@ -49,6 +49,8 @@ export class BoxSelect extends L.Handler {
     if (this.options.allowed && !this.options.allowed()) return;
     // Not from the zoom buttons, the attribution or any other control on the map.
     if (e.target instanceof Element && e.target.closest('.leaflet-control')) return;
+    // The press is the box's: no text selection while it is drawn (Leaflet's own drag does the same).
+    e.preventDefault();
     const map = this.map();
     this.start = map.mouseEventToContainerPoint(e);
     this.draggingWasOn = map.dragging.enabled();
