@@ -16,6 +16,7 @@ import { openHostServices, type HostServicesOptions, type SitewalkCore, type Syn
 import { refuse } from '../shared/result';
 import type { TileProvider } from './tiles/index';
 import type { BulkSession } from './bulk/session';
+import { applySitesBatch, previewSitesBatch } from './sites/batch-edit';
 
 export type { HostTileOptions } from './open-core';
 
@@ -220,6 +221,12 @@ export function createHostApi(
     },
     async getBulkReport(runId) {
       return bulk.report(runId);
+    },
+    async previewBatchEdit(input) {
+      return previewSitesBatch(core.sites, input);
+    },
+    async applyBatchEdit(input) {
+      return applySitesBatch(core.sites, input);
     },
     async exportSites(format, options) {
       return { ok: true, value: bulk.export(format, options.localIds) };

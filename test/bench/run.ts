@@ -33,6 +33,7 @@ export const GROUPS: readonly BenchGroup[] = [
   { name: 'sync', file: 'sync', exportName: 'benchSync', about: 'edits through the outbox at 25/100/300 ms latency × concurrency 4/8/16, beside the ideal' },
   { name: 'startup', file: 'startup', exportName: 'benchStartup', about: 'start-up to first paint and Node RSS at 50,000 sites beside 1,000, first paint at 1,000 beside a bare Leaflet page, register load at 100,000' },
   { name: 'paint', file: 'startup', exportName: 'benchFirstPaint', about: 'first paint at 1,000 sites beside a bare Leaflet page in the same Chromium (the start-up group includes it)' },
+  { name: 'nearest', file: 'nearest', exportName: 'benchNearest', about: 'nearest site for 5,000 EUS submissions among 50,000 sites, beside measuring every pair' },
   { name: 'store', file: 'store', exportName: 'benchStore', about: '10,000 enqueues in one transaction, a history page of 50 out of 100,000, `outbox --json` while the app runs' },
 ];
 

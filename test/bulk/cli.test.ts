@@ -193,4 +193,23 @@ describe('sitewalk reprocess-bulk', { timeout: 180_000 }, () => {
       { processId: '58003', multiMapId: '301', sendEmail: true },
     ]);
   });
+
+  it('--within keeps the submissions near a site (distances from the data folder\'s sites), and says when the file has no positions', async () => {
+    const dir = await dataDir();
+    const sites = join(dir, 'towers.csv');
+    await writeFile(sites, 'Sitename,height,Latitude,Longitude\nRidge,30,45.1,-111.1\n');
+    expect((await runCli(['import', sites, '--no-wait', '--data-dir', dir])).code).toBe(0);
+    const eus = join(dir, 'eus-positions.csv');
+    await writeFile(eus, 'ProcessID,Name,Lat,Lon\n1,Near,45.105,-111.1\n2,Far,46.1,-111.1\n3,Nowhere,,\n');
+    const run = await runCli(['reprocess-bulk', eus, '--multi-map', '301', '--within', '2', '--dry-run', '--json', '--data-dir', dir]);
+    expect(run.code).toBe(0);
+    expect(run.json?.rows.map((row: { row: number; status: string }) => [row.row, row.status])).toEqual([[2, 'would-queue']]);
+    expect(run.json).toMatchObject({ summary: { ready: 1, excluded: 2 } });
+    const none = await runCli(['reprocess-bulk', fixture('eus-download.csv'), '--multi-map', '301', '--within', '2', '--dry-run', '--data-dir', dir]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/no latitude and longitude columns/);
+    const bad = await runCli(['reprocess-bulk', eus, '--multi-map', '301', '--within', 'near', '--dry-run', '--data-dir', dir]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--within takes a distance in kilometers/);
+  });
 });

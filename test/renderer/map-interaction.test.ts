@@ -50,6 +50,16 @@ describe('one tool at a time', () => {
   });
 });
 
+describe('the select tool', () => {
+  it('is one tool among the others: starting it ends measuring, Esc or its button ends it', () => {
+    const selecting = run([{ type: 'start-measure' }, { type: 'start-select' }]);
+    expect(selecting.tool).toEqual({ id: 'select' });
+    expect(run([{ type: 'escape' }], selecting).tool).toEqual({ id: null });
+    expect(run([{ type: 'end', tool: 'select' }], selecting).tool).toEqual({ id: null });
+    expect(run([{ type: 'start-add', purpose: 'new' }], selecting).tool).toEqual({ id: 'add', purpose: 'new' });
+  });
+});
+
 describe('the measure tool', () => {
   it('takes two points, and a third starts a new measurement', () => {
     const two = run([{ type: 'start-measure' }, { type: 'measure-point', point: A }, { type: 'measure-point', point: B }]);
@@ -140,7 +150,7 @@ describe('the tool registry', () => {
     expect([add.enabled(), measure.enabled(), tools.active()]).toEqual([false, false, null]);
   });
 
-  it('leaves no tool active for an ID nothing is registered under (the reserved select tool)', () => {
+  it('leaves no tool active for an ID nothing is registered under', () => {
     const add = new Recorder('add');
     const tools = new ToolRegistry().add(add);
     tools.activate('add');

@@ -10,6 +10,7 @@ import type { ReportRow } from '../../shared/bulk/report';
 import type { InputIssue } from '../../core/service/types';
 import { CliExit, issuesExit, output, type CliIo } from '../io';
 import { withCommonOptions, withCore } from './context';
+import { nearestSiteFinder } from '../../core/sites/nearest';
 import { BULK_EXIT, EXIT_HELP, collect, finishDryRun, finishRun, readOrExit, sendWithProgress, type BulkCommandOptions, type RunFlags } from './bulk-run';
 
 interface ReprocessFlags extends RunFlags {
@@ -19,6 +20,7 @@ interface ReprocessFlags extends RunFlags {
   force?: boolean;
   dryRun?: boolean;
   filter?: string[];
+  within?: string;
 }
 
 export function registerReprocessBulkCommand(program: Command, io: CliIo, options: BulkCommandOptions = {}): void {
@@ -32,6 +34,7 @@ export function registerReprocessBulkCommand(program: Command, io: CliIo, option
       .option('--force', 'with --email, also email submissions emailed (or queued to be) in the last 24 hours; default: they are left out')
       .option('--dry-run', 'show which submissions would be reprocessed; queue nothing')
       .option('--filter <column=value>', 'keep rows whose column equals value (case-insensitive, * matches any text; repeatable, all must match)', collect)
+      .option('--within <km>', 'keep submissions at most this many km from their nearest site (the file needs latitude and longitude columns)')
       .option('--skip-invalid', 'queue the valid rows even when some rows are invalid (default: refuse the whole file)')
       .option('--report <file.csv>', 'write the row-by-row report as CSV')
       .option('--no-wait', 'queue and return without sending'),
@@ -67,6 +70,11 @@ async function runReprocessCommand(io: CliIo, options: BulkCommandOptions, file:
     if (parsed.ok) filters.push(parsed.filter);
     else issues.push({ field: 'filter', message: `--filter ${parsed.message}` });
   }
+  let withinKm: number | undefined;
+  if (flags.within !== undefined) {
+    withinKm = Number(flags.within.trim().replace(',', '.'));
+    if (flags.within.trim() === '' || !Number.isFinite(withinKm) || withinKm < 0) issues.push({ field: 'within', message: `--within takes a distance in kilometers, like 2 or 0.5; "${flags.within}" is not one.` });
+  }
   if (issues.length > 0) issuesExit(io, flags, issues);
   const { bytes } = await readOrExit(io, flags, file);
   const table = readEusCsv(bytes);
@@ -86,10 +94,12 @@ async function runReprocessCommand(io: CliIo, options: BulkCommandOptions, file:
       sendEmail: flags.email === true,
       filters,
       recentEmails: Object.fromEntries([...recent].map(([processId, email]) => [processId, email.label])),
+      nearestSite: nearestSiteFinder(core.sites),
+      ...(withinKm !== undefined ? { withinKm } : {}),
       ...(flags.force === true ? { emailAgain: 'all' as const } : {}),
     });
     // The file is fine; what is wrong is a choice on the command line (Multi Map ID, a filter column).
-    if (plan.problems.length > 0) issuesExit(io, flags, plan.problems.map((message) => ({ field: /Multi Map/.test(message) ? 'multi-map' : 'filter', message })));
+    if (plan.problems.length > 0) issuesExit(io, flags, plan.problems.map((message) => ({ field: /Multi Map/.test(message) ? 'multi-map' : /distance/.test(message) ? 'within' : 'filter', message })));
     for (const note of plan.notes) io.stderr(`sitewalk reprocess-bulk: ${note}\n`);
     const heldBack = plan.rows.filter((row) => row.heldBack);
     if (heldBack.length > 0) {

@@ -17,6 +17,7 @@ import { runImport, runReprocess, type BulkProgress, type RunResult } from './ap
 import { coreOutboxPort, exportSitesOf, knownSitesOf } from './core-port';
 import type { Delimiter } from '../../shared/bulk/csv';
 import { planReprocess, readEusCsv, type EusPlan } from '../../shared/bulk/eus';
+import { nearestSiteFinder } from '../sites/nearest';
 import { exportSites, type ExportFormat } from '../../shared/bulk/export';
 import type { ImportOptions } from '../../shared/bulk/import';
 import { previewImportOffThread } from './preview-off-thread';
@@ -183,6 +184,8 @@ export class BulkSession {
       multiMapId: choices.multiMapId,
       sendEmail: choices.sendEmail,
       recentEmails: Object.fromEntries([...recent].map(([processId, email]) => [processId, email.label])),
+      nearestSite: nearestSiteFinder(this.core.sites),
+      ...(choices.withinKm !== undefined ? { withinKm: choices.withinKm } : {}),
       ...(choices.filters ? { filters: choices.filters } : {}),
       ...(choices.selectedRows ? { selectedRows: choices.selectedRows } : {}),
       ...(choices.emailAgainRows ? { emailAgain: choices.emailAgainRows } : {}),

@@ -9,6 +9,7 @@ import { parseEusReprocess } from '../validation';
 import { decodeText } from './decode';
 import { parseDelimited, type Delimiter } from './csv';
 import { normalizeHeader } from './fields';
+import { findEusPlaces, type EusPlace } from './eus-places';
 
 /** Headers that name the process ID column, compared case/space/underscore-insensitively. */
 export const PROCESS_ID_HEADERS: readonly string[] = ['processid', 'process id', 'process_id', 'ProcessID', 'Process ID', 'process no', 'process number'];
@@ -107,6 +108,18 @@ export interface EusPlanOptions {
    * it after seeing the mark) or this is 'all' (the CLI's --force).
    */
   emailAgain?: 'all' | readonly number[];
+  /** The site nearest a position (the core knows the sites): rows with a place then say how far it is. */
+  nearestSite?: (latitude: number, longitude: number) => EusNearestSite | null;
+  /** Only submissions at most this far (km) from their nearest site; needs positions in the file. */
+  withinKm?: number;
+}
+
+/** The site closest to a submission, and how far it is. */
+export interface EusNearestSite {
+  localId: string;
+  siteId: string | null;
+  name: string;
+  km: number;
 }
 
 export interface EusPlanRow {
@@ -125,6 +138,11 @@ export interface EusPlanRow {
   heldBack?: boolean;
   /** Marked, but a person chose to email it again: the core is told so for this submission only. */
   emailAgain?: boolean;
+  /** Where the submission is, when the file has latitude and longitude columns and this row fills them. */
+  place?: EusPlace;
+  /** Why this row's position cannot be read (the row can still be reprocessed). */
+  placeProblem?: string;
+  nearestSite?: EusNearestSite;
 }
 
 export interface EusPlan {
@@ -139,6 +157,8 @@ export interface EusPlan {
   summary: { total: number; ready: number; invalid: number; repeats: number; excluded: number; heldBack: number };
   multiMapId: string;
   sendEmail: boolean;
+  /** The file's position columns (found as the site import finds them), or null: then no map layer. */
+  coordinates: { latitudeColumn: string; longitudeColumn: string; located: number } | null;
 }
 
 /** Filters, selects and validates. Pure; never throws. */
@@ -158,9 +178,24 @@ export function planReprocess(table: EusTable, options: EusPlanOptions): EusPlan
     }
     matchers.push({ key, test: globToRegExp(filter.value) });
   }
+  const places = findEusPlaces(table);
+  const nearestOf = new Map<number, EusNearestSite>();
+  if (places && options.nearestSite) {
+    for (const [row, place] of places.byRow) {
+      if (!('problem' in place)) {
+        const nearest = options.nearestSite(place.latitude, place.longitude);
+        if (nearest) nearestOf.set(row, nearest);
+      }
+    }
+  }
+  const within = options.withinKm;
+  if (within !== undefined && !places) problems.push('The file has no latitude and longitude columns, so its submissions cannot be filtered by distance to a site.');
   const selected = options.selectedRows ? new Set(options.selectedRows) : null;
   const kept = table.rows.filter(
-    (row) => matchers.every((matcher) => matcher.test.test(row.values[matcher.key] ?? '')) && (selected === null || selected.has(row.row)),
+    (row) =>
+      matchers.every((matcher) => matcher.test.test(row.values[matcher.key] ?? '')) &&
+      (selected === null || selected.has(row.row)) &&
+      (within === undefined || (nearestOf.get(row.row)?.km ?? Infinity) <= within),
   );
 
   const firstRowOf = new Map<string, number>();
@@ -170,6 +205,11 @@ export function planReprocess(table: EusTable, options: EusPlanOptions): EusPlan
     const planRow: EusPlanRow = { row: row.row, processId: row.processId, values: row.values, request: null, ready: false, issues: [] };
     const recentEmail = Object.hasOwn(recent, row.processId.trim()) ? recent[row.processId.trim()] : undefined;
     if (recentEmail !== undefined) planRow.recentEmail = recentEmail;
+    const place = places?.byRow.get(row.row);
+    if (place && 'problem' in place) planRow.placeProblem = place.problem;
+    else if (place) planRow.place = place;
+    const nearest = nearestOf.get(row.row);
+    if (nearest) planRow.nearestSite = nearest;
     const result = parseEusReprocess({ processId: row.processId, multiMapId: options.multiMapId, sendEmail: options.sendEmail });
     if (!result.ok) {
       // The shared choice is reported once above; keep only what is about this row.
@@ -213,5 +253,8 @@ export function planReprocess(table: EusTable, options: EusPlanOptions): EusPlan
     },
     multiMapId: shared.ok ? shared.value.multiMapId : options.multiMapId,
     sendEmail: options.sendEmail,
+    coordinates: places
+      ? { latitudeColumn: places.latitudeColumn, longitudeColumn: places.longitudeColumn, located: [...places.byRow.values()].filter((place) => !('problem' in place)).length }
+      : null,
   };
 }

@@ -120,6 +120,8 @@ export const reprocessFileOptionsSchema = z.object({
   selectedRows: z.array(z.number().int().min(0)).max(1_000_000).optional(),
   /** Rows a person ticked to email again although the submission was emailed (or is queued to be) in the last 24 h. */
   emailAgainRows: z.array(z.number().int().min(0)).max(1_000_000).optional(),
+  /** Only submissions at most this many kilometers from their nearest site (the file needs positions). */
+  withinKm: z.number().min(0).max(20_000).optional(),
   skipInvalid: z.boolean().optional(),
 });
 export type ReprocessFileOptions = z.infer<typeof reprocessFileOptionsSchema>;

@@ -53,6 +53,7 @@ import {
   type OfflineTilesView,
 } from './basemaps';
 import type { GpsView } from './gps';
+import { batchEditInputSchema, type BatchEditApplied, type BatchEditInput, type BatchEditPreview } from './batch-edit';
 
 const id = z.string().min(1).max(200);
 
@@ -93,6 +94,8 @@ export const API_METHODS = {
   getBulkRun: z.tuple([id]),
   cancelBulkRun: z.tuple([id]),
   getBulkReport: z.tuple([id]),
+  previewBatchEdit: z.tuple([batchEditInputSchema]),
+  applyBatchEdit: z.tuple([batchEditInputSchema]),
   exportSites: z.tuple([z.enum(['csv', 'kml', 'geojson']), z.object({ localIds: z.array(z.string().max(200)).max(1_000_000).optional() }).strict()]),
   listBasemaps: z.tuple([]),
   useBasemap: z.tuple([id]),
@@ -165,6 +168,10 @@ export interface SitewalkApi {
   getBulkReport(runId: string): Promise<Result<ExportedFile>>;
   /** The register of the active profile as CSV (the import's columns), KML or GeoJSON. */
   /** `localIds`: only these sites (the ones the list shows, after search and filters); absent: every site. */
+  /** What setting these fields on these sites would change, per site (nothing is queued). */
+  previewBatchEdit(input: BatchEditInput): Promise<Result<BatchEditPreview>>;
+  /** Queues the batch in one transaction (one entry per changed site), or nothing with the reasons. */
+  applyBatchEdit(input: BatchEditInput): Promise<Result<BatchEditApplied>>;
   exportSites(format: 'csv' | 'kml' | 'geojson', options: { localIds?: string[] }): Promise<Result<ExportedFile>>;
   /** Every basemap: the configured tile servers and the added files; exactly one is active. */
   listBasemaps(): Promise<BasemapView[]>;

@@ -274,6 +274,8 @@ export const API_METHOD_NAMES = Object.keys({
   getBulkRun: true,
   cancelBulkRun: true,
   getBulkReport: true,
+  previewBatchEdit: true,
+  applyBatchEdit: true,
   exportSites: true,
   listBasemaps: true,
   useBasemap: true,

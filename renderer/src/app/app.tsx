@@ -27,6 +27,7 @@ import { currentFocus } from './focus';
 import { MapToolbar } from './map-toolbar';
 import { useFocusSoon } from './use-focus-soon';
 import { useSiteFlow } from './use-site-flow';
+import { useMapSelection } from '../features/selection';
 
 const PANELS: { id: Panel; label: string; title: string }[] = [
   { id: 'sites', label: 'Sites', title: 'Sites' },
@@ -54,6 +55,7 @@ export function App({ store, onHostLink }: { store: AppStore; onHostLink: (liste
   const { toasts, toast, dismiss: dismissToast } = useToasts();
   const { state: confirmState, confirm, close: closeConfirm } = useConfirmDialog();
   const mapHandle = useRef<MapHandle>(null);
+  const mapSelection = useMapSelection();
   const focusSoon = useFocusSoon();
   const outbox = useAppState(store, (s) => s.outbox);
   const settings = useAppState(store, (s) => s.settings);
@@ -192,6 +194,7 @@ export function App({ store, onHostLink }: { store: AppStore; onHostLink: (liste
                   />
                 )}
                 onSelect={(id) => selectSite(id)}
+                {...mapSelection}
                 onDrop={(id, lat, lng) => void move.moveSite(id, lat, lng)}
                 onNudge={move.nudge}
                 onStartMove={(id) => flow.startMoveFrom(id, 'menu')}

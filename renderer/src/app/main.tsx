@@ -11,6 +11,7 @@ import { App } from './app';
 import { describeError } from '../shared/store/app-store';
 import { onHostLink } from '../api';
 import { applyTheme, savedTheme } from '../shared/theme';
+import { SelectionScope } from '../features/selection';
 
 // The last theme before the first paint: no flash of white at night while the settings load.
 applyTheme(savedTheme());
@@ -23,7 +24,9 @@ try {
   if (!store) throw error;
   createRoot(root).render(
     <StrictMode>
-      <App store={store} onHostLink={onHostLink} />
+      <SelectionScope store={store}>
+        <App store={store} onHostLink={onHostLink} />
+      </SelectionScope>
     </StrictMode>,
   );
 } catch (error) {

@@ -29,6 +29,7 @@ import { followSites, showAll } from './follow-sites';
 import { useTileLayer } from './use-tile-layer';
 import { useBottomInset } from './use-bottom-inset';
 import { createTools } from './tools/tools';
+import { BoxSelect, boxContains } from './box-select';
 import { wrapped, type ToolCallbacks } from './tools/map-tool';
 import type { ToolRegistry } from './tools/registry';
 import { moveModeOf } from './tools/interaction';
@@ -72,7 +73,13 @@ export interface MapViewProps extends Omit<ToolCallbacks, 'onPick' | 'positionOf
   /** Messages (the toasts), shown at the bottom left above the coordinates, clear of the map's other overlays. */
   messages?: ReactNode;
   handle: Ref<MapHandle>;
+  /** Sites selected to act on together (a thin ring on their pins). */
+  chosen?: ReadonlySet<string>;
+  /** Shift-drag (or the select tool's box) drew a box over these shown sites; `add` when Ctrl/Cmd was held too. */
+  onBoxChosen?: (localIds: string[], add: boolean) => void;
 }
+
+const NONE_CHOSEN: ReadonlySet<string> = new Set();
 
 export function MapView(props: MapViewProps) {
   const { store, settings, selectedId, filter, movePreview, handle } = props;
@@ -123,9 +130,14 @@ export function MapView(props: MapViewProps) {
     container.querySelector('.leaflet-control-zoom-out')?.setAttribute('aria-label', 'Zoom out');
 
     const layer = new PinLayer({
-      onPinClick: (id) => {
+      onPinClick: (id, event) => {
         const pin = layer.getPin(id);
         if (pin && toolsRef.current?.pinClick(id, wrapped(L.latLng(pin.lat, pin.lng)), pin.title)) return;
+        // With no tool wanting it, Shift or Ctrl/Cmd on a pin adds it to (or takes it from) the selection.
+        if (event && (event.shiftKey || event.ctrlKey || event.metaKey) && callbacks.current.onToggleChosen) {
+          callbacks.current.onToggleChosen(id);
+          return;
+        }
         callbacks.current.onSelect(id);
       },
       onPinMenu: (id, point) => {
@@ -151,12 +163,22 @@ export function MapView(props: MapViewProps) {
     layer.addTo(map);
     layerRef.current = layer;
 
+    // A box (Shift-drag, or a drag with the select tool) selects the shown sites inside it.
+    const onBox = (bounds: L.LatLngBounds, add: boolean) => {
+      const covered = [...store.getState().sites.values()]
+        .filter((site) => site.latitude !== null && site.longitude !== null && shownRef.current(site) && boxContains(bounds, site.latitude, site.longitude))
+        .map((site) => site.localId);
+      callbacks.current.onBoxChosen?.(covered, add);
+    };
+    const quickBox = new BoxSelect(map, { onBox, allowed: () => interaction.get().tool.id === null });
+    quickBox.enable();
     const tools = createTools({
       map,
       pins: layer,
       interaction,
       callbacks: () => ({
         ...callbacks.current,
+        onBox,
         onPick: (lat, lng) => callbacks.current.onPick(lat, lng),
         positionOf: (id) => {
           const pin = layer.getPin(id);
@@ -256,6 +278,10 @@ export function MapView(props: MapViewProps) {
   useEffect(() => {
     layerRef.current?.setSelected(selectedId);
   }, [selectedId]);
+  const { chosen } = props;
+  useEffect(() => {
+    layerRef.current?.setChosen(chosen ?? NONE_CHOSEN);
+  }, [chosen]);
 
   // Both together: a drop always ends move mode, so the preview is set again after every drop (the
   // layer shows a dropped pin where it landed at once, and this puts it back if the move was refused).
@@ -307,6 +333,16 @@ export function MapView(props: MapViewProps) {
           Measure
         </button>
         {tool.id === 'measure' && <MeasureResult points={tool.points} unit={settings.heightUnit} />}
+        {props.onBoxChosen && (
+          <button type="button" aria-pressed={tool.id === 'select'} onClick={() => interaction.dispatch(tool.id === 'select' ? { type: 'end', tool: 'select' } : { type: 'start-select' })}>
+            Select
+          </button>
+        )}
+        {tool.id === 'select' && (
+          <p className="map-hint select-hint" role="status">
+            Drag a box over sites, or click pins, to select them (Ctrl adds to the selection). Esc when done.
+          </p>
+        )}
       </div>
 
       {/* The bottom of the map: the left corner's stack (messages, the tile notice, the coordinates)

@@ -20,6 +20,7 @@ import { DEFAULT_SETTINGS } from '../../../electron/shared/contract/index';
 import type { Result } from '../../../electron/shared/result';
 import { createAppStore } from '../../../renderer/src/app/store';
 import type { AppStore } from '../../../renderer/src/shared/store/app-store';
+import { previewBatchEdit } from '../../../electron/shared/bulk/batch-edit';
 import { siteView } from '../../renderer/site-view';
 
 export { siteView };
@@ -152,6 +153,7 @@ export function createFakeHost(data: HostData = {}): FakeHost {
       ...(input.name !== undefined && input.name !== '' ? { name: input.name } : {}),
       ...(input.description !== undefined ? { description: input.description } : {}),
       ...(input.group !== undefined ? { group: input.group } : {}),
+      ...(typeof input.pinStyle === 'number' ? { pinStyle: input.pinStyle as SiteView['pinStyle'] } : {}),
       height: number(input.height, known?.height ?? null),
       latitude: number(input.latitude, known?.latitude ?? null),
       longitude: number(input.longitude, known?.longitude ?? null),
@@ -179,6 +181,23 @@ export function createFakeHost(data: HostData = {}): FakeHost {
       return status;
     },
     saveSite: async (input) => ({ ok: true, value: saveSite(input) }),
+    // The batch edit with the core's own preview rules over this host's sites.
+    previewBatchEdit: async (input) => previewBatchEdit(input, (localId) => sites.get(localId) ?? null),
+    applyBatchEdit: async (input) => {
+      const preview = previewBatchEdit(input, (localId) => sites.get(localId) ?? null);
+      if (!preview.ok) return preview;
+      const problem = preview.value.rows.find((row) => row.problem);
+      if (problem) return refused('localIds', problem.problem!);
+      const queued = preview.value.rows
+        .filter((row) => row.changes.length > 0)
+        .map((row) => {
+          const fields = Object.fromEntries(row.changes.map((change) => [change.field, change.to]));
+          const site = saveSite({ localId: row.localId, ...fields });
+          emit({ type: 'site', site });
+          return { localId: row.localId, entryId: `E-${row.localId}`, coalesced: false };
+        });
+      return { ok: true, value: { queued, unchanged: preview.value.rows.length - queued.length } };
+    },
     addExistingSite: async (input) => ({ ok: true, value: { ...saveSite(input), siteId: String(input.siteId), syncState: 'synced', queued: 0 } }),
     retryEntry: async (entryId) => {
       const entry = entries.get(entryId);

@@ -13,6 +13,7 @@ import { FieldError } from '../../shared/ui/field';
 import { useUi } from '../../shared/ui/ui-context';
 import { BulkFrame, BulkModal, FileFindings, useBulkFlow, type BulkDialogProps } from './bulk-parts';
 import { DataTable, Pager, usePages } from './table';
+import { EusMap, formatKm } from '../eus';
 
 /** Columns shown beside the process ID (the download has many; these say who and where). */
 const EXTRA_COLUMNS = 4;
@@ -41,6 +42,8 @@ function ReprocessFlow({ onClose }: { onClose: () => void }) {
   const [multiMapId, setMultiMapId] = useState('');
   const [sendEmail, setSendEmail] = useState<'yes' | 'no' | ''>('');
   const [submitted, setSubmitted] = useState(false);
+  /** "Only within N km of a site" (a file with positions): applied by the host, like the filters. */
+  const [withinKm, setWithinKm] = useState<number | null>(null);
 
   const shared = parseEusReprocess({ processId: 'x', multiMapId, sendEmail: sendEmail === '' ? undefined : sendEmail === 'yes' });
   const issues: Partial<Record<string, string>> = shared.ok ? {} : issuesByField(shared.issues);
@@ -50,15 +53,16 @@ function ReprocessFlow({ onClose }: { onClose: () => void }) {
     void flow.open(chosen, async (opened) => {
       setFile(opened);
       setFilters([]);
+      setWithinKm(null);
       setEmailAgain(new Set());
-      const first = await load(opened.fileId, []);
+      const first = await load(opened.fileId, [], null);
       if (first) setSelected(new Set(first.rows.map((row) => row.row)));
     });
   }
 
   /** The plan for every row the filters keep (the selection is applied on queueing). */
-  async function load(fileId: string, nextFilters: Filter[]): Promise<EusPlan | null> {
-    const loaded = await flow.ask(() => ui.api.previewReprocessFile(fileId, { multiMapId: '0', sendEmail: false, filters: nextFilters }));
+  async function load(fileId: string, nextFilters: Filter[], within: number | null): Promise<EusPlan | null> {
+    const loaded = await flow.ask(() => ui.api.previewReprocessFile(fileId, { multiMapId: '0', sendEmail: false, filters: nextFilters, ...(within !== null ? { withinKm: within } : {}) }));
     if (!loaded) return null;
     setPlan(loaded);
     setPage(0);
@@ -67,7 +71,12 @@ function ReprocessFlow({ onClose }: { onClose: () => void }) {
 
   function changeFilters(next: Filter[]) {
     setFilters(next);
-    if (file) void load(file.fileId, next);
+    if (file) void load(file.fileId, next, withinKm);
+  }
+
+  function changeWithin(next: number | null) {
+    setWithinKm(next);
+    if (file) void load(file.fileId, filters, next);
   }
 
   const rows = plan?.rows ?? [];
@@ -87,6 +96,7 @@ function ReprocessFlow({ onClose }: { onClose: () => void }) {
       multiMapId: shared.value.multiMapId,
       sendEmail: shared.value.sendEmail,
       filters,
+      ...(withinKm !== null ? { withinKm } : {}),
       // Held-back rows stay out of the selection: the run reports the rows it was asked to queue.
       selectedRows: picked.filter((row) => !heldBack.includes(row)).map((row) => row.row),
       emailAgainRows: againAnyway.map((row) => row.row),
@@ -140,7 +150,7 @@ function ReprocessFlow({ onClose }: { onClose: () => void }) {
         <>
           <section className="bulk-summary" aria-label="What the file holds">
             <p className="summary-line" role="status">
-              {rows.length.toLocaleString()} submission{rows.length === 1 ? '' : 's'} {filters.length > 0 ? `match the filters (${plan.excluded.toLocaleString()} left out)` : 'in the file'}; <strong>{picked.length.toLocaleString()} picked</strong>
+              {rows.length.toLocaleString()} submission{rows.length === 1 ? '' : 's'} {filters.length > 0 || withinKm !== null ? `match the filters (${withinKm !== null ? `within ${withinKm} km of a site; ` : ''}${plan.excluded.toLocaleString()} left out)` : 'in the file'}; <strong>{picked.length.toLocaleString()} picked</strong>
               {picked.length !== ready.length ? `, ${ready.length.toLocaleString()} of them can be sent` : ''}. Process IDs are in the column “{plan.processIdColumn || '?'}”.
             </p>
             {marked.length > 0 && (
@@ -156,6 +166,23 @@ function ReprocessFlow({ onClose }: { onClose: () => void }) {
             <FileFindings problems={fileProblems} notes={plan.notes} />
           </section>
           <FilterBar columns={plan.columns} filters={filters} onChange={changeFilters} />
+          {plan.coordinates && (
+            <>
+              <DistanceFilter withinKm={withinKm} onChange={changeWithin} />
+              <EusMap
+                rows={rows}
+                picked={selected}
+                onToggle={(row) =>
+                  setSelected((previous) => {
+                    const next = new Set(previous);
+                    if (next.has(row)) next.delete(row);
+                    else next.add(row);
+                    return next;
+                  })}
+                onPick={(boxed, add) => setSelected((previous) => new Set(add ? [...previous, ...boxed] : boxed))}
+              />
+            </>
+          )}
           <section className="preview" aria-label="Submissions">
             <div className="preview-bar">
               <label className="check">
@@ -168,7 +195,7 @@ function ReprocessFlow({ onClose }: { onClose: () => void }) {
               </label>
               <Pager page={page} pages={pages} total={rows.length} onPage={setPage} />
             </div>
-            <DataTable head={['Pick', 'Row', 'Process ID', ...columns, 'Notes']}>
+            <DataTable head={['Pick', 'Row', 'Process ID', ...(plan.coordinates ? ['Nearest site'] : []), ...columns, 'Notes']}>
               {slice.map((row) => (
                 <tr key={row.row} className={row.issues.length > 0 ? 'row-invalid' : row.sameAsRow !== undefined || row.recentEmail !== undefined ? 'row-warning' : ''}>
                   <td>
@@ -187,6 +214,7 @@ function ReprocessFlow({ onClose }: { onClose: () => void }) {
                   </td>
                   <td>{row.row}</td>
                   <td>{row.processId}</td>
+                  {plan.coordinates && <td>{row.nearestSite ? `${formatKm(row.nearestSite.km)} · ${row.nearestSite.name || row.nearestSite.siteId || 'a site'}` : (row.placeProblem ?? 'No position')}</td>}
                   {columns.map((column) => (
                     <td key={column}>{row.values[column]}</td>
                   ))}
@@ -275,6 +303,47 @@ function RecentEmailNote({ row, emailing, ticked, onTick }: { row: EusPlanRow; e
 function submissionList(rows: readonly EusPlanRow[]): string {
   const shown = rows.slice(0, 20).map((row) => `${row.processId} (${row.recentEmail ?? 'emailed'})`);
   return rows.length > shown.length ? `${shown.join(', ')} and ${(rows.length - shown.length).toLocaleString()} more` : shown.join(', ');
+}
+
+/** "Only submissions within N km of a site": typed, applied, or taken off again. */
+function DistanceFilter({ withinKm, onChange }: { withinKm: number | null; onChange: (next: number | null) => void }) {
+  const id = useId();
+  const [text, setText] = useState(withinKm === null ? '' : String(withinKm));
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <form
+      className="filter-add distance-filter"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        const value = Number(text.trim().replace(',', '.'));
+        if (text.trim() === '' || !Number.isFinite(value) || value < 0 || value > 20_000) {
+          setError('Enter a distance in kilometers, like 2 or 0.5.');
+          return;
+        }
+        setError(null);
+        onChange(value);
+      }}
+    >
+      <div className={`field ${error ? 'has-error' : ''}`}>
+        <label htmlFor={`${id}-km`}>Only within this many km of a site</label>
+        <input id={`${id}-km`} inputMode="decimal" value={text} aria-invalid={error ? true : undefined} aria-describedby={`${id}-km-error`} onChange={(e) => setText(e.target.value)} />
+        <FieldError id={`${id}-km-error`} message={error ?? undefined} />
+      </div>
+      <button type="submit">Apply distance</button>
+      {withinKm !== null && (
+        <button
+          type="button"
+          onClick={() => {
+            setText('');
+            onChange(null);
+          }}
+        >
+          Any distance
+        </button>
+      )}
+    </form>
+  );
 }
 
 function FilterBar({ columns, filters, onChange }: { columns: string[]; filters: Filter[]; onChange: (next: Filter[]) => void }) {

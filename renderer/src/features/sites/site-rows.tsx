@@ -13,6 +13,7 @@ import { PinIcon, SyncBadge } from '../../shared/ui/badge';
 import { useUi } from '../../shared/ui/ui-context';
 import { PIN_NAMES } from '../../shared/sprites';
 import { nextCell, type Cell } from './grid-keys';
+import { clickSelect, useSelection, useSelectionStore } from '../selection';
 
 /** A row's height in pixels: app/base.css's --row-height on the list (64, or less in the compact layout). */
 const ROW_HEIGHT = 64;
@@ -21,6 +22,8 @@ const COLUMNS = 2;
 
 export function SiteRows({ sites, selectedId, unit }: { sites: SiteView[]; selectedId: string | null; unit: HeightUnit }) {
   const ui = useUi();
+  const selection = useSelection();
+  const selectionStore = useSelectionStore();
   const ref = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [viewHeight, setViewHeight] = useState(400);
@@ -103,13 +106,14 @@ export function SiteRows({ sites, selectedId, unit }: { sites: SiteView[]; selec
         {rows.map((site, i) => {
           const index = first + i;
           const title = siteTitle(site);
+          const chosen = selection.ids.has(site.localId);
           return (
             <li
               key={site.localId}
               role="row"
               aria-rowindex={index + 1}
-              aria-selected={site.localId === selectedId}
-              className={`site-row ${site.localId === selectedId ? 'selected' : ''}`}
+              aria-selected={chosen || site.localId === selectedId}
+              className={`site-row ${site.localId === selectedId ? 'selected' : ''} ${chosen ? 'chosen' : ''}`}
               style={{ transform: `translateY(${index * rowHeight}px)` }}
               data-local-id={site.localId}
               data-row={index}
@@ -122,7 +126,12 @@ export function SiteRows({ sites, selectedId, unit }: { sites: SiteView[]; selec
                   tabIndex={tabIndex(index, 0)}
                   aria-current={site.localId === selectedId ? 'true' : undefined}
                   onFocus={() => setActive({ localId: site.localId, column: 0 })}
-                  onClick={() => ui.selectSite(site.localId, true)}
+                  onClick={(e) => {
+                    // Shift and Ctrl/Cmd build a selection to act on together; a plain click picks one site.
+                    const keys = { shift: e.shiftKey, toggle: e.ctrlKey || e.metaKey };
+                    selectionStore.update((current) => clickSelect(current, site.localId, sites.map((s) => s.localId), keys));
+                    if (!keys.shift && !keys.toggle) ui.selectSite(site.localId, true);
+                  }}
                 >
                   <PinIcon style={site.pinStyle} decorative />
                   <span className="row-text">

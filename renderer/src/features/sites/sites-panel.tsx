@@ -18,6 +18,8 @@ import { useNow, useUi } from '../../shared/ui/ui-context';
 import { measurementText } from '../location';
 import { siteIdText } from './site-id-text';
 import { SiteRows } from './site-rows';
+import { AttributeTable } from './attribute-table';
+import { SelectionBar, selectAll, useSelectionStore } from '../selection';
 
 /** One collator for every comparison: localeCompare with options builds a new one each call (seconds for 10,000 sites). */
 const BY_TITLE = new Intl.Collator(undefined, { numeric: true });
@@ -62,6 +64,9 @@ export function SitesPanel({ selectedId, onAddSite, movingId, onToggleMove, draf
   }, [all]);
 
   const filtered = useMemo(() => all.filter(siteMatcher({ query, group, state })), [all, query, group, state]);
+  const shownIds = useMemo(() => new Set(filtered.map((site) => site.localId)), [filtered]);
+  const selection = useSelectionStore();
+  const [tableOpen, setTableOpen] = useState(false);
 
   // eslint-friendly: reading localStorage on every render is cheap (a handful of keys).
   void draftsVersion;
@@ -177,12 +182,43 @@ export function SitesPanel({ selectedId, onAddSite, movingId, onToggleMove, draf
               <input type="checkbox" checked={mapFollowsList} onChange={(e) => onMapFollowsListChange(e.target.checked)} />
               <span>Show only these sites on the map</span>
             </label>
+            {/* Short screens show these two as icons beside the count (their names stay for screen readers and tooltips). */}
+            <span className="list-tools">
+              <button type="button" className="select-all" title="Select all the sites shown" disabled={filtered.length === 0} onClick={() => selection.update(selectAll(filtered.map((site) => site.localId)))}>
+                <SelectAllIcon />
+                <span className="tool-text">Select all shown</span>
+              </button>
+              <button type="button" className="open-table" title="Attribute table of the sites shown" disabled={filtered.length === 0} onClick={() => setTableOpen(true)}>
+                <TableIcon />
+                <span className="tool-text">Table…</span>
+              </button>
+            </span>
           </div>
+          <SelectionBar shown={shownIds} />
+          <AttributeTable open={tableOpen} sites={filtered} onClose={() => setTableOpen(false)} />
 
           <SiteRows sites={filtered} selectedId={selectedId} unit={unit} />
         </>
       )}
     </div>
+  );
+}
+
+function SelectAllIcon() {
+  return (
+    <svg className="tool-icon" aria-hidden="true" viewBox="0 0 20 20" width="20" height="20" fill="none" stroke="currentColor" strokeWidth="2">
+      <rect x="2" y="2" width="16" height="16" rx="2" />
+      <path d="M6 10l3 3 5-6" />
+    </svg>
+  );
+}
+
+function TableIcon() {
+  return (
+    <svg className="tool-icon" aria-hidden="true" viewBox="0 0 20 20" width="20" height="20" fill="none" stroke="currentColor" strokeWidth="2">
+      <rect x="2" y="3" width="16" height="14" rx="1" />
+      <path d="M2 8h16M2 12.5h16M8 3v14" />
+    </svg>
   );
 }
 

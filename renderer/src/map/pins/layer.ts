@@ -48,6 +48,7 @@ export class PinLayer extends L.Layer implements PinDragHost {
   /** How long the last full redraw took (ms): decides how eagerly data changes redraw. */
   private lastFullCost = 0;
   private selectedId: string | null = null;
+  private chosen: ReadonlySet<string> = new Set();
   private hiddenId: string | null = null;
   private preview: MovePreview | null = null;
   private palette: MapPalette = LIGHT_MAP_PALETTE;
@@ -98,6 +99,13 @@ export class PinLayer extends L.Layer implements PinDragHost {
   /** The box around every pin, or null when there is none. */
   getBounds(): L.LatLngBounds | null {
     return this.pins.bounds();
+  }
+
+  /** The sites selected to act on together (drawn with a thin ring). */
+  setChosen(ids: ReadonlySet<string>): void {
+    if (this.chosen === ids) return;
+    this.chosen = ids;
+    this.scheduleRedraw(true);
   }
 
   setSelected(id: string | null): void {
@@ -329,6 +337,7 @@ export class PinLayer extends L.Layer implements PinDragHost {
         offsetY: -origin.y - min.y,
         zoom,
         selectedId: this.selectedId,
+        chosen: this.chosen,
         movableId: this.movableId,
         hiddenId: this.hiddenId,
         preview: previewPin && previewAt ? { pin: previewPin, x: previewAt.x, y: previewAt.y } : null,

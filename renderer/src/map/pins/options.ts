@@ -22,7 +22,8 @@ export interface PinLayerOptions {
   clusterMaxZoom: number;
   /** From this zoom on, site names are drawn beside full pins (overlapping names are skipped). */
   labelsFromZoom: number;
-  onPinClick?: (id: string) => void;
+  /** A click on a pin; the event says which keys were held (Shift, Ctrl/Cmd add it to the selection). */
+  onPinClick?: (id: string, event?: MouseEvent) => void;
   onPinDrop?: (id: string, latlng: L.LatLng) => void;
   /** Right click on a pin, or a long press with a finger or pen. */
   onPinMenu?: (id: string, containerPoint: L.Point) => void;

@@ -46,6 +46,8 @@ export interface Frame {
   hiddenId: string | null;
   /** A moved pin's proposed place (canvas pixels), with the pin. */
   preview: { pin: Pin; x: number; y: number } | null;
+  /** Sites selected to act on together: each gets a thin ring (the selected pin keeps its thick one). */
+  chosen?: ReadonlySet<string>;
   /** False when something besides the view changed (data, selection): everything is drawn. */
   mayShift: boolean;
   /** Draw site names beside the pins (full pins only, never compact dots). */
@@ -174,6 +176,7 @@ export class PinPainter {
       const top = y - sprite.anchorY;
       hits.add(pin, left, top, sprite.width, sprite.height);
       if (strips && !touches(strips, left, top, sprite.width, sprite.height)) continue;
+      if (frame.chosen?.has(pin.id)) this.drawChosenRing(x, y - sprite.anchorY + sprite.height / 2, Math.max(sprite.width, sprite.height) / 2 + 3);
       ctx.drawImage(sprite.canvas, left, top, sprite.width, sprite.height);
     }
     for (const i of shownClusters) {
@@ -296,6 +299,21 @@ export class PinPainter {
     ctx.fillStyle = this.palette.labelInk;
     ctx.fillText(text, left, mid + 1);
     ctx.textBaseline = 'alphabetic';
+  }
+
+  /** A ring in the highlight's colours, thinner than the selected pin's: "part of the selection". */
+  private drawChosenRing(x: number, y: number, r: number): void {
+    const ctx = this.ctx;
+    ctx.save();
+    ctx.beginPath();
+    ctx.arc(x, y, r, 0, Math.PI * 2);
+    ctx.lineWidth = 4;
+    ctx.strokeStyle = this.palette.highlightOuter;
+    ctx.stroke();
+    ctx.lineWidth = 2;
+    ctx.strokeStyle = this.palette.highlightInner;
+    ctx.stroke();
+    ctx.restore();
   }
 
   /**

@@ -144,7 +144,7 @@ export class PinPointer {
         // The click that follows belongs to the pin, not to the map underneath.
         this.swallowClick = true;
         if (isCluster(tap.item)) this.host.zoomToCluster(tap.item);
-        else this.host.opts.onPinClick?.(tap.item.id);
+        else this.host.opts.onPinClick?.(tap.item.id, e);
       } else if (tap.menuShown) {
         this.swallowClick = true;
       }
@@ -157,7 +157,7 @@ export class PinPointer {
     this.swallowClick = true;
     this.host.canvas()?.releasePointerCapture?.(e.pointerId);
     if (press.dragging) this.firePress('pinpressend', press, map.mouseEventToContainerPoint(e));
-    else this.host.opts.onPinClick?.(press.pin.id);
+    else this.host.opts.onPinClick?.(press.pin.id, e);
   };
 
   private readonly onPointerCancel = (e: PointerEvent): void => {

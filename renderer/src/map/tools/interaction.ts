@@ -13,7 +13,7 @@ import type { MeasurePoint } from '../measure-result';
 import type { PickedFix, SiteFormRequest } from '../../shared/ui/ui-context';
 import { IDLE, nextMoveMode, type MoveEvent, type MoveMode } from './move-mode';
 
-/** Every map tool. 'select' is reserved for the selection tool (not built yet: nothing starts it). */
+/** Every map tool. */
 export type ToolId = 'add' | 'move' | 'measure' | 'select' | 'download-area' | 'stake';
 
 /** A place the user picked for the form (a map click in pick mode, or My location's averaged fix). */
@@ -50,6 +50,8 @@ export interface Interaction {
 export type InteractionEvent =
   | { type: 'start-add'; purpose: 'new' | 'pick' }
   | { type: 'start-measure' }
+  /** Selecting sites on the map: a drag draws a box, a click on a pin adds or removes it. */
+  | { type: 'start-select' }
   | { type: 'measure-point'; point: MeasurePoint }
   | { type: 'start-download-area' }
   | { type: 'start-stake'; target: { lat: number; lon: number } | null }
@@ -100,6 +102,8 @@ export function nextInteraction(state: Interaction, event: InteractionEvent): In
       return start(state, { id: 'add', purpose: event.purpose });
     case 'start-measure':
       return start(state, { id: 'measure', points: [] });
+    case 'start-select':
+      return start(state, { id: 'select' });
     case 'measure-point':
       // A third point starts a new measurement.
       if (tool.id !== 'measure') return state;

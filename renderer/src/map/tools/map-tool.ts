@@ -26,6 +26,10 @@ export interface ToolCallbacks {
   movePreview: MovePreview | null;
   /** Where a site is (its pin, or the store's site when a filter keeps the pin off the map). */
   positionOf: (localId: string) => MapPoint | null;
+  /** A pin clicked with the select tool (or with Shift/Ctrl): into the selection, or out of it. */
+  onToggleChosen?: (localId: string) => void;
+  /** A box drawn to select the sites shown in it; `add` keeps what was selected (Ctrl/Cmd held). */
+  onBox?: (bounds: L.LatLngBounds, add: boolean) => void;
 }
 
 /** What every tool is built with: the map, its pins, the interaction and the owner's callbacks. */
