@@ -32,6 +32,7 @@ export const GROUPS: readonly BenchGroup[] = [
   { name: 'peers', file: 'peers', exportName: 'benchPeers', about: 'client CPU per SOAP 1.1 site edit: ours, the soap npm package and bare undici, at concurrency 1 and 8' },
   { name: 'sync', file: 'sync', exportName: 'benchSync', about: 'edits through the outbox at 25/100/300 ms latency × concurrency 4/8/16, beside the ideal' },
   { name: 'startup', file: 'startup', exportName: 'benchStartup', about: 'start-up to first paint and Node RSS at 50,000 sites beside 1,000, register load at 100,000' },
+  { name: 'redact', file: 'redact', exportName: 'benchRedact', about: 'a call with a multi-MB answer: the key removed from what is kept or shown, beside the whole-body pass it made before' },
   { name: 'store', file: 'store', exportName: 'benchStore', about: '10,000 enqueues in one transaction, a history page of 50 out of 100,000, `outbox --json` while the app runs' },
 ];
 
