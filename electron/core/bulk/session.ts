@@ -153,9 +153,20 @@ export class BulkSession {
   async previewImport(fileId: string, choices: ImportChoices): Promise<Result<ImportPreviewView>> {
     const held = this.file(fileId);
     if (!held) return BulkSession.missingFile();
-    const kept = await previewImportKept({ path: held.path }, this.importOptions(held, choices));
+    const kept = await this.keptPreview(fileId, held, choices);
+    if (!kept) return BulkSession.missingFile();
     held.preview = kept;
     return { ok: true, value: kept.view() };
+  }
+
+  /** The file previewed in the worker; null when newer files pushed it out (and removed it) meanwhile. */
+  private async keptPreview(fileId: string, held: Held, choices: ImportChoices): Promise<KeptPreview | null> {
+    try {
+      return await previewImportKept({ path: held.path }, this.importOptions(held, choices));
+    } catch (error) {
+      if (!this.files.has(fileId)) return null;
+      throw error;
+    }
   }
 
   /** A page of the last preview's rows, as a filter shows them. */
@@ -188,7 +199,9 @@ export class BulkSession {
     const held = this.file(fileId);
     if (!held) return BulkSession.missingFile();
     // Checked again (the register may have changed since the preview), then decoded a piece at a time.
-    const preview = await (await previewImportKept({ path: held.path }, this.importOptions(held, choices))).whole();
+    const kept = await this.keptPreview(fileId, held, choices);
+    if (!kept) return BulkSession.missingFile();
+    const preview = await kept.whole();
     return this.start('import', held.name, (options) => runImport(coreOutboxPort(this.core), preview, { ...options, skipInvalid: choices.skipInvalid === true }));
   }
 
