@@ -204,6 +204,12 @@ export function createHostApi(
     previewImport(fileId, choices) {
       return bulk.previewImport(fileId, choices);
     },
+    async getPreviewRows(fileId, query) {
+      return bulk.previewRows(fileId, query.filter, query.offset);
+    },
+    getDryRunReport(fileId) {
+      return bulk.dryRunReport(fileId);
+    },
     startImport(fileId, choices) {
       return bulk.startImport(fileId, choices);
     },

@@ -11,7 +11,7 @@ import { BASEMAPS_SETTING_KEY, BASEMAPS_READING_KEY } from '../../electron/core/
 import { writePmtiles } from '../support/basemap-files';
 import { call, raw } from '../support/host';
 import { startHostProcess, watchStatus, type HostProcess } from '../support/host-process-run';
-import { allocatedBytes, entryOf2GiB, gigabytePng, GOOD_TILE, HOSTILE_TILE, leafBomb, mbtilesHugeTile, metadataBomb } from '../support/hostile-basemaps';
+import { allocatedBytes, entryOf2GiB, gigabytePng, GOOD_TILE, HOSTILE_TILE, leafBomb, mbtilesEndlessView, mbtilesHugeTile, metadataBomb } from '../support/hostile-basemaps';
 import { it } from '../support/fixtures';
 
 const PEAK_RSS = 400 * 1024 * 1024;
@@ -44,6 +44,7 @@ describe.each<[string, string, Make, RegExp]>([
   ['a sparse PMTiles serving one "PNG" of 1 GiB', 'gigabyte.pmtiles', gigabytePng, /a tile in it is 1024 MB, over the 4 MB/],
   ['a PMTiles whose metadata inflates to 400 MB', 'metadata-bomb.pmtiles', metadataBomb, /the metadata in it is larger than 1 MB/],
   ['an MBTiles with one tile of 128 MB', 'huge-tile.mbtiles', mbtilesHugeTile, /a tile in it \(10\/195\/365\) is 128 MB, over the 4 MB Sitewalk reads for one tile/],
+  ['an MBTiles whose tiles view runs a recursive CTE of 10^12 steps for one tile', 'endless.mbtiles', mbtilesEndlessView, /reading from it took longer than 5 s, which no usable basemap file needs/],
 ])('%s', (_label, name, make, sentence) => {
   it('is refused or turned off with a sentence, under 400 MB, the API answering, and stays off after a restart', async ({ tempDir }) => {
     const path = join(tempDir, name);

@@ -34,6 +34,7 @@ export const GROUPS: readonly BenchGroup[] = [
   { name: 'startup', file: 'startup', exportName: 'benchStartup', about: 'start-up to first paint and Node RSS at 50,000 sites beside 1,000, first paint at 1,000 beside a bare Leaflet page, register load at 100,000' },
   { name: 'paint', file: 'startup', exportName: 'benchFirstPaint', about: 'first paint at 1,000 sites beside a bare Leaflet page in the same Chromium (the start-up group includes it)' },
   { name: 'nearest', file: 'nearest', exportName: 'benchNearest', about: 'nearest site for 5,000 EUS submissions among 50,000 sites, beside measuring every pair' },
+  { name: 'redact', file: 'redact', exportName: 'benchRedact', about: 'a call with a multi-MB answer: the key removed from what is kept or shown, beside the whole-body pass it made before' },
   { name: 'store', file: 'store', exportName: 'benchStore', about: '10,000 enqueues in one transaction, a history page of 50 out of 100,000, `outbox --json` while the app runs' },
 ];
 

@@ -8,7 +8,7 @@ import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, vi } from 'vitest';
-import type { ApiEvent, Result, BulkRunView, EusPlan, ImportPreview, SitewalkApi } from '../../electron/shared/contract/index';
+import type { ApiEvent, Result, BulkRunView, EusPlan, ImportPreviewView, SitewalkApi } from '../../electron/shared/contract/index';
 import { createHostApi } from '../../electron/core/host-api';
 import type { SitewalkCore } from '../../electron/core/open-core';
 import { it } from '../support/fixtures';
@@ -55,9 +55,9 @@ describe('bulk work through the host contract', () => {
     const file = value(await api.openBulkFile({ name: 'audit.csv', base64: base64(SITES_CSV) }));
     expect(file).toMatchObject({ name: 'audit.csv', size: Buffer.byteLength(SITES_CSV) });
 
-    const preview: ImportPreview = value(await api.previewImport(file.fileId, {}));
+    const preview: ImportPreviewView = value(await api.previewImport(file.fileId, {}));
     expect(preview.summary).toMatchObject({ total: 3, ready: 3, creates: 3, invalid: 0 });
-    expect(preview.rows.map((row) => row.edit?.height)).toEqual([30, 50, 30]);
+    expect(preview.firstPage.rows.map((row) => row.edit?.height)).toEqual([30, 50, 30]);
     expect(core.outbox.list()).toHaveLength(0);
 
     const started = value(await api.startImport(file.fileId, {}));
@@ -98,7 +98,7 @@ describe('bulk work through the host contract', () => {
       ['X', 'longitude', 'auto'],
     ]);
     expect(mapped.summary).toMatchObject({ total: 3, ready: 2, invalid: 1 });
-    expect(mapped.rows[2]!.edit?.height).toBe(25);
+    expect(value(await api.getPreviewRows(file.fileId, { filter: 'all', offset: 0 })).rows[2]!.edit?.height).toBe(25);
 
     const refused = value(await api.startImport(file.fileId, { mapping: { Tower: 'name', Elev: 'height' }, defaults: { height: '25' } }));
     expect(refused.state).toBe('ended');
@@ -263,5 +263,33 @@ describe('bulk work through the host contract', () => {
     } finally {
       await hostApi.close();
     }
+  });
+
+  it('answers the dry run with counts and a first page, keeps the rows, and gives any page of any filter and the whole report', async ({ core }) => {
+    const { api } = hostOn(core);
+    // 250 rows; every tenth has no height (invalid).
+    const rows = Array.from({ length: 250 }, (_, index) => `Ridge ${index},${index % 10 === 0 ? '' : 30},45.${index},-111.1`);
+    const file = value(await api.openBulkFile({ name: 'many.csv', base64: base64(`name,height,lat,lon\n${rows.join('\n')}\n`) }));
+    const preview = value(await api.previewImport(file.fileId, {}));
+    expect(preview).not.toHaveProperty('rows');
+    expect(preview.rowCounts).toEqual({ all: 250, invalid: 25, notes: 0, create: 225, edit: 0, unchanged: 0, skip: 0 });
+    // The invalid rows first, since there are some.
+    expect(preview.firstPage).toMatchObject({ filter: 'invalid', offset: 0, total: 25 });
+    expect(preview.firstPage.rows.map((row) => row.row)).toEqual(Array.from({ length: 25 }, (_, index) => 2 + index * 10));
+
+    const third = value(await api.getPreviewRows(file.fileId, { filter: 'all', offset: 200 }));
+    expect(third).toMatchObject({ filter: 'all', offset: 200, total: 250 });
+    expect(third.rows.map((row) => row.row)).toEqual(Array.from({ length: 50 }, (_, index) => 202 + index));
+    const creates = value(await api.getPreviewRows(file.fileId, { filter: 'create', offset: 100 }));
+    expect(creates.rows).toHaveLength(100);
+    expect(creates.rows[0]).toMatchObject({ row: 114, action: 'create', ready: true });
+    expect(value(await api.getPreviewRows(file.fileId, { filter: 'all', offset: 300 })).rows).toEqual([]);
+
+    const report = value(await api.getDryRunReport(file.fileId));
+    expect(report.fileName).toBe('many-dry-run.csv');
+    expect(report.content.trimEnd().split('\r\n')).toHaveLength(251);
+
+    const other = value(await api.openBulkFile({ name: 'other.csv', base64: base64('name,height,lat,lon\nA,30,45,-111\n') }));
+    expect(await api.getPreviewRows(other.fileId, { filter: 'all', offset: 0 })).toMatchObject({ ok: false, issues: [{ message: expect.stringMatching(/not been checked yet/) }] });
   });
 });

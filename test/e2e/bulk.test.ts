@@ -37,6 +37,16 @@ describe('bulk work', () => {
     // The invalid row is what the table shows first, with the reason.
     await dialog.getByRole('cell', { name: /Height in feet must be a number/ }).waitFor();
     await session.screenshot('bulk-import-preview');
+    // The other rows are asked of the host (it keeps them) when the filter changes.
+    await dialog.getByLabel('Show').selectOption('all');
+    await dialog.getByRole('cell', { name: 'Audit East' }).waitFor();
+    await expect.poll(() => dialog.locator('.preview-table tbody tr').count()).toBe(4);
+    await dialog.getByLabel('Show').selectOption('invalid');
+    await expect.poll(() => dialog.locator('.preview-table tbody tr').count()).toBe(1);
+    // The dry-run report has every row, made by the host from the rows it keeps.
+    const dryRun = await downloaded(page, () => dialog.getByRole('button', { name: 'Download dry-run report' }).click());
+    expect(dryRun.name).toBe('tower-audit-dry-run.csv');
+    expect(reportRows(dryRun.text).map((row) => row[0])).toEqual(['2', '3', '4', '5']);
     await dialog.getByText('Columns and defaults').click();
     await session.screenshot('bulk-import-mapping');
 

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleElectron, paths, ROOT } from '../../electron/main/build';
+import { KeptPreview, type PackedPreview } from '../../electron/core/bulk/kept-preview';
 
 let dataDir: string;
 beforeAll(async () => {
@@ -52,12 +53,12 @@ describe('the Electron bundles', () => {
   it('preview-thread.cjs, beside main.cjs, previews an import in a worker thread (the main process keeps answering)', async () => {
     const bytes = new TextEncoder().encode('Sitename,Height,Latitude,Longitude\nNorth Ridge,30,45.5,-93.25\n');
     const worker = new Worker(paths().previewWorkerBundle, { workerData: { source: bytes, options: { fileName: 'sites.csv' } } });
-    const [message] = (await once(worker, 'message')) as [{ ok: boolean; json: ArrayBuffer }];
+    const [message] = (await once(worker, 'message')) as [{ ok: boolean; packed: PackedPreview }];
     await worker.terminate();
     expect(message.ok).toBe(true);
-    const preview = JSON.parse(Buffer.from(message.json).toString('utf8')) as { rows: { fields: Record<string, unknown> }[] };
-    expect(preview.rows).toHaveLength(1);
-    expect(JSON.stringify(preview.rows[0])).toContain('North Ridge');
+    const preview = new KeptPreview(message.packed);
+    expect(preview.rowCount).toBe(1);
+    expect(JSON.stringify(preview.page('all', 0).rows[0])).toContain('North Ridge');
   });
 
   it('preload.cjs is one CommonJS file that requires nothing but electron', async () => {

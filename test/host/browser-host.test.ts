@@ -2,7 +2,8 @@
 // front of a real core: only a request with the run's token, our Host and (when sent) our Origin
 // reaches the API; no CORS, strict headers, no path out of the renderer folder, clear 400s for bad
 // calls, a real round trip and an event delivered over the page's own event client.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { symlink, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -281,6 +282,47 @@ describe('calls', () => {
     const tooBig = await api.openBulkFile({ name: 'huge.csv', file: new Blob([new Uint8Array(65 * 1024 * 1024)]) });
     expect(tooBig).toEqual({ ok: false, issues: [{ field: 'file', message: 'huge.csv is 65 MB; the limit is 64 MB. Split the file.' }] });
     expect((await api.getStatus()).host).toBe('browser');
+  });
+
+  it('stops reading a raw upload sent without a length once it passes the limit: 413 with the sentence, nothing kept', async ({ host }) => {
+    const uploads = join(host.dataDir, 'uploads');
+    // Files other tests opened stay held (the host is the file's).
+    const held = readdirSync(uploads).sort();
+    const answer = await new Promise<{ status: number; body: string; sent: number }>((resolve, reject) => {
+      let sent = 0;
+      const request = httpRequest(
+        {
+          host: '127.0.0.1',
+          port: host.port,
+          method: 'POST',
+          path: '/api/openBulkFile',
+          headers: { host: `127.0.0.1:${host.port}`, authorization: `Bearer ${host.token}`, 'content-type': 'application/octet-stream', 'x-sitewalk-file-name': 'endless.csv', 'transfer-encoding': 'chunked' },
+          agent: false,
+        },
+        (response) => {
+          let body = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (body += chunk));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body, sent }));
+        },
+      );
+      // Written until the host answers (or gives up on the connection), never ended by this side.
+      request.on('error', () => undefined);
+      const piece = Buffer.alloc(1024 * 1024, 0x61);
+      const pump = () => {
+        while (sent < 200 * 1024 * 1024 && !request.destroyed) {
+          sent += piece.length;
+          if (!request.write(piece)) return void request.once('drain', pump);
+        }
+        if (sent >= 200 * 1024 * 1024) reject(new Error('the host read 200 MB without answering'));
+      };
+      pump();
+    });
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body)).toEqual({ error: { code: 'too-large', message: 'endless.csv is larger than 64 MB, the limit; split the file.' } });
+    expect(answer.sent).toBeLessThan(200 * 1024 * 1024);
+    await vi.waitFor(() => expect(readdirSync(uploads).sort()).toEqual(held), waiting('the partial upload to be removed'));
+    expect((await call(host, 'getStatus', [])).status).toBe(200);
   });
 
   it('runs a real call: a saved site is queued and listed', async ({ host }) => {

@@ -26,15 +26,13 @@ function connectionFor(binding: Binding, namespace = 'http://tempuri.org/'): Con
   return { baseUrl: 'http://127.0.0.1:1', servicePath: '/towercoverage.asmx', namespace, binding };
 }
 
-/** An answer as the client hands it to a codec: the key already removed from `body`, `raw` as received. */
+/** An answer as the client hands it to a codec: the body as received, with the key's redactor. */
 function answerOf(body: string, options: { status?: number; truncated?: boolean } = {}): Answer {
-  const redacted = redactKey(body);
   return {
     status: options.status ?? 200,
     statusText: 'OK',
     contentType: 'text/xml; charset=utf-8',
-    body: redacted,
-    ...(redacted === body ? {} : { raw: body }),
+    body,
     redact: redactKey,
     location: null,
     endpoint: 'http://127.0.0.1:1/towercoverage.asmx',

@@ -5,6 +5,8 @@
 //   gigabytePng      sparse 1 GiB + a bit: one "PNG" tile of 1 GiB
 //   metadataBomb     ~400 KB: gzip metadata that inflates to 400 MB of JSON
 //   mbtilesHugeTile  an MBTiles whose one tile is 128 MB
+//   mbtilesEndlessView  an MBTiles whose `tiles` is a view: the good tile at once, HOSTILE_TILE only
+//                    after a recursive CTE of 10^12 steps (hours of one core in SQLite)
 // Gzip bombs are many copies of one small gzip member: gunzip reads concatenated members as one
 // stream, so the bomb costs one compression of 1 MiB to make.
 import { open, truncate, writeFile } from 'node:fs/promises';
@@ -151,4 +153,22 @@ export async function allocatedBytes(path: string): Promise<number> {
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * An MBTiles whose `tiles` is a view: the good tile comes from a table at once, HOSTILE_TILE from a
+ * recursive CTE that counts to 10^12 first. better-sqlite3 runs it to its end whoever asks.
+ */
+export async function mbtilesEndlessView(path: string): Promise<void> {
+  const db = new Database(path);
+  db.exec('CREATE TABLE stored (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB)');
+  db.exec('CREATE TABLE metadata (name TEXT, value TEXT)');
+  const meta = db.prepare('INSERT INTO metadata VALUES (?, ?)');
+  for (const [name, value] of [['name', 'Endless view'], ['format', 'png'], ['minzoom', '9'], ['maxzoom', '10'], ['bounds', TEST_AREA.join(',')]]) meta.run(name, value);
+  db.prepare('INSERT INTO stored VALUES (?, ?, ?, ?)').run(GOOD_TILE.z, GOOD_TILE.x, 2 ** GOOD_TILE.z - 1 - GOOD_TILE.y, basemapTile(GOOD_TILE.z, GOOD_TILE.x, GOOD_TILE.y));
+  const { z, x, y } = HOSTILE_TILE;
+  db.exec(
+    `CREATE VIEW tiles AS SELECT * FROM stored UNION ALL SELECT ${z}, ${x}, ${2 ** z - 1 - y}, tile_data FROM stored, (WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 1000000000000) SELECT n FROM c WHERE n = 1000000000000)`,
+  );
+  db.close();
 }

@@ -10,6 +10,7 @@ import { Worker } from 'node:worker_threads';
 import { previewImport, type ImportOptions } from '../../shared/bulk/import';
 import type { ImportPreview } from '../../shared/bulk/preview';
 import { previewImportFile } from './import-file';
+import { KeptPreview, packPreview, type PackedPreview } from './kept-preview';
 
 /** Beside dist/electron/main.cjs (electron/main/build.ts), where import.meta.url points in the bundle. */
 const BUNDLED = new URL('./preview-thread.cjs', import.meta.url);
@@ -43,13 +44,14 @@ function startWorker(workerData: { source: PreviewSource; options: ImportOptions
   return null;
 }
 
-export async function previewImportOffThread(source: PreviewSource, options: ImportOptions): Promise<ImportPreview> {
+/** The preview, its rows kept packed (kept-preview.ts): what the host keeps and pages from. */
+export async function previewImportKept(source: PreviewSource, options: ImportOptions): Promise<KeptPreview> {
   const worker = startWorker({ source, options });
-  if (!worker) return source instanceof Uint8Array ? previewImport(source, options) : previewImportFile(source.path, options);
-  return new Promise<ImportPreview>((resolve, reject) => {
-    worker.once('message', (message: { ok: true; json: ArrayBuffer } | { ok: false; message: string }) => {
+  if (!worker) return new KeptPreview(packPreview(source instanceof Uint8Array ? await previewImport(source, options) : await previewImportFile(source.path, options)));
+  return new Promise<KeptPreview>((resolve, reject) => {
+    worker.once('message', (message: { ok: true; packed: PackedPreview } | { ok: false; message: string }) => {
       void worker.terminate();
-      if (message.ok) resolve(JSON.parse(Buffer.from(message.json).toString('utf8')) as ImportPreview);
+      if (message.ok) resolve(new KeptPreview(message.packed));
       else reject(new Error(message.message));
     });
     worker.once('error', reject);
@@ -57,4 +59,9 @@ export async function previewImportOffThread(source: PreviewSource, options: Imp
       if (code !== 0) reject(new Error(`the import preview stopped (exit ${code})`));
     });
   });
+}
+
+/** The whole preview (the CLI's import), decoded a piece at a time. */
+export async function previewImportOffThread(source: PreviewSource, options: ImportOptions): Promise<ImportPreview> {
+  return (await previewImportKept(source, options)).whole();
 }

@@ -20,9 +20,10 @@ import { planReprocess, readEusCsv, type EusPlan } from '../../shared/bulk/eus';
 import { nearestSiteFinder } from '../sites/nearest';
 import { exportSites, type ExportFormat } from '../../shared/bulk/export';
 import type { ImportOptions } from '../../shared/bulk/import';
-import { previewImportOffThread } from './preview-off-thread';
-import type { ImportPreview } from '../../shared/bulk/preview';
-import { reportCsv } from '../../shared/bulk/report';
+import { previewImportKept } from './preview-off-thread';
+import type { KeptPreview } from './kept-preview';
+import type { ImportPreviewView, PreviewRowsPage, RowFilter } from '../../shared/bulk/preview-page';
+import { dryRunReport, reportCsv } from '../../shared/bulk/report';
 import { BODY_TOO_LARGE } from '../../node/body-file';
 import { HeldFiles } from './held-files';
 
@@ -52,6 +53,8 @@ interface Held {
   name: string;
   /** The held copy (held-files.ts). */
   path: string;
+  /** The last preview of this file, its rows packed: pages are read from it. */
+  preview?: KeptPreview;
 }
 
 /** A streamed file that passed the limit: nothing was kept, and this says so. */
@@ -147,10 +150,41 @@ export class BulkSession {
     return refuse('file', 'That file is no longer open here (Sitewalk was restarted, or other files were opened since); choose it again.');
   }
 
-  async previewImport(fileId: string, choices: ImportChoices): Promise<Result<ImportPreview>> {
+  /** The dry run: its findings, counts and first page; the rows stay here for previewRows. */
+  async previewImport(fileId: string, choices: ImportChoices): Promise<Result<ImportPreviewView>> {
     const held = this.file(fileId);
     if (!held) return BulkSession.missingFile();
-    return { ok: true, value: await previewImportOffThread({ path: held.path }, this.importOptions(held, choices)) };
+    const kept = await this.keptPreview(fileId, held, choices);
+    if (!kept) return BulkSession.missingFile();
+    held.preview = kept;
+    return { ok: true, value: kept.view() };
+  }
+
+  /** The file previewed in the worker; null when newer files pushed it out (and removed it) meanwhile. */
+  private async keptPreview(fileId: string, held: Held, choices: ImportChoices): Promise<KeptPreview | null> {
+    try {
+      return await previewImportKept({ path: held.path }, this.importOptions(held, choices));
+    } catch (error) {
+      if (!this.files.has(fileId)) return null;
+      throw error;
+    }
+  }
+
+  /** A page of the last preview's rows, as a filter shows them. */
+  previewRows(fileId: string, filter: RowFilter, offset: number): Result<PreviewRowsPage> {
+    const held = this.file(fileId);
+    if (!held) return BulkSession.missingFile();
+    if (!held.preview) return refuse('file', 'This file has not been checked yet; check it again.');
+    return { ok: true, value: held.preview.page(filter, offset) };
+  }
+
+  /** The last dry run's rows as the report CSV (what `sitewalk import --dry-run --report` writes). */
+  async dryRunReport(fileId: string): Promise<Result<SavedFile>> {
+    const held = this.file(fileId);
+    if (!held) return BulkSession.missingFile();
+    if (!held.preview) return refuse('file', 'This file has not been checked yet; check it again.');
+    const base = held.name.replace(/\.[^.]+$/, '');
+    return { ok: true, value: { fileName: `${base}-dry-run.csv`, mimeType: 'text/csv;charset=utf-8', content: reportCsv(dryRunReport(await held.preview.whole()), { bom: true }), notes: [] } };
   }
 
   private importOptions(held: Held, choices: ImportChoices): ImportOptions {
@@ -165,7 +199,10 @@ export class BulkSession {
   async startImport(fileId: string, choices: ImportChoices): Promise<Result<BulkRun>> {
     const held = this.file(fileId);
     if (!held) return BulkSession.missingFile();
-    const preview = await previewImportOffThread({ path: held.path }, this.importOptions(held, choices));
+    // Checked again (the register may have changed since the preview), then decoded a piece at a time.
+    const kept = await this.keptPreview(fileId, held, choices);
+    if (!kept) return BulkSession.missingFile();
+    const preview = await kept.whole();
     return this.start('import', held.name, (options) => runImport(coreOutboxPort(this.core), preview, { ...options, skipInvalid: choices.skipInvalid === true }));
   }
 

@@ -242,10 +242,11 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
     // A success must decode exactly: a replacement character silently put in a result would be
     // taken for the service's words. A failure's text only explains it, so it is read leniently.
     const decodedBody = decodeBody(read.bytes, contentType, success && read.failure === undefined && !read.tooLarge);
-    // The key is removed before anything reads the text: an excerpt cut through the key, or a
-    // message with its spaces collapsed, could otherwise keep part of it. The parser still reads
-    // the body as received (answer.raw), and the codec removes the key from what it parsed.
-    const text = redact(decodedBody.text);
+    // The body is not redacted whole (on a multi-MB body that pass cost more than the rest of the
+    // call): only what is kept or shown is. The codec removes the key from every value it parses
+    // (the results), and every error leaves through finish(), which removes it from every field —
+    // the excerpt, the message, the detail — after they are cut, so no cut or collapse can hide it.
+    const text = decodedBody.text;
     if (read.failure !== undefined) {
       const halted = stopped(read.failure);
       if (halted) return { ok: false, error: halted };
@@ -282,7 +283,6 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
       statusText: redact(response.statusText ?? ''),
       contentType,
       body: text,
-      ...(text === decodedBody.text ? {} : { raw: decodedBody.text }),
       redact,
       location: redactOrNull(response.headers.get('location'), redact),
       endpoint,

@@ -20,13 +20,11 @@ export interface Answer {
   status: number;
   statusText: string;
   contentType: string;
-  /** The body as errors may show it: the API key already removed (the client does it on reading). */
-  body: string;
   /**
-   * The body exactly as received, when it differs from `body`: what the XML parser reads, so that
-   * removing the key can never break the markup. The texts parsed out of it go through `redact`.
+   * The body as received. It may hold the key (a server echoing the request): the texts parsed out of
+   * it go through `redact`, and the client removes the key from every field of an error built from it.
    */
-  raw?: string;
+  body: string;
   redact?: (text: string) => string;
   location: string | null;
   /** The endpoint called, without query: safe to show (the key may be in a GET query). */
@@ -83,7 +81,7 @@ export function answerLimits(operation: Operation): XmlLimits {
  * when `repair` is set (a failure's fault still has its code and reason up front).
  */
 function parseAnswer(answer: Answer, limits: XmlLimits, repair = false): ReturnType<typeof parseXml> {
-  const source = answer.raw ?? answer.body;
+  const source = answer.body;
   let parsed = parseXml(source, limits);
   const closed = repair && !parsed.ok && answer.truncated ? closeTruncated(source) : null;
   if (closed !== null) parsed = parseXml(closed, limits);

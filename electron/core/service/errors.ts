@@ -23,7 +23,7 @@
 // the error is built (bounded.ts): the sentence quotes at most a few hundred bytes, the detail holds
 // the one excerpt support needs (head and tail, with the byte count), so a 7.9 MB error page costs a
 // few KB in the outbox journal however often it is retried. The key is removed by the client
-// (redact.ts) from the body before these builders see it and from every field after.
+// (redact.ts) from every field of the error these builders return, after they cut and quote.
 import type { CallError, InputIssue, ServiceRefusal } from './types';
 import {
   ASMX_FAULT_PREFIX,

@@ -51,7 +51,7 @@ function readerFor(answer: Answer, connection: Connection): Reader | undefined {
   if (answer.truncated || answer.status < 200 || answer.status >= 300) return undefined;
   const namespace = connection.namespace;
   if (AWKWARD_VALUE.test(namespace) || namespace.includes('"')) return undefined;
-  return new Reader(answer.raw ?? answer.body, answer.redact ?? identity);
+  return new Reader(answer.body, answer.redact ?? identity);
 }
 
 function done(operation: Operation, element: XmlElement | undefined): ReadResult | undefined {

@@ -1,5 +1,5 @@
 // Raster basemap files made in the office, read where they are, at any size: MBTiles (SQLite, read-only
-// through better-sqlite3) and PMTiles v3 (our bounded reader over a file handle). Only raster tiles:
+// through better-sqlite3, in a process of its own with a deadline per read: mbtiles-remote.ts) and PMTiles v3 (our bounded reader over a file handle). Only raster tiles:
 // a file of vector tiles, or anything else, is refused with a sentence that says what to do. Opening
 // never throws: every outcome is an OpenedTileFile; a file that breaks a read limit (limits.ts) is
 // refused with `limit: true`, and a tile read that breaks one throws a TileFileLimitError.
@@ -9,7 +9,7 @@ import { basename } from 'node:path';
 import type { Bounds } from '../../shared/contract/basemaps';
 import type { TileCoords } from './coords';
 import { TileFileLimitError } from './limits';
-import { openMbtilesReader, type MbtilesReader } from './mbtiles-reader';
+import { openMbtiles as openMbtilesFile, type AsyncMbtilesReader } from './mbtiles-remote';
 import { openPmtilesReader } from './pmtiles-reader';
 
 export type TileFileKind = 'mbtiles' | 'pmtiles';
@@ -159,38 +159,38 @@ const FORMAT_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpe
 // ---------- MBTiles ----------
 
 async function openMbtiles(path: string, shown: string, size: number, mtimeMs: number): Promise<OpenedTileFile> {
-  let reader: MbtilesReader;
+  let reader: AsyncMbtilesReader;
   try {
-    reader = openMbtilesReader(path, shown);
+    reader = await openMbtilesFile(path, shown);
   } catch (error) {
     return refusedFor(error, `"${shown}" cannot be opened as an MBTiles file (it may be damaged).`);
   }
   try {
     const { tables, metadata } = reader;
     if (!tables.has('tiles')) {
-      reader.close();
+      await reader.close();
       return refused(`"${shown}" is a SQLite database but not an MBTiles basemap (it has no tiles table).`, `tables: ${[...tables].join(', ').slice(0, 200)}`);
     }
     const format = (metadata.get('format') ?? '').trim().toLowerCase();
     if (format === 'pbf' || format === 'mvt' || format === 'mlt') {
-      reader.close();
+      await reader.close();
       return refused(`"${shown}" ${VECTOR_SENTENCE}`, `metadata format ${format}`);
     }
-    const sample = reader.anyTile();
+    const sample = await reader.anyTile();
     if (!sample) {
-      reader.close();
+      await reader.close();
       return refused(`"${shown}" has no tiles.`, 'the tiles table is empty');
     }
     const sniffed = sniffImageType(sample);
     if (!sniffed) {
-      reader.close();
+      await reader.close();
       const gzip = sample[0] === 0x1f && sample[1] === 0x8b;
       return gzip || format === '' ? refused(`"${shown}" ${VECTOR_SENTENCE}`, `first tile starts ${sample.subarray(0, 8).toString('hex')}`) : refused(`"${shown}" holds tiles that are not images Sitewalk can show (format "${format.slice(0, 20)}").`, `format ${format.slice(0, 20)}`);
     }
     let minZoom = Number.parseInt(metadata.get('minzoom') ?? '', 10);
     let maxZoom = Number.parseInt(metadata.get('maxzoom') ?? '', 10);
     if (!Number.isInteger(minZoom) || !Number.isInteger(maxZoom) || minZoom > maxZoom) {
-      const range = reader.zoomRange();
+      const range = await reader.zoomRange();
       minZoom = range.min;
       maxZoom = range.max;
     }
@@ -205,9 +205,9 @@ async function openMbtiles(path: string, shown: string, size: number, mtimeMs: n
       sizeBytes: size,
       mtimeMs,
     };
-    return opened(path, info, async (coords) => reader.tile(coords), () => reader.close());
+    return opened(path, info, (coords) => reader.tile(coords), () => reader.close());
   } catch (error) {
-    reader.close();
+    await reader.close();
     return refusedFor(error, `"${shown}" cannot be read as an MBTiles file (it may be damaged).`);
   }
 }

@@ -12,4 +12,5 @@ export type { Result } from '../result';
 export type { Binding, InputIssue, KeyStoreKind, OutboxState, PinStyle, SyncState } from '../domain';
 export type { BulkProgress, ReportRow, RunResult } from '../bulk/report';
 export type { EusPlan, EusPlanRow } from '../bulk/eus';
-export type { ImportPreview } from '../bulk/preview';
+export type { ImportPreview, PreviewRow } from '../bulk/preview';
+export { PREVIEW_PAGE_ROWS, ROW_FILTERS, type ImportPreviewView, type PreviewRowsPage, type RowFilter } from '../bulk/preview-page';

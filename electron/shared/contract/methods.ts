@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { Result } from '../result';
 import type { EusPlan } from '../bulk/eus';
-import type { ImportPreview } from '../bulk/preview';
+import { ROW_FILTERS, type ImportPreviewView, type PreviewRowsPage, type RowFilter } from '../bulk/preview-page';
 import type { ApiEvent } from './events';
 import type { SiteList } from './site-list';
 import {
@@ -88,6 +88,8 @@ export const API_METHODS = {
   saveSettings: z.tuple([settingsPatchSchema]),
   openBulkFile: z.tuple([bulkFileSchema]),
   previewImport: z.tuple([id, importOptionsSchema]),
+  getPreviewRows: z.tuple([id, z.object({ filter: z.enum(ROW_FILTERS), offset: z.number().int().min(0).max(100_000_000) })]),
+  getDryRunReport: z.tuple([id]),
   startImport: z.tuple([id, importOptionsSchema]),
   previewReprocessFile: z.tuple([id, reprocessFileOptionsSchema]),
   startReprocessFile: z.tuple([id, reprocessFileOptionsSchema]),
@@ -154,8 +156,12 @@ export interface SitewalkApi {
   saveSettings(patch: SettingsPatch): Promise<Result<SettingsView>>;
   /** Hands a file to the host for bulk work (held in the data folder for this run only); the page passes a ChosenFile. */
   openBulkFile(file: { name: string; base64: string } | { name: string; bytes: Uint8Array } | ChosenFile): Promise<Result<BulkFileView>>;
-  /** The dry run: every row of the file mapped and checked, nothing queued. */
-  previewImport(fileId: string, options: ImportOptionsInput): Promise<Result<ImportPreview>>;
+  /** The dry run: every row of the file mapped and checked, nothing queued; answers the counts and the first page of rows. */
+  previewImport(fileId: string, options: ImportOptionsInput): Promise<Result<ImportPreviewView>>;
+  /** A page of the last dry run's rows, as a filter shows them. */
+  getPreviewRows(fileId: string, query: { filter: RowFilter; offset: number }): Promise<Result<PreviewRowsPage>>;
+  /** The last dry run's row-by-row report, as CSV. */
+  getDryRunReport(fileId: string): Promise<Result<ExportedFile>>;
   /** Checks the file again and queues every ready row in one durable batch; the run is followed by the host. */
   startImport(fileId: string, options: ImportOptionsInput): Promise<Result<BulkRunView>>;
   /** Reads an EUS CSV download and plans the reprocess (filters, selection, Multi Map, email); nothing queued. */

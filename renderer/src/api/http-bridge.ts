@@ -268,6 +268,8 @@ export const API_METHOD_NAMES = Object.keys({
   saveSettings: true,
   openBulkFile: true,
   previewImport: true,
+  getPreviewRows: true,
+  getDryRunReport: true,
   startImport: true,
   previewReprocessFile: true,
   startReprocessFile: true,

@@ -2,21 +2,19 @@
 // its columns were understood and change that by hand, see every row checked by the shared schema
 // (the dry run), then queue the ready rows in one batch and follow them to the report. The host does
 // the reading and checking (off this page's thread) and checks again when the rows are applied.
-import { useId, useMemo, useState } from 'react';
-import type { ImportOptionsInput, ImportPreview } from '../../../../electron/shared/contract/index';
+import { useEffect, useId, useState } from 'react';
+import { PREVIEW_PAGE_ROWS, type ImportOptionsInput, type ImportPreviewView, type PreviewRowsPage, type RowFilter } from '../../../../electron/shared/contract/index';
 import { IMPORT_TARGETS, targetLabel, type ImportTarget } from '../../../../electron/shared/bulk/fields';
-import { dryRunReport, reportCsv } from '../../../../electron/shared/bulk/report';
 import { PIN_STYLES } from '../../../../electron/shared/domain';
 import type { PreviewRow } from '../../../../electron/shared/bulk/preview';
 import { formatBytes, saveFile } from './files';
 import { PIN_NAMES } from '../../shared/sprites';
 import { useUi } from '../../shared/ui/ui-context';
 import { BulkFrame, BulkModal, FileFindings, useBulkFlow, type BulkDialogProps } from './bulk-parts';
-import { DataTable, Pager, usePages } from './table';
+import { DataTable, Pager } from './table';
 
 const ACCEPT = '.csv,.tsv,.tab,.txt,.kml,.kmz,.geojson,.json';
 
-type RowFilter = 'all' | 'invalid' | 'notes' | 'create' | 'edit' | 'unchanged' | 'skip';
 const FILTERS: Array<[RowFilter, string]> = [
   ['all', 'All rows'],
   ['invalid', 'Invalid'],
@@ -41,7 +39,7 @@ function ImportFlow({ onClose }: { onClose: () => void }) {
   const ui = useUi();
   const flow = useBulkFlow('import');
   const [file, setFile] = useState<Opened | null>(null);
-  const [preview, setPreview] = useState<ImportPreview | null>(null);
+  const [preview, setPreview] = useState<ImportPreviewView | null>(null);
   const [options, setOptions] = useState<ImportOptionsInput>({});
 
   function choose(chosen: File) {
@@ -90,7 +88,7 @@ function ImportFlow({ onClose }: { onClose: () => void }) {
 
 function Review({ file, preview, options, onChange, onApply, busy }: {
   file: Opened;
-  preview: ImportPreview;
+  preview: ImportPreviewView;
   options: ImportOptionsInput;
   onChange: (next: ImportOptionsInput) => void;
   onApply: () => void;
@@ -101,6 +99,12 @@ function Review({ file, preview, options, onChange, onApply, busy }: {
   const invalidBlocks = s.invalid > 0 && options.skipInvalid !== true;
   const canApply = !blocked && !invalidBlocks && s.ready > 0 && !busy;
   const details = Object.entries(preview.details).map(([key, value]) => `${key}: ${value}`);
+  const ui = useUi();
+  // Every row is on the host; the report is made there.
+  async function downloadDryRun() {
+    const report = await ui.call(() => ui.api.getDryRunReport(file.fileId));
+    if (report?.ok) saveFile(report.value);
+  }
 
   return (
     <>
@@ -122,7 +126,7 @@ function Review({ file, preview, options, onChange, onApply, busy }: {
         <Mapping preview={preview} options={options} onChange={onChange} disabled={busy} />
       </details>
 
-      <PreviewTable rows={preview.rows} />
+      <PreviewTable fileId={file.fileId} preview={preview} />
 
       <div className="bulk-footer">
         {s.invalid > 0 && (
@@ -137,8 +141,7 @@ function Review({ file, preview, options, onChange, onApply, busy }: {
           </button>
           <button
             type="button"
-            onClick={() =>
-              saveFile({ fileName: `${file.name.replace(/\.[^.]+$/, '')}-dry-run.csv`, mimeType: 'text/csv;charset=utf-8', content: reportCsv(dryRunReport(preview), { bom: true }) })}
+            onClick={() => void downloadDryRun()}
           >
             Download dry-run report
           </button>
@@ -153,7 +156,7 @@ function Review({ file, preview, options, onChange, onApply, busy }: {
   );
 }
 
-function Mapping({ preview, options, onChange, disabled }: { preview: ImportPreview; options: ImportOptionsInput; onChange: (next: ImportOptionsInput) => void; disabled: boolean }) {
+function Mapping({ preview, options, onChange, disabled }: { preview: ImportPreviewView; options: ImportOptionsInput; onChange: (next: ImportOptionsInput) => void; disabled: boolean }) {
   const id = useId();
   const mapping = options.mapping ?? {};
   const defaults = options.defaults ?? {};
@@ -248,53 +251,42 @@ function Mapping({ preview, options, onChange, disabled }: { preview: ImportPrev
   );
 }
 
-function matches(row: PreviewRow, filter: RowFilter): boolean {
-  switch (filter) {
-    case 'all':
-      return true;
-    case 'invalid':
-      return row.issues.length > 0;
-    case 'notes':
-      return row.issues.length === 0 && row.warnings.length > 0;
-    default:
-      return row.action === filter && (filter === 'skip' || row.issues.length === 0);
-  }
-}
-
 const PREVIEW_HEAD = ['Row', 'Will', 'Site ID', 'Name', 'Height', 'Latitude', 'Longitude', 'Group', 'Pin', 'Notes'];
 
-function PreviewTable({ rows }: { rows: PreviewRow[] }) {
+/** The preview's rows a page at a time, asked of the host (which keeps them) by filter and page. */
+function PreviewTable({ fileId, preview }: { fileId: string; preview: ImportPreviewView }) {
   const id = useId();
-  const [filter, setFilter] = useState<RowFilter>(() => (rows.some((row) => row.issues.length > 0) ? 'invalid' : 'all'));
-  const shown = useMemo(() => rows.filter((row) => matches(row, filter)), [rows, filter]);
-  const { page, pages, slice, setPage } = usePages(shown);
+  const ui = useUi();
+  const [shown, setShown] = useState<PreviewRowsPage>(preview.firstPage);
+  // A new dry run (other choices) starts the table again from its first page.
+  useEffect(() => setShown(preview.firstPage), [preview]);
+  const pages = Math.max(1, Math.ceil(shown.total / PREVIEW_PAGE_ROWS));
+  const page = Math.floor(shown.offset / PREVIEW_PAGE_ROWS);
+
+  async function show(filter: RowFilter, nextPage: number) {
+    const answer = await ui.call(() => ui.api.getPreviewRows(fileId, { filter, offset: nextPage * PREVIEW_PAGE_ROWS }));
+    if (answer?.ok) setShown(answer.value);
+  }
 
   return (
     <section className="preview" aria-labelledby={`${id}-title`}>
       <div className="preview-bar">
         <h3 id={`${id}-title`}>Rows</h3>
         <label htmlFor={`${id}-filter`}>Show</label>
-        <select
-          id={`${id}-filter`}
-          value={filter}
-          onChange={(e) => {
-            setFilter(e.target.value as RowFilter);
-            setPage(0);
-          }}
-        >
+        <select id={`${id}-filter`} value={shown.filter} onChange={(e) => void show(e.target.value as RowFilter, 0)}>
           {FILTERS.map(([value, label]) => (
             <option key={value} value={value}>
-              {label} ({rows.filter((row) => matches(row, value)).length.toLocaleString()})
+              {label} ({preview.rowCounts[value].toLocaleString()})
             </option>
           ))}
         </select>
-        <Pager page={page} pages={pages} total={shown.length} onPage={setPage} />
+        <Pager page={page} pages={pages} total={shown.total} onPage={(next) => void show(shown.filter, next)} />
       </div>
       <DataTable className="preview-table" head={PREVIEW_HEAD}>
-        {slice.map((row) => (
+        {shown.rows.map((row) => (
           <PreviewLine key={row.row} row={row} />
         ))}
-        {slice.length === 0 && (
+        {shown.rows.length === 0 && (
           <tr>
             <td colSpan={PREVIEW_HEAD.length} className="empty">
               No rows here.
