@@ -108,3 +108,12 @@ export class BoxSelect extends L.Handler {
 export function boxContains(bounds: L.LatLngBounds, latitude: number, longitude: number): boolean {
   return [0, 360, -360, 720, -720].some((shift) => bounds.contains([latitude, longitude + shift]));
 }
+
+/** The shown sites (with a position) inside the box, by local ID. */
+export function sitesInBox<S extends { localId: string; latitude: number | null; longitude: number | null }>(sites: Iterable<S>, shown: (site: S) => boolean, bounds: L.LatLngBounds): string[] {
+  const inside: string[] = [];
+  for (const site of sites) {
+    if (site.latitude !== null && site.longitude !== null && shown(site) && boxContains(bounds, site.latitude, site.longitude)) inside.push(site.localId);
+  }
+  return inside;
+}

@@ -29,7 +29,8 @@ import { followSites, showAll } from './follow-sites';
 import { useTileLayer } from './use-tile-layer';
 import { useBottomInset } from './use-bottom-inset';
 import { createTools } from './tools/tools';
-import { BoxSelect, boxContains } from './box-select';
+import { BoxSelect, sitesInBox } from './box-select';
+import { SelectControl } from './select-control';
 import { wrapped, type ToolCallbacks } from './tools/map-tool';
 import type { ToolRegistry } from './tools/registry';
 import { moveModeOf } from './tools/interaction';
@@ -82,7 +83,7 @@ export interface MapViewProps extends Omit<ToolCallbacks, 'onPick' | 'positionOf
 const NONE_CHOSEN: ReadonlySet<string> = new Set();
 
 export function MapView(props: MapViewProps) {
-  const { store, settings, selectedId, filter, movePreview, handle } = props;
+  const { store, settings, selectedId, filter, movePreview, handle, chosen } = props;
   const interaction = useOwnInteraction(props.interaction);
   const tool = useInteraction(interaction, (s) => s.tool);
   const menu = useInteraction(interaction, (s) => s.menu);
@@ -135,10 +136,7 @@ export function MapView(props: MapViewProps) {
         const pin = layer.getPin(id);
         if (pin && toolsRef.current?.pinClick(id, wrapped(L.latLng(pin.lat, pin.lng)), pin.title)) return;
         // With no tool wanting it, Shift or Ctrl/Cmd on a pin adds it to (or takes it from) the selection.
-        if (event && (event.shiftKey || event.ctrlKey || event.metaKey) && callbacks.current.onToggleChosen) {
-          callbacks.current.onToggleChosen(id);
-          return;
-        }
+        if (event && (event.shiftKey || event.ctrlKey || event.metaKey) && callbacks.current.onToggleChosen) return callbacks.current.onToggleChosen(id);
         callbacks.current.onSelect(id);
       },
       onPinMenu: (id, point) => {
@@ -165,12 +163,7 @@ export function MapView(props: MapViewProps) {
     layerRef.current = layer;
 
     // A box (Shift-drag, or a drag with the select tool) selects the shown sites inside it.
-    const onBox = (bounds: L.LatLngBounds, add: boolean) => {
-      const covered = [...store.getState().sites.values()]
-        .filter((site) => site.latitude !== null && site.longitude !== null && shownRef.current(site) && boxContains(bounds, site.latitude, site.longitude))
-        .map((site) => site.localId);
-      callbacks.current.onBoxChosen?.(covered, add);
-    };
+    const onBox = (bounds: L.LatLngBounds, add: boolean) => callbacks.current.onBoxChosen?.(sitesInBox(store.getState().sites.values(), shownRef.current, bounds), add);
     const quickBox = new BoxSelect(map, { onBox, allowed: () => interaction.get().tool.id === null });
     quickBox.enable();
     const tools = createTools({
@@ -279,10 +272,7 @@ export function MapView(props: MapViewProps) {
   useEffect(() => {
     layerRef.current?.setSelected(selectedId);
   }, [selectedId]);
-  const { chosen } = props;
-  useEffect(() => {
-    layerRef.current?.setChosen(chosen ?? NONE_CHOSEN);
-  }, [chosen]);
+  useEffect(() => layerRef.current?.setChosen(chosen ?? NONE_CHOSEN), [chosen]);
 
   // Both together: a drop always ends move mode, so the preview is set again after every drop (the
   // layer shows a dropped pin where it landed at once, and this puts it back if the move was refused).
@@ -334,16 +324,7 @@ export function MapView(props: MapViewProps) {
           Measure
         </button>
         {tool.id === 'measure' && <MeasureResult points={tool.points} unit={settings.heightUnit} />}
-        {props.onBoxChosen && (
-          <button type="button" aria-pressed={tool.id === 'select'} onClick={() => interaction.dispatch(tool.id === 'select' ? { type: 'end', tool: 'select' } : { type: 'start-select' })}>
-            Select
-          </button>
-        )}
-        {tool.id === 'select' && (
-          <p className="map-hint select-hint" role="status">
-            Drag a box over sites, or click pins, to select them (Ctrl adds to the selection). Esc when done.
-          </p>
-        )}
+        {props.onBoxChosen && <SelectControl interaction={interaction} active={tool.id} />}
       </div>
 
       {/* The bottom of the map: the left corner's stack (messages, the tile notice, the coordinates)
