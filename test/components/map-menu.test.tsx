@@ -1,40 +1,21 @@
 // The map's right-click menu offers "Download this area…" whatever the basemap: usable when the
 // basemap allows it, and otherwise disabled with the reason beside it (a file is offline already, a
 // server's terms forbid it), still reachable with the arrow keys so the reason is read out.
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { userEvent } from 'vitest/browser';
 import type { BasemapView } from '../../electron/shared/contract/index';
-import { useUi } from '../../renderer/src/shared/ui/ui-context';
-import { MapView, type MapHandle } from '../../renderer/src/map/map-view';
-import { useAppState } from '../../renderer/src/shared/store/app-store';
 import { BasemapControls } from '../../renderer/src/features/basemaps';
 import { renderWithHost } from './support/shell';
+import { TestMap } from './support/test-map';
 import { applyBasemaps } from '../../renderer/src/features/basemaps/basemaps-slice';
 
 function MapOnly() {
-  const ui = useUi();
-  const settings = useAppState(ui.store, (s) => s.settings);
-  const handle = useRef<MapHandle>(null);
   // The download dialog is the basemaps feature's: the shell wires it to the map as App does.
   const [downloadOpen, setDownloadOpen] = useState(false);
   return (
     <div style={{ width: 800, height: 500, position: 'relative' }}>
-      <MapView
-        store={ui.store}
-        settings={settings}
-        selectedId={null}
-        filter={null}
-        movePreview={null}
-        onPick={() => {}}
-        onSelect={() => {}}
-        onDrop={() => {}}
-        onNudge={() => {}}
-        onStartMove={() => {}}
-        onEdit={() => {}}
-        onCancelAdd={() => {}}
-        rightInset={0}
-        handle={handle}
+      <TestMap
         onDownloadArea={() => setDownloadOpen(true)}
         controls={(map) => <BasemapControls map={map} downloadOpen={downloadOpen} onDownloadOpen={setDownloadOpen} />}
       />

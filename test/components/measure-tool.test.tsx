@@ -1,22 +1,17 @@
 // The measure tool on the real map: while it is the active tool the map's clicks are its points (a
 // line between two, with the distance and bearing said in words), Esc clears the points and a second
 // Esc leaves the tool; starting add-site mode ends it, since one tool at a time has the clicks.
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { userEvent } from 'vitest/browser';
-import { useUi } from '../../renderer/src/shared/ui/ui-context';
-import { MapView, type MapHandle } from '../../renderer/src/map/map-view';
 import { InteractionStore, useInteraction } from '../../renderer/src/map/tools/interaction-store';
-import { useAppState } from '../../renderer/src/shared/store/app-store';
 import { renderWithHost, siteView } from './support/shell';
+import { mapElement, TestMap } from './support/test-map';
 
 const RIDGE = siteView({ localId: 'L1', name: 'Ridge', height: 30, latitude: 40.5, longitude: -80.25 });
 const VALLEY = siteView({ localId: 'L2', name: 'Valley', height: 20, latitude: 40.52, longitude: -80.2 });
 
 function MapWithTools({ picks }: { picks: string[] }) {
-  const ui = useUi();
-  const settings = useAppState(ui.store, (s) => s.settings);
-  const handle = useRef<MapHandle>(null);
   const [interaction] = useState(() => new InteractionStore());
   const tool = useInteraction(interaction, (s) => s.tool.id);
   return (
@@ -26,30 +21,14 @@ function MapWithTools({ picks }: { picks: string[] }) {
       </button>
       <p data-testid="tool">{tool ?? 'none'}</p>
       <div style={{ position: 'relative', flex: 1 }}>
-        <MapView
-          store={ui.store}
-          settings={settings}
-          selectedId={null}
-          filter={null}
+        <TestMap
           interaction={interaction}
-          movePreview={null}
           onPick={(lat, lng) => picks.push(`${lat.toFixed(3)},${lng.toFixed(3)}`)}
-          onSelect={() => {}}
-          onDrop={() => {}}
-          onNudge={() => {}}
-          onStartMove={() => {}}
-          onEdit={() => {}}
           onCancelAdd={() => interaction.dispatch({ type: 'end', tool: 'add' })}
-          rightInset={0}
-          handle={handle}
         />
       </div>
     </div>
   );
-}
-
-function mapElement(): HTMLElement {
-  return document.querySelector<HTMLElement>('[data-testid="map"]')!;
 }
 
 /** A click on the map at a fraction of its width and height, as Leaflet hears it. */

@@ -1,16 +1,15 @@
 // Moving a site from the keyboard, on the real map: in move mode the arrow keys nudge the pin by a
 // step that follows the zoom (Shift: further), Enter asks the same confirmation as a drag and queues
 // the move, Esc puts the pin back; outside move mode the arrows are the map's own panning again.
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { userEvent } from 'vitest/browser';
 import { useUi } from '../../renderer/src/shared/ui/ui-context';
 import { useMoveWithUndo } from '../../renderer/src/features/sites/use-move-with-undo';
-import { MapView, type MapHandle } from '../../renderer/src/map/map-view';
 import { InteractionStore } from '../../renderer/src/map/tools/interaction-store';
-import { useAppState } from '../../renderer/src/shared/store/app-store';
 import { distanceMeters } from '../../renderer/src/shared/format';
 import { renderWithHost, siteView } from './support/shell';
+import { TestMap } from './support/test-map';
 
 const RIDGE = siteView({ localId: 'L1', name: 'Ridge', height: 30, latitude: 40.5, longitude: -80.25 });
 const VALLEY = siteView({ localId: 'L2', name: 'Valley', height: 20, latitude: 40.52, longitude: -80.2 });
@@ -21,8 +20,6 @@ function MapHarness() {
   // One interaction for move mode and the map, as App has.
   const [interaction] = useState(() => new InteractionStore());
   const move = useMoveWithUndo(ui, { interaction });
-  const settings = useAppState(ui.store, (s) => s.settings);
-  const handle = useRef<MapHandle>(null);
   return (
     <div style={{ width: 800, height: 500, display: 'flex', flexDirection: 'column' }}>
       <button type="button" onClick={() => move.startMove('L1')}>
@@ -31,22 +28,13 @@ function MapHarness() {
       <p>{move.mode.phase === 'armed' ? (move.nudgedMeters === null ? 'Not nudged' : `Nudged ${move.nudgedMeters.toFixed(1)} m`) : 'Not moving'}</p>
       <p data-testid="preview">{move.preview ? `${move.preview.lat},${move.preview.lng}` : ''}</p>
       <div style={{ position: 'relative', flex: 1 }}>
-        <MapView
-          store={ui.store}
-          settings={settings}
+        <TestMap
           selectedId="L1"
-          filter={null}
           interaction={interaction}
           movePreview={move.preview}
-          onPick={() => {}}
-          onSelect={() => {}}
           onDrop={(id, lat, lng) => void move.moveSite(id, lat, lng)}
           onNudge={move.nudge}
           onStartMove={(id) => move.startMove(id)}
-          onEdit={() => {}}
-          onCancelAdd={() => {}}
-          rightInset={0}
-          handle={handle}
         />
       </div>
     </div>

@@ -1,15 +1,13 @@
 // Box select on the real map: the Select tool (a plain drag draws the box, Esc leaves the tool), and
 // without it the quick gesture (Shift-drag); a plain drag without the tool pans and selects nothing.
 // The selection is the shared one (features/selection), handed to the map by the shell's hook.
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { userEvent } from 'vitest/browser';
-import { useUi } from '../../renderer/src/shared/ui/ui-context';
-import { MapView, type MapHandle } from '../../renderer/src/map/map-view';
 import { InteractionStore } from '../../renderer/src/map/tools/interaction-store';
-import { useAppState } from '../../renderer/src/shared/store/app-store';
 import { SelectionContext, SelectionStore, useMapSelection } from '../../renderer/src/features/selection';
 import { renderWithHost, siteView } from './support/shell';
+import { mapElement, TestMap } from './support/test-map';
 
 const SITES = [
   siteView({ localId: 'L1', name: 'Ridge', height: 30, latitude: 40.5, longitude: -80.25 }),
@@ -18,39 +16,15 @@ const SITES = [
 ];
 
 function MapWithSelection() {
-  const ui = useUi();
-  const settings = useAppState(ui.store, (s) => s.settings);
-  const handle = useRef<MapHandle>(null);
   const [interaction] = useState(() => new InteractionStore());
   const selection = useMapSelection();
   return (
     <div style={{ width: 800, height: 500, display: 'flex', flexDirection: 'column' }}>
       <div style={{ position: 'relative', flex: 1 }}>
-        <MapView
-          store={ui.store}
-          settings={settings}
-          selectedId={null}
-          filter={null}
-          interaction={interaction}
-          movePreview={null}
-          onPick={() => {}}
-          onSelect={() => {}}
-          onDrop={() => {}}
-          onNudge={() => {}}
-          onStartMove={() => {}}
-          onEdit={() => {}}
-          onCancelAdd={() => {}}
-          rightInset={0}
-          handle={handle}
-          {...selection}
-        />
+        <TestMap interaction={interaction} {...selection} />
       </div>
     </div>
   );
-}
-
-function mapElement(): HTMLElement {
-  return document.querySelector<HTMLElement>('[data-testid="map"]')!;
 }
 
 /** A mouse drag across the map from one fraction of its box to another, as a hand would make it. */
