@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pageApi, type PageCall } from '../support/page-api';
 
 const projectDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const GUARD = fileURLToPath(new URL('./exit-with-parent.mjs', import.meta.url));
@@ -16,7 +17,7 @@ export interface AppProcess {
   /** The page's address, token included. */
   url: string;
   /** Calls the app's API as the page does. */
-  call<T>(method: string, ...args: unknown[]): Promise<T>;
+  call: PageCall;
   /** Stops the app (SIGTERM to its group, SIGKILL if it has not ended in 15 s) and waits for it. */
   stop(): Promise<void>;
 }
@@ -85,17 +86,7 @@ export async function spawnApp(dataDir: string): Promise<AppProcess> {
       });
       child.once('exit', (code, signal) => reject(new Error(`the app ended (${signal ?? code}) before it gave its address:\n${logs}`)));
     });
-    const call = async <T>(method: string, ...args: unknown[]): Promise<T> => {
-      const response = await fetch(`${origin}/api/${method}`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify(args),
-      });
-      const body = (await response.json()) as { value?: T; error?: { message: string } };
-      if (!response.ok) throw new Error(`${method}: ${body.error?.message ?? response.status}`);
-      return body.value as T;
-    };
-    return { pid: child.pid!, url: `${origin}/#token=${token}`, call, stop };
+    return { pid: child.pid!, url: `${origin}/#token=${token}`, call: pageApi(origin!, token!), stop };
   } catch (error) {
     await stop();
     throw error;

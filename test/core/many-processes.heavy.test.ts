@@ -18,6 +18,7 @@ import { seededRandom } from '../../electron/core/clock';
 import { ensureRenderer } from '../../electron/main/build';
 import type { OutboxListing, ProfileView, Result, SiteView } from '../../electron/shared/contract/index';
 import { killedAfterEachTest } from '../support/children';
+import { pageApi, type PageCall } from '../support/page-api';
 import { runSitewalk } from '../support/cli';
 import { it } from '../support/fixtures';
 import { serviceCalls, serviceSites } from '../support/service-state';
@@ -38,7 +39,7 @@ function env(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEn
 interface AppProcess {
   child: ChildProcess;
   /** One API call as the page makes it (POST /api/METHOD with the run's token); the method's answer. */
-  call<T>(method: string, ...args: unknown[]): Promise<T>;
+  call: PageCall;
 }
 
 /** The app as `npm start -- --browser --no-open` runs it (the script is `node --import tsx electron/start.ts`), once it says where it runs. */
@@ -56,19 +57,7 @@ async function startApp(home: string, dataDir: string): Promise<AppProcess> {
   const match = /^Sitewalk is running at (http:\/\/127\.0\.0\.1:\d+)\/#token=([A-Za-z0-9_-]+)$/.exec(line);
   if (!match) throw new Error(`the app said: ${line}`);
   const [, origin, token] = match;
-  return {
-    child,
-    async call<T>(method: string, ...args: unknown[]): Promise<T> {
-      const response = await fetch(`${origin}/api/${method}`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify(args),
-      });
-      const body = (await response.json()) as { value?: T; error?: { message: string } };
-      if (!response.ok) throw new Error(`${method}: ${body.error?.message ?? response.status}`);
-      return body.value as T;
-    },
-  };
+  return { child, call: pageApi(origin!, token!) };
 }
 
 /** Starts the app and gives the Crew profile its key (the app keeps it for its session: no keyring here). */

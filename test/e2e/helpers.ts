@@ -13,6 +13,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { vi } from 'vitest';
 import type { ProfileView } from '../../electron/shared/contract/index';
 import { openBrowserApp, parseStartArgs } from '../../electron/start';
+import { pageApi } from '../support/page-api';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const ARTIFACTS = join(ROOT, 'test-results', 'e2e');
@@ -56,16 +57,7 @@ export async function startApp(dataDir: string, extraArgs: readonly string[] = [
     if (!match) throw new Error(`the app gave an address of an unexpected form: ${opened.host.pageUrl}`);
     const origin = match[1]!;
     const token = match[2]!;
-    const call = async <T>(method: string, ...args: unknown[]): Promise<T> => {
-      const response = await fetch(`${origin}/api/${method}`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify(args),
-      });
-      const body = (await response.json()) as { value?: T; error?: { message: string } };
-      if (!response.ok) throw new Error(`${method}: ${body.error?.message ?? response.status}`);
-      return body.value as T;
-    };
+    const call = pageApi(origin, token);
     // The app fetches map tiles itself now: point it at a closed loopback port, so the tests see the
     // same "no tiles" map on a machine with internet as on one without (a test may set its own server).
     await call('saveSettings', { tileUrl: 'http://127.0.0.1:9/{z}/{x}/{y}.png' });
