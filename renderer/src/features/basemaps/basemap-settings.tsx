@@ -10,7 +10,7 @@ import { useAppState } from '../../shared/store/app-store';
 import { issuesByField } from '../../shared/issues';
 import { hostKind, pathForFile } from '../../api/index';
 import { KIND_LABELS, boundsCentreText, formatBytes, isFileBasemap, zoomRangeText } from '../../map/basemaps';
-import { CheckboxField, FormActions, InputField, SelectField, TitledForm } from '../../shared/ui/field';
+import { CheckboxField, FormActions, InputField, SelectField, TitledForm, useFormValues } from '../../shared/ui/field';
 import { callWithToast, ConfirmButton, useUi } from '../../shared/ui/ui-context';
 import { DownloadedTiles } from './downloaded-tiles';
 import './basemaps.css';
@@ -157,7 +157,7 @@ const SERVER_FIELDS: ServerField[] = ['name', 'kind', 'template', 'attribution',
 function ServerForm({ basemap, onDone }: { basemap: BasemapView | null; onDone: () => void }) {
   const ui = useUi();
   const id = useId();
-  const [values, setValues] = useState({
+  const { values, setValues, issues, setIssues, text } = useFormValues(id, {
     name: basemap?.name ?? '',
     kind: (basemap && basemap.kind !== 'mbtiles' && basemap.kind !== 'pmtiles' ? basemap.kind : 'custom') as ServerKind,
     template: basemap?.template ?? '',
@@ -166,27 +166,10 @@ function ServerForm({ basemap, onDone }: { basemap: BasemapView | null; onDone: 
     maxZoom: String(basemap?.maxZoom ?? 19),
   });
   const [allowsDownload, setAllowsDownload] = useState(basemap?.allowsDownload ?? false);
-  const [issues, setIssues] = useState<Partial<Record<string, string>>>({});
   const [busy, setBusy] = useState(false);
   const firstRef = useRef<HTMLInputElement>(null);
   useEffect(() => firstRef.current?.focus(), []);
 
-  const text = (name: 'name' | 'template' | 'attribution', label: string, hint?: string) => (
-    <InputField
-      label={label}
-      id={`${id}-${name}`}
-      error={issues[name]}
-      hint={hint}
-      inputRef={name === 'name' ? firstRef : undefined}
-      value={values[name]}
-      autoComplete="off"
-      spellCheck={false}
-      onChange={(e) => {
-        setValues({ ...values, [name]: e.target.value });
-        setIssues({ ...issues, [name]: undefined });
-      }}
-    />
-  );
   const zoom = (name: 'minZoom' | 'maxZoom', label: string) => (
     <InputField label={label} id={`${id}-${name}`} error={issues[name]} value={values[name]} inputMode="numeric" autoComplete="off" onChange={(e) => setValues({ ...values, [name]: e.target.value })} />
   );
@@ -225,7 +208,7 @@ function ServerForm({ basemap, onDone }: { basemap: BasemapView | null; onDone: 
         onDone();
       }}
     >
-      {text('name', 'Name')}
+      {text('name', 'Name', undefined, firstRef)}
       <SelectField label="Kind" id={`${id}-kind`} error={issues['kind']} value={values.kind} options={SERVER_KINDS} labels={KIND_LABELS} onChange={(kind) => setValues({ ...values, kind })} />
       {text('template', 'Tile address', 'A URL template with {z}, {x} and {y}, for example https://tiles.example.net/{z}/{x}/{y}.png')}
       {text('attribution', 'Credit shown on the map', 'As the server’s terms ask, for example © OpenStreetMap contributors. Plain text; entities such as &copy; are allowed.')}

@@ -5,7 +5,7 @@ import { useId, useState } from 'react';
 import type { ProfileInput, ProfileView } from '../../../../electron/shared/contract/index';
 import { BINDINGS, REAL_SERVICE, type Binding } from '../../../../electron/shared/domain';
 import { issueText, issuesByField } from '../../shared/issues';
-import { CheckboxField, FormActions, InputField, SelectField, TitledForm } from '../../shared/ui/field';
+import { CheckboxField, FormActions, InputField, SelectField, TitledForm, useFormValues } from '../../shared/ui/field';
 import { useUi } from '../../shared/ui/ui-context';
 
 export const BINDING_LABELS: Record<Binding, string> = {
@@ -15,12 +15,10 @@ export const BINDING_LABELS: Record<Binding, string> = {
   soap12: 'SOAP 1.2',
 };
 
-type ProfileField = 'name' | 'baseUrl' | 'servicePath' | 'namespace' | 'binding' | 'account';
-
 export function ProfileForm({ profile, onDone }: { profile: ProfileView | null; onDone: (saved?: ProfileView) => void }) {
   const ui = useUi();
   const id = useId();
-  const [values, setValues] = useState({
+  const { values, setValues, issues, setIssues, text } = useFormValues(id, {
     name: profile?.name ?? '',
     baseUrl: profile?.baseUrl ?? REAL_SERVICE.baseUrl,
     servicePath: profile?.servicePath ?? REAL_SERVICE.servicePath,
@@ -30,24 +28,7 @@ export function ProfileForm({ profile, onDone }: { profile: ProfileView | null; 
   });
   const [bindingFallback, setBindingFallback] = useState(profile?.bindingFallback ?? true);
   const [key, setKey] = useState('');
-  const [issues, setIssues] = useState<Partial<Record<ProfileField | 'bindingFallback' | 'key' | '', string>>>({});
   const [busy, setBusy] = useState(false);
-
-  const field = (name: ProfileField, label: string, hint?: string) => (
-    <InputField
-      label={label}
-      id={`${id}-${name}`}
-      error={issues[name]}
-      hint={hint}
-      value={values[name]}
-      autoComplete="off"
-      spellCheck={false}
-      onChange={(e) => {
-        setValues({ ...values, [name]: e.target.value });
-        setIssues({ ...issues, [name]: undefined });
-      }}
-    />
-  );
 
   return (
     <TitledForm
@@ -82,14 +63,14 @@ export function ProfileForm({ profile, onDone }: { profile: ProfileView | null; 
         onDone(result.value);
       }}
     >
-      {field('name', 'Profile name')}
-      {field(
+      {text('name', 'Profile name')}
+      {text(
         'baseUrl',
         'Service address',
         profile?.hasKey ? 'For example https://api.towercoverage.com. Pointing the profile at another server forgets its saved API key.' : 'For example https://api.towercoverage.com',
       )}
-      {field('account', 'Account ID', 'In the API section of your account settings.')}
-      <SelectField label="Protocol" id={`${id}-binding`} error={issues.binding} value={values.binding} options={BINDINGS} labels={BINDING_LABELS} onChange={(binding) => setValues({ ...values, binding })} />
+      {text('account', 'Account ID', 'In the API section of your account settings.')}
+      <SelectField label="Protocol" id={`${id}-binding`} error={issues['binding']} value={values.binding} options={BINDINGS} labels={BINDING_LABELS} onChange={(binding) => setValues({ ...values, binding })} />
       <CheckboxField
         id={`${id}-fallback`}
         label="When the service would refuse a site over HTTP POST or GET, send it over SOAP 1.1 (or HTTP POST) instead"
@@ -105,8 +86,8 @@ export function ProfileForm({ profile, onDone }: { profile: ProfileView | null; 
       />
       <details>
         <summary>Advanced: service path and namespace</summary>
-        {field('servicePath', 'Service path')}
-        {field('namespace', 'SOAP namespace')}
+        {text('servicePath', 'Service path')}
+        {text('namespace', 'SOAP namespace')}
       </details>
       {!profile && (
         <InputField

@@ -1,6 +1,6 @@
 // Form pieces every panel uses: a form named by its heading, a field's error line, labelled fields
 // (text, choice, checkbox) whose input is told what describes it (the hint, or the error once there
-// is one), a form's closing lines (a problem of no one field, submit and cancel), and the small form
+// is one), a form's text values with their problems (typing in a field clears its own), a form's closing lines (a problem of no one field, submit and cancel), and the small form
 // for one value (a site ID, an API key) that refuses a blank and shows what the host refused under
 // the input.
 import { useId, useState, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
@@ -84,6 +84,33 @@ export function InputField({ label, id, error, hint, inputRef, ...input }: {
       {(describedBy) => <input ref={inputRef} {...input} id={id} aria-invalid={!!error} aria-describedby={describedBy} />}
     </Field>
   );
+}
+
+/**
+ * A form's values and the problems shown beside its fields (by field name; '' for none in
+ * particular), with `text(name, label, hint?, inputRef?)`: the free-text field for one value, whose
+ * typing clears that field's problem until the next save is checked.
+ */
+export function useFormValues<V extends Record<string, string>>(id: string, initial: V) {
+  const [values, setValues] = useState(initial);
+  const [issues, setIssues] = useState<Partial<Record<string, string>>>({});
+  const text = (name: keyof V & string, label: string, hint?: string, inputRef?: Ref<HTMLInputElement>) => (
+    <InputField
+      label={label}
+      id={`${id}-${name}`}
+      error={issues[name]}
+      hint={hint}
+      inputRef={inputRef}
+      value={values[name]}
+      autoComplete="off"
+      spellCheck={false}
+      onChange={(e) => {
+        setValues({ ...values, [name]: e.target.value });
+        setIssues({ ...issues, [name]: undefined });
+      }}
+    />
+  );
+  return { values, setValues, issues, setIssues, text };
 }
 
 /** A labelled choice among `options`, each shown as its entry in `labels`. */
