@@ -5,23 +5,11 @@ import { describe, expect } from 'vitest';
 import { exportSitesOf } from '../../electron/core/bulk/core-port';
 import { exportCsv, exportGeoJson } from '../../electron/shared/bulk/export';
 import { parseSiteEdit } from '../../electron/shared/validation';
-import type { SiteMeasurement } from '../../electron/shared/validation/measurement';
 import { useService } from '../support/core';
+import { GPSD_MEASUREMENT } from '../support/measurement';
 import { it } from '../support/fixtures';
 
-const measurement: SiteMeasurement = {
-  source: 'gpsd',
-  quality: 'dgps',
-  fixes: 60,
-  skipped: 4,
-  spreadEastM: 1.62,
-  spreadNorthM: 1.41,
-  accuracyM: 3.1,
-  accuracyEstimated: false,
-  gateM: 5,
-  overridden: false,
-  at: '2026-11-25T14:00:00.000Z',
-};
+const measurement = GPSD_MEASUREMENT;
 
 describe('the measurement of a site’s position', () => {
   it('is checked by the site schema: a sound one kept as given, a broken one refused with a sentence', () => {

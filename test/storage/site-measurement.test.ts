@@ -18,23 +18,12 @@ import { exportCsv } from '../../electron/shared/bulk/export';
 import { unpackSites } from '../../electron/shared/contract/site-list';
 import type { SiteMeasurement } from '../../electron/shared/validation/measurement';
 import { useService } from '../support/core';
+import { GPSD_MEASUREMENT } from '../support/measurement';
 import { it } from '../support/fixtures';
 
 it.override('coreOptions', { autoSync: false });
 
-const measurement: SiteMeasurement = {
-  source: 'gpsd',
-  quality: 'dgps',
-  fixes: 60,
-  skipped: 4,
-  spreadEastM: 1.62,
-  spreadNorthM: 1.41,
-  accuracyM: 3.1,
-  accuracyEstimated: false,
-  gateM: 5,
-  overridden: false,
-  at: '2026-11-25T14:00:00.000Z',
-};
+const measurement = GPSD_MEASUREMENT;
 const DAY_MS = 24 * 3600_000;
 
 async function synced(core: SitewalkCore): Promise<void> {
