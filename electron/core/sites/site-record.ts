@@ -1,26 +1,16 @@
 // What the register keeps of a site, as plain types: the register (register.ts) holds and writes
 // them, the table (storage/sites-table.ts) reads and writes their rows, the views overlay them.
-import type { PinStyle } from '../../shared/domain';
+import type { SiteEdit } from '../../shared/domain';
 import type { SiteOrigin } from '../../shared/contract/views';
-import type { SiteMeasurement } from '../../shared/validation/measurement';
 
 export type { SiteOrigin };
 
-/** A site's editable fields; absent = not known (or not changed). */
-export interface SiteFields {
-  name?: string;
-  height?: number;
-  latitude?: number;
-  longitude?: number;
-  description?: string;
-  group?: string;
-  pinStyle?: PinStyle;
-  /**
-   * How the position was measured, when it came from a receiver: set by the edit that carried it,
-   * dropped by one that moves the site without one (view.ts applyEdit), never sent to the service.
-   */
-  measurement?: SiteMeasurement;
-}
+/**
+ * A site's editable fields, those of an edit (domain.ts SiteEdit) but its service ID; absent = not
+ * known (or not changed). `measurement` is set by the edit that carried it and dropped by one that
+ * moves the site without one (view.ts applyEdit).
+ */
+export type SiteFields = Omit<Partial<SiteEdit>, 'siteId'>;
 
 export interface SiteRecord {
   localId: string;
