@@ -185,11 +185,11 @@ export function SitesPanel({ selectedId, onAddSite, movingId, onToggleMove, draf
             {/* Short screens show these two as icons beside the count (their names stay for screen readers and tooltips). */}
             <span className="list-tools">
               <button type="button" className="select-all" title="Select all the sites shown" disabled={filtered.length === 0} onClick={() => selection.update(selectAll(filtered.map((site) => site.localId)))}>
-                <SelectAllIcon />
+                <ToolIcon drawing="select-all" />
                 <span className="tool-text">Select all shown</span>
               </button>
               <button type="button" className="open-table" title="Attribute table of the sites shown" disabled={filtered.length === 0} onClick={() => setTableOpen(true)}>
-                <TableIcon />
+                <ToolIcon drawing="table" />
                 <span className="tool-text">Table…</span>
               </button>
             </span>
@@ -204,20 +204,18 @@ export function SitesPanel({ selectedId, onAddSite, movingId, onToggleMove, draf
   );
 }
 
-function SelectAllIcon() {
-  return (
-    <svg className="tool-icon" aria-hidden="true" viewBox="0 0 20 20" width="20" height="20" fill="none" stroke="currentColor" strokeWidth="2">
-      <rect x="2" y="2" width="16" height="16" rx="2" />
-      <path d="M6 10l3 3 5-6" />
-    </svg>
-  );
-}
+/** What each list tool's icon draws on a 20 × 20 grid: a box (16 wide, 2 in) and a line over it. */
+const TOOL_DRAWINGS = {
+  'select-all': { box: { y: 2, height: 16, rx: 2 }, line: 'M6 10l3 3 5-6' },
+  table: { box: { y: 3, height: 14, rx: 1 }, line: 'M2 8h16M2 12.5h16M8 3v14' },
+};
 
-function TableIcon() {
+/** A list tool's icon: a line drawing in the text's colour, hidden from screen readers (the tool's words say it). */
+function ToolIcon({ drawing }: { drawing: keyof typeof TOOL_DRAWINGS }) {
   return (
     <svg className="tool-icon" aria-hidden="true" viewBox="0 0 20 20" width="20" height="20" fill="none" stroke="currentColor" strokeWidth="2">
-      <rect x="2" y="3" width="16" height="14" rx="1" />
-      <path d="M2 8h16M2 12.5h16M8 3v14" />
+      <rect x="2" width="16" {...TOOL_DRAWINGS[drawing].box} />
+      <path d={TOOL_DRAWINGS[drawing].line} />
     </svg>
   );
 }
