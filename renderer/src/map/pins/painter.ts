@@ -303,17 +303,22 @@ export class PinPainter {
 
   /** A ring in the highlight's colours, thinner than the selected pin's: "part of the selection". */
   private drawChosenRing(x: number, y: number, r: number): void {
+    this.ctx.save();
+    this.strokeHighlightRing(x, y, r, 4, 2);
+    this.ctx.restore();
+  }
+
+  /** A circle stroked in the highlight's two colours, the inner (narrower) stroke over the outer one. */
+  private strokeHighlightRing(x: number, y: number, r: number, outerWidth: number, innerWidth: number): void {
     const ctx = this.ctx;
-    ctx.save();
     ctx.beginPath();
     ctx.arc(x, y, r, 0, Math.PI * 2);
-    ctx.lineWidth = 4;
+    ctx.lineWidth = outerWidth;
     ctx.strokeStyle = this.palette.highlightOuter;
     ctx.stroke();
-    ctx.lineWidth = 2;
+    ctx.lineWidth = innerWidth;
     ctx.strokeStyle = this.palette.highlightInner;
     ctx.stroke();
-    ctx.restore();
   }
 
   /**
@@ -336,14 +341,7 @@ export class PinPainter {
       ctx.stroke();
       ctx.restore();
     }
-    ctx.beginPath();
-    ctx.arc(x, headY, 21, 0, Math.PI * 2);
-    ctx.lineWidth = 7;
-    ctx.strokeStyle = this.palette.highlightOuter;
-    ctx.stroke();
-    ctx.lineWidth = 4;
-    ctx.strokeStyle = this.palette.highlightInner;
-    ctx.stroke();
+    this.strokeHighlightRing(x, headY, 21, 7, 4);
     const left = x - sprite.anchorX;
     const top = y - sprite.anchorY;
     ctx.drawImage(sprite.canvas, left, top, sprite.width, sprite.height);
