@@ -13,6 +13,12 @@ import { OutboxEntry } from '../outbox';
 
 type FieldName = 'processId' | 'multiMapId' | 'sendEmail';
 
+/** The two answers to "Send the email again?", in the order offered (the first is focused when neither is chosen). */
+const EMAIL_CHOICES = [
+  { value: 'yes', title: 'Yes, send the email again', detail: "Emails the account's EUS recipients again, and pushes the XML to the account's EUS API if one is set up." },
+  { value: 'no', title: 'No email', detail: 'Reprocesses quietly: nobody is emailed.' },
+] as const;
+
 export function EusPanel() {
   const ui = useUi();
   const id = useId();
@@ -99,41 +105,26 @@ export function EusPanel() {
         {textField('multiMapId', 'Multi Map ID', multiMapId, setMultiMapId, "Digits only; it is in the Multi Map's address or its embed code.", 'numeric')}
         <fieldset className={`email-choice ${shown('sendEmail') ? 'has-error' : ''}`} aria-describedby={shown('sendEmail') ? `${id}-email-error` : undefined}>
           <legend>Send the email again?</legend>
-          <label className={sendEmail === 'yes' ? 'checked' : ''}>
-            <input
-              id={`${id}-email-yes`}
-              type="radio"
-              name={`${id}-email`}
-              value="yes"
-              checked={sendEmail === 'yes'}
-              onChange={() => {
-                setSendEmail('yes');
-                touch('sendEmail');
-              }}
-            />
-            <span>
-              <strong>Yes, send the email again</strong>
-              <br />
-              Emails the account's EUS recipients again, and pushes the XML to the account's EUS API if one is set up.
-            </span>
-          </label>
-          <label className={sendEmail === 'no' ? 'checked' : ''}>
-            <input
-              type="radio"
-              name={`${id}-email`}
-              value="no"
-              checked={sendEmail === 'no'}
-              onChange={() => {
-                setSendEmail('no');
-                touch('sendEmail');
-              }}
-            />
-            <span>
-              <strong>No email</strong>
-              <br />
-              Reprocesses quietly: nobody is emailed.
-            </span>
-          </label>
+          {EMAIL_CHOICES.map((choice) => (
+            <label key={choice.value} className={sendEmail === choice.value ? 'checked' : ''}>
+              <input
+                id={`${id}-email-${choice.value}`}
+                type="radio"
+                name={`${id}-email`}
+                value={choice.value}
+                checked={sendEmail === choice.value}
+                onChange={() => {
+                  setSendEmail(choice.value);
+                  touch('sendEmail');
+                }}
+              />
+              <span>
+                <strong>{choice.title}</strong>
+                <br />
+                {choice.detail}
+              </span>
+            </label>
+          ))}
           <FieldError id={`${id}-email-error`} message={shown('sendEmail')} />
         </fieldset>
         <div className="actions">
