@@ -7,6 +7,7 @@ import { SiteTable } from '../../renderer/src/features/sites/attribute-table';
 import { useAppState } from '../../renderer/src/shared/store/app-store';
 import type { AppStore } from '../../renderer/src/shared/store/app-store';
 import { renderWithHost, siteView } from './support/shell';
+import { tabIntoOneStop } from './support/tab-stop';
 
 const SITES = Array.from({ length: 2_000 }, (_, i) => {
   const n = String(i + 1).padStart(4, '0');
@@ -38,12 +39,7 @@ describe('the attribute table', () => {
   it('is one Tab stop whose keys reach every cell of 2,000 sites, with only the rows in view drawn', async () => {
     const { screen } = await setup();
     expect(document.querySelectorAll('[role="row"]').length).toBeLessThan(80);
-    await screen.getByRole('button', { name: 'Before the table' }).click();
-    await userEvent.tab();
-    expect(focused()).toBe('Name');
-    await userEvent.tab();
-    expect(focused()).toBe('After the table');
-    await userEvent.tab({ shift: true });
+    await tabIntoOneStop(screen.getByRole('button', { name: 'Before the table' }), focused, 'Name', 'After the table');
     await userEvent.keyboard('{ArrowDown}{ArrowDown}{ArrowRight}');
     await expect.poll(focused).toBe('100001');
     await userEvent.keyboard('{End}');

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { userEvent } from 'vitest/browser';
 import { SiteRows } from '../../renderer/src/features/sites/site-rows';
 import { renderWithHost, siteView } from './support/shell';
+import { leaveAndComeBack, tabIntoOneStop } from './support/tab-stop';
 
 const SITES = Array.from({ length: 5_000 }, (_, i) => {
   const n = String(i + 1).padStart(4, '0');
@@ -31,13 +32,7 @@ describe('the site list by keyboard', () => {
   it('is one Tab stop that reaches all 5,000 sites with End, Home, the arrows and the page keys, and Enter selects', async () => {
     const { screen, navigation } = await setup();
     expect(document.querySelectorAll('[role="row"]').length).toBeLessThan(100);
-    await screen.getByRole('button', { name: 'Before the list' }).click();
-    await userEvent.tab();
-    expect(focusedText()).toBe('Tower 0001');
-    // One Tab stop: the next Tab leaves the list.
-    await userEvent.tab();
-    expect(focusedText()).toBe('After the list');
-    await userEvent.tab({ shift: true });
+    await tabIntoOneStop(screen.getByRole('button', { name: 'Before the list' }), focusedText, 'Tower 0001', 'After the list');
     expect(focusedText()).toBe('Tower 0001');
 
     await userEvent.keyboard('{ArrowDown}{ArrowDown}');
@@ -85,9 +80,7 @@ describe('the site list by keyboard', () => {
     expect(focusedText()).toBe('Edit Tower 5000');
     await userEvent.keyboard('{Enter}');
     expect(navigation).toContainEqual({ to: 'form', value: { mode: 'edit', localId: 'L5000' } });
-    await userEvent.tab();
-    expect(focusedText()).toBe('After the list');
-    await userEvent.tab({ shift: true });
+    await leaveAndComeBack(focusedText, 'After the list');
     expect(focusedText()).toBe('Edit Tower 5000');
     await userEvent.keyboard('{ArrowLeft}');
     await expect.poll(focusedText).toBe('Tower 5000');

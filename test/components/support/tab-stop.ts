@@ -1,0 +1,22 @@
+// A composite widget (a grid) is one Tab stop: Tab from the control before it lands on one cell,
+// the next Tab leaves it for the control after it, and Shift+Tab comes back in. `focused` reads what
+// has focus in the words the test uses for it (a cell's text, a button's name).
+import { expect } from 'vitest';
+import { userEvent, type Locator } from 'vitest/browser';
+
+type Focused = () => string | null | undefined;
+
+/** From inside the widget: Tab leaves it for `after`, then Shift+Tab comes back in. */
+export async function leaveAndComeBack(focused: Focused, after: string): Promise<void> {
+  await userEvent.tab();
+  expect(focused()).toBe(after);
+  await userEvent.tab({ shift: true });
+}
+
+/** From the control `before` the widget: Tab enters it at `first`, and it is one stop (leaveAndComeBack). */
+export async function tabIntoOneStop(before: Locator, focused: Focused, first: string, after: string): Promise<void> {
+  await before.click();
+  await userEvent.tab();
+  expect(focused()).toBe(first);
+  await leaveAndComeBack(focused, after);
+}
