@@ -33,7 +33,7 @@ export function PositionSettings() {
   // The accuracy gate belongs to the active profile (a crew with an RTK rover on one account, phones on another).
   const profile = useAppState(ui.store, (s) => s.profiles.find((p) => p.active) ?? null);
   const [gateText, setGateText] = useState(String(gateFor(settings.gpsGates, profile?.id)));
-  const { issues, setIssues, save } = useSettingsSave<PositionField>('Position settings saved.');
+  const { issues, setIssues, wholeNumber, save } = useSettingsSave<PositionField>('Position settings saved.');
   const network = source === 'gpsd' || source === 'nmea';
 
   return (
@@ -42,18 +42,16 @@ export function PositionSettings() {
       title="Position"
       submitLabel="Save position settings"
       onSubmit={async () => {
-        const port = Number(portText.trim());
-        if (network && (!/^\d+$/.test(portText.trim()) || port < 1 || port > 65535)) {
-          setIssues({ gpsPort: 'The port is a whole number from 1 to 65535 (gpsd’s is 2947).' });
-          return;
-        }
+        // A port only for a receiver on the network (undefined otherwise).
+        const port = network ? wholeNumber('gpsPort', portText, 1, 65535, 'The port is a whole number from 1 to 65535 (gpsd’s is 2947).') : undefined;
+        if (port === null) return;
         const gate = Number(gateText.trim().replace(',', '.'));
         if (source !== 'off' && (!/^\d+([.,]\d+)?$/.test(gateText.trim()) || gate < GATE_RANGE.min || gate > GATE_RANGE.max)) {
           setIssues({ gpsGate: `The accuracy gate is a number of metres from ${GATE_RANGE.min} to ${GATE_RANGE.max}, like 5 (or 0.05 for an RTK receiver).` });
           return;
         }
         const gatePatch = source !== 'off' && profile ? { gpsGate: { profileId: profile.id, meters: gate } } : {};
-        const patch = { ...(network ? { gpsSource: source, gpsHost: host.trim(), gpsPort: port } : { gpsSource: source }), ...gatePatch };
+        const patch = { ...(port !== undefined ? { gpsSource: source, gpsHost: host.trim(), gpsPort: port } : { gpsSource: source }), ...gatePatch };
         const saved = await save(patch);
         // A receiver just set: its state shows under the form at once.
         if (saved && network) void ui.api.getGps().then((view) => applyGps(ui.store, view), () => undefined);

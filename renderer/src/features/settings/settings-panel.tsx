@@ -175,7 +175,7 @@ function AppSettingsForm() {
   const settings = useAppState(ui.store, (s) => s.settings);
   const [values, setValues] = useState<SettingsView>(settings);
   const [concurrencyText, setConcurrencyText] = useState(String(settings.syncConcurrency));
-  const { issues, setIssues, save } = useSettingsSave<SettingsField>('Settings saved.');
+  const { issues, wholeNumber, save } = useSettingsSave<SettingsField>('Settings saved.');
 
   return (
     <SettingsCard
@@ -183,11 +183,8 @@ function AppSettingsForm() {
       title="Sync and units"
       submitLabel="Save settings"
       onSubmit={async () => {
-        const concurrency = Number(concurrencyText);
-        if (!/^\d+$/.test(concurrencyText.trim()) || concurrency < 1 || concurrency > 16) {
-          setIssues({ syncConcurrency: 'Sync concurrency must be a whole number from 1 to 16.' });
-          return;
-        }
+        const concurrency = wholeNumber('syncConcurrency', concurrencyText, 1, 16, 'Sync concurrency must be a whole number from 1 to 16.');
+        if (concurrency === null) return;
         // The map's tile servers are edited under Basemaps (the street map is the settings' tileUrl).
         await save({ syncConcurrency: concurrency, heightUnit: values.heightUnit });
       }}

@@ -9,12 +9,19 @@ import { TitledForm } from './field';
 import { useUi } from './ui-context';
 
 /**
- * The card's problems by field, and `save`: true once the host has saved the patch (the store has the
- * new settings and the user has been told `savedMessage`).
+ * The card's problems by field; `wholeNumber`, a field's text read as a whole number from `min` to
+ * `max`, or null with `problem` shown beside the field; and `save`: true once the host has saved the
+ * patch (the store has the new settings and the user has been told `savedMessage`).
  */
 export function useSettingsSave<F extends string>(savedMessage: string) {
   const ui = useUi();
   const [issues, setIssues] = useState<Partial<Record<F, string>>>({});
+  const wholeNumber = (field: F, text: string, min: number, max: number, problem: string): number | null => {
+    const n = Number(text.trim());
+    if (/^\d+$/.test(text.trim()) && n >= min && n <= max) return n;
+    setIssues({ [field]: problem } as Partial<Record<F, string>>);
+    return null;
+  };
   const save = async (patch: SettingsPatch): Promise<boolean> => {
     const result = await ui.call(() => ui.api.saveSettings(patch));
     if (!result) return false;
@@ -27,7 +34,7 @@ export function useSettingsSave<F extends string>(savedMessage: string) {
     ui.toast(savedMessage, { tone: 'success' });
     return true;
   };
-  return { issues, setIssues, save };
+  return { issues, setIssues, wholeNumber, save };
 }
 
 /** The card: a form titled `title` (its heading's id is `${id}-title`), its one button at the end. */
