@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { userEvent } from 'vitest/browser';
 import { SiteRows } from '../../renderer/src/features/sites/site-rows';
 import { renderWithHost, siteView } from './support/shell';
-import { leaveAndComeBack, tabIntoOneStop } from './support/tab-stop';
+import { leaveAndComeBack, tabIntoOneStop, walk } from './support/tab-stop';
 
 const SITES = Array.from({ length: 5_000 }, (_, i) => {
   const n = String(i + 1).padStart(4, '0');
@@ -35,32 +35,30 @@ describe('the site list by keyboard', () => {
     await tabIntoOneStop(screen.getByRole('button', { name: 'Before the list' }), focusedText, 'Tower 0001', 'After the list');
     expect(focusedText()).toBe('Tower 0001');
 
-    await userEvent.keyboard('{ArrowDown}{ArrowDown}');
-    await expect.poll(focusedText).toBe('Tower 0003');
-    await userEvent.keyboard('{End}');
-    await expect.poll(focusedText).toBe('Tower 5000');
+    await walk(focusedText, [
+      ['{ArrowDown}{ArrowDown}', 'Tower 0003'],
+      ['{End}', 'Tower 5000'],
+    ]);
     // The last row is rendered and in view.
     const list = document.querySelector('.site-rows')!.getBoundingClientRect();
     const row = (document.activeElement as HTMLElement).getBoundingClientRect();
     expect(row.top).toBeGreaterThanOrEqual(list.top - 1);
     expect(row.bottom).toBeLessThanOrEqual(list.bottom + 1);
     expect(document.activeElement?.closest('[role="row"]')?.getAttribute('aria-rowindex')).toBe('5000');
-    await userEvent.keyboard('{ArrowDown}');
-    await expect.poll(focusedText).toBe('Tower 5000');
-    await userEvent.keyboard('{ArrowUp}');
-    await expect.poll(focusedText).toBe('Tower 4999');
-
-    await userEvent.keyboard('{Home}');
-    await expect.poll(focusedText).toBe('Tower 0001');
+    await walk(focusedText, [
+      ['{ArrowDown}', 'Tower 5000'],
+      ['{ArrowUp}', 'Tower 4999'],
+      ['{Home}', 'Tower 0001'],
+    ]);
     // A page is what fits in view, less one row; PgUp comes back to the same site.
     await userEvent.keyboard('{PageDown}');
     await expect.poll(focusedText).not.toBe('Tower 0001');
     const paged = Number(focusedText().slice(-4));
     expect(paged).toBeGreaterThan(2);
-    await userEvent.keyboard('{PageDown}');
-    await expect.poll(focusedText).toBe(`Tower ${String(2 * paged - 1).padStart(4, '0')}`);
-    await userEvent.keyboard('{PageUp}');
-    await expect.poll(focusedText).toBe(`Tower ${String(paged).padStart(4, '0')}`);
+    await walk(focusedText, [
+      ['{PageDown}', `Tower ${String(2 * paged - 1).padStart(4, '0')}`],
+      ['{PageUp}', `Tower ${String(paged).padStart(4, '0')}`],
+    ]);
 
     await userEvent.keyboard('{End}');
     await expect.poll(focusedText).toBe('Tower 5000');
