@@ -98,7 +98,12 @@ export function SiteRows({ sites, selectedId, unit }: { sites: SiteView[]; selec
     focusPending.current = true;
   };
 
-  const tabIndex = (row: number, column: number) => (tabStop.row === row && tabStop.column === column ? 0 : -1);
+  // A cell's part in the grid's one Tab stop: its column, whether Tab reaches it, and focus making it the active cell.
+  const cellProps = (localId: string, row: number, column: number) => ({
+    'data-column': column,
+    tabIndex: tabStop.row === row && tabStop.column === column ? 0 : -1,
+    onFocus: () => setActive({ localId, column }),
+  });
 
   return (
     <div ref={ref} className="site-rows" onScroll={(e: UIEvent<HTMLDivElement>) => setScrollTop(e.currentTarget.scrollTop)}>
@@ -122,10 +127,8 @@ export function SiteRows({ sites, selectedId, unit }: { sites: SiteView[]; selec
                 <button
                   type="button"
                   className="row-main"
-                  data-column={0}
-                  tabIndex={tabIndex(index, 0)}
+                  {...cellProps(site.localId, index, 0)}
                   aria-current={site.localId === selectedId ? 'true' : undefined}
-                  onFocus={() => setActive({ localId: site.localId, column: 0 })}
                   onClick={(e) => {
                     // Shift and Ctrl/Cmd build a selection to act on together; a plain click picks one site.
                     const keys = { shift: e.shiftKey, toggle: e.ctrlKey || e.metaKey };
@@ -151,10 +154,8 @@ export function SiteRows({ sites, selectedId, unit }: { sites: SiteView[]; selec
                 <button
                   type="button"
                   className="row-edit"
-                  data-column={1}
-                  tabIndex={tabIndex(index, 1)}
+                  {...cellProps(site.localId, index, 1)}
                   aria-label={`Edit ${title}`}
-                  onFocus={() => setActive({ localId: site.localId, column: 1 })}
                   onClick={() => ui.openSiteForm({ mode: 'edit', localId: site.localId })}
                 >
                   Edit
