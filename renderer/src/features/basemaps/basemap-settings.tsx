@@ -11,7 +11,7 @@ import { issuesByField } from '../../shared/issues';
 import { hostKind, pathForFile } from '../../api/index';
 import { KIND_LABELS, boundsCentreText, formatBytes, isFileBasemap, zoomRangeText } from '../../map/basemaps';
 import { CheckboxField, FormActions, InputField, SelectField, TitledForm, useFormValues } from '../../shared/ui/field';
-import { callWithToast, ConfirmButton, useUi } from '../../shared/ui/ui-context';
+import { callWithToast, ConfirmButton, UseButton, useUi } from '../../shared/ui/ui-context';
 import { DownloadedTiles } from './downloaded-tiles';
 import './basemaps.css';
 import { applyBasemaps } from './basemaps-slice';
@@ -110,20 +110,16 @@ function BasemapCard({ basemap: b, onEdit }: { basemap: BasemapView; onEdit: () 
         <dd>{b.attribution ? attributionText(b.attribution) : '—'}</dd>
       </dl>
       <div className="actions">
-        {!b.active && (
-          <button
-            type="button"
-            className="primary"
-            onClick={async () => {
-              const done = await callWithToast(ui, () => ui.api.useBasemap(b.id));
-              if (!done) return;
-              applyBasemaps(ui.store, done.value);
-              ui.toast(`The map now shows ${b.name}.`, { tone: 'success' });
-            }}
-          >
-            Show on the map
-          </button>
-        )}
+        <UseButton
+          active={b.active}
+          use={() => ui.api.useBasemap(b.id)}
+          onUsed={(basemaps) => {
+            applyBasemaps(ui.store, basemaps);
+            ui.toast(`The map now shows ${b.name}.`, { tone: 'success' });
+          }}
+        >
+          Show on the map
+        </UseButton>
         {!file && (
           <button type="button" onClick={onEdit}>
             Edit

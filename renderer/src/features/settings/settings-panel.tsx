@@ -10,7 +10,7 @@ import { useAppState } from '../../shared/store/app-store';
 import { ConnectionTest } from './connection-test';
 import { InputField, ValueForm } from '../../shared/ui/field';
 import { SettingsCard, useSettingsSave } from '../../shared/ui/settings-card';
-import { callWithToast, ConfirmButton, useUi } from '../../shared/ui/ui-context';
+import { callWithToast, ConfirmButton, UseButton, useUi } from '../../shared/ui/ui-context';
 import { ThemeSettings } from './theme-choice';
 import { BINDING_LABELS, ProfileForm } from './profile-form';
 
@@ -83,19 +83,16 @@ function ProfileCard({ profile, onEdit, highlight }: { profile: ProfileView; onE
         <dd>{profile.builtIn ? "The sandbox's public demo key, built in." : profile.hasKey ? `Saved, ${KEY_STORE_WORDS[profile.keyStore]}.` : 'Not set — nothing can be sent with this profile.'}</dd>
       </dl>
       <div className="actions">
-        {!profile.active && (
-          <button
-            type="button"
-            className="primary"
-            onClick={async () => {
-              if (!(await callWithToast(ui, () => ui.api.useProfile(profile.id)))) return;
-              ui.toast(`Now using ${profile.name}.`, { tone: 'success' });
-              await ui.call(() => ui.store.reloadData());
-            }}
-          >
-            Use this profile
-          </button>
-        )}
+        <UseButton
+          active={profile.active}
+          use={() => ui.api.useProfile(profile.id)}
+          onUsed={async () => {
+            ui.toast(`Now using ${profile.name}.`, { tone: 'success' });
+            await ui.call(() => ui.store.reloadData());
+          }}
+        >
+          Use this profile
+        </UseButton>
         <button type="button" onClick={() => setTestOpen(!testOpen)} aria-expanded={testOpen}>
           Test connection…
         </button>

@@ -89,6 +89,27 @@ export async function callWithToast<T>(ui: Ui, run: () => Promise<Result<T>>): P
   return result?.ok ? result : undefined;
 }
 
+/**
+ * A card's main button that puts its item in use (a profile, a basemap), or nothing when the item is
+ * in use already: `use` asks the host, a refusal is a toast, `onUsed` gets the host's answer.
+ */
+export function UseButton<T>({ active, use, onUsed, children }: { active: boolean; use: () => Promise<Result<T>>; onUsed: (value: T) => unknown; children: ReactNode }) {
+  const ui = useUi();
+  if (active) return null;
+  return (
+    <button
+      type="button"
+      className="primary"
+      onClick={async () => {
+        const done = await callWithToast(ui, use);
+        if (done) await onUsed(done.value);
+      }}
+    >
+      {children}
+    </button>
+  );
+}
+
 /** A button for something that cannot be undone: it asks first (Cancel has focus) and acts on yes only. */
 export function ConfirmButton({ confirm, onConfirmed, children }: { confirm: Omit<ConfirmOptions, 'danger'>; onConfirmed: () => unknown; children: ReactNode }) {
   const ui = useUi();
