@@ -1,7 +1,7 @@
-// Loaded into the app a benchmark starts (`node --import`), never into the app itself. The bench
+// Loaded into the app or sandbox a benchmark starts (`node --import`), never into the app itself. The bench
 // holds this process's stdin open; however the bench ends — Ctrl-C, SIGTERM, or SIGKILL, which runs
-// no handler of its own — the pipe closes with it, and the app then stops as on SIGTERM (the outbox
-// flushed, the data folder closed) instead of staying behind with nobody to stop it.
+// no handler of its own — the pipe closes with it, and the process then stops as on SIGTERM (the app's
+// outbox flushed, the data folder closed) instead of staying behind with nobody to stop it.
 process.stdin.on('end', () => process.kill(process.pid, 'SIGTERM'));
 process.stdin.on('error', () => process.kill(process.pid, 'SIGTERM'));
 process.stdin.resume();

@@ -37,14 +37,16 @@ export interface SandboxProcess {
  * Starts `electron/sandbox/cli.ts --port 0 …` in a child Node process and resolves once it has
  * printed its URL. The child is killed when stop() is called or this process exits.
  */
-const DIE_WITH_PARENT = pathToFileURL(path.join(projectDir, 'test', 'bench', 'die-with-parent.ts')).href;
+// The same guard as the bench's app process (app-process.ts): the child's stdin is a pipe from the
+// bench, which closes however the bench ends, and the child then stops.
+const EXIT_WITH_PARENT = pathToFileURL(path.join(projectDir, 'test', 'bench', 'exit-with-parent.mjs')).href;
 
 export async function startSandboxProcess(extraArgs: readonly string[] = []): Promise<SandboxProcess> {
   const cli = path.join(projectDir, 'electron', 'sandbox', 'cli.ts');
   // It ends with the bench even when the bench is SIGKILLed (no exit handler runs then).
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', DIE_WITH_PARENT, cli, '--port', '0', '--host', '127.0.0.1', '--quiet', ...extraArgs], {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', EXIT_WITH_PARENT, cli, '--port', '0', '--host', '127.0.0.1', '--quiet', ...extraArgs], {
     cwd: projectDir,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   const killOnExit = (): void => {
     child.kill('SIGKILL');

@@ -280,7 +280,7 @@ export async function main(argv: readonly string[], io: MainIo, options: Omit<Ru
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   // Ctrl-C or a kill ends the run through process.exit, so the groups' exit handlers stop the
-  // processes they started (a SIGKILL cannot be caught: die-with-parent.ts covers that).
+  // processes they started (a SIGKILL cannot be caught: exit-with-parent.mjs covers that).
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => process.exit(130));
   const code = await main(process.argv.slice(2), {
     out: (text) => process.stdout.write(`${text}\n`),
