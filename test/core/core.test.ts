@@ -223,8 +223,10 @@ describe('core: sites and the outbox', () => {
     const saved = await cli.sites.save({ name: 'From the CLI', height: 30, latitude: 45, longitude: -93 });
     if (!saved.ok) throw new Error('save failed');
     await expect.poll(() => app.sites.get(saved.value.site.localId)?.name, waiting('the app to see the site')).toBe('From the CLI');
-    expect(app.outbox.unfinished().map((entry) => entry.id)).toEqual([saved.value.entry.id]);
-    expect(seen).toContain('From the CLI');
+    // The register is read from the database at once; the queue and the 'site' event follow when the
+    // app reads in the other process's change (its data_version poll): wait for them, do not race it.
+    await expect.poll(() => app.outbox.unfinished().map((entry) => entry.id), waiting('the app to see the queued create')).toEqual([saved.value.entry.id]);
+    await expect.poll(() => seen, waiting('the app to tell its page')).toContain('From the CLI');
     // And back: an edit in the app merges into the queued create the CLI made, in one entry.
     const edited = await app.sites.save({ localId: saved.value.site.localId, height: 45 });
     expect(edited.ok && edited.value.coalesced).toBe(true);
