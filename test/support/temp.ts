@@ -11,5 +11,7 @@ export interface TempDir {
 
 export async function makeTempDir(prefix = 'sitewalk-test-'): Promise<TempDir> {
   const path = await mkdtemp(join(tmpdir(), prefix));
-  return { path, remove: () => rm(path, { recursive: true, force: true }) };
+  // A retry on ENOTEMPTY/EBUSY: a file the test's own processes write while it closes (the built-in
+  // sandbox's sandbox.json, a database's -wal) can appear between rm's listing and its rmdir.
+  return { path, remove: () => rm(path, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }) };
 }
