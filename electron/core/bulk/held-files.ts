@@ -10,6 +10,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { BODY_TOO_LARGE, writeBodyToFile } from '../../node/body-file';
+import { processRunning } from '../../node/process-alive';
 
 const SUFFIX = '.upload';
 
@@ -66,17 +67,8 @@ export class HeldFiles {
     for (const name of names) {
       const pid = Number(/^(\d+)-/.exec(name)?.[1] ?? Number.NaN);
       // Another process's file stays while that process runs.
-      if (name.endsWith(SUFFIX) && pid !== process.pid && Number.isInteger(pid) && running(pid)) continue;
+      if (name.endsWith(SUFFIX) && pid !== process.pid && Number.isInteger(pid) && processRunning(pid)) continue;
       this.removeNow(join(this.folder, name));
     }
-  }
-}
-
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

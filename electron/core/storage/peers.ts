@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Statement } from 'better-sqlite3';
 import type { SitewalkDb } from './database';
+import { processRunning } from '../../node/process-alive';
 
 /** How often a process says it is alive. */
 export const BEAT_EVERY_MS = 2_000;
@@ -60,7 +61,7 @@ export class Peers {
     const row = this.byId.get(id);
     if (!row) return true;
     if (this.now() - row.beat_at > STALE_AFTER_MS) return true;
-    return row.host === this.host && !running(row.pid);
+    return row.host === this.host && !processRunning(row.pid);
   }
 
   leave(): void {
@@ -69,14 +70,5 @@ export class Peers {
     } catch {
       // A folder that cannot be written at close keeps the row; it goes stale on its own.
     }
-  }
-}
-
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
