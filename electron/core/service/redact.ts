@@ -209,6 +209,13 @@ function fragmentFinder(secret: string): (text: string) => Array<[number, number
         cleared.length = 0;
       }
     }
+    // Runs still open when the text ends (a key at its very end) must not carry into the next text:
+    // a stale, longer run in the ring hid a real one there, and the key stayed in place.
+    for (let slot = 0; slot < RING; slot++) {
+      const left = touched[slot]!;
+      for (const index of left) lengths[slot]![index] = 0;
+      left.length = 0;
+    }
     return spans;
   };
 }
