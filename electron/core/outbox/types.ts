@@ -3,11 +3,11 @@
 // stored, listed and shown as they are; they never hold the API key.
 import { z } from 'zod';
 import type { ProblemView } from '../../shared/contract/views';
-import { OUTBOX_STATES, PIN_STYLES, type OutboxState } from '../../shared/domain';
+import { OUTBOX_STATES, type OutboxState } from '../../shared/domain';
 import type { CallError, CarriedBy, EusReprocess, SiteEdit } from '../service/types';
 import { BINDING_NAMES } from '../../shared/aspnet';
 import { BINDINGS } from '../../shared/domain';
-import { measurementSchema } from '../../shared/validation/measurement';
+import { storedSiteEditSchema as siteEditSchema } from '../../shared/validation/stored-site';
 
 export { OUTBOX_STATES, type OutboxState };
 
@@ -143,19 +143,6 @@ const carriedBySchema = z.object({
   instead: z.enum(BINDINGS),
   reason: z.enum(['request-validation', 'query-length']),
   message: z.string(),
-});
-
-const siteEditSchema = z.object({
-  siteId: z.string().optional(),
-  name: z.string().optional(),
-  height: z.number(),
-  latitude: z.number().optional(),
-  longitude: z.number().optional(),
-  description: z.string().optional(),
-  group: z.string().optional(),
-  pinStyle: z.literal(PIN_STYLES).optional(),
-  // How a receiver measured the position: kept as given, never sent (../../shared/validation/measurement.ts).
-  measurement: measurementSchema.optional(),
 });
 
 const reprocessSchema = z.object({ processId: z.string(), multiMapId: z.string(), sendEmail: z.boolean() });

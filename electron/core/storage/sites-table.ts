@@ -7,6 +7,7 @@ import type { Statement } from 'better-sqlite3';
 import { z } from 'zod';
 import { PIN_STYLES, type PinStyle } from '../../shared/domain';
 import { measurementSchema } from '../../shared/validation/measurement';
+import { storedSiteFieldsSchema } from '../../shared/validation/stored-site';
 import type { SiteFields, SiteRecord } from '../sites/site-record';
 import type { SitewalkDb } from './database';
 import { RemovedLog, type Removal } from './removed-log';
@@ -36,16 +37,7 @@ export interface SiteRow {
 
 const ORIGINS = ['created', 'existing', 'imported'] as const;
 
-export const siteFieldsSchema: z.ZodType<SiteFields> = z.object({
-  name: z.string().optional(),
-  height: z.number().optional(),
-  latitude: z.number().optional(),
-  longitude: z.number().optional(),
-  description: z.string().optional(),
-  group: z.string().optional(),
-  pinStyle: z.literal(PIN_STYLES).optional(),
-  measurement: measurementSchema.optional(),
-});
+export const siteFieldsSchema: z.ZodType<SiteFields> = storedSiteFieldsSchema;
 
 export class UnreadableSiteError extends Error {
   override name = 'UnreadableSiteError';
