@@ -1,14 +1,32 @@
-// The MBTiles reader's process, started by child_process.fork (the browser host, the CLI), held to
-// its contract through the pool that drives it: one process reads every file; a hung read kills it
-// and turns off only its file while the others are read by a new process; a crash restarts it and
-// blames only the file being read; the queue, the open files and the process's memory stay bounded.
+// The MBTiles reader's process, under both ways a host starts it — child_process.fork (the browser
+// host, the CLI) and Electron's utilityProcess (a fake of Electron's API on fork, running the bundle
+// the app ships, mbtiles-child.cjs) — held to one contract through the pool that drives it: one
+// process reads every file; a hung read kills it and turns off only its file while the others are
+// read by a new process; a crash restarts it and blames only the file being read; the queue, the
+// open files and the process's memory stay bounded.
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { MAX_OPEN_MBTILES, MbtilesPool, TileFileLimitError, forkReaderProcess, type AsyncMbtilesReader, type ReaderProcessStarter } from '../../electron/core/tiles';
+import { bundleMbtilesChild, ROOT } from '../../electron/main/build';
+import { utilityReaderProcess } from '../../electron/main/mbtiles-utility-process';
 import { writeMbtiles } from '../support/basemap-files';
 import { GOOD_TILE, HOSTILE_TILE, mbtilesEndlessView } from '../support/hostile-basemaps';
 import { it } from '../support/fixtures';
+import { fakeUtilityProcess } from '../electron/fake-utility-process';
+
+/** Inside the checkout, as dist/electron is: the bundle finds better-sqlite3 in node_modules above it. */
+const BUNDLE_DIR = join(ROOT, 'dist', `mbtiles-child-test-${process.pid}`);
+const BUNDLED_CHILD = join(BUNDLE_DIR, 'mbtiles-child.cjs');
+
+beforeAll(async () => {
+  await mkdir(BUNDLE_DIR, { recursive: true });
+  await bundleMbtilesChild(BUNDLED_CHILD);
+}, 120_000);
+afterAll(async () => {
+  await rm(BUNDLE_DIR, { recursive: true, force: true });
+});
 
 /** A starter that remembers the pid of every process it started. */
 function counting(starter: ReaderProcessStarter): { starter: ReaderProcessStarter; pids: number[] } {
@@ -64,6 +82,7 @@ const isPng = (bytes: Buffer | null) => bytes?.subarray(1, 4).toString('latin1')
 
 describe.each<[string, () => ReaderProcessStarter]>([
   ['child_process.fork', () => forkReaderProcess],
+  ["Electron's utilityProcess (a fake of it on fork)", () => utilityReaderProcess(fakeUtilityProcess, BUNDLED_CHILD)],
 ])('the MBTiles reader started by %s', (_label, starterOf) => {
   it('reads two files in one process, within its memory bound, and leaves none behind when they close', async ({ tempDir }) => {
     const counted = counting(starterOf());
