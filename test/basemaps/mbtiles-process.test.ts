@@ -202,3 +202,30 @@ describe.each<[string, () => ReaderProcessStarter]>([
     }
   });
 });
+
+describe('a host whose reader process cannot run', () => {
+  it('refuses MBTiles reads with a sentence when it has no way to start one, and reads nothing in its own thread', async ({ tempDir }) => {
+    await writeMbtiles(join(tempDir, 'a.mbtiles'), { tiles: [GOOD_TILE] });
+    const pool = new MbtilesPool({ starter: null });
+    try {
+      await expect(pool.open(join(tempDir, 'a.mbtiles'), 'a.mbtiles')).rejects.toThrow(/^Sitewalk cannot read MBTiles files: no process can be started for it here\.$/);
+      expect(pool.pid).toBeUndefined();
+    } finally {
+      pool.close();
+    }
+  });
+
+  it('tries three starts of a reader that never says ready, then fails the waiting reads without blaming the file', async ({ tempDir }) => {
+    await writeMbtiles(join(tempDir, 'a.mbtiles'), { tiles: [GOOD_TILE] });
+    const counted = counting(utilityReaderProcess(fakeUtilityProcess, join(tempDir, 'missing-child.cjs')));
+    const pool = new MbtilesPool({ starter: counted.starter, restartMs: { first: 10, max: 100 } });
+    try {
+      const opening = pool.open(join(tempDir, 'a.mbtiles'), 'a.mbtiles');
+      await expect(opening).rejects.toThrow(/^Sitewalk's MBTiles reader did not start \(exit code 1\)\.$/);
+      await expect(opening).rejects.not.toBeInstanceOf(TileFileLimitError);
+      expect(counted.pids).toHaveLength(3);
+    } finally {
+      pool.close();
+    }
+  });
+});
