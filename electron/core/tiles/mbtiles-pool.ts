@@ -234,6 +234,7 @@ export class MbtilesPool {
   private ended(running: Running, how: string): void {
     if (running.timer) clearTimeout(running.timer);
     this.running = null;
+    this.dropCloses();
     const job = this.settleInFlight();
     if (!running.ready) {
       this.startFailures += 1;
@@ -273,6 +274,12 @@ export class MbtilesPool {
     return job;
   }
 
+  /** Closes meant for a process that is gone: the next one has nothing open, and is not started for them. */
+  private dropCloses(): void {
+    const reads = this.queue.filter((job) => job.op.op !== 'close');
+    this.queue.splice(0, this.queue.length, ...reads);
+  }
+
   private failWaiting(error: Error): void {
     for (const job of this.queue.splice(0)) job.reject(error);
   }
@@ -280,6 +287,7 @@ export class MbtilesPool {
   private stopProcess(): void {
     const running = this.running;
     this.running = null;
+    this.dropCloses();
     if (!running) return;
     if (running.timer) clearTimeout(running.timer);
     running.process.kill();
