@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { MAX_OPEN_MBTILES, MbtilesPool, TileFileLimitError, forkReaderProcess, type AsyncMbtilesReader, type ReaderProcessStarter } from '../../electron/core/tiles';
+import { MAX_OPEN_MBTILES, MbtilesPool, MbtilesReaderUnavailable, TileFileLimitError, forkReaderProcess, openTileFile, type AsyncMbtilesReader, type ReaderProcessStarter } from '../../electron/core/tiles';
 import { bundleMbtilesChild, ROOT } from '../../electron/main/build';
 import { utilityReaderProcess } from '../../electron/main/mbtiles-utility-process';
 import { writeMbtiles } from '../support/basemap-files';
@@ -173,7 +173,10 @@ describe.each<[string, () => ReaderProcessStarter]>([
       const hung = endless.tile(HOSTILE_TILE);
       await expect.poll(() => pool.reading).toBe('endless.mbtiles');
       const waiting = [endless.tile(GOOD_TILE), endless.tile(GOOD_TILE)];
-      await expect(endless.tile(GOOD_TILE)).rejects.toThrow(/^Sitewalk is still reading 2 tiles from MBTiles files; this one was not asked for/);
+      const refused = endless.tile(GOOD_TILE);
+      await expect(refused).rejects.toThrow(/^Sitewalk is still reading 2 tiles from MBTiles files; this one was not asked for/);
+      await expect(refused).rejects.toBeInstanceOf(MbtilesReaderUnavailable);
+      await expect(refused).rejects.toMatchObject({ busy: true });
       await endless.close();
       pool.close();
       for (const read of [hung, ...waiting]) await expect(read).rejects.toThrow(/closed/);
@@ -204,11 +207,12 @@ describe.each<[string, () => ReaderProcessStarter]>([
 });
 
 describe('a host whose reader process cannot run', () => {
-  it('refuses MBTiles reads with a sentence when it has no way to start one, and reads nothing in its own thread', async ({ tempDir }) => {
+  it('refuses MBTiles files with a sentence that does not call them damaged when it has no way to start one, and reads nothing in its own thread', async ({ tempDir }) => {
     await writeMbtiles(join(tempDir, 'a.mbtiles'), { tiles: [GOOD_TILE] });
     const pool = new MbtilesPool({ starter: null });
     try {
       await expect(pool.open(join(tempDir, 'a.mbtiles'), 'a.mbtiles')).rejects.toThrow(/^Sitewalk cannot read MBTiles files: no process can be started for it here\.$/);
+      expect(await openTileFile(join(tempDir, 'a.mbtiles'), pool)).toEqual({ ok: false, message: 'Sitewalk cannot read MBTiles files: no process can be started for it here.', detail: 'reader unavailable' });
       expect(pool.pid).toBeUndefined();
     } finally {
       pool.close();
@@ -222,7 +226,7 @@ describe('a host whose reader process cannot run', () => {
     try {
       const opening = pool.open(join(tempDir, 'a.mbtiles'), 'a.mbtiles');
       await expect(opening).rejects.toThrow(/^Sitewalk's MBTiles reader did not start \(exit code 1\)\.$/);
-      await expect(opening).rejects.not.toBeInstanceOf(TileFileLimitError);
+      await expect(opening).rejects.toBeInstanceOf(MbtilesReaderUnavailable);
       expect(counted.pids).toHaveLength(3);
     } finally {
       pool.close();

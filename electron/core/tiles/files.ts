@@ -10,7 +10,7 @@ import type { Bounds } from '../../shared/contract/basemaps';
 import type { TileCoords } from './coords';
 import { TileFileLimitError } from './limits';
 import { sharedMbtilesPool } from './mbtiles-fork';
-import type { AsyncMbtilesReader, MbtilesPool } from './mbtiles-pool';
+import { MbtilesReaderUnavailable, type AsyncMbtilesReader, type MbtilesPool } from './mbtiles-pool';
 import { openPmtilesReader } from './pmtiles-reader';
 
 export type TileFileKind = 'mbtiles' | 'pmtiles';
@@ -266,9 +266,11 @@ async function openPmtiles(path: string, shown: string, size: number, mtimeMs: n
   }
 }
 
-/** A limit broken is said as itself (and disables the basemap); anything else with `sentence`. */
+/** A limit broken is said as itself (and disables the basemap), as is a reader that cannot take the read; anything else with `sentence`. */
 function refusedFor(error: unknown, sentence: string): OpenedTileFile {
   if (error instanceof TileFileLimitError) return { ok: false, message: error.sentence, detail: error.message, limit: error.kind === 'limit' };
+  // The reader could not take it: said as such, the file not called damaged.
+  if (error instanceof MbtilesReaderUnavailable) return refused(error.message, error.busy ? 'reader busy' : 'reader unavailable');
   return refused(sentence, error instanceof Error ? error.message : String(error));
 }
 

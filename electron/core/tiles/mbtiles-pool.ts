@@ -22,6 +22,21 @@ export const MBTILES_QUEUE_LIMIT = 256;
 const START_LIMIT_MS = 30_000;
 const START_FAILURES = 3;
 
+/**
+ * The reader's process could not take a read (none can start, or too many reads wait): nothing is
+ * known to be wrong with the file, which is neither turned off nor called damaged. `message` is the sentence.
+ */
+export class MbtilesReaderUnavailable extends Error {
+  constructor(
+    message: string,
+    /** Too many reads wait: asking again later may work. */
+    readonly busy: boolean,
+  ) {
+    super(message);
+    this.name = 'MbtilesReaderUnavailable';
+  }
+}
+
 export interface AsyncMbtilesReader {
   tables: Set<string>;
   metadata: Map<string, string>;
@@ -133,7 +148,7 @@ export class MbtilesPool {
     if (this.closed || !file) return Promise.reject(new Error('the basemap file is closed'));
     if (file.failure) return Promise.reject(file.failure);
     if (this.queue.length >= this.maxQueued) {
-      return Promise.reject(new Error(`Sitewalk is still reading ${this.maxQueued} tiles from MBTiles files; this one was not asked for. Try again in a moment.`));
+      return Promise.reject(new MbtilesReaderUnavailable(`Sitewalk is still reading ${this.maxQueued} tiles from MBTiles files; this one was not asked for. Try again in a moment.`, true));
     }
     return new Promise((resolve, reject) => {
       this.queue.push({ id: this.nextId++, fileId, op, resolve, reject });
@@ -188,7 +203,7 @@ export class MbtilesPool {
       running = { process, ready: false, timer: null };
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
-      this.failWaiting(new Error(`Sitewalk cannot read MBTiles files: ${why}.`));
+      this.failWaiting(new MbtilesReaderUnavailable(`Sitewalk cannot read MBTiles files: ${why}.`, false));
       return;
     }
     this.running = running;
@@ -241,7 +256,7 @@ export class MbtilesPool {
       this.log(`basemaps: the MBTiles reader did not start (${how})`);
       if (this.startFailures >= START_FAILURES) {
         this.startFailures = 0;
-        this.failWaiting(new Error(`Sitewalk's MBTiles reader did not start (${how}).`));
+        this.failWaiting(new MbtilesReaderUnavailable(`Sitewalk's MBTiles reader did not start (${how}).`, false));
         return;
       }
     } else if (job) {
