@@ -18,6 +18,8 @@ export interface HostTileOptions {
   cache?: BasemapsOptions['cache'];
   /** Area download progress events at most this often (default 250 ms). */
   progressEveryMs?: number;
+  /** How the process that reads MBTiles files starts (default: fork; Electron passes utilityProcess). */
+  mbtilesProcess?: BasemapsOptions['mbtilesProcess'];
 }
 
 export interface HostServicesOptions {
@@ -69,6 +71,7 @@ export function openHostServices(core: SitewalkCore, options: HostServicesOption
     ...(tiles.fetch ? { fetch: tiles.fetch } : {}),
     ...(tiles.userAgent ? { userAgent: tiles.userAgent } : {}),
     ...(tiles.cache ? { cache: tiles.cache } : {}),
+    ...(tiles.mbtilesProcess ? { mbtilesProcess: tiles.mbtilesProcess } : {}),
     onChange: tellBasemaps,
   });
   const offlineTiles = createOfflineTiles(core.dataDir, core.settings);

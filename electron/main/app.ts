@@ -2,7 +2,7 @@
 // its own but window care. The electron namespace is passed in (createMainApp(electron, options)),
 // so tests drive it with a small fake while the real entry passes the real module and the compiler
 // checks every use against the types the electron package ships.
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { BrowserWindow, WebContents } from 'electron';
 import type { ApiEvent } from '../shared/contract/index';
 import type { HostBackend } from '../core/host-backend';
@@ -16,12 +16,13 @@ import { handleAppProtocol, registerAppScheme } from './protocol';
 import { createSafeStorageSecretStore, safeStorageAvailability } from './safe-storage';
 import { APP_ENTRY_URL, hardenSession, hardenWebContents, isAppUrl } from './security';
 import { MIN_HEIGHT, MIN_WIDTH, readWindowState, type WindowState } from './window-state';
+import { utilityReaderProcess } from './mbtiles-utility-process';
 import type { KeyValueStore } from '../core/profiles/kv';
 import type { SecretStore, SecretStoreChoice } from '../core/profiles/secrets';
 
 export type ElectronMain = Pick<
   typeof import('electron'),
-  'app' | 'BrowserWindow' | 'ipcMain' | 'Menu' | 'net' | 'protocol' | 'safeStorage' | 'screen' | 'session' | 'shell'
+  'app' | 'BrowserWindow' | 'ipcMain' | 'Menu' | 'net' | 'protocol' | 'safeStorage' | 'screen' | 'session' | 'shell' | 'utilityProcess'
 >;
 
 /** What the host hands the core: everything Electron-specific is decided here. */
@@ -40,6 +41,8 @@ export interface MainOptions {
   rendererDir: string;
   /** The bundled preload (CommonJS). */
   preloadPath: string;
+  /** The bundled MBTiles reader, run as a utility process (default: mbtiles-child.cjs beside the preload). */
+  mbtilesChildPath?: string;
   /** Opens the core and its adapter (host-backend's openHostBackend with electron-store in the app). */
   openBackend(deps: BackendDeps): Promise<HostBackend>;
   /** The fallback when safeStorage cannot really encrypt: os-keyring, else session-only (core's chooseSecretStore). */
@@ -66,7 +69,7 @@ export interface MainApp {
 export const WINDOW_STATE_KEY = 'window';
 
 export function createMainApp(electron: ElectronMain, options: MainOptions): MainApp {
-  const { app, BrowserWindow, ipcMain, Menu, net, protocol, safeStorage, screen, session, shell } = electron;
+  const { app, BrowserWindow, ipcMain, Menu, net, protocol, safeStorage, screen, session, shell, utilityProcess } = electron;
   const log = options.log ?? ((line: string) => console.error(`sitewalk: ${line}`));
   const platform = options.platform ?? process.platform;
 
@@ -193,7 +196,12 @@ export function createMainApp(electron: ElectronMain, options: MainOptions): Mai
       dataDir: options.dataDir,
       secretStore,
       fetch: (url, init) => net.fetch(url, init),
-      tiles: { fetch: (url, init) => net.fetch(url, init), userAgent: tileUserAgent(app.getVersion()) },
+      tiles: {
+        fetch: (url, init) => net.fetch(url, init),
+        userAgent: tileUserAgent(app.getVersion()),
+        // Electron's fuses forbid child_process.fork here: MBTiles reads go to a utility process.
+        mbtilesProcess: utilityReaderProcess(utilityProcess, options.mbtilesChildPath ?? join(dirname(options.preloadPath), 'mbtiles-child.cjs')),
+      },
       log,
     });
     backend = opened;

@@ -20,6 +20,8 @@ export const paths = (root = ROOT) => ({
   preloadBundle: join(root, 'dist/electron/preload.cjs'),
   /** The import preview's worker thread, beside main.cjs, where core/bulk/preview-off-thread.ts looks for it. */
   previewWorkerBundle: join(root, 'dist/electron/preview-thread.cjs'),
+  /** The MBTiles reader, beside main.cjs: the app runs it as a utility process (mbtiles-utility-process.ts). */
+  mbtilesChildBundle: join(root, 'dist/electron/mbtiles-child.cjs'),
 });
 
 /** Folders whose files end up in the renderer bundle (it imports the contract, validation, bulk). */
@@ -69,20 +71,20 @@ export async function ensureRenderer(root = ROOT): Promise<boolean> {
   return true;
 }
 
-/** Electron 45 runs Node 22 in main and Chromium 140 in the preload. */
-export async function bundleElectron(root = ROOT): Promise<void> {
-  const esbuild = await import('esbuild');
-  const { mainBundle, preloadBundle, previewWorkerBundle } = paths(root);
-  const common = {
-    bundle: true,
-    format: 'cjs' as const,
-    sourcemap: true,
-    logLevel: 'warning' as const,
-    legalComments: 'none' as const,
-    absWorkingDir: root,
-  };
-  const node = {
-    ...common,
+/** esbuild's settings for every bundle of the app. */
+const commonBundleOptions = (root: string) => ({
+  bundle: true,
+  format: 'cjs' as const,
+  sourcemap: true,
+  logLevel: 'warning' as const,
+  legalComments: 'none' as const,
+  absWorkingDir: root,
+});
+
+/** esbuild's settings for what runs as Node in the app: main.cjs and the files beside it. */
+function nodeBundleOptions(root: string) {
+  return {
+    ...commonBundleOptions(root),
     platform: 'node' as const,
     target: 'node22',
     // Native bindings (the keyring, SQLite) are loaded from node_modules at run time.
@@ -91,12 +93,27 @@ export async function bundleElectron(root = ROOT): Promise<void> {
     define: { 'import.meta.url': 'importMetaUrl' },
     banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   };
+}
+
+/** The MBTiles reader as one CommonJS file: the app's is beside main.cjs; tests build one elsewhere. */
+export async function bundleMbtilesChild(outfile: string, root = ROOT): Promise<void> {
+  const esbuild = await import('esbuild');
+  // A process of its own for every MBTiles read (a query SQLite would run for hours is ended by killing it).
+  await esbuild.build({ ...nodeBundleOptions(root), entryPoints: [join(root, 'electron/core/tiles/mbtiles-child.ts')], outfile });
+}
+
+/** Electron 45 runs Node 22 in main and Chromium 140 in the preload. */
+export async function bundleElectron(root = ROOT): Promise<void> {
+  const esbuild = await import('esbuild');
+  const { mainBundle, preloadBundle, previewWorkerBundle, mbtilesChildBundle } = paths(root);
+  const node = nodeBundleOptions(root);
   await Promise.all([
     esbuild.build({ ...node, entryPoints: [join(root, 'electron/main/index.ts')], outfile: mainBundle }),
     // A file of its own: a worker thread starts from a file, and the main bundle has no other to give it.
     esbuild.build({ ...node, entryPoints: [join(root, 'electron/core/bulk/preview-thread.ts')], outfile: previewWorkerBundle }),
+    bundleMbtilesChild(mbtilesChildBundle, root),
     esbuild.build({
-      ...common,
+      ...commonBundleOptions(root),
       entryPoints: [join(root, 'electron/preload/index.ts')],
       outfile: preloadBundle,
       platform: 'browser',

@@ -20,6 +20,7 @@ createMainApp(electron, {
   dataDir,
   rendererDir: join(__dirname, '..', 'renderer'),
   preloadPath: join(__dirname, 'preload.cjs'),
+  mbtilesChildPath: join(__dirname, 'mbtiles-child.cjs'),
   openBackend: (deps) => openHostBackend({ ...deps, host: 'electron', kvStoreFactory: storeFor, sandbox: builtInSandbox }),
   fallbackSecretStore: () => chooseSecretStore(),
   windowStore: storeFor('window-state'),

@@ -1,10 +1,12 @@
 // MBTiles reads run in a process of their own, each held to a deadline: a read that SQLite would run
 // for hours (a `tiles` view over a recursive CTE) fails with a limit error once the deadline passes,
-// the reader's process is killed, and the reads before it were served as usual.
+// the reader's process is killed, and the reads before it were served as usual. The contract of the
+// two process starters (fork, Electron's utilityProcess) is in mbtiles-process.test.ts.
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { TileFileLimitError } from '../../electron/core/tiles/limits';
-import { openMbtiles } from '../../electron/core/tiles/mbtiles-remote';
+import { forkReaderProcess } from '../../electron/core/tiles/mbtiles-fork';
+import { MbtilesPool } from '../../electron/core/tiles/mbtiles-pool';
 import { GOOD_TILE, HOSTILE_TILE, mbtilesEndlessView } from '../support/hostile-basemaps';
 import { it } from '../support/fixtures';
 
@@ -12,7 +14,8 @@ describe('MBTiles reads with a deadline', () => {
   it('serves the good tile, then gives up on the endless one at the deadline and stops its reader', async ({ tempDir }) => {
     const path = join(tempDir, 'endless.mbtiles');
     await mbtilesEndlessView(path);
-    const reader = await openMbtiles(path, 'endless.mbtiles', 1000);
+    const pool = new MbtilesPool({ starter: forkReaderProcess, deadlineMs: 1000 });
+    const reader = await pool.open(path, 'endless.mbtiles');
     try {
       expect(reader.tables.has('tiles')).toBe(true);
       expect(reader.metadata.get('name')).toBe('Endless view');
@@ -25,6 +28,7 @@ describe('MBTiles reads with a deadline', () => {
       await expect(reader.tile(GOOD_TILE)).rejects.toMatchObject({ sentence: expect.stringMatching(/"endless\.mbtiles" was not read: reading from it took longer than 1 s/) });
     } finally {
       await reader.close();
+      pool.close();
     }
   });
 });

@@ -10,6 +10,7 @@ import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleElectron, paths, ROOT } from '../../electron/main/build';
 import { KeptPreview, type PackedPreview } from '../../electron/core/bulk/kept-preview';
+import { writeMbtiles } from '../support/basemap-files';
 
 let dataDir: string;
 beforeAll(async () => {
@@ -21,8 +22,10 @@ afterAll(async () => {
 });
 
 describe('the Electron bundles', () => {
-  it('main.cjs starts, answers over IPC and quits against a fake electron', { timeout: 120_000 }, async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test/electron/bundle-runner.ts'), paths().mainBundle, dataDir], {
+  it('main.cjs starts, answers over IPC, serves an MBTiles tile from its reader in a utility process and quits against a fake electron', { timeout: 120_000 }, async () => {
+    const mbtiles = join(dataDir, 'area.mbtiles');
+    await writeMbtiles(mbtiles, { tiles: [{ z: 9, x: 97, y: 182 }] });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test/electron/bundle-runner.ts'), paths().mainBundle, dataDir, mbtiles], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -39,6 +42,8 @@ describe('the Electron bundles', () => {
       preload: string;
       sandbox: boolean;
       url: string;
+      tile: { status: number; contentType: string; readers: string[] };
+      readersAfterQuit: string[];
     };
     expect(seen.status).toMatchObject({ ok: true, value: { host: 'electron' } });
     expect(seen.profiles.ok).toBe(true);
@@ -46,6 +51,11 @@ describe('the Electron bundles', () => {
     expect(seen.preload).toBe(paths().preloadBundle);
     expect(seen.sandbox).toBe(true);
     expect(seen.url).toBe('app://sitewalk/index.html');
+    // The tile was read by one reader, the bundle beside main.cjs run as a utility process, which the quit ended.
+    expect(seen.tile).toMatchObject({ status: 200, contentType: 'image/png' });
+    expect(seen.tile.readers).toHaveLength(1);
+    expect(seen.tile.readers[0]).toContain(paths().mbtilesChildBundle);
+    expect(seen.readersAfterQuit).toEqual([]);
     // basic_text was refused: the fallback was said out loud.
     expect(stderr).toMatch(/safeStorage is not usable/);
   });

@@ -4,6 +4,7 @@
 // ask for a permission, send an IPC call from a given frame, fire app events.
 import { EventEmitter } from 'node:events';
 import type { ElectronMain } from '../../electron/main/app';
+import { fakeUtilityProcess } from './fake-utility-process';
 
 export interface FakeFrame {
   url: string;
@@ -254,6 +255,8 @@ export function createFakeElectron(options: { online?: boolean; backend?: string
         },
       },
     },
+    // Runs the bundled MBTiles reader as Electron would, on child_process.fork.
+    utilityProcess: fakeUtilityProcess,
     shell: {
       async openExternal(url: string) {
         opened.push(url);

@@ -85,7 +85,7 @@ describe.skipIf(process.platform !== 'linux')('a Linux package built by electron
       await rm(path.join(project, 'node_modules'), { recursive: true, force: true });
       execFileSync('cp', ['-a', modules, path.join(project, 'node_modules')]);
     }
-    const built = [mainFile, 'dist/electron/preload.cjs', 'dist/electron/preview-thread.cjs', 'dist/renderer/index.html', 'dist/renderer/assets/index.js'];
+    const built = [mainFile, 'dist/electron/preload.cjs', 'dist/electron/preview-thread.cjs', 'dist/electron/mbtiles-child.cjs', 'dist/renderer/index.html', 'dist/renderer/assets/index.js'];
     for (const file of built) await writeFileIn(project, file, '// built\n');
     for (const file of ['dist/electron/main.cjs.map', 'dist/renderer/assets/index.js.map']) await writeFileIn(project, file, '{}');
     for (const file of ['electron/core/app.ts', 'renderer/src/main.tsx', 'test/unit/a.test.ts', 'test/bench/run.ts', 'README.md', 'tsconfig.json', 'vitest.config.ts']) {
@@ -117,7 +117,7 @@ describe.skipIf(process.platform !== 'linux')('a Linux package built by electron
     const ours = entries.filter((entry) => !entry.startsWith('/node_modules'));
     expect(ours.filter((entry) => entry.includes('.')).sort()).toEqual(
       // The preview worker is listed too: the archive's index names what it keeps unpacked beside it.
-      ['/package.json', `/${mainFile}`, '/dist/electron/preload.cjs', '/dist/electron/preview-thread.cjs', '/dist/renderer/index.html', '/dist/renderer/assets/index.js'].sort(),
+      ['/package.json', `/${mainFile}`, '/dist/electron/preload.cjs', '/dist/electron/preview-thread.cjs', '/dist/electron/mbtiles-child.cjs', '/dist/renderer/index.html', '/dist/renderer/assets/index.js'].sort(),
     );
     expect(entries.filter((entry) => entry.endsWith('.map'))).toEqual([]);
     expect(entries.filter((entry) => /\.(ts|tsx|mts|cts)$/.test(entry))).toEqual([]);
@@ -141,6 +141,14 @@ describe.skipIf(process.platform !== 'linux')('a Linux package built by electron
 
   it('leaves the import preview worker outside the archive, where a worker thread can start it', () => {
     expect(existsSync(path.join(app, 'resources', 'app.asar.unpacked', 'dist', 'electron', 'preview-thread.cjs'))).toBe(true);
+  });
+
+  it('keeps the MBTiles reader inside the archive, beside main.cjs, where a utility process loads it and better-sqlite3 resolves', () => {
+    expect(extractFile(path.join(app, 'resources', 'app.asar'), 'dist/electron/mbtiles-child.cjs').toString('utf8')).toBe('// built\n');
+    expect(existsSync(path.join(app, 'resources', 'app.asar.unpacked', 'dist', 'electron', 'mbtiles-child.cjs'))).toBe(false);
+    const entries = listPackage(path.join(app, 'resources', 'app.asar'), { isPack: false }).map((entry) => entry.replace(/\\/g, '/'));
+    expect(entries.some((entry) => entry.startsWith('/node_modules/better-sqlite3/lib/'))).toBe(true);
+    expect(entries.some((entry) => entry.startsWith('/node_modules/bindings/'))).toBe(true);
   });
 
   it('leaves the SQLite native module outside the archive, where it can be loaded', () => {

@@ -11,6 +11,7 @@ import { SERVER_ZOOM, STREET_ID, type BasemapStore, type StoredFile } from './ba
 import type { TileCache } from './cache';
 import { fillTemplate } from './coords';
 import { openTileFile } from './files';
+import type { MbtilesPool } from './mbtiles-pool';
 import { resolvedTemplateIssue, templateAddressIssue } from './template-policy';
 
 /** A server's URL template: http(s), {z}, {x} and {y} (or {-y}), placeholders Leaflet fills, no spaces. */
@@ -46,6 +47,8 @@ function attributionIssue(attribution: string): string | null {
 export interface BasemapActionsOptions {
   store: BasemapStore;
   files: BasemapFiles;
+  /** The process MBTiles files are read in. */
+  mbtiles: MbtilesPool;
   /** The cache the servers' tiles go through. */
   cache: () => TileCache;
   /** The Settings tile server: the street map. */
@@ -134,7 +137,7 @@ export function basemapActions(options: BasemapActionsOptions): BasemapActions {
     const before = store.read();
     const same = before.files.find((file) => file.path === full);
     if (same) return refuse('path', `This file is already a basemap ("${same.name ?? same.info.name}").`);
-    const opened = await openTileFile(full);
+    const opened = await openTileFile(full, options.mbtiles);
     if (!opened.ok) return refuse('path', opened.message);
     const stored = store.read();
     const entry: StoredFile = { id: store.newId('file', stored), path: full, name: input.name?.trim() ?? null, kind: opened.file.info.kind, info: { ...opened.file.info } };

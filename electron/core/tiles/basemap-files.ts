@@ -11,6 +11,7 @@ import type { KeyValueStore } from '../profiles/kv';
 import type { Clock } from '../clock';
 import { STREET_ID, type BasemapStore, type StoredFile } from './basemap-store';
 import { openTileFile, type TileFile, type TileFileInfo } from './files';
+import type { MbtilesPool } from './mbtiles-pool';
 
 /**
  * The basemap files being opened (or read for the first time) right now, written before and cleared
@@ -50,6 +51,8 @@ const missingSentence = (entry: StoredFile) => `The basemap file "${basename(ent
 export interface BasemapFilesOptions {
   store: BasemapStore;
   settings: KeyValueStore;
+  /** The process MBTiles files are read in. */
+  mbtiles: MbtilesPool;
   clock: Pick<Clock, 'now'>;
   log: (line: string) => void;
   isClosed: () => boolean;
@@ -106,7 +109,7 @@ export function createBasemapFiles(options: BasemapFilesOptions): BasemapFiles {
 
   /** Opens a file, or reopens it when it changed on disk; records (and reports) a problem instead of throwing. */
   async function openFor(entry: StoredFile): Promise<OpenFile> {
-    const opened = await guarded(entry.id, () => openTileFile(entry.path));
+    const opened = await guarded(entry.id, () => openTileFile(entry.path, options.mbtiles));
     if (!opened.ok) {
       const gone = opened.detail === 'ENOENT';
       if (opened.limit) disable(entry.id, opened.message);

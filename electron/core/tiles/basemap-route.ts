@@ -8,6 +8,7 @@ import type { TileCache } from './cache';
 import { inRange, tileRange, validCoords, type TileCoords } from './coords';
 import { sniffImageType } from './files';
 import { TileFileLimitError } from './limits';
+import { MbtilesReaderUnavailable } from './mbtiles-pool';
 import { miss, type TileAnswer } from './tile-answer';
 
 /** How long the page's browser keeps a tile read from a file. */
@@ -57,6 +58,8 @@ export function basemapRoute(options: BasemapRouteOptions): (path: string) => Pr
         bytes = await file.tile(coords);
       }
     } catch (error) {
+      // The reader could not take this read: the file is fine as far as anyone knows; the map asks again later.
+      if (error instanceof MbtilesReaderUnavailable) return miss(503, 'busy', error.message, entry.path);
       if (error instanceof TileFileLimitError && error.kind === 'limit') {
         files.disable(entry.id, error.sentence);
         await files.close(entry.id);

@@ -22,6 +22,9 @@ import { basemapRoute } from './basemap-route';
 import { createBasemapStore, type BasemapSource } from './basemap-store';
 import { listBasemaps } from './basemap-views';
 import { createTileCache, type TileAnswer, type TileCache, type TileCacheOptions } from './cache';
+import { nodeReaderStarter } from './mbtiles-fork';
+import { MbtilesPool } from './mbtiles-pool';
+import type { ReaderProcessStarter } from './mbtiles-process';
 
 export { BASEMAPS_READING_KEY } from './basemap-files';
 export { BASEMAPS_SETTING_KEY, STREET_ID, type BasemapSource } from './basemap-store';
@@ -40,6 +43,11 @@ export interface BasemapsOptions {
   userAgent?: string;
   /** Tile cache settings (tests shorten the back-off). */
   cache?: Partial<Pick<TileCacheOptions, 'retryAfterMs' | 'maxAgeMs' | 'timeoutMs' | 'maxBytes' | 'subdomains'>>;
+  /**
+   * How the process that reads every MBTiles file is started: Node hosts fork it (the default);
+   * Electron's main process passes a utilityProcess starter (electron/main).
+   */
+  mbtilesProcess?: ReaderProcessStarter;
   clock?: Pick<Clock, 'now'>;
   log?: (line: string) => void;
   /** The list changed (added, removed, switched, a file became unreadable or readable again). */
@@ -81,11 +89,13 @@ export function createBasemaps(options: BasemapsOptions): Basemaps {
   }
 
   const store = createBasemapStore({ settings: options.settings, streetTemplate, log });
-  const files = createBasemapFiles({ store, settings: options.settings, clock, log, isClosed, onChange: options.onChange });
+  const mbtiles = new MbtilesPool({ starter: options.mbtilesProcess ?? nodeReaderStarter(), log });
+  const files = createBasemapFiles({ store, settings: options.settings, mbtiles, clock, log, isClosed, onChange: options.onChange });
   const list = () => listBasemaps(store, files, options.street);
   const actions = basemapActions({
     store,
     files,
+    mbtiles,
     cache,
     streetTemplate,
     saveStreet: options.saveStreet,
@@ -104,6 +114,7 @@ export function createBasemaps(options: BasemapsOptions): Basemaps {
     async close() {
       closed = true;
       await files.closeAll();
+      mbtiles.close();
       await tileCache?.close();
     },
   };

@@ -1,5 +1,5 @@
 // Raster basemap files made in the office, read where they are, at any size: MBTiles (SQLite, read-only
-// through better-sqlite3, in a process of its own with a deadline per read: mbtiles-remote.ts) and PMTiles v3 (our bounded reader over a file handle). Only raster tiles:
+// through better-sqlite3, in the host's reader process with a deadline per read: mbtiles-pool.ts) and PMTiles v3 (our bounded reader over a file handle). Only raster tiles:
 // a file of vector tiles, or anything else, is refused with a sentence that says what to do. Opening
 // never throws: every outcome is an OpenedTileFile; a file that breaks a read limit (limits.ts) is
 // refused with `limit: true`, and a tile read that breaks one throws a TileFileLimitError.
@@ -9,7 +9,8 @@ import { basename } from 'node:path';
 import type { Bounds } from '../../shared/contract/basemaps';
 import type { TileCoords } from './coords';
 import { TileFileLimitError } from './limits';
-import { openMbtiles as openMbtilesFile, type AsyncMbtilesReader } from './mbtiles-remote';
+import { sharedMbtilesPool } from './mbtiles-fork';
+import { MbtilesReaderUnavailable, type AsyncMbtilesReader, type MbtilesPool } from './mbtiles-pool';
 import { openPmtilesReader } from './pmtiles-reader';
 
 export type TileFileKind = 'mbtiles' | 'pmtiles';
@@ -81,8 +82,11 @@ export function sniffImageType(bytes: Uint8Array): string | null {
 const VECTOR_SENTENCE =
   'holds vector tiles (map data drawn by a style), and Sitewalk shows raster basemaps only. Export the area as raster tiles (PNG, JPEG or WebP), for example with QGIS "Generate XYZ tiles (MBTiles)".';
 
-/** Opens a raster MBTiles or PMTiles file; the kind is read from the file's first bytes, not its name. */
-export async function openTileFile(path: string): Promise<OpenedTileFile> {
+/**
+ * Opens a raster MBTiles or PMTiles file; the kind is read from the file's first bytes, not its name.
+ * MBTiles files are read in `mbtiles`'s process (the basemaps' own pool; else one shared by the process).
+ */
+export async function openTileFile(path: string, mbtiles: MbtilesPool = sharedMbtilesPool()): Promise<OpenedTileFile> {
   const shown = basename(path);
   let size: number;
   let mtimeMs: number;
@@ -106,7 +110,7 @@ export async function openTileFile(path: string): Promise<OpenedTileFile> {
     return refused(`"${shown}" cannot be read.`, error instanceof Error ? error.message : String(error));
   }
   if (head.length >= SQLITE_MAGIC.length && head.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC)) {
-    return openMbtiles(path, shown, size, mtimeMs);
+    return openMbtiles(mbtiles, path, shown, size, mtimeMs);
   }
   if (head.length >= 8 && head.subarray(0, PMTILES_MAGIC.length).equals(PMTILES_MAGIC)) {
     if (head[7] !== 3) {
@@ -158,10 +162,10 @@ const FORMAT_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpe
 
 // ---------- MBTiles ----------
 
-async function openMbtiles(path: string, shown: string, size: number, mtimeMs: number): Promise<OpenedTileFile> {
+async function openMbtiles(pool: MbtilesPool, path: string, shown: string, size: number, mtimeMs: number): Promise<OpenedTileFile> {
   let reader: AsyncMbtilesReader;
   try {
-    reader = await openMbtilesFile(path, shown);
+    reader = await pool.open(path, shown);
   } catch (error) {
     return refusedFor(error, `"${shown}" cannot be opened as an MBTiles file (it may be damaged).`);
   }
@@ -262,9 +266,11 @@ async function openPmtiles(path: string, shown: string, size: number, mtimeMs: n
   }
 }
 
-/** A limit broken is said as itself (and disables the basemap); anything else with `sentence`. */
+/** A limit broken is said as itself (and disables the basemap), as is a reader that cannot take the read; anything else with `sentence`. */
 function refusedFor(error: unknown, sentence: string): OpenedTileFile {
   if (error instanceof TileFileLimitError) return { ok: false, message: error.sentence, detail: error.message, limit: error.kind === 'limit' };
+  // The reader could not take it: said as such, the file not called damaged.
+  if (error instanceof MbtilesReaderUnavailable) return refused(error.message, error.busy ? 'reader busy' : 'reader unavailable');
   return refused(sentence, error instanceof Error ? error.message : String(error));
 }
 

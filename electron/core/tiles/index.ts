@@ -6,6 +6,9 @@ export type { TileAnswer, TileCache, TileCacheOptions, TileHit, TileHolding, Til
 export { fillTemplate, parseTilePath, tileRange, rangeCount, validCoords, MAX_TILE_ZOOM, type TileCoords, type TileRange } from './coords';
 export { createBasemaps, serverTemplateIssue, BASEMAPS_SETTING_KEY, BASEMAPS_READING_KEY, STREET_ID, type Basemaps, type BasemapsOptions, type BasemapSource } from './basemaps';
 export { openTileFile, sniffImageType, type OpenedTileFile, type TileFile, type TileFileInfo } from './files';
+export { MbtilesPool, MbtilesReaderUnavailable, MBTILES_READ_DEADLINE_MS, MBTILES_QUEUE_LIMIT, type AsyncMbtilesReader, type MbtilesPoolOptions } from './mbtiles-pool';
+export { forkReaderProcess } from './mbtiles-fork';
+export { MAX_OPEN_MBTILES, type ReaderMessage, type ReaderProcess, type ReaderProcessEvents, type ReaderProcessStarter } from './mbtiles-process';
 export { MAX_TILE_BYTES, MAX_DIRECTORY_BYTES, MAX_METADATA_BYTES, LEAF_CACHE_BYTES, LEAF_CACHE_ENTRIES, TileFileLimitError } from './limits';
 export { createDownloads, diskBytes, DISK_BLOCK_BYTES, DEFAULT_TILE_BYTES, DOWNLOAD_CONCURRENCY, MAX_DOWNLOAD_TILES, MAX_FAILURES_IN_A_ROW, type Downloads } from './download';
 export { downloadRefusal, isPublicOsmTemplate, OSM_REFUSAL } from './download-policy';

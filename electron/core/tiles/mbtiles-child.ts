@@ -1,38 +1,75 @@
-// The process an MBTiles file is read in (mbtiles-remote.ts starts it): better-sqlite3 cannot stop a
-// query once it runs, and a worker thread cannot be stopped inside one either, so a file whose
-// `tiles` is a view that never ends (a recursive CTE) would hold whatever ran it. Here, a read past
-// its deadline costs only this process, which the host kills. One file per process; the messages
-// are the reader's calls (mbtiles-reader.ts) and their answers, tiles as bytes.
-import { openMbtilesReader, type MbtilesReader } from './mbtiles-reader';
+// The process MBTiles files are read in (mbtiles-pool.ts starts one for all of a host's files):
+// better-sqlite3 cannot stop a query once it runs, and a worker thread cannot be stopped inside one
+// either, so a file whose `tiles` is a view that never ends (a recursive CTE) would hold whatever ran
+// it. Here, a read past its deadline costs only this process, which the host kills. Calls name their
+// file; a file not open yet is opened read-only on first use, and beyond MAX_OPEN_MBTILES the least
+// recently read one is closed. It runs under Node's fork (process.send) or as an Electron utility
+// process (process.parentPort), and says `ready` once loaded.
 import { TileFileLimitError } from './limits';
+import { openMbtilesReader, type MbtilesReader } from './mbtiles-reader';
+import { MAX_OPEN_MBTILES, type MbtilesAnswer, type MbtilesCall, type ReaderMessage } from './mbtiles-process';
 
-export type MbtilesRequest = { op: 'open'; path: string; shown: string } | { op: 'anyTile' } | { op: 'zoomRange' } | { op: 'tile'; z: number; x: number; y: number };
-export type MbtilesCall = MbtilesRequest & { id: number };
+/** Electron's process.parentPort, the part used here (declared here: the core has no Electron types). */
+interface ParentPort {
+  on(event: 'message', listener: (event: { data: unknown }) => void): unknown;
+  postMessage(message: unknown): void;
+}
 
-export type MbtilesAnswer = { id: number } & ({ ok: true; value: unknown } | { ok: false; message: string; limit?: { sentence: string; kind: 'limit' | 'damage' } });
+/** Open files, least recently read first. */
+const open = new Map<number, MbtilesReader>();
 
-let reader: MbtilesReader | null = null;
+function readerFor(call: MbtilesCall): MbtilesReader {
+  const known = open.get(call.fileId);
+  if (known) {
+    open.delete(call.fileId);
+    open.set(call.fileId, known);
+    return known;
+  }
+  const reader = openMbtilesReader(call.path, call.shown);
+  open.set(call.fileId, reader);
+  for (const [fileId, oldest] of open) {
+    if (open.size <= MAX_OPEN_MBTILES) break;
+    open.delete(fileId);
+    oldest.close();
+  }
+  return reader;
+}
 
 function run(call: MbtilesCall): unknown {
-  if (call.op === 'open') {
-    reader = openMbtilesReader(call.path, call.shown);
-    return { tables: [...reader.tables], metadata: [...reader.metadata] };
+  if (call.op === 'close') {
+    open.get(call.fileId)?.close();
+    open.delete(call.fileId);
+    return null;
   }
-  if (!reader) throw new Error('the MBTiles file is not open');
+  const reader = readerFor(call);
+  if (call.op === 'open') return { tables: [...reader.tables], metadata: [...reader.metadata] };
   if (call.op === 'anyTile') return reader.anyTile();
   if (call.op === 'zoomRange') return reader.zoomRange();
   return reader.tile({ z: call.z, x: call.x, y: call.y });
 }
 
-process.on('message', (call: MbtilesCall) => {
-  let answer: MbtilesAnswer;
+function answer(call: MbtilesCall): MbtilesAnswer {
   try {
-    answer = { id: call.id, ok: true, value: run(call) };
+    return { id: call.id, ok: true, value: run(call) };
   } catch (error) {
-    answer = { id: call.id, ok: false, message: error instanceof Error ? error.message : String(error) };
-    if (error instanceof TileFileLimitError) answer.limit = { sentence: error.sentence, kind: error.kind };
+    const failed: MbtilesAnswer = { id: call.id, ok: false, message: error instanceof Error ? error.message : String(error) };
+    if (error instanceof TileFileLimitError) failed.limit = { sentence: error.sentence, kind: error.kind };
+    return failed;
   }
-  process.send!(answer);
-});
-// The host went away: nothing is left to answer.
-process.on('disconnect', () => process.exit(0));
+}
+
+const parentPort = (process as { parentPort?: ParentPort }).parentPort;
+if (parentPort) {
+  const post = (message: ReaderMessage) => parentPort.postMessage(message);
+  parentPort.on('message', (event) => post(answer(event.data as MbtilesCall)));
+  post({ ready: true });
+} else if (process.send) {
+  const post = (message: ReaderMessage) => void process.send!(message);
+  process.on('message', (call: MbtilesCall) => post(answer(call)));
+  // The host went away: nothing is left to answer.
+  process.on('disconnect', () => process.exit(0));
+  post({ ready: true });
+} else {
+  process.stderr.write('The MBTiles reader runs as a child of Sitewalk, not on its own.\n');
+  process.exitCode = 1;
+}

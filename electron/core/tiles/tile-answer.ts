@@ -28,7 +28,9 @@ export type TileMissReason =
   /** No such basemap, or no tile there (outside a file's area or zoom range): Leaflet shows the grid. */
   | 'not-found'
   /** The basemap file cannot be read (moved, damaged). */
-  | 'file-problem';
+  | 'file-problem'
+  /** The MBTiles reader has too many reads waiting, or cannot run: nothing is said about the file. */
+  | 'busy';
 
 export interface TileMiss {
   ok: false;
