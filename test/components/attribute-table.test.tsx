@@ -75,7 +75,7 @@ describe('the attribute table', () => {
     const group = screen.getByRole('textbox', { name: 'Group of Tower 0001' });
     await expect.element(group).toHaveFocus();
     await userEvent.keyboard('{Control>}a{/Control}East{Enter}');
-    await expect.element(screen.getByRole('status')).toHaveTextContent('Queued: group of Tower 0001 is now East.');
+    await expect.element(screen.getByRole('status').filter({ hasText: 'Queued' })).toHaveTextContent('Queued: group of Tower 0001 is now East.');
     expect(host.callsOf('saveSite')).toEqual([[{ localId: 'L0001', group: 'East' }]]);
     await expect.poll(focusedCell).toBe('1:2');
 
