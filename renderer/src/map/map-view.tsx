@@ -154,6 +154,7 @@ export function MapView(props: MapViewProps) {
         container.dataset['pinsReview'] = String(info.marks.review);
         container.dataset['pinsCompact'] = String(info.compact);
         container.dataset['clustersDrawn'] = String(info.clusters);
+        container.dataset['chosenInClusters'] = String(info.chosenInClusters);
         container.dataset['pinsOnMap'] = String(layer.size);
       },
     });
