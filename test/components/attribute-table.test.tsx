@@ -1,8 +1,9 @@
 // The attribute table as a WAI-ARIA grid: one Tab stop, the arrows, Home/End and Ctrl+Home/End move
 // through every cell (the header row included, where Enter sorts), Enter edits a cell in place and
 // queues the edit, Esc leaves it, and a value the site rules refuse says why without leaving the cell.
-import { describe, expect, it } from 'vitest';
-import { userEvent } from 'vitest/browser';
+// A name or description too long for its column ends in an ellipsis, and its whole text is there.
+import { afterEach, describe, expect, it } from 'vitest';
+import { page, userEvent } from 'vitest/browser';
 import { SiteTable } from '../../renderer/src/features/sites/attribute-table';
 import { useAppState } from '../../renderer/src/shared/store/app-store';
 import type { AppStore } from '../../renderer/src/shared/store/app-store';
@@ -75,7 +76,7 @@ describe('the attribute table', () => {
     const group = screen.getByRole('textbox', { name: 'Group of Tower 0001' });
     await expect.element(group).toHaveFocus();
     await userEvent.keyboard('{Control>}a{/Control}East{Enter}');
-    await expect.element(screen.getByRole('status')).toHaveTextContent('Queued: group of Tower 0001 is now East.');
+    await expect.element(screen.getByRole('status').filter({ hasText: 'Queued' })).toHaveTextContent('Queued: group of Tower 0001 is now East.');
     expect(host.callsOf('saveSite')).toEqual([[{ localId: 'L0001', group: 'East' }]]);
     await expect.poll(focusedCell).toBe('1:2');
 
@@ -92,4 +93,33 @@ describe('the attribute table', () => {
     await expect.poll(() => host.callsOf('saveSite').length).toBe(2);
     expect(host.callsOf('saveSite')[1]).toEqual([{ localId: 'L0001', height: '30' }]);
   });
+
+  it('ends a name too long for its column in an ellipsis at 1024×640, and gives the whole text: on hover, on focus, to a screen reader', async () => {
+    await page.viewport(1024, 640);
+    const name = 'Airport Road North Ridge Relay Tower Number Two';
+    const { screen } = await renderWithHost({ sites: [siteView({ localId: 'L1', name, siteId: '100009', height: 30, group: 'Gallatin Valley', latitude: 45, longitude: -111 })] }, (host) => (
+      <StoreTable store={host.store} />
+    ));
+    // The cell's accessible text is the whole name, as the keyboard reads it.
+    const cell = screen.getByRole('gridcell', { name });
+    await expect.element(cell).toBeVisible();
+    const element = cell.element() as HTMLElement;
+    const text = element.querySelector<HTMLElement>('.cell-text')!;
+    expect(text.scrollWidth).toBeGreaterThan(text.clientWidth);
+    expect(getComputedStyle(text).textOverflow).toBe('ellipsis');
+    expect(element.title).toBe('');
+
+    await userEvent.hover(cell);
+    await expect.element(cell).toHaveAttribute('title', name);
+    await userEvent.unhover(cell);
+    await expect.element(cell).not.toHaveAttribute('title');
+
+    element.focus();
+    await expect.poll(() => text.scrollWidth <= text.clientWidth, { message: 'the focused cell shows the whole name' }).toBe(true);
+    expect(text.getBoundingClientRect().width).toBeGreaterThan(element.getBoundingClientRect().width);
+  });
+});
+
+afterEach(async () => {
+  await page.viewport(1280, 720);
 });

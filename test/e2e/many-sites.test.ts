@@ -28,7 +28,7 @@ describe('acting on many sites at once', () => {
       await page.setViewportSize({ width, height });
       for (const theme of ['Light', 'Dark'] as const) {
         await chooseTheme(page, theme);
-        // Messages over the map (the Sandbox's welcome) go first: a press on one is the message's.
+        // Messages (the Sandbox's welcome, over the list's foot) go first: a press on one is the message's.
         for (const close of await page.getByRole('button', { name: 'Dismiss message' }).all()) await close.click();
         await expect.poll(() => page.locator('.toast').count()).toBe(0);
         await page.getByRole('button', { name: 'Show all sites' }).click();

@@ -37,7 +37,7 @@ async function sitesApiCalls(base: string): Promise<CallLogEntry[]> {
 describe('sites', () => {
   test('adds a site by clicking the map: saved, sent once, and on the service with the typed fields', async ({ page, session, sandboxUrl: base }) => {
     // Zoom out so the demo sites gather in the middle, then click an empty spot near the top left
-    // corner, under the toolbar (toasts use the bottom of the map).
+    // corner, under the toolbar.
     await page.getByRole('button', { name: 'Zoom out' }).click();
     await mapSettled(page);
     await page.getByRole('button', { name: '+ Add site' }).click();

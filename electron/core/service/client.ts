@@ -8,8 +8,8 @@
 // Bounded: a success is read up to MAX_BODY_BYTES, a failure up to MAX_ERROR_BODY_BYTES (the rest is
 // not read: the stream is cancelled); the XML parser refuses more structure than the operation can
 // return; the error keeps a few KB of the service's text (bounded.ts).
-// Keep-alive is the transport's: undici and net.fetch pool connections per origin (see errors.ts for
-// the stale keep-alive race and why such failures are reported as sent 'maybe').
+// Keep-alive is the transport's: undici and net.fetch pool connections per origin (see
+// network-errors.ts for the stale keep-alive race, and idle-connections.ts for how it is avoided).
 // Binding fallback (on unless the profile says otherwise; never for callRaw): the service's ASP.NET
 // front refuses some HTTP GET/POST requests before the operation runs — a value that looks like
 // markup (request validation), a GET query over 2,048 characters — though SOAP bodies are never

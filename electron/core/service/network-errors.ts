@@ -12,16 +12,16 @@ import { boundText, HEADER_BYTES, quote } from './bounded';
 //
 // The stale keep-alive race: when the server closes an idle pooled socket just as a request is
 // written to it, the client sees a reset or "other side closed" before any byte of the answer —
-// exactly what a server that applied the request and then dropped the connection looks like.
-// Neither Node's fetch nor Electron's net.fetch says whether the socket was reused, so the two
-// cannot be told apart here, and a 'no' that might be wrong would let the outbox resend a create.
-// So they are reported as 'maybe' (the outbox retries idempotent edits at once and sends creates
-// to review). Node's fetch already makes the race rare: it retires idle sockets before the server's
-// advertised Keep-Alive timeout.
+// exactly what a server that applied the request and then dropped the connection looks like, so
+// such a failure stays 'maybe' (the outbox retries idempotent edits at once and sends creates to
+// review). The race is avoided rather than guessed at: undici reads what an idle socket has pending
+// before reusing it, and node-transport.ts refuses to write to a connection that the clock says is
+// past its keep-alive time (idle-connections.ts) — that refusal, SITEWALK_STALE_CONNECTION, is
+// 'no': nothing of the request was written. Electron's net.fetch keeps its own pool.
 
 const NOT_SENT_CODES = new Set([
   'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'EAI_NODATA', 'EHOSTUNREACH', 'ENETUNREACH',
-  'ENETDOWN', 'EHOSTDOWN', 'EADDRNOTAVAIL', 'EACCES', 'EPERM', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_INVALID_ARG',
+  'SITEWALK_STALE_CONNECTION', 'ENETDOWN', 'EHOSTDOWN', 'EADDRNOTAVAIL', 'EACCES', 'EPERM', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_INVALID_ARG',
   'ERR_INVALID_URL', 'ERR_INVALID_ARG_VALUE', 'ERR_UNSUPPORTED_PROTOCOL', 'BAD_PORT', 'ERR_INVALID_REQUEST',
   'net::ERR_CONNECTION_REFUSED', 'net::ERR_NAME_NOT_RESOLVED', 'net::ERR_NAME_RESOLUTION_FAILED',
   'net::ERR_INTERNET_DISCONNECTED', 'net::ERR_ADDRESS_UNREACHABLE', 'net::ERR_ADDRESS_INVALID',
@@ -81,6 +81,8 @@ export function networkError(error: unknown, endpoint: string, host: string): Ca
     message = 'The service address is not valid: check the base URL and service path in the profile. Nothing was sent.';
   } else if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'net::ERR_CONNECTION_TIMED_OUT') {
     message = `The connection to ${host} could not be opened in time: this computer may be offline. Nothing was sent.`;
+  } else if (code === 'SITEWALK_STALE_CONNECTION') {
+    message = `The connections to ${host} had been idle too long to be trusted; they were closed before the request was written. Nothing was sent.`;
   } else if (sent === 'no') {
     message = `This computer cannot reach ${host} (no network, or a proxy refused the connection). Nothing was sent.`;
   } else {

@@ -7,11 +7,13 @@
 // Cheap per call: an endpoint's URL is parsed once (the pool is addressed by origin and path, so
 // undici parses nothing), and the call's time limit is handed to undici's own header and body
 // timers, which run for every request anyway (the client's deadline.ts watches the whole call).
+// Keep-alive: idle connections are kept briefly (idle-connections.ts); one found too old by the clock
+// when a request is due is closed before the request is written, and the request goes on another.
 import { Agent, request } from 'undici';
+import { createIdleGuard, KEEP_ALIVE, StaleConnectionError } from './idle-connections';
 import type { Transport, TransportInit, TransportResponse } from './types';
 
-/** One pool for every service the process talks to; idle connections are kept for a few seconds. */
-const pool = new Agent({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 60_000, connections: 32 });
+const CONNECTIONS = 32;
 
 type Target = { origin: string; path: string };
 
@@ -50,7 +52,46 @@ function parseTarget(base: string): Target | null {
 
 const UNDICI_BACKSTOP_MS = 1_000;
 
-async function send(url: string, init: TransportInit): Promise<TransportResponse> {
+export interface NodeTransportOptions {
+  /** A monotonic clock in milliseconds (default performance.now); tests pass their own. */
+  now?: () => number;
+  /** Connections per origin (default 32); tests use 1, so which connection a request takes is known. */
+  connections?: number;
+}
+
+export type ClosableTransport = Transport & { close(): Promise<void> };
+
+/** A transport with its own connection pool; the process's is `nodeTransport`. */
+export function createNodeTransport(options: NodeTransportOptions = {}): ClosableTransport {
+  const guard = createIdleGuard(options.now ?? (() => performance.now()));
+  const connections = options.connections ?? CONNECTIONS;
+  const pool = new Agent({
+    connect: guard.connect,
+    keepAliveTimeout: KEEP_ALIVE.defaultMs,
+    keepAliveTimeoutThreshold: KEEP_ALIVE.marginMs,
+    keepAliveMaxTimeout: KEEP_ALIVE.maxMs,
+    connections,
+  });
+  async function sendOnce(url: string, init: TransportInit): Promise<TransportResponse> {
+    const response = await send(pool, url, init);
+    guard.noteAnswer(response.origin, response.headers.get('keep-alive'));
+    return response;
+  }
+  async function sendFresh(url: string, init: TransportInit): Promise<TransportResponse> {
+    // A refusal closed a stale connection and wrote nothing, so sending again is safe. Another idle
+    // connection of the pool may be as old: each refusal closes one, so this ends by the pool's size.
+    for (let refused = 0; ; refused++) {
+      try {
+        return await sendOnce(url, init);
+      } catch (error) {
+        if (!(error instanceof StaleConnectionError) || refused >= connections) throw error;
+      }
+    }
+  }
+  return Object.assign(sendFresh, { ownTimeouts: true as const, close: () => pool.close() });
+}
+
+async function send(pool: Agent, url: string, init: TransportInit): Promise<TransportResponse & { origin: string }> {
   const target = targetOf(url);
   const options = {
     method: (init.method ?? 'GET') as 'GET' | 'POST',
@@ -68,6 +109,7 @@ async function send(url: string, init: TransportInit): Promise<TransportResponse
   const answer = target ? await pool.request({ ...options, origin: target.origin, path: target.path }) : await request(url, { ...options, dispatcher: pool });
   const headers = answer.headers;
   return {
+    origin: target?.origin ?? new URL(url).origin,
     status: answer.statusCode,
     statusText: '',
     type: 'basic',
@@ -82,4 +124,5 @@ async function send(url: string, init: TransportInit): Promise<TransportResponse
   };
 }
 
-export const nodeTransport: Transport = Object.assign(send, { ownTimeouts: true as const });
+/** The transport of the browser host and the CLI: one pool for every service the process talks to. */
+export const nodeTransport: Transport = createNodeTransport();

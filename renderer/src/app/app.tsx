@@ -202,7 +202,6 @@ export function App({ store, onHostLink }: { store: AppStore; onHostLink: (liste
                 onCancelAdd={flow.cancelAddMode}
                 rightInset={formOpen ? FORM_WIDTH : 0}
                 handle={mapHandle}
-                messages={<ToastRegion toasts={toasts} dismiss={dismissToast} />}
               />
               {form && (
                 <SiteForm
@@ -217,6 +216,9 @@ export function App({ store, onHostLink }: { store: AppStore; onHostLink: (liste
             </fieldset>
           </main>
         </div>
+        {/* Over the sidebar's foot, never over the map; outside the held-back controls, so a message
+            can still be dismissed while Sitewalk itself is stopped. */}
+        <ToastRegion toasts={toasts} dismiss={dismissToast} />
         <Onboarding />
         <BulkDialogs open={bulkDialog} onClose={() => setBulkDialog(null)} filter={sites.filter} />
         <ConfirmDialog state={confirmState} onDone={closeConfirm} />

@@ -71,8 +71,6 @@ export interface MapViewProps extends Omit<ToolCallbacks, 'onPick' | 'positionOf
   controls?: (map: L.Map | null) => ReactNode;
   /** What stacks at the map's bottom right (My location), given the Leaflet map once it exists. */
   bottomRight?: (map: L.Map | null) => ReactNode;
-  /** Messages (the toasts), shown at the bottom left above the coordinates, clear of the map's other overlays. */
-  messages?: ReactNode;
   handle: Ref<MapHandle>;
   /** Sites selected to act on together (a thin ring on their pins). */
   chosen?: ReadonlySet<string>;
@@ -156,6 +154,7 @@ export function MapView(props: MapViewProps) {
         container.dataset['pinsReview'] = String(info.marks.review);
         container.dataset['pinsCompact'] = String(info.compact);
         container.dataset['clustersDrawn'] = String(info.clusters);
+        container.dataset['chosenInClusters'] = String(info.chosenInClusters);
         container.dataset['pinsOnMap'] = String(layer.size);
       },
     });
@@ -327,12 +326,11 @@ export function MapView(props: MapViewProps) {
         {props.onBoxChosen && <SelectControl interaction={interaction} active={tool.id} />}
       </div>
 
-      {/* The bottom of the map: the left corner's stack (messages, the tile notice, the coordinates)
+      {/* The bottom of the map: the left corner's stack (the tile notice, the coordinates)
           and the right's (My location), each a column growing upwards side by side; when the map is
           too narrow for both (the form open), the right one goes above the left, never over it. */}
       <div ref={bottomRef} className="map-bottom">
         <div className="map-stack map-stack-left">
-          {props.messages}
           {tiles.failing && (
             <div className="map-notice" role="note">
               {tiles.fileBasemap ? `${tiles.fileBasemap} has no tiles here — showing a coordinate grid.` : 'Map tiles cannot load here (offline or blocked) — showing a coordinate grid.'}

@@ -3,7 +3,7 @@
 // and the WAI-ARIA grid's keys — one Tab stop; arrows, Home/End (Ctrl for the corners), PgUp/PgDn;
 // the header row is the grid's first row, where Enter sorts. Shift+Space adds a row to the selection
 // the list and the map share. Windowed: only the rows in view exist, so 50,000 sites stay quick.
-import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import type { SiteView } from '../../../../electron/shared/contract/index';
 import { useAppState } from '../../shared/store/app-store';
 import { Modal } from '../../shared/ui/dialog';
@@ -211,8 +211,10 @@ export function SiteTable({ sites, labelledBy }: { sites: readonly SiteView[]; l
                         if (e.target === e.currentTarget) setActive({ localId: site.localId, column: c });
                       }}
                       onDoubleClick={() => startEdit(site, column.key)}
+                      onPointerEnter={titleIfCut}
+                      onPointerLeave={dropTitle}
                     >
-                      {isEditing ? <CellEditor id={`${id}-edit`} editing={editing} unit={unit} label={`${column.label} of ${site.name || site.localId}`} onChange={(text) => setEditing({ ...editing, text, error: null })} onCommit={() => void commit(editing)} onCancel={endEdit} /> : cellText(site, column.key, unit)}
+                      {isEditing ? <CellEditor id={`${id}-edit`} editing={editing} unit={unit} label={`${column.label} of ${site.name || site.localId}`} onChange={(text) => setEditing({ ...editing, text, error: null })} onCommit={() => void commit(editing)} onCancel={endEdit} /> : <span className="cell-text">{cellText(site, column.key, unit)}</span>}
                     </div>
                   );
                 })}
@@ -226,6 +228,20 @@ export function SiteTable({ sites, labelledBy }: { sites: readonly SiteView[]; l
       </p>
     </div>
   );
+}
+
+/**
+ * A cell whose text is cut (an ellipsis ends it) gives the whole text as its title while the pointer
+ * is on it; a focused cell shows it whole (attribute-table.css). The title goes when the pointer
+ * leaves: left in place, a screen reader would read the text twice when the keyboard reaches it.
+ */
+function titleIfCut(e: PointerEvent<HTMLElement>): void {
+  const text = e.currentTarget.querySelector<HTMLElement>('.cell-text');
+  if (text && text.scrollWidth > text.clientWidth) e.currentTarget.title = text.textContent ?? '';
+}
+
+function dropTitle(e: PointerEvent<HTMLElement>): void {
+  e.currentTarget.removeAttribute('title');
 }
 
 function CellEditor({ id, editing, unit, label, onChange, onCommit, onCancel }: {

@@ -53,6 +53,8 @@ export class PinClusters {
   private index: Supercluster<Pin, Summary> | null = null;
   private source: readonly Pin[] = [];
   private dirty = true;
+  /** Counts the indexes built: a cluster's ID means something only within one. */
+  generation = 0;
 
   constructor(options: Partial<ClusterOptions> = {}) {
     this.options = { ...CLUSTER_DEFAULTS, ...options };
@@ -102,6 +104,13 @@ export class PinClusters {
     return { pins, clusters };
   }
 
+  /** Every pin a cluster stands for. */
+  membersOf(clusterId: number): Pin[] {
+    return this.built()
+      .getLeaves(clusterId, Infinity)
+      .map((feature) => feature.properties);
+  }
+
   /** The zoom at which a cluster falls apart into smaller ones or pins. */
   expansionZoom(clusterId: number): number {
     return this.built().getClusterExpansionZoom(clusterId);
@@ -138,6 +147,7 @@ export class PinClusters {
     index.load(this.source.map((pin) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: [pin.lng, pin.lat] }, properties: pin })));
     this.index = index;
     this.dirty = false;
+    this.generation++;
     return index;
   }
 }

@@ -5,7 +5,8 @@
 // Pins are fixed unless one is made movable (setMovable): a press on any other pin is left to the
 // map, so dragging always pans, and it is a click only if it was let go where it started.
 // Up to a zoom, pins close together are drawn as clusters (clusters.ts); a click on one zooms to the
-// box around its members. The selected pin and the one in move mode are always drawn on their own.
+// box around its members. The selected pin and the one in move mode are always drawn on their own;
+// a cluster holding sites selected to act on together says how many (chosen-clusters.ts).
 import L from 'leaflet';
 import { loadSprites, type Sprite, type SpriteSet } from '../../shared/sprites';
 import { PinDrag, type PinDragHost } from './drag';
@@ -14,8 +15,8 @@ import { HitGrid } from './hit-grid';
 import { PinPainter, type ProjectedClusters } from './painter';
 import { PinPointer } from './pointer';
 import { PIN_LAYER_DEFAULTS, type PinLayerOptions } from './options';
-import { PinSet } from './pin-set';
-import type { Projected } from './pin-set';
+import { PinSet, type Projected } from './pin-set';
+import { ChosenInClusters } from './chosen-clusters';
 import { clusteredView } from './cluster-view';
 import type { MovePreview, Pin } from './types';
 import { LIGHT_MAP_PALETTE, type MapPalette } from '../../shared/theme';
@@ -30,6 +31,7 @@ export class PinLayer extends L.Layer implements PinDragHost {
   private readonly pins = new PinSet();
   private readonly hits = new HitGrid<Pin | ClusterMark>();
   private readonly clusters: PinClusters;
+  private readonly chosenIn: ChosenInClusters;
   /** Pointer input on the canvas: taps, holds, menus, hover, and presses on the movable pin. */
   private readonly pointer: PinPointer;
   private clustersDirty = true;
@@ -57,6 +59,7 @@ export class PinLayer extends L.Layer implements PinDragHost {
     super();
     this.opts = { ...PIN_LAYER_DEFAULTS, ...options };
     this.clusters = new PinClusters({ radius: this.opts.clusterRadius, maxZoom: this.opts.clusterMaxZoom });
+    this.chosenIn = new ChosenInClusters(this.clusters, (id) => this.pins.get(id));
     this.pointer = new PinPointer({
       opts: this.opts,
       movable: () => this.movableId,
@@ -338,6 +341,7 @@ export class PinLayer extends L.Layer implements PinDragHost {
         zoom,
         selectedId: this.selectedId,
         chosen: this.chosen,
+        chosenIn: clustered ? this.chosenIn.counter(this.chosen) : null,
         movableId: this.movableId,
         hiddenId: this.hiddenId,
         preview: previewPin && previewAt ? { pin: previewPin, x: previewAt.x, y: previewAt.y } : null,
@@ -356,10 +360,8 @@ export class PinLayer extends L.Layer implements PinDragHost {
 
   /** The pins drawn on their own and the clusters around the canvas, at a zoom with clusters. */
   private clusteredView(map: L.Map, crs: L.CRS, zoom: number): { pins: Projected; clusters: ProjectedClusters } {
-    if (this.clustersDirty) {
-      this.clusters.load(this.pins.ordered());
-      this.clustersDirty = false;
-    }
+    if (this.clustersDirty) this.clusters.load(this.pins.ordered());
+    this.clustersDirty = false;
     const always = [this.selectedId, this.movableId, this.preview?.id ?? null].filter((id): id is string => id !== null);
     return clusteredView(map, crs, zoom, this.clusters, (id) => this.pins.get(id), always, this.boundsMin, L.point(this.cssWidth, this.cssHeight));
   }

@@ -48,6 +48,8 @@ export interface Frame {
   preview: { pin: Pin; x: number; y: number } | null;
   /** Sites selected to act on together: each gets a thin ring (the selected pin keeps its thick one). */
   chosen?: ReadonlySet<string>;
+  /** How many of those a cluster holds (chosen-clusters.ts); absent when none is selected. */
+  chosenIn?: ((mark: ClusterMark) => number) | null;
   /** False when something besides the view changed (data, selection): everything is drawn. */
   mayShift: boolean;
   /** Draw site names beside the pins (full pins only, never compact dots). */
@@ -63,6 +65,9 @@ const LABEL_FONT = '600 12px system-ui, sans-serif';
 export function clusterRadius(count: number): number {
   return count < 10 ? 15 : count < 100 ? 18 : count < 1000 ? 21 : 25;
 }
+
+/** Half the widest "N selected" tag under a cluster. */
+const CHOSEN_TAG_HALF = 48;
 
 /** Pins this far outside the canvas are still drawn: their sprite can reach into it. */
 const MARGIN = 60;
@@ -179,14 +184,20 @@ export class PinPainter {
       if (frame.chosen?.has(pin.id)) this.drawChosenRing(x, y - sprite.anchorY + sprite.height / 2, Math.max(sprite.width, sprite.height) / 2 + 3);
       ctx.drawImage(sprite.canvas, left, top, sprite.width, sprite.height);
     }
+    let chosenInClusters = 0;
     for (const i of shownClusters) {
       const mark = clusters!.marks[i]!;
       const x = Math.round(clusters!.x[i]! + offsetX);
       const y = Math.round(clusters!.y[i]! + offsetY);
       const r = clusterRadius(mark.count);
       hits.add(mark, x - r, y - r, 2 * r, 2 * r);
-      if (strips && !touches(strips, x - r - 4, y - r - 4, 2 * r + 8, 2 * r + 8)) continue;
+      const held = frame.chosenIn?.(mark) ?? 0;
+      chosenInClusters += held;
+      // A cluster holding selected sites reaches further: its ring, and "N selected" under it.
+      const reach = held > 0 ? { x: x - CHOSEN_TAG_HALF, y: y - r - 8, w: 2 * CHOSEN_TAG_HALF, h: 2 * r + 34 } : { x: x - r - 4, y: y - r - 4, w: 2 * r + 8, h: 2 * r + 8 };
+      if (strips && !touches(strips, reach.x, reach.y, reach.w, reach.h)) continue;
       this.drawCluster(mark, x, y, r);
+      if (held > 0) this.drawChosenInCluster(held, x, y, r);
     }
     // Names after every pin, so no pin covers a name; the order is the pins' (north first).
     if (withLabels) {
@@ -235,7 +246,7 @@ export class PinPainter {
         marks[item.mark]++;
       }
     }
-    return { drawn, clusters: clusterCount, marks, compact, full: !shift };
+    return { drawn, clusters: clusterCount, chosenInClusters, marks, compact, full: !shift };
   }
 
   /** A numbered disc; a small red dot when a member needs attention, else amber when one waits to be sent. */
@@ -273,6 +284,33 @@ export class PinPainter {
     }
     ctx.textAlign = 'start';
     ctx.textBaseline = 'alphabetic';
+  }
+
+  /**
+   * A cluster holding sites of the selection: the selection's ring around the disc (as on a selected
+   * pin, thinner than the selected pin's), and how many on a tag under it.
+   */
+  private drawChosenInCluster(held: number, x: number, y: number, r: number): void {
+    const ctx = this.ctx;
+    ctx.save();
+    this.strokeHighlightRing(x, y, r + 5, 4, 2);
+    const text = `${clusterCountText(held)} selected`;
+    ctx.font = '700 12px system-ui, sans-serif';
+    const width = Math.min(2 * CHOSEN_TAG_HALF, Math.ceil(ctx.measureText(text).width) + 10);
+    const top = y + r + 9;
+    ctx.beginPath();
+    ctx.roundRect(x - width / 2, top, width, 17, 8);
+    ctx.fillStyle = this.palette.highlightInner;
+    ctx.fill();
+    ctx.lineWidth = 2;
+    ctx.strokeStyle = this.palette.highlightOuter;
+    ctx.stroke();
+    // Dark ink on the yellow in either theme (the outer colour turns light on a dark map).
+    ctx.fillStyle = '#111111';
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    ctx.fillText(text, x, top + 9);
+    ctx.restore();
   }
 
   /** A site name right of its pin's head, on a halo of the opposite lightness; skipped when it would overlap another. */

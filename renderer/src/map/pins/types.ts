@@ -18,6 +18,8 @@ export interface DrawInfo {
   drawn: number;
   /** Clusters among what is drawn. */
   clusters: number;
+  /** Sites of the selection that the drawn clusters hold. */
+  chosenInClusters: number;
   /** Of those, how many carry each state badge. */
   marks: Record<PinMark, number>;
   compact: boolean;
