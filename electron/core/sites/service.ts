@@ -52,7 +52,14 @@ export class SiteService {
     const profileId = this.deps.activeId();
     const cached = this.packed;
     if (cached && cached.profileId === profileId && cached.register === register.revisionNow && cached.store === store.revisionNow) return cached.list;
-    const list = packRegister({ records: register.records(), size: register.size, profileId, lanes: store.laneEntries(), revisionOf: (localId) => register.revisionOf(localId) });
+    const list = packRegister({
+      rows: register.rawRowsOf(profileId),
+      capacity: register.size,
+      lanes: store.laneEntries(),
+      notedRevisionOf: (localId) => register.notedRevisionOf(localId),
+      read: (row) => register.read(row),
+      isUnreadable: (localId) => register.isUnreadable(localId),
+    });
     this.packed = { profileId, register: register.revisionNow, store: store.revisionNow, list };
     return list;
   }
