@@ -83,10 +83,13 @@ export class SiteRegister {
 
   /**
    * The site's newest revision: its row's, or newer when an outbox entry of the site changed since
-   * (the site's view changed with it), or its removal's once removed.
+   * (the site's view changed with it), or its removal's once removed. One this process noted (its
+   * own write, an entry's change, another process's change read in) is the newest it knows of; a
+   * site untouched since open has its row's.
    */
   revisionOf(localId: string): number {
-    return Math.max(this.revisions.ofSite(localId), this.table.revOf(localId) ?? 0);
+    const noted = this.revisions.ofSite(localId);
+    return noted > 0 ? noted : (this.table.revOf(localId) ?? 0);
   }
 
   /** The revision this process noted for the site (an entry's change, a write, a removal); 0 if none. */
