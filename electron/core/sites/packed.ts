@@ -6,44 +6,44 @@
 import { SiteListPacker, type SiteList } from '../../shared/contract/site-list';
 import type { PinStyle } from '../../shared/domain';
 import type { OutboxEntry } from '../outbox/types';
-import { rowOf, type RawSiteRow, type SiteRow } from '../storage/sites-table';
+import type { ListRow } from '../storage/sites-table';
 import type { SiteRecord } from './site-record';
 import { siteView } from './view';
 
 export interface PackSource {
-  /** The profile's rows (SITE_COLUMNS order), in register order. */
-  rows: Iterable<RawSiteRow>;
+  profileId: string;
+  /** The profile's sites, in register order. */
+  rows: Iterable<ListRow>;
   /** How many there may be at most (the columns are made that long, then cut to the count). */
   capacity: number;
   /** The outbox's unfinished lanes (site:<localId> or eus:<id>). */
   lanes: Iterable<[string, readonly OutboxEntry[]]>;
   /** The revision noted for a site beyond its row's (an entry of it changed since); 0 if none. */
   notedRevisionOf: (localId: string) => number;
-  /** The record of a row, through the one check of a stored site; undefined for one that cannot be read. */
-  read: (row: SiteRow) => SiteRecord | undefined;
+  /** A site's whole record, through the one check of a stored site; undefined for one that cannot be read. */
+  record: (localId: string) => SiteRecord | undefined;
   /** Whether a row is known to be unreadable (it is left out). */
   isUnreadable: (localId: string) => boolean;
 }
 
-// The raw row's columns (storage/sites-table.ts SITE_COLUMNS).
+// The columns of a ListRow (storage/sites-table.ts).
 const LOCAL_ID = 0;
-const PROFILE_ID = 1;
-const SITE_ID = 2;
-const ORIGIN = 3;
-const NAME = 4;
-const HEIGHT = 5;
-const LATITUDE = 6;
-const LONGITUDE = 7;
-const DESCRIPTION = 8;
-const GROUP = 9;
-const PIN_STYLE = 10;
-const CREATED_AT = 12;
-const UPDATED_AT = 13;
-const LOST = 14;
-const REV = 16;
-const MEASUREMENT = 17;
+const SITE_ID = 1;
+const ORIGIN = 2;
+const NAME = 3;
+const HEIGHT = 4;
+const LATITUDE = 5;
+const LONGITUDE = 6;
+const DESCRIPTION = 7;
+const GROUP = 8;
+const PIN_STYLE = 9;
+const CREATED_AT = 10;
+const UPDATED_AT = 11;
+const REV = 12;
+const WHOLE = 13;
 
 export function packRegister(source: PackSource): SiteList {
+  const { profileId } = source;
   const packer = new SiteListPacker(source.capacity);
   const queued = new Map<string, readonly OutboxEntry[]>();
   for (const [key, lane] of source.lanes) if (key.startsWith('site:') && lane.length > 0) queued.set(key.slice(5), lane);
@@ -63,18 +63,18 @@ export function packRegister(source: PackSource): SiteList {
     if (source.isUnreadable(localId)) continue;
     const lane = queued.get(localId);
     const revision = Math.max(row[REV], source.notedRevisionOf(localId));
-    // A site with something queued, lost, or measured goes through the record and its view: its
-    // row is checked whole (a measurement's JSON included). The others are checked at open
+    // A site with something queued, lost, or measured goes through its whole record and its view
+    // (its measurement's JSON checked on the way). The others are checked at open
     // (SitesTable.unreadable) and packed from their columns, as siteView gives them.
-    if (lane !== undefined || row[LOST] !== null || row[MEASUREMENT] !== null) {
-      const record = source.read(rowOf(row));
+    if (lane !== undefined || row[WHOLE] === 1) {
+      const record = source.record(localId);
       if (record) packer.add(siteView(record, lane ?? [], revision));
       continue;
     }
     packer.addFields(
       localId,
       row[SITE_ID],
-      row[PROFILE_ID],
+      profileId,
       row[ORIGIN] as SiteRecord['origin'],
       row[NAME] ?? '',
       row[HEIGHT],

@@ -13,7 +13,7 @@ import { SITE_FIELDS } from '../../shared/domain';
 import { Revisions, siteKey } from '../revisions';
 import { SitewalkDb } from '../storage/database';
 import type { StoredProblem } from '../storage/problems';
-import { parseSiteRow, SitesTable, UnreadableSiteError, type SiteRow } from '../storage/sites-table';
+import { parseSiteRow, SitesTable, UnreadableSiteError, type ListRow, type SiteRow } from '../storage/sites-table';
 import type { SiteFields, SiteRecord } from './site-record';
 
 export type { SiteFields, SiteOrigin, SiteRecord } from './site-record';
@@ -132,9 +132,9 @@ export class SiteRegister {
     return this.table.localIds(profileId);
   }
 
-  /** A profile's rows as the database holds them (SITE_COLUMNS order), in register order: for the packed list. */
-  rawRowsOf(profileId: string): ReturnType<SitesTable['rawRowsOf']> {
-    return this.table.rawRowsOf(profileId);
+  /** A profile's sites as the packed list reads them (ListRow), in register order. */
+  listRowsOf(profileId: string): IterableIterator<ListRow> {
+    return this.table.listRowsOf(profileId);
   }
 
   /** Whether the site's row is one this register refuses (left out of every answer). */
@@ -143,7 +143,7 @@ export class SiteRegister {
   }
 
   /** The record of a row; undefined (and said, once) when it cannot be read. */
-  read(row: SiteRow): SiteRecord | undefined {
+  private read(row: SiteRow): SiteRecord | undefined {
     if (this.unreadable.size > 0 && this.unreadable.has(row.local_id)) return undefined;
     try {
       return parseSiteRow(row);

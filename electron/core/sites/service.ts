@@ -53,11 +53,12 @@ export class SiteService {
     const cached = this.packed;
     if (cached && cached.profileId === profileId && cached.register === register.revisionNow && cached.store === store.revisionNow) return cached.list;
     const list = packRegister({
-      rows: register.rawRowsOf(profileId),
+      profileId,
+      rows: register.listRowsOf(profileId),
       capacity: register.size,
       lanes: store.laneEntries(),
       notedRevisionOf: (localId) => register.notedRevisionOf(localId),
-      read: (row) => register.read(row),
+      record: (localId) => register.get(localId),
       isUnreadable: (localId) => register.isUnreadable(localId),
     });
     this.packed = { profileId, register: register.revisionNow, store: store.revisionNow, list };

@@ -34,18 +34,13 @@ export interface SiteRow {
   measurement: string | null;
 }
 
-/** The columns of SiteRow, in the order of a raw row (`rawSites`, `rowOf`). */
-export const SITE_COLUMNS = ['local_id', 'profile_id', 'site_id', 'origin', 'name', 'height', 'latitude', 'longitude', 'description', 'grp', 'pin_style', 'applied_seq', 'created_at', 'updated_at', 'lost', 'draft', 'rev', 'measurement'] as const satisfies ReadonlyArray<keyof SiteRow>;
-
-/** A row of `sites` as an array, in the order of SITE_COLUMNS. */
-export type RawSiteRow = { -readonly [K in keyof typeof SITE_COLUMNS]: (typeof SITE_COLUMNS)[K] extends keyof SiteRow ? SiteRow[(typeof SITE_COLUMNS)[K]] : never };
-
-/** The raw row as a SiteRow, for parseSiteRow. */
-export function rowOf(raw: RawSiteRow): SiteRow {
-  const row = {} as Record<string, unknown>;
-  SITE_COLUMNS.forEach((column, k) => (row[column] = raw[k]));
-  return row as unknown as SiteRow;
-}
+/**
+ * A site as the packed list reads it (`listRowsOf`), as an array: local_id, site_id, origin, name,
+ * height, latitude, longitude, description, grp, pin_style, created_at, updated_at, rev, and 1 when
+ * the row also has a lost request or a measurement (which only its whole record shows), else 0.
+ * Only what a site with nothing queued shows: no draft, no profile (the query's), no applied_seq.
+ */
+export type ListRow = [string, string | null, string, string | null, number | null, number | null, number | null, string | null, string | null, number | null, number, number, number, 0 | 1];
 
 const ORIGINS = ['created', 'existing', 'imported'] as const;
 
@@ -120,7 +115,7 @@ export class SitesTable {
   private readonly countAll: Statement<[], number>;
   private readonly ofProfile: Statement<[string], SiteRow>;
   private readonly localIdsOf: Statement<[string], string>;
-  private readonly rawOfProfile: Statement<[string], RawSiteRow>;
+  private readonly listOfProfile: Statement<[string], ListRow>;
   private readonly changedSince: Statement<[number], SiteRow>;
   private readonly suspectRows: Statement<[], SiteRow>;
   private readonly removed: RemovedLog;
@@ -141,7 +136,12 @@ export class SitesTable {
     this.countAll = sql.prepare<[], number>('SELECT count(*) FROM sites').pluck();
     this.ofProfile = sql.prepare('SELECT * FROM sites WHERE profile_id = ? ORDER BY rowid');
     this.localIdsOf = sql.prepare<[string], string>('SELECT local_id FROM sites WHERE profile_id = ? ORDER BY rowid').pluck();
-    this.rawOfProfile = sql.prepare<[string], RawSiteRow>(`SELECT ${SITE_COLUMNS.join(', ')} FROM sites WHERE profile_id = ? ORDER BY rowid`).raw();
+    this.listOfProfile = sql
+      .prepare<[string], ListRow>(
+        `SELECT local_id, site_id, origin, name, height, latitude, longitude, description, grp, pin_style, created_at, updated_at, rev, (lost IS NOT NULL OR measurement IS NOT NULL)
+         FROM sites WHERE profile_id = ? ORDER BY rowid`,
+      )
+      .raw();
     // The rows parseSiteRow would refuse for a column, found by SQLite without the others reaching
     // JavaScript: an unknown origin or pin style, a draft or measurement that is not JSON. (A JSON's
     // shape is checked when the row is read.)
@@ -218,9 +218,9 @@ export class SitesTable {
     return this.localIdsOf.all(profileId);
   }
 
-  /** A profile's rows as arrays (SITE_COLUMNS), in register order: the site list's one read. */
-  rawRowsOf(profileId: string): IterableIterator<RawSiteRow> {
-    return this.rawOfProfile.iterate(profileId);
+  /** A profile's sites as ListRows, in register order: the site list's one read. */
+  listRowsOf(profileId: string): IterableIterator<ListRow> {
+    return this.listOfProfile.iterate(profileId);
   }
 
   /** The rows parseSiteRow refuses for a column or a JSON's syntax: each site's local ID and parseSiteRow's sentence. */
