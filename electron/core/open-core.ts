@@ -177,6 +177,11 @@ class Core implements SitewalkCore {
     store.subscribe(relayOutboxChanges({ events, store, register, engine, siteView: (record) => this.siteService.viewOf(record) }));
     // What another process queued may be ours to send (the app sends what the CLI queued).
     store.subscribe(() => engine.kick());
+    register.onUnreadable((problem) => {
+      this.journalProblems.push(problem);
+      log(`data folder: ${problem.message}`);
+      events.emit('status', this.status());
+    });
     register.subscribe((changed, removed) => {
       for (const record of changed) events.emit('site', this.siteService.viewOf(record));
       for (const localId of removed) events.emit('site-removed', { localId, revision: register.revisionOf(localId) });
@@ -196,7 +201,8 @@ class Core implements SitewalkCore {
       // One revision counter for entries and sites, kept in the database: a site's view depends on both.
       const revisions = new Revisions(db);
       const { store } = await OutboxStore.open({ db, dataDir, clock, revisions, processId: peers.id });
-      const { register } = await SiteRegister.open({ db, dataDir, clock, revisions });
+      // Rows no Sitewalk writes are set aside and said; the rest of the register opens.
+      const { register, problems: unreadable } = await SiteRegister.open({ db, dataDir, clock, revisions });
       core = new Core(dataDir, options, {
         db,
         peers,
@@ -207,7 +213,7 @@ class Core implements SitewalkCore {
         // Preferences: written by this process alone, read often: from memory after the first read.
         settings: memoryCached(factory('settings')),
         profilesKv: factory('profiles'),
-        problems: [...problems, ...(folderWarning ? [{ kind: 'warning' as const, message: folderWarning }] : [])],
+        problems: [...problems, ...unreadable, ...(folderWarning ? [{ kind: 'warning' as const, message: folderWarning }] : [])],
       });
     } catch (error) {
       db.close();

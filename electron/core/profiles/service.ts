@@ -152,7 +152,7 @@ export class ProfileService implements Pick<SitewalkCore, 'profiles'> {
     this.deps.access.keyGone(profile.id, true);
     this.deps.access.forgetClient(profile.id);
     await this.deps.qualities.remove(profile.id);
-    const sites = this.deps.register.list(profile.id).map((site) => site.localId);
+    const sites = this.deps.register.localIdsOf(profile.id);
     await this.deps.register.remove(sites);
     for (const localId of sites) this.deps.events.emit('site-removed', { localId, revision: this.deps.register.revisionOf(localId) });
     if (this.current === profile.id) await this.switchTo(this.deps.book.active().id);

@@ -52,7 +52,15 @@ export class SiteService {
     const profileId = this.deps.activeId();
     const cached = this.packed;
     if (cached && cached.profileId === profileId && cached.register === register.revisionNow && cached.store === store.revisionNow) return cached.list;
-    const list = packRegister({ records: register.records(), size: register.size, profileId, lanes: store.laneEntries(), revisionOf: (localId) => register.revisionOf(localId) });
+    const list = packRegister({
+      profileId,
+      rows: register.listRowsOf(profileId),
+      capacity: register.size,
+      lanes: store.laneEntries(),
+      notedRevisionOf: (localId) => register.notedRevisionOf(localId),
+      record: (localId) => register.get(localId),
+      isUnreadable: (localId) => register.isUnreadable(localId),
+    });
     this.packed = { profileId, register: register.revisionNow, store: store.revisionNow, list };
     return list;
   }
@@ -159,10 +167,16 @@ export class SiteService {
     });
     // The user may have discarded the site (its create, and this change merged into it) while the
     // change was being written: then nothing of it is queued any more, and the answer says so.
-    const gone = enqueued.findIndex(({ entry }) => !register.get((entry as SiteEntry).localId) || !store.get(entry.id));
+    // Each site is read from the database once (a new one's record is the one just written).
+    const records = new Map<string, SiteRecord | undefined>(newRecords);
+    const recordOf = (localId: string): SiteRecord | undefined => {
+      if (!records.has(localId)) records.set(localId, register.get(localId));
+      return records.get(localId);
+    };
+    const gone = enqueued.findIndex(({ entry }) => !recordOf((entry as SiteEntry).localId) || !store.get(entry.id));
     if (gone >= 0) return { ok: false, issues: [{ index: gone, field: 'localId', message: 'The site was discarded while this change was being saved; nothing of it is queued.' }] };
     const saved: SavedSite[] = enqueued.map(({ entry, coalesced }) => {
-      const record = register.get((entry as SiteEntry).localId)!;
+      const record = recordOf((entry as SiteEntry).localId)!;
       return { site: this.viewOf(record), entry: entryView(store.get(entry.id)!, store.revisionOf(entry.id)), coalesced };
     });
     // The 'site' events were told once the transaction committed (outbox-events.ts relays every site

@@ -1,8 +1,8 @@
 // The site register's rows in sitewalk.db: every statement on the table `sites`. A site's known
-// fields are columns (the site list reads every site at start, without a JSON parse per site); the
-// draft (fields of a first request, kept until the service confirms it) and the measurement of the
-// known position (few sites have one) are JSON. A row is read through parseSiteRow, the one check
-// of a stored site.
+// fields are columns (the site list reads a profile's sites as raw columns, without a JSON parse or
+// an object per site); the draft (fields of a first request, kept until the service confirms it)
+// and the measurement of the known position (few sites have one) are JSON. A row is read through
+// parseSiteRow, the one check of a stored site; unreadable() finds the rows it would refuse, in SQL.
 import type { Statement } from 'better-sqlite3';
 import { z } from 'zod';
 import { PIN_STYLES, type PinStyle } from '../../shared/domain';
@@ -34,6 +34,14 @@ export interface SiteRow {
   /** JSON, read through measurementSchema (migration 002). */
   measurement: string | null;
 }
+
+/**
+ * A site as the packed list reads it (`listRowsOf`), as an array: local_id, site_id, origin, name,
+ * height, latitude, longitude, description, grp, pin_style, created_at, updated_at, rev, and 1 when
+ * the row also has a lost request or a measurement (which only its whole record shows), else 0.
+ * Only what a site with nothing queued shows: no draft, no profile (the query's), no applied_seq.
+ */
+export type ListRow = [string, string | null, string, string | null, number | null, number | null, number | null, string | null, string | null, number | null, number, number, number, 0 | 1];
 
 const ORIGINS = ['created', 'existing', 'imported'] as const;
 
@@ -93,9 +101,15 @@ type Values = [string, string, string | null, string, string | null, number | nu
 export class SitesTable {
   private readonly upsert: Statement<Values>;
   private readonly deleteOne: Statement<[string]>;
-  private readonly allRows: Statement<[], SiteRow>;
   private readonly byId: Statement<[string], SiteRow>;
+  private readonly bySiteId: Statement<[string, string], SiteRow>;
+  private readonly revById: Statement<[string], number>;
+  private readonly countAll: Statement<[], number>;
+  private readonly ofProfile: Statement<[string], SiteRow>;
+  private readonly localIdsOf: Statement<[string], string>;
+  private readonly listOfProfile: Statement<[string], ListRow>;
   private readonly changedSince: Statement<[number], SiteRow>;
+  private readonly suspectRows: Statement<[], SiteRow>;
   private readonly removed: RemovedLog;
 
   constructor(db: SitewalkDb) {
@@ -107,8 +121,30 @@ export class SitesTable {
        ON CONFLICT (local_id) DO UPDATE SET profile_id = excluded.profile_id, site_id = excluded.site_id, origin = excluded.origin, name = excluded.name, height = excluded.height, latitude = excluded.latitude, longitude = excluded.longitude, description = excluded.description, grp = excluded.grp, pin_style = excluded.pin_style, applied_seq = excluded.applied_seq, created_at = excluded.created_at, updated_at = excluded.updated_at, lost = excluded.lost, draft = excluded.draft, rev = excluded.rev, measurement = excluded.measurement`,
     );
     this.deleteOne = sql.prepare('DELETE FROM sites WHERE local_id = ?');
-    this.allRows = sql.prepare('SELECT * FROM sites ORDER BY rowid');
     this.byId = sql.prepare('SELECT * FROM sites WHERE local_id = ?');
+    // Two rows may name the same service ID (an ID added again by hand): the one written last is the one found.
+    this.bySiteId = sql.prepare('SELECT * FROM sites WHERE profile_id = ? AND site_id = ? ORDER BY rev DESC LIMIT 1');
+    this.revById = sql.prepare<[string], number>('SELECT rev FROM sites WHERE local_id = ?').pluck();
+    this.countAll = sql.prepare<[], number>('SELECT count(*) FROM sites').pluck();
+    this.ofProfile = sql.prepare('SELECT * FROM sites WHERE profile_id = ? ORDER BY rowid');
+    this.localIdsOf = sql.prepare<[string], string>('SELECT local_id FROM sites WHERE profile_id = ? ORDER BY rowid').pluck();
+    this.listOfProfile = sql
+      .prepare<[string], ListRow>(
+        `SELECT local_id, site_id, origin, name, height, latitude, longitude, description, grp, pin_style, created_at, updated_at, rev, (lost IS NOT NULL OR measurement IS NOT NULL)
+         FROM sites WHERE profile_id = ? ORDER BY rowid`,
+      )
+      .raw();
+    // The rows parseSiteRow would refuse for a column, found by SQLite without the others reaching
+    // JavaScript: an unknown origin or pin style, a draft or measurement that is not JSON. (A JSON's
+    // shape is checked when the row is read.)
+    this.suspectRows = sql.prepare(
+      `SELECT * FROM sites
+       WHERE origin NOT IN (${ORIGINS.map((origin) => `'${origin}'`).join(', ')})
+          OR (pin_style IS NOT NULL AND pin_style NOT IN (${PIN_STYLES.join(', ')}))
+          OR (draft IS NOT NULL AND NOT json_valid(draft))
+          OR (measurement IS NOT NULL AND NOT json_valid(measurement))
+       ORDER BY rowid`,
+    );
     this.changedSince = sql.prepare('SELECT * FROM sites WHERE rev > ? ORDER BY rowid');
     this.removed = new RemovedLog(db);
   }
@@ -147,9 +183,50 @@ export class SitesTable {
     return row ? parseSiteRow(row) : undefined;
   }
 
-  /** Every row, in the order the sites were first registered. */
-  all(): IterableIterator<SiteRow> {
-    return this.allRows.iterate();
+  row(localId: string): SiteRow | undefined {
+    return this.byId.get(localId);
+  }
+
+  /** The row written last that has this service ID in this profile. */
+  rowBySiteId(profileId: string, siteId: string): SiteRow | undefined {
+    return this.bySiteId.get(profileId, siteId);
+  }
+
+  /** The revision the site's row was last written at; undefined when there is no row. */
+  revOf(localId: string): number | undefined {
+    return this.revById.get(localId);
+  }
+
+  count(): number {
+    return this.countAll.get() ?? 0;
+  }
+
+  /** A profile's rows, in the order the sites were first registered. */
+  rowsOf(profileId: string): IterableIterator<SiteRow> {
+    return this.ofProfile.iterate(profileId);
+  }
+
+  localIds(profileId: string): string[] {
+    return this.localIdsOf.all(profileId);
+  }
+
+  /** A profile's sites as ListRows, in register order: the site list's one read. */
+  listRowsOf(profileId: string): IterableIterator<ListRow> {
+    return this.listOfProfile.iterate(profileId);
+  }
+
+  /** The rows parseSiteRow refuses for a column or a JSON's syntax: each site's local ID and parseSiteRow's sentence. */
+  unreadable(): Array<{ localId: string; message: string }> {
+    const found: Array<{ localId: string; message: string }> = [];
+    for (const row of this.suspectRows.iterate()) {
+      try {
+        parseSiteRow(row);
+      } catch (error) {
+        if (!(error instanceof UnreadableSiteError)) throw error;
+        found.push({ localId: row.local_id, message: error.message });
+      }
+    }
+    return found;
   }
 
   changedAfter(since: number): { rows: SiteRow[]; removed: Removal[] } {
