@@ -1,7 +1,7 @@
 // Builds the renderer into dist/renderer with relative URLs (base './'), so the same files load from
 // the browser host's http://127.0.0.1 origin and from Electron's app:// origin. The output has no
 // inline script and no eval, so it runs under the hosts' CSP (script-src 'self').
-import { defineConfig, type UserConfig } from 'vite';
+import { defineConfig, type Plugin, type UserConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 
@@ -22,19 +22,70 @@ const LATER = [
 const FIRST_LIBRARIES = /node_modules[\\/](react|react-dom|scheduler|leaflet|supercluster|kdbush|zod)[\\/]/;
 
 /**
- * Everything the first screen needs goes into one chunk: left to itself the bundler splits the modules
- * the lazy parts share with it into a dozen small files, twenty requests to the host before the page
- * can run instead of two.
+ * The modules the entry (app/boot.ts) imports statically, found from the module graph once it is
+ * built: they stay in the entry's own small chunk, which starts the first API calls as soon as it
+ * arrives, and never in the first screen's chunk, which would make the entry wait for all of it.
+ */
+const bootModules = new Set<string>();
+/** The entry chunk's most, in bytes: past it, something heavy joined the boot (see app/boot.ts). */
+const BOOT_BUDGET = 48 * 1024;
+
+/**
+ * Everything else the first screen needs goes into one chunk: left to itself the bundler splits the
+ * modules the lazy parts share with it into a dozen small files, twenty requests to the host before
+ * the page can run instead of two.
  */
 function firstScreen(id: string): boolean {
+  // The bundler's own helpers (\0-prefixed ids) go where it puts them: the entry needs them too.
+  if (bootModules.has(id) || id.startsWith('\0')) return false;
   if (id.includes('node_modules')) return FIRST_LIBRARIES.test(id);
   return !LATER.some((later) => later.test(id));
+}
+
+/**
+ * The boot split: collects the entry's static imports before chunking, preloads the first screen's
+ * chunk from index.html (it downloads beside the entry instead of after it has run), and fails the
+ * build when the entry chunk has grown past its budget or imports the first screen's chunk statically.
+ */
+function bootSplit(): Plugin {
+  return {
+    name: 'sitewalk-boot-split',
+    apply: 'build',
+    buildEnd() {
+      bootModules.clear();
+      const entries = [...this.getModuleIds()].filter((id) => this.getModuleInfo(id)?.isEntry);
+      const walk = (id: string) => {
+        if (bootModules.has(id)) return;
+        bootModules.add(id);
+        for (const next of this.getModuleInfo(id)?.importedIds ?? []) walk(next);
+      };
+      entries.forEach(walk);
+    },
+    generateBundle(_options, bundle) {
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk' || !chunk.isEntry) continue;
+        if (chunk.imports.some((file) => bundle[file]?.name === 'first-screen')) this.error(`${chunk.fileName} imports the first screen's chunk statically: the first API calls would wait for all of it (app/boot.ts).`);
+        if (chunk.code.length > BOOT_BUDGET) this.error(`${chunk.fileName} is ${chunk.code.length} bytes, over the boot's budget of ${BOOT_BUDGET}: something heavy is imported statically by app/boot.ts.`);
+      }
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, context) {
+        const first = Object.values(context.bundle ?? {}).find((file) => file.type === 'chunk' && file.name === 'first-screen');
+        if (first?.type !== 'chunk') return html;
+        // Its stylesheets too, after the entry's (the cascade order main.tsx's imports gave): the
+        // dynamic import would otherwise ask for them only once the entry has run.
+        const sheets = [...(first.viteMetadata?.importedCss ?? [])].map((file) => `  <link rel="stylesheet" crossorigin href="./${file}">\n`);
+        return html.replace('</head>', `  <link rel="modulepreload" crossorigin href="./${first.fileName}">\n${sheets.join('')}  </head>`);
+      },
+    },
+  };
 }
 
 const config = {
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: './',
-  plugins: [react()],
+  plugins: [react(), bootSplit()],
   build: {
     outDir: fileURLToPath(new URL('../dist/renderer', import.meta.url)),
     emptyOutDir: true,
@@ -44,7 +95,7 @@ const config = {
     chunkSizeWarningLimit: 1200,
     // The polyfill would be injected as an inline script, which the CSP refuses; not needed anyway.
     modulePreload: { polyfill: false },
-    rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'first-screen', test: firstScreen }] } } },
+    rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'boot', test: (id: string) => bootModules.has(id), priority: 2 }, { name: 'first-screen', test: firstScreen, priority: 1 }] } } },
   },
   server: {
     host: '127.0.0.1',
