@@ -1,6 +1,5 @@
 // The first screen: the React root with the shell, on the store app/boot.ts has already started.
 // boot.ts loads this chunk once its own calls have left.
-import './csp';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
