@@ -26,6 +26,7 @@ import { PartLoader } from '../shared/ui/lazy-part';
 import { currentFocus } from './focus';
 import { MapToolbar } from './map-toolbar';
 import { useFocusSoon } from './use-focus-soon';
+import { useAfterFirstFrame } from './use-after-first-frame';
 import { useSiteFlow } from './use-site-flow';
 import { useMapSelection } from '../features/selection';
 
@@ -42,6 +43,7 @@ const FORM_WIDTH = 420;
 
 export function App({ store, onHostLink }: { store: AppStore; onHostLink: (listener: (link: HostLink) => void) => () => void }) {
   const api = store.api;
+  const panelsShown = useAfterFirstFrame();
   const [{ panel, focus: panelFocus }, setPanelState] = useState<{ panel: Panel; focus?: string }>({ panel: 'sites' });
   const openPanel = useCallback((next: Panel, focus?: string) => setPanelState({ panel: next, focus }), []);
   const [bulkDialog, setBulkDialog] = useState<BulkDialog | null>(null);
@@ -127,7 +129,7 @@ export function App({ store, onHostLink }: { store: AppStore; onHostLink: (liste
                 <h2 id="panel-title" className="panel-title">
                   {PANELS.find((p) => p.id === panel)?.title}
                 </h2>
-                {panel === 'sites' && (
+                {panel === 'sites' && panelsShown && (
                   <SitesPanel
                     selectedId={selectedId}
                     onAddSite={() => flow.startAddMode('new', currentFocus())}
