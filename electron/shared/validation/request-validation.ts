@@ -4,7 +4,7 @@
 // so the renderer runs it on every keystroke; domain field names only (the wire's are in the core).
 import { BINDING_NAMES, dangerousIndex, dangerousSnippet, formEncode, isFormBinding, MAX_QUERY_STRING_LENGTH, type AspNetRule } from '../aspnet';
 import type { Binding, SiteEdit } from '../domain';
-import { formatCoordinate, labelFor } from './common';
+import { formatCoordinate, labelFor } from './rules';
 
 /**
  * What a SitesAPI query spends besides the values: its ten parameter names, their "=" and the nine

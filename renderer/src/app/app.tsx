@@ -3,12 +3,11 @@
 // It composes the features and hands them the UI context (calls, toasts, confirmations, navigation);
 // what the user is doing with the map (the active tool, the menu, the form) is the interaction
 // (map/tools/interaction.ts), and the steps between modes, with where focus goes, are use-site-flow.ts.
-import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { type AppStore, describeError, useAppState } from '../shared/store/app-store';
 import type { HostLink } from '../api';
 import { MapView, type MapHandle } from '../map/map-view';
 import { InteractionStore, useInteraction } from '../map/tools/interaction-store';
-import { SiteForm } from '../features/sites/site-form';
 import { SitesPanel } from '../features/sites/sites-panel';
 import { useSiteFilter } from '../features/sites/use-site-filter';
 import { Onboarding } from '../features/settings';
@@ -22,10 +21,12 @@ import { UiContext, type BulkDialog, type Panel, type Ui } from '../shared/ui/ui
 import { useApplyTheme } from '../shared/theme';
 import { gateFor } from '../../../electron/shared/gps/gate';
 import { BulkDialogs } from './bulk-dialogs';
-import { BasemapSettings, EusPanel, OutboxPanel, PositionSettings, QualitiesPanel, SettingsPanel } from './lazy-parts';
+import { BasemapSettings, EusPanel, OutboxPanel, PositionSettings, QualitiesPanel, SettingsPanel, SiteForm } from './lazy-parts';
+import { PartLoader } from '../shared/ui/lazy-part';
 import { currentFocus } from './focus';
 import { MapToolbar } from './map-toolbar';
 import { useFocusSoon } from './use-focus-soon';
+import { useAfterFirstFrame } from './use-after-first-frame';
 import { useSiteFlow } from './use-site-flow';
 import { useMapSelection } from '../features/selection';
 
@@ -42,6 +43,7 @@ const FORM_WIDTH = 420;
 
 export function App({ store, onHostLink }: { store: AppStore; onHostLink: (listener: (link: HostLink) => void) => () => void }) {
   const api = store.api;
+  const panelsShown = useAfterFirstFrame();
   const [{ panel, focus: panelFocus }, setPanelState] = useState<{ panel: Panel; focus?: string }>({ panel: 'sites' });
   const openPanel = useCallback((next: Panel, focus?: string) => setPanelState({ panel: next, focus }), []);
   const [bulkDialog, setBulkDialog] = useState<BulkDialog | null>(null);
@@ -127,7 +129,7 @@ export function App({ store, onHostLink }: { store: AppStore; onHostLink: (liste
                 <h2 id="panel-title" className="panel-title">
                   {PANELS.find((p) => p.id === panel)?.title}
                 </h2>
-                {panel === 'sites' && (
+                {panel === 'sites' && panelsShown && (
                   <SitesPanel
                     selectedId={selectedId}
                     onAddSite={() => flow.startAddMode('new', currentFocus())}
@@ -142,7 +144,7 @@ export function App({ store, onHostLink }: { store: AppStore; onHostLink: (liste
                   />
                 )}
                 {/* The other tabs' panels load when first opened (lazy-parts.ts). */}
-                <Suspense fallback={<p className="empty">Loading…</p>}>
+                <PartLoader key={panel} what="this panel" fallback={<p className="empty">Loading…</p>}>
                   {panel === 'outbox' && <OutboxPanel />}
                   {panel === 'eus' && <EusPanel />}
                   {panel === 'qualities' && <QualitiesPanel />}
@@ -152,7 +154,7 @@ export function App({ store, onHostLink }: { store: AppStore; onHostLink: (liste
                       <BasemapSettings focus={panelFocus === 'basemaps'} />
                     </SettingsPanel>
                   )}
-                </Suspense>
+                </PartLoader>
               </fieldset>
             </div>
           </aside>
@@ -204,14 +206,16 @@ export function App({ store, onHostLink }: { store: AppStore; onHostLink: (liste
                 handle={mapHandle}
               />
               {form && (
-                <SiteForm
-                  key={`${form.seq}`}
-                  request={form.request}
-                  onClose={onFormClosed}
-                  picked={picked}
-                  onPickOnMap={() => flow.startAddMode('pick', currentFocus())}
-                  onStakeHere={(target) => interaction.dispatch({ type: 'start-stake', target })}
-                />
+                <PartLoader what="the site form" overlay>
+                  <SiteForm
+                    key={`${form.seq}`}
+                    request={form.request}
+                    onClose={onFormClosed}
+                    picked={picked}
+                    onPickOnMap={() => flow.startAddMode('pick', currentFocus())}
+                    onStakeHere={(target) => interaction.dispatch({ type: 'start-stake', target })}
+                  />
+                </PartLoader>
               )}
             </fieldset>
           </main>

@@ -1,24 +1,36 @@
-// Starts the first load as early as the page can: main.tsx imports this right after csp.ts, so the
-// calls for status, settings and every site leave while the rest of the bundle (React, Leaflet, the
-// panels) is still being evaluated, and the host builds its answers meanwhile. A page sends a fetch
-// only once the task that asked for it has ended, so the rest of the bundle waits one task for it.
-import type { AppStore } from '../shared/store/app-store';
+// The page's entry, a small chunk of its own: it starts the first load (status, settings, every site,
+// the outbox) and the pin pictures' decoding as soon as it arrives, while the first screen's chunk
+// (React DOM, Leaflet, the panels; preloaded by index.html beside this one) is still downloading and
+// compiling; the host builds its answers meanwhile. Then it runs that chunk (main.tsx) on the store.
+// Nothing here may import the first screen's modules statically, or this chunk would wait for them
+// (the build checks it: renderer/vite.config.ts, bootStaysSmall).
+import 'leaflet/dist/leaflet.css';
+import './styles.css';
 import { createAppStore } from './store';
 import { getApi, onApiEvent } from '../api';
+import { describeError } from '../shared/store/app-store';
 import { preloadPinImages } from '../shared/sprites';
+import { applyTheme, savedTheme } from '../shared/theme';
 
-/** The page's store, already loading; or why it could not be made (no bridge to the host). */
-export const booted: { store: AppStore; error: null } | { store: null; error: unknown } = (() => {
-  try {
-    const store = createAppStore(getApi(), onApiEvent);
-    void store.start();
-    // The pin pictures decode while the host answers: the map draws as soon as both are there.
-    preloadPinImages();
-    return { store, error: null };
-  } catch (error) {
-    return { store: null, error };
-  }
-})();
+// The last theme before the first paint: no flash of white at night while the settings load.
+applyTheme(savedTheme());
 
-// Lets the calls leave now, not after the whole bundle has run (main.tsx's other imports wait for this).
-await new Promise<void>((resolve) => setTimeout(resolve, 0));
+function fail(root: HTMLElement, error: unknown): void {
+  root.textContent = `Sitewalk could not start: ${describeError(error)}`;
+  root.className = 'fatal';
+}
+
+const root = document.getElementById('root');
+if (!root) throw new Error('The page has no #root element.');
+
+try {
+  const store = createAppStore(getApi(), onApiEvent);
+  void store.start();
+  // The pin pictures decode while the host answers: the map draws as soon as both are there.
+  preloadPinImages();
+  // The first screen's chunk failing to load (Sitewalk stopped meanwhile) is said, not a blank page.
+  import('./main').then(({ mount }) => mount(root, store), (error: unknown) => fail(root, error));
+} catch (error) {
+  // No bridge to the host: the page cannot even ask it anything.
+  fail(root, error);
+}

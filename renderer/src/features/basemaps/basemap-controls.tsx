@@ -4,7 +4,7 @@
 // top of the map, in the middle, where the eye goes after a pan or a switch: "you are outside this
 // basemap" with a "Go there", a file that can no longer be read, a running area download. MapView's
 // own tile notice is in its bottom-left stack, above the coordinates.
-import { Suspense, lazy, useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import L from 'leaflet';
 import type { BasemapView } from '../../../../electron/shared/contract/index';
 import { useAppState } from '../../shared/store/app-store';
@@ -14,9 +14,10 @@ import { userNavigated } from '../../map/navigation';
 import { basemapNote, boundsCentre, canDownloadArea, formatCount, isFileBasemap, outsideOf, outsideSentence, type MapViewState } from '../../map/basemaps';
 import './basemaps.css';
 import { applyBasemaps } from './basemaps-slice';
+import { lazyPart, PartLoader } from '../../shared/ui/lazy-part';
 
 // The download dialog is loaded when it is first opened: most sessions never open it.
-const DownloadDialog = lazy(() => import('./download-dialog').then((m) => ({ default: m.DownloadDialog })));
+const DownloadDialog = lazyPart(() => import('./download-dialog').then((m) => m.DownloadDialog));
 
 export interface BasemapControlsProps {
   map: L.Map | null;
@@ -206,9 +207,9 @@ export function BasemapControls({ map, downloadOpen, onDownloadOpen }: BasemapCo
       </div>
 
       {map && active && downloadOpen && (
-        <Suspense fallback={null}>
+        <PartLoader what="the download dialog" overlay>
           <DownloadDialog map={map} basemap={active} onClose={() => onDownloadOpen(false)} />
-        </Suspense>
+        </PartLoader>
       )}
     </>
   );

@@ -4,8 +4,7 @@
 import type { GpsFixView } from '../../../../electron/shared/contract/index';
 import type { HeightUnit } from '../../../../electron/shared/domain';
 import type { GateVerdict } from '../../../../electron/shared/gps/gate';
-import { measurementSchema, type SiteMeasurement } from '../../../../electron/shared/validation/measurement';
-import type { OutboxEntryView } from '../../../../electron/shared/contract/index';
+import type { SiteMeasurement } from '../../../../electron/shared/validation/measurement';
 import { GPS_QUALITY_LABELS } from '../../../../electron/shared/contract/gps';
 import { formatAccuracy } from './location-view';
 
@@ -51,12 +50,6 @@ export function singleFixMeasurement(fix: GpsFixView, source: SiteMeasurement['s
     overridden,
     at: fix.receivedAt,
   };
-}
-
-/** The measurement an outbox entry carries, or null (checked: the payload comes from the host as data). */
-export function entryMeasurement(entry: Pick<OutboxEntryView, 'payload'>): SiteMeasurement | null {
-  const parsed = measurementSchema.safeParse(entry.payload['measurement']);
-  return parsed.success ? parsed.data : null;
 }
 
 /** The measurement a save carries: only while the coordinates sent are the ones measured (not typed over since). */

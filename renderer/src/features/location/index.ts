@@ -5,4 +5,4 @@ export type { StakeResult } from './stake-panel';
 export { StakeFromForm } from './stake-from-form';
 export { pickedFix } from './picked-fix';
 export { accuracyNote, formatAccuracy } from './location-view';
-export { entryMeasurement, measurementFor, measurementText } from './gate-view';
+export { measurementFor, measurementText } from './gate-view';

@@ -14,10 +14,14 @@ import { formatHeight } from '../../shared/units';
 import { DEVICE_SILENT, DEVICE_SILENT_MS, deviceError, deviceShown, formatAccuracy, fromHost, NO_DEVICE_LOCATION, satellitesText, STATE_WORDS, type LocationShown } from './location-view';
 import { USER_NAVIGATED } from '../../map/navigation';
 import { gateReason, singleFixMeasurement } from './gate-view';
-import { StakePanel, type StakeResult } from './stake-panel';
+import type { StakeResult } from './stake-panel';
+import { lazyPart, PartLoader } from '../../shared/ui/lazy-part';
 import { panelRoom, TOP_CONTROLS } from './panel-room';
 import './location.css';
 import { applyGps } from './gps-slice';
+
+/** Loaded when a staking starts (its averaging of fixes is no part of the first screen). */
+const StakePanel = lazyPart(() => import('./stake-panel').then((m) => m.StakePanel));
 
 /** "Stake here" or "Move site to my position" asked for by the site form; `target` is where the site is now. */
 export interface StakeRequest {
@@ -284,18 +288,20 @@ export function LocationControl({ map, settings, gateM, onAddSiteHere, stakeRequ
             </label>
           )}
           {staking && (
-            <StakePanel
-              title={staking.title}
-              fix={fix}
-              gateProblem={reason}
-              source={measuredBy}
-              gateM={gateM}
-              overridden={useAnyway}
-              unit={settings.heightUnit}
-              target={staking.target}
-              onAccept={(result) => endStaking(result)}
-              onCancel={() => endStaking(null)}
-            />
+            <PartLoader what="the staking panel">
+              <StakePanel
+                title={staking.title}
+                fix={fix}
+                gateProblem={reason}
+                source={measuredBy}
+                gateM={gateM}
+                overridden={useAnyway}
+                unit={settings.heightUnit}
+                target={staking.target}
+                onAccept={(result) => endStaking(result)}
+                onCancel={() => endStaking(null)}
+              />
+            </PartLoader>
           )}
           <div className="location-actions">
             {fix && !staking && (

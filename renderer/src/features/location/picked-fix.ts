@@ -1,6 +1,6 @@
 // A position from My location as the site form takes it: its accuracy and how it was measured.
-import { GPS_QUALITY_LABELS } from '../../../../electron/shared/contract/index';
-import { roundCoordinate } from '../../../../electron/shared/validation';
+import { GPS_QUALITY_LABELS } from '../../../../electron/shared/contract/gps';
+import { roundCoordinate } from '../../../../electron/shared/validation/rules';
 import type { PickedFix } from '../../shared/ui/ui-context';
 import type { StakeResult } from './stake-panel';
 

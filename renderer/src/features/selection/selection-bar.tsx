@@ -5,9 +5,12 @@ import { useId, useState } from 'react';
 import { countOf, formatCount } from '../../shared/format';
 import { saveFile } from '../bulk';
 import { useUi } from '../../shared/ui/ui-context';
-import { BatchEditDialog } from './batch-edit-dialog';
+import { lazyPart, PartLoader } from '../../shared/ui/lazy-part';
 import { useSelection, useSelectionStore } from './selection-store';
 import { shownCount } from './selection-rules';
+
+/** Loaded when first opened: most selections are exported or cleared, not edited. */
+const BatchEditDialog = lazyPart(() => import('./batch-edit-dialog').then((m) => m.BatchEditDialog));
 
 type Format = 'csv' | 'kml' | 'geojson';
 const FORMAT_LABELS: Record<Format, string> = { csv: 'CSV', kml: 'KML', geojson: 'GeoJSON' };
@@ -64,7 +67,11 @@ export function SelectionBar({ shown }: { shown: ReadonlySet<string> }) {
           Deselect all
         </button>
       </div>
-      <BatchEditDialog open={editing} localIds={ids} onClose={() => setEditing(false)} />
+      {editing && (
+        <PartLoader what="the batch edit" overlay>
+          <BatchEditDialog open localIds={ids} onClose={() => setEditing(false)} />
+        </PartLoader>
+      )}
     </section>
   );
 }

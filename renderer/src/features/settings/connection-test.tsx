@@ -6,7 +6,7 @@ import { useId, useMemo, useState } from 'react';
 import type { ConnectionCheck, ConnectionTestView, ProfileView } from '../../../../electron/shared/contract/index';
 import { BINDING_NAMES } from '../../../../electron/shared/aspnet';
 import type { SiteEdit } from '../../../../electron/shared/domain';
-import { siteRefusalWarnings } from '../../../../electron/shared/validation/index';
+import { siteRefusalWarnings } from '../../../../electron/shared/validation/request-validation';
 import { issueText } from '../../shared/issues';
 import { SupportDetails } from '../../shared/ui/problem';
 import { useUi } from '../../shared/ui/ui-context';

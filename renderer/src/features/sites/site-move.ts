@@ -2,7 +2,7 @@
 // can move at all, where the drop lands (rounded to the precision that is sent), and the edit a move
 // sends — the new position with the height the service requires, nothing else.
 import type { SiteInput, SiteView } from '../../../../electron/shared/contract/index';
-import { roundCoordinate } from '../../../../electron/shared/validation';
+import { roundCoordinate } from '../../../../electron/shared/validation/rules';
 
 export interface Position {
   lat: number;

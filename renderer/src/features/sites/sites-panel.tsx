@@ -18,8 +18,11 @@ import { useNow, useUi } from '../../shared/ui/ui-context';
 import { measurementText } from '../location';
 import { siteIdText } from './site-id-text';
 import { SiteRows } from './site-rows';
-import { AttributeTable } from './attribute-table';
+import { lazyPart, PartLoader } from '../../shared/ui/lazy-part';
 import { SelectionBar, selectAll, useSelectionStore } from '../selection';
+
+/** Loaded when first opened: the first screen shows the list, not the table. */
+const AttributeTable = lazyPart(() => import('./attribute-table').then((m) => m.AttributeTable));
 
 /** One collator for every comparison: localeCompare with options builds a new one each call (seconds for 10,000 sites). */
 const BY_TITLE = new Intl.Collator(undefined, { numeric: true });
@@ -67,6 +70,9 @@ export function SitesPanel({ selectedId, onAddSite, movingId, onToggleMove, draf
   const shownIds = useMemo(() => new Set(filtered.map((site) => site.localId)), [filtered]);
   const selection = useSelectionStore();
   const [tableOpen, setTableOpen] = useState(false);
+  // Once opened, the table stays mounted (closed), as it always was before it was loaded lazily.
+  const [tableMounted, setTableMounted] = useState(false);
+  if (tableOpen && !tableMounted) setTableMounted(true);
 
   // eslint-friendly: reading localStorage on every render is cheap (a handful of keys).
   void draftsVersion;
@@ -195,7 +201,11 @@ export function SitesPanel({ selectedId, onAddSite, movingId, onToggleMove, draf
             </span>
           </div>
           <SelectionBar shown={shownIds} />
-          <AttributeTable open={tableOpen} sites={filtered} onClose={() => setTableOpen(false)} />
+          {tableMounted && (
+            <PartLoader what="the attribute table" overlay>
+              <AttributeTable open={tableOpen} sites={filtered} onClose={() => setTableOpen(false)} />
+            </PartLoader>
+          )}
 
           <SiteRows sites={filtered} selectedId={selectedId} unit={unit} />
         </>
