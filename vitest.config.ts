@@ -27,8 +27,6 @@ const HEAVY_FILES = [
   'test/bulk/apply-sandbox.test.ts',
   // 18 SIGKILLs of a core writing its outbox.
   'test/core/crash.test.ts',
-  // Opens a journal past 2 GiB.
-  'test/storage/journal-size.test.ts',
   // electron-builder packs the app.
   'test/release/pack.test.ts',
 ];

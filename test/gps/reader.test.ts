@@ -50,7 +50,10 @@ describe('an NMEA 0183 stream over TCP', () => {
     const seconds = (during.at(-1)!.at - during[0]!.at) / 1000;
     expect(during.length).toBeGreaterThan(2);
     expect(during.length / Math.max(seconds, 0.25)).toBeLessThanOrEqual(5);
-    for (let i = 1; i < during.length; i++) expect(during[i]!.at - during[i - 1]!.at).toBeGreaterThanOrEqual(240);
+    // Never two views close together, as an unthinned reader gives them (a few ms apart at this rate).
+    // The bound is half the interval, not the interval: the recorder stamps a view after the reader
+    // decided to emit it, and a loaded machine puts tens of ms between the two (seen: 232 ms).
+    for (let i = 1; i < during.length; i++) expect(during[i]!.at - during[i - 1]!.at).toBeGreaterThanOrEqual(125);
   });
 
   it('says the receiver is silent when the connection opens and nothing comes', async () => {

@@ -10,33 +10,43 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** Slowest first, per group (the groups still run one after the other). */
 export const KNOWN_SLOW_FILES = [
-  // e2e (two workers)
+  // e2e (three workers)
   'test/e2e/bulk-large.test.ts',
   'test/e2e/truth.test.ts',
-  'test/e2e/pin-moves.test.ts',
-  'test/e2e/bulk.test.ts',
-  'test/e2e/basemaps.test.ts',
-  'test/e2e/tiles.test.ts',
-  'test/e2e/location.test.ts',
+  'test/e2e/ask-first.test.ts',
+  'test/e2e/many-sites.test.ts',
   'test/e2e/staking.test.ts',
+  'test/e2e/pin-moves.test.ts',
+  'test/e2e/ask-first-screens.test.ts',
+  'test/e2e/basemaps.test.ts',
+  'test/e2e/a11y.test.ts',
+  'test/e2e/map-scale.test.ts',
+  'test/e2e/location.test.ts',
+  'test/e2e/bulk.test.ts',
+  'test/e2e/layout.test.ts',
+  'test/e2e/eus-map.test.ts',
+  'test/e2e/sites.test.ts',
   // heavy (two workers)
   'test/core/many-processes.heavy.test.ts',
   'test/bulk/apply-sandbox.test.ts',
-  'test/release/pack.test.ts',
+  'test/cli/import-sigkill.heavy.test.ts',
   'test/core/crash.test.ts',
-  'test/bulk/hostile-imports.heavy.test.ts',
   'test/basemaps/hostile-files.heavy.test.ts',
+  'test/bulk/hostile-imports.heavy.test.ts',
+  'test/release/pack.test.ts',
   // unit
-  'test/host/start.test.ts',
-  'test/storage/register-snapshot.test.ts',
-  'test/bulk/cli.test.ts',
-  'test/renderer/screen-truth.property.test.ts',
-  'test/service/hostile-answers.test.ts',
-  'test/core/hostile-journal.test.ts',
-  'test/bulk/hostile-imports.test.ts',
   'test/gps/gpsd.test.ts',
+  'test/host/start.test.ts',
+  'test/bulk/cli.test.ts',
   'test/bulk/host-session.test.ts',
+  'test/renderer/screen-truth.property.test.ts',
+  'test/core/hostile-journal.test.ts',
+  'test/gps/reader.test.ts',
+  'test/bulk/cli-sandbox.test.ts',
+  'test/gps/gpsd-staking.test.ts',
+  'test/service/sandbox-cli.test.ts',
   'test/cli/core.test.ts',
+  'test/cli/executable.test.ts',
 ];
 
 export interface Ordered {
