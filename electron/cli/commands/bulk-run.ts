@@ -5,7 +5,7 @@ import type { BulkProgress, RunResult } from '../../core/bulk/apply';
 import { checkInputFile, readInputFile, writeTextFile } from '../../core/bulk/files';
 import { reportCsvHeader, reportCsvLines, runSucceeded, type ReportRow, type RunCounts } from '../../shared/bulk/report';
 import { terminalProgress } from '../bulk/progress';
-import { CliExit, fail, output, printJsonWithRows, table, type CliIo, type CommonFlags } from '../io';
+import { CliExit, fail, printJsonWithRows, table, type CliIo, type CommonFlags } from '../io';
 import type { CoreCommandOptions } from './context';
 
 export const BULK_EXIT = { ok: 0, rows: 1, usage: 2, file: 3 } as const;
@@ -82,6 +82,13 @@ function attentionTable(rows: readonly ReportRow[], more = 0): string {
 
 /** Report rows given a batch at a time: a stored preview's, or rows in memory as one batch. */
 export type ReportRows = () => AsyncIterable<ReportRow[]>;
+
+/** Rows in memory, handed on a few thousand at a time (a JSON document of a million rows is never one string). */
+function inPieces(rows: readonly ReportRow[]): AsyncIterable<ReportRow[]> {
+  return (async function* () {
+    for (let start = 0; start < rows.length; start += 5000) yield rows.slice(start, start + 5000);
+  })();
+}
 
 export function inOneBatch(rows: ReportRow[]): ReportRows {
   return async function* () {
@@ -172,7 +179,7 @@ export async function finishDryRun(io: CliIo, flags: RunFlags, command: string, 
  * row was done. `complete` false: rows were asked for that the run left out on purpose.
  */
 export async function finishRun(io: CliIo, flags: RunFlags, command: string, base: Record<string, unknown>, result: RunResult, complete = true): Promise<void> {
-  const reportWritten = await writeReport(io, command, flags.report, inOneBatch(result.rows));
+  const reportWritten = await writeReport(io, command, flags.report, () => inPieces(result.rows));
   for (const blocker of result.blockers) io.stderr(`sitewalk ${command}: ${blocker}\n`);
   if (result.stoppedBecause) io.stderr(`sitewalk ${command}: stopped waiting: ${result.stoppedBecause}\n`);
   if (result.outcome === 'queued') io.stderr(`sitewalk ${command}: queued; run "sitewalk sync" to send.\n`);
@@ -190,9 +197,13 @@ export async function finishRun(io: CliIo, flags: RunFlags, command: string, bas
     counts: result.counts,
     enqueueMs: Math.round(result.enqueueMs),
     elapsedMs: Math.round(result.elapsedMs),
-    rows: result.rows,
     ...(flags.report ? { report: flags.report } : {}),
   };
-  output(io, flags, document, () => attentionTable(result.rows));
+  if (flags.json) await printJsonWithRows(io, document, inPieces(result.rows));
+  else {
+    const attention = result.rows.filter((row) => !['created', 'updated', 'reprocessed'].includes(row.status));
+    const text = attentionTable(attention.slice(0, SHOWN_ROWS), Math.max(0, attention.length - SHOWN_ROWS));
+    if (text !== '') io.stdout(`${text}\n`);
+  }
   if (!ok) throw new CliExit(BULK_EXIT.rows);
 }

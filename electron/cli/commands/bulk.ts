@@ -7,6 +7,7 @@
 // 2 usage error (bad option, unknown column in --mapping: nothing queued); 3 the file cannot be read
 // or understood (missing, not text, broken quotes, malformed KML/JSON, no recognisable columns:
 // nothing queued), or the output file cannot be written.
+import { rmSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { runImport } from '../../core/bulk/import-run';
 import { coreOutboxPort, exportSitesOf, knownSitesOf } from '../../core/bulk/core-port';
@@ -120,13 +121,36 @@ async function runImportCommand(io: CliIo, options: BulkCommandOptions, file: st
     if (flags.format) importOptions.format = flags.format;
     if (flags.delimiter) importOptions.delimiter = DELIMITERS[flags.delimiter];
     // The rows wait on disk in the data folder (removed below, or at a later start if this process is killed).
-    const preview = await previewImportStored({ path: file }, importOptions, new HeldFiles(core.dataDir).scratchPath('preview'));
+    const scratch = new HeldFiles(core.dataDir).scratchPath('preview');
+    const preview = await whileChecking(io, options, scratch, () => previewImportStored({ path: file }, importOptions, scratch));
     try {
       await importPreviewed(io, options, flags, file, core, preview);
     } finally {
       preview.drop();
     }
   });
+}
+
+/**
+ * Ctrl-C or SIGTERM while the file is being checked ends the command at once (nothing is queued
+ * yet), the rows checked so far removed. Tests running the CLI in their own process pass `interrupt`
+ * and are left alone.
+ */
+async function whileChecking<T>(io: CliIo, options: BulkCommandOptions, scratch: string, check: () => Promise<T>): Promise<T> {
+  if (options.interrupt) return check();
+  const stop = (signal: NodeJS.Signals) => {
+    rmSync(scratch, { force: true });
+    io.stderr(`\nsitewalk import: stopped (${signal}) while checking the file; nothing was queued.\n`);
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    return await check();
+  } finally {
+    process.removeListener('SIGINT', stop);
+    process.removeListener('SIGTERM', stop);
+  }
 }
 
 async function importPreviewed(io: CliIo, options: BulkCommandOptions, flags: ImportFlags, file: string, core: SitewalkCore, preview: StoredPreview): Promise<void> {
