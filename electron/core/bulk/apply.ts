@@ -6,6 +6,7 @@
 // reports the rest as they ended; a run never waits on a queue that cannot move (offline, paused).
 import type { EusReprocess, SiteEdit } from '../service/types';
 import type { EusPlan } from '../../shared/bulk/eus';
+import { yieldToLoop } from '../../shared/bulk/limits';
 import type { ImportPreview } from '../../shared/bulk/preview';
 import { countStatuses, unqueuedReportRow, type BulkProgress, type ReportRow, type RowStatus, type RunResult } from '../../shared/bulk/report';
 
@@ -202,6 +203,9 @@ function commonOutcome(tracked: Tracked, entry: EntrySnapshot, siteId: string): 
   }
 }
 
+/** Entries discarded together when a run is cancelled, before the event loop gets a turn. */
+const DISCARD_AT_ONCE = 200;
+
 const ENDED: ReadonlySet<EntryState> = new Set(['done', 'failed', 'needs-review', 'discarded']);
 const DISCARDED = (id: string): EntrySnapshot => ({ id, state: 'discarded', siteId: null, message: '' });
 
@@ -303,15 +307,19 @@ export async function follow(
       const discardUnsent = async () => {
         if (discarding) return;
         discarding = true;
-        // All at once: the core takes each entry out of the queue before its write, and the
-        // journal commits concurrent writes together, so 10,000 discards cost a few fsyncs.
+        // A few hundred at once (the core takes each entry out of the queue before its write and
+        // commits concurrent writes together), the event loop turning between: the API answers
+        // while 10,000 are taken out.
         const unsent = tracked.filter((item) => !item.coalesced && !item.cancelled && ['pending', 'paused'].includes(refresh(item).state));
-        await Promise.all(
-          unsent.map(async (item) => {
-            if (await port.discard(item.entryId)) item.cancelled = true;
-            else refresh(item);
-          }),
-        );
+        for (let start = 0; start < unsent.length; start += DISCARD_AT_ONCE) {
+          await Promise.all(
+            unsent.slice(start, start + DISCARD_AT_ONCE).map(async (item) => {
+              if (await port.discard(item.entryId)) item.cancelled = true;
+              else refresh(item);
+            }),
+          );
+          await yieldToLoop();
+        }
         discarding = false;
         schedule();
       };

@@ -8,10 +8,11 @@
 // import again reports them unchanged and queues the rest.
 import type { PreviewRow, ImportPreview } from '../../shared/bulk/preview';
 import { applyBlockers } from '../../shared/bulk/preview';
+import { yieldToLoop } from '../../shared/bulk/limits';
 import { countStatuses, unqueuedReportRow, type ReportRow, type RunResult } from '../../shared/bulk/report';
 import { follow, refused, siteOutcome, unqueuedOrRefused, type ImportRunOptions, type OutboxPort, type Tracked } from './apply';
 
-/** Ready rows per transaction: what the register and the outbox take at once without a long write. */
+/** Ready rows per transaction (the CLI's): what the register and the outbox take at once without a long write. */
 export const BATCH_ROWS = 10_000;
 
 /** An import's rows as a run reads them: the whole preview, or its findings and its rows in batches (a stored preview). */
@@ -26,14 +27,30 @@ async function* batchesOf(preview: ImportRows, size: number): AsyncGenerator<Pre
 }
 
 /** Queues every ready row of an import in batches, each one transaction, and follows them. */
-export async function runImport(port: OutboxPort, preview: ImportRows, options: ImportRunOptions = {}): Promise<RunResult> {
+export interface ImportBatching {
+  /** Ready rows per transaction at most (default BATCH_ROWS). */
+  batchRows?: number;
+  /**
+   * When set, each transaction is sized to take about this long (ms), from the last one's pace: a
+   * host answers its API only between two, whatever the disk and the rows' size make them cost.
+   */
+  batchMs?: number;
+}
+
+/** The first batch when batches are sized by time, and the fewest rows one takes. */
+const FIRST_TIMED_BATCH = 200;
+const FEWEST_ROWS = 20;
+
+export async function runImport(port: OutboxPort, preview: ImportRows, options: ImportRunOptions & ImportBatching = {}): Promise<RunResult> {
   const now = options.now ?? (() => Date.now());
+  const batchRows = options.batchRows ?? BATCH_ROWS;
+  let nextBatch = options.batchMs === undefined ? batchRows : Math.min(batchRows, FIRST_TIMED_BATCH);
   const started = now();
   const blockers = applyBlockers(preview as ImportPreview, { skipInvalid: options.skipInvalid === true });
   const cancelledFirst = options.signal?.aborted === true;
   if (blockers.length > 0 || cancelledFirst) {
     const rows: ReportRow[] = [];
-    for await (const batch of batchesOf(preview, BATCH_ROWS)) rows.push(...batch.map(unqueuedOrRefused));
+    for await (const batch of batchesOf(preview, batchRows)) rows.push(...batch.map(unqueuedOrRefused));
     return blockers.length > 0 ? refused(blockers, rows, started, now) : refused(['Cancelled before anything was queued.'], rows, started, now, 'cancelled');
   }
 
@@ -50,8 +67,13 @@ export async function runImport(port: OutboxPort, preview: ImportRows, options: 
     ready = [];
     if (batch.length === 0) return null;
     const enqueueStart = now();
+    const paceStart = performance.now();
     const queued = await port.enqueueSites(batch.map((row) => row.edit!));
+    const took = performance.now() - paceStart;
     enqueueMs += now() - enqueueStart;
+    if (options.batchMs !== undefined) nextBatch = Math.round(Math.min(batchRows, Math.max(FEWEST_ROWS, (batch.length * options.batchMs) / Math.max(took, 1))));
+    // The API, timers and a signal's handler get their turn between two transactions.
+    await yieldToLoop();
     if (queued.ok) {
       batch.forEach((row, index) => {
         const entry = queued.entries[index]!;
@@ -77,12 +99,12 @@ export async function runImport(port: OutboxPort, preview: ImportRows, options: 
     left.push(...ready.map(notQueued));
     ready = [];
   };
-  for await (const batch of batchesOf(preview, BATCH_ROWS)) {
+  for await (const batch of batchesOf(preview, batchRows)) {
     for (const row of batch) {
       if (stoppedAt !== null) left.push(row.ready ? notQueued(row) : unqueuedReportRow(row));
       else if (row.ready) ready.push(row);
       else unqueued.push(unqueuedReportRow(row));
-      if (ready.length < BATCH_ROWS) continue;
+      if (ready.length < nextBatch) continue;
       if (options.signal?.aborted) {
         stop();
         continue;
@@ -101,7 +123,7 @@ export async function runImport(port: OutboxPort, preview: ImportRows, options: 
   }
   if (stoppedAt !== null) {
     const rows = [...unqueued, ...(await reported(port, tracked)), ...left].sort((a, b) => a.row - b.row);
-    const stoppedBecause = `Stopped while queueing: ${stoppedAt} of ${total} rows were queued (whole batches of up to ${BATCH_ROWS}, each saved at once) and stay in the outbox; the other ${total - stoppedAt} were not queued. The same import again reports the queued ones unchanged and queues the rest.`;
+    const stoppedBecause = `Stopped while queueing: ${stoppedAt} of ${total} rows were queued (whole batches of up to ${batchRows}, each saved at once) and stay in the outbox; the other ${total - stoppedAt} were not queued. The same import again reports the queued ones unchanged and queues the rest.`;
     return { outcome: 'stopped', blockers: [], stoppedBecause, rows, counts: countStatuses(rows), enqueueMs, elapsedMs: now() - started };
   }
   return follow(port, tracked, unqueued, { ...options, now }, started, enqueueMs, siteOutcome);

@@ -42,6 +42,12 @@ export interface BulkSessionOptions {
 
 const DEFAULTS = { maxFiles: 4, maxFileBytes: MAX_BULK_FILE_BYTES, maxEndedRuns: 10, progressIntervalMs: 250 } as const;
 
+/**
+ * How long one of an import's transactions may take in a host: it holds the host's thread while it
+ * runs, and the API (getStatus, cancel) answers between two, so each stays well under a second.
+ */
+const HOST_BATCH_MS = 50;
+
 const DELIMITERS: Record<NonNullable<ImportChoices['delimiter']>, Delimiter> = { comma: ',', semicolon: ';', tab: '\t', pipe: '|' };
 
 const EXPORT_TYPES: Record<ExportFormat, { extension: string; mimeType: string }> = {
@@ -216,7 +222,7 @@ export class BulkSession {
     return this.start(
       'import',
       held.name,
-      (options) => runImport(coreOutboxPort(this.core), rows, { ...options, skipInvalid: choices.skipInvalid === true }),
+      (options) => runImport(coreOutboxPort(this.core), rows, { ...options, skipInvalid: choices.skipInvalid === true, batchMs: HOST_BATCH_MS }),
       () => stored.drop(),
     );
   }
