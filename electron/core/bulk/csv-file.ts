@@ -21,7 +21,7 @@ import {
 } from '../../shared/bulk/decode';
 import type { ImportOptions } from '../../shared/bulk/import';
 import { LineLengthGuard, overlongLineSentence } from '../../shared/bulk/limits';
-import { finishRow, markKnownPosition, positionKey, previewContext, previewHead, previewRow, type ImportPreview, type PreviewContext } from '../../shared/bulk/preview';
+import { previewContext, previewHead, type ImportPreview, type PreviewContext } from '../../shared/bulk/preview';
 import type { PreviewStoreWriter } from './preview-store';
 
 /** What decodeText is shown of a large file: its checks read the first 65,536 characters. */
@@ -151,20 +151,8 @@ async function readRows(path: string, options: ImportOptions, store: PreviewStor
   };
   let context: PreviewContext | null = null;
   const take = (rows: ReturnType<DelimitedStream['push']>) => {
-    for (const tableRow of rows) {
-      // The mapping needs the header, which the first row comes after.
-      context ??= previewContext(tableHead(), options);
-      const row = previewRow(context, tableRow);
-      let position: { key: string; known: boolean } | null = null;
-      if (row.action === 'create' && row.edit && row.edit.latitude !== undefined && row.edit.longitude !== undefined) {
-        const key = positionKey(row.edit.latitude, row.edit.longitude);
-        const known = context.knownByPosition.get(key);
-        if (known !== undefined) markKnownPosition(row, known);
-        position = { key, known: known !== undefined };
-      }
-      finishRow(context, row);
-      store.add(row, position);
-    }
+    // The mapping needs the header, which the first row comes after.
+    for (const tableRow of rows) store.check((context ??= previewContext(tableHead(), options)), tableRow);
   };
   for await (const text of decodedPieces(path, decoding)) {
     const overlong = guard.push(text);

@@ -2,10 +2,13 @@
 // preview store (preview-store.ts), in the preview's worker (preview-thread.ts). A CSV streams
 // (csv-file.ts: its lines bounded, its rows checked and written as they are read, so a 200 MB file
 // of one line is refused after its first megabyte and 1.2 million rows never sit in memory at
-// once); KML, KMZ and GeoJSON are read whole within their own bounds (limits.ts), then written.
+// once); KML, KMZ and GeoJSON are read whole into a table within their own bounds (limits.ts), then
+// each row is checked and written as the CSV's are.
 import { open, readFile } from 'node:fs/promises';
 import { guessBomlessUtf16 } from '../../shared/bulk/decode';
-import { formatFromFileName, previewImport, type ImportOptions } from '../../shared/bulk/import';
+import { formatFromFileName, readImportTable, type ImportOptions, type ReadOptions } from '../../shared/bulk/import';
+import { previewContext, previewHead } from '../../shared/bulk/preview';
+import type { TableRow } from '../../shared/bulk/table';
 
 import { previewCsvFile } from './csv-file';
 import { PreviewStoreWriter } from './preview-store';
@@ -22,11 +25,26 @@ export async function previewToStore(source: PreviewSource, options: ImportOptio
     store.finish(await previewCsvFile(source.path, options, store));
     return;
   }
-  const preview = await previewImport(source instanceof Uint8Array ? source : await readFile(source.path), options);
-  const { rows, summary: _summary, ...head } = preview;
-  // Checked together already (duplicates, positions): written as they are.
-  for (const row of rows) store.add(row, null, { together: false });
-  store.finish(head);
+  // Read whole within their bounds (limits.ts); the bytes and the text are let go once the table is
+  // made, and its rows are checked and written one at a time, each let go once written.
+  const table = await readImportTable(source instanceof Uint8Array ? source : await readFile(source.path), readOptions(options));
+  const context = previewContext(table, options);
+  const rows = table.rows;
+  table.rows = [];
+  for (let index = 0; index < rows.length; index++) {
+    store.check(context, rows[index]!);
+    rows[index] = EMPTY_ROW;
+  }
+  store.finish(previewHead(context));
+}
+
+const EMPTY_ROW: TableRow = { row: 0, cells: [] };
+
+/** As previewImport reads: the manual mapping's columns help find a CSV's header. */
+function readOptions(options: ImportOptions): ReadOptions {
+  const read: ReadOptions = { ...options };
+  if (options.mapping) read.extraHeaders = [...(options.extraHeaders ?? []), ...Object.keys(options.mapping)];
+  return read;
 }
 
 async function readHead(path: string): Promise<Uint8Array> {

@@ -7,7 +7,21 @@
 import Database from 'better-sqlite3';
 import { closeSync, openSync, rmSync } from 'node:fs';
 import { filterBits, PREVIEW_PAGE_ROWS, ROW_FILTERS, type ImportPreviewView, type PreviewRowsPage, type RowFilter } from '../../shared/bulk/preview-page';
-import { countRow, emptySummary, markDuplicate, markEarlierPosition, type ImportPreview, type PreviewRow, type PreviewSummary } from '../../shared/bulk/preview';
+import {
+  countRow,
+  emptySummary,
+  finishRow,
+  markDuplicate,
+  markEarlierPosition,
+  markKnownPosition,
+  positionKey,
+  previewRow,
+  type ImportPreview,
+  type PreviewContext,
+  type PreviewRow,
+  type PreviewSummary,
+} from '../../shared/bulk/preview';
+import type { TableRow } from '../../shared/bulk/table';
 import { yieldToLoop } from '../../shared/bulk/limits';
 
 /** Rows written in one transaction while the file is read. */
@@ -52,13 +66,29 @@ export class PreviewStoreWriter {
    * A finished row (previewRow + finishRow; the known-position warning given). `position`: its
    * position key when it creates a site, and whether a known site is there already.
    */
-  add(row: PreviewRow, position: { key: string; known: boolean } | null, { together = true } = {}): void {
+  private add(row: PreviewRow, position: { key: string; known: boolean } | null): void {
     if (this.pending === 0) this.db.exec('BEGIN');
-    // together false: the rows were checked together already (a whole table): nothing to find again.
-    const siteId = together && row.action !== 'skip' && row.input.siteId !== undefined ? row.input.siteId : null;
+    const siteId = row.action !== 'skip' && row.input.siteId !== undefined ? row.input.siteId : null;
     this.insert.run(this.summary.total, row.row, filterBits(row), siteId, position?.key ?? null, position?.known ? 1 : 0, JSON.stringify(row));
     countRow(this.summary, row);
     if (++this.pending >= WRITE_ROWS) this.commit();
+  }
+
+  /**
+   * A row of the file's table, checked (previewRow), told when a known site is where it creates one,
+   * given its verdict (finishRow) and added: what a file's rows go through one at a time.
+   */
+  check(context: PreviewContext, tableRow: TableRow): void {
+    const row = previewRow(context, tableRow);
+    let position: { key: string; known: boolean } | null = null;
+    if (row.action === 'create' && row.edit && row.edit.latitude !== undefined && row.edit.longitude !== undefined) {
+      const key = positionKey(row.edit.latitude, row.edit.longitude);
+      const known = context.knownByPosition.get(key);
+      if (known !== undefined) markKnownPosition(row, known);
+      position = { key, known: known !== undefined };
+    }
+    finishRow(context, row);
+    this.add(row, position);
   }
 
   /** Forgets every row (the file was refused part-way: its preview has no rows). */
