@@ -3,9 +3,10 @@
 // then the ready rows are read in file order and queued in batches of BATCH_ROWS, each batch ONE
 // durable transaction (the entries and the register's records together), and the run follows them
 // to the end (apply.ts). A file of up to BATCH_ROWS ready rows is all or nothing, as before; a larger
-// one never holds its rows at once. Stopped while queueing (Ctrl-C, SIGTERM, the page's Cancel), the
+// one is read from the preview a batch at a time (what the run follows and reports is kept whole). Stopped while queueing (Ctrl-C, SIGTERM, the page's Cancel), the
 // run queues no further batch, keeps the whole batches already saved and says how many: the same
-// import again reports them unchanged and queues the rest.
+// import again reports them unchanged and queues the rest (rows with a site ID: a create would be
+// created again, so the report marks each row queued or cancelled).
 import type { PreviewRow, ImportPreview } from '../../shared/bulk/preview';
 import { applyBlockers } from '../../shared/bulk/preview';
 import { yieldToLoop } from '../../shared/bulk/limits';
@@ -123,7 +124,7 @@ export async function runImport(port: OutboxPort, preview: ImportRows, options: 
   }
   if (stoppedAt !== null) {
     const rows = [...unqueued, ...(await reported(port, tracked)), ...left].sort((a, b) => a.row - b.row);
-    const stoppedBecause = `Stopped while queueing: ${stoppedAt} of ${total} rows were queued (whole batches of up to ${batchRows}, each saved at once) and stay in the outbox; the other ${total - stoppedAt} were not queued. The same import again reports the queued ones unchanged and queues the rest.`;
+    const stoppedBecause = `Stopped while queueing: ${stoppedAt} of ${total} rows were queued (whole batches of up to ${batchRows}, each saved at once) and stay in the outbox; the other ${total - stoppedAt} were not queued. The same import again reports the queued rows that have a site ID as unchanged and queues the rest; a row without one would be created again (the report marks each row queued or cancelled).`;
     return { outcome: 'stopped', blockers: [], stoppedBecause, rows, counts: countStatuses(rows), enqueueMs, elapsedMs: now() - started };
   }
   return follow(port, tracked, unqueued, { ...options, now }, started, enqueueMs, siteOutcome);
