@@ -65,6 +65,24 @@ export function printJson(io: CliIo, document: unknown): void {
   io.stdout(`${JSON.stringify(document, null, 2)}\n`);
 }
 
+/**
+ * printJson for a document with a `rows` list too long to hold (a dry run of a million rows): the
+ * rows are written a batch at a time where the list goes, in printJson's layout.
+ */
+export async function printJsonWithRows(io: CliIo, document: Record<string, unknown>, rows: AsyncIterable<unknown[]>): Promise<void> {
+  const MARK = '\u0000rows\u0000';
+  const [before, after] = JSON.stringify({ ...document, rows: MARK }, null, 2).split(JSON.stringify(MARK));
+  io.stdout(`${before}[`);
+  let first = true;
+  for await (const batch of rows) {
+    if (batch.length === 0) continue;
+    const items = batch.map((row) => `    ${JSON.stringify(row, null, 2).replace(/\n/g, '\n    ')}`).join(',\n');
+    io.stdout(`${first ? '\n' : ',\n'}${items}`);
+    first = false;
+  }
+  io.stdout(`${first ? ']' : '\n  ]'}${after}\n`);
+}
+
 /** A CallError as the CLI prints it: every field, plus whether the service may have applied it. */
 export function errorDocument(error: CallError): Record<string, unknown> {
   return { ...error, mayHaveBeenApplied: mayHaveBeenApplied(error) };

@@ -24,12 +24,14 @@ function temporaryFor(path: string): string {
 }
 
 /** Replaces `path` with `data`, durably (see the header). */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+export async function writeFileAtomic(path: string, data: string | Uint8Array | AsyncIterable<string>, options: AtomicWriteOptions = {}): Promise<void> {
   const temporary = temporaryFor(path);
   try {
     const handle = await open(temporary, 'wx', options.mode ?? 0o600);
     try {
-      await handle.writeFile(data);
+      // Pieces (a report of a million rows) are written as they come, never joined in memory.
+      if (typeof data === 'string' || data instanceof Uint8Array) await handle.writeFile(data);
+      else for await (const piece of data) await handle.write(piece);
       if (options.durable !== false) await handle.sync();
     } finally {
       await handle.close();

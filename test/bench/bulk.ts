@@ -3,7 +3,8 @@
 // together, printed, not asserted); plus 10,000 KML placemarks and GeoJSON features to a preview,
 // and KML at 10,000 and 100,000 placemarks with the streaming reader beside the previous DOM reader
 // (xmldom + togeojson, test/bulk/reference) in the same run. Each figure is the median of a few runs
-// after a warm-up, so one GC pause does not decide it.
+// after a warm-up, so one GC pause does not decide it. Then `sitewalk import` of a 40 MB CSV beside a
+// 4 MB one (bulk-large.ts).
 import { openCore } from '../../electron/core/open-core';
 import { coreOutboxPort } from '../../electron/core/bulk/core-port';
 import { exportGeoJson, exportKml, type ExportSite } from '../../electron/shared/bulk/export';
@@ -14,6 +15,7 @@ import { buildPreview } from '../../electron/shared/bulk/preview';
 import type { ImportTable } from '../../electron/shared/bulk/table';
 import { referenceParseKml } from '../bulk/reference/togeojson-kml';
 import type { BenchFigure } from './figures';
+import { benchLargeCsv } from './bulk-large';
 import { testCoreOptions } from '../support/core';
 import { makeTempDir } from '../support/temp';
 
@@ -98,6 +100,7 @@ export async function benchBulk(): Promise<BenchFigure[]> {
   figures.push({ name: `KML ${ROWS.toLocaleString('en')} placemarks: parse + validate`, value: round(median(kmlTimes)), unit: 'ms', note: `${Math.round(kml.length / 1024)} KiB, streaming reader (saxes)` });
   figures.push({ name: `GeoJSON ${ROWS.toLocaleString('en')} features: parse + validate`, value: round(median(geoTimes)), unit: 'ms', note: `${Math.round(geojson.length / 1024)} KiB` });
   figures.push(...benchKmlReaders(10_000, 3, 500), ...benchKmlReaders(100_000, 1));
+  figures.push(...(await benchLargeCsv()));
   return figures;
 }
 

@@ -2,7 +2,8 @@
 // core: its outbox (one durable batch), its sync engine and the real service client. The report is
 // checked row by row against what the sandbox holds afterwards.
 import { describe, expect } from 'vitest';
-import { runImport, runReprocess, type BulkProgress } from '../../electron/core/bulk/apply';
+import { runReprocess, type BulkProgress } from '../../electron/core/bulk/apply';
+import { runImport } from '../../electron/core/bulk/import-run';
 import { coreOutboxPort, exportSitesOf, knownSitesOf } from '../../electron/core/bulk/core-port';
 import { planReprocess, readEusCsv } from '../../electron/shared/bulk/eus';
 import { exportCsv } from '../../electron/shared/bulk/export';

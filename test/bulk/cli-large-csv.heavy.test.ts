@@ -40,7 +40,8 @@ it('refuses a 200 MB one-line CSV after reading its start: exit 3 with the sente
   const peak = peakOf(run.stderr);
 
   // Baseline: the same file read whole and handed to the worker as bytes.
-  const script = `const { readFileSync } = await import('node:fs'); const { previewImportOffThread } = await import(${JSON.stringify(join(ROOT, 'electron/core/bulk/preview-off-thread.ts'))}); const p = await previewImportOffThread(new Uint8Array(readFileSync(${JSON.stringify(file)})), { fileName: 'line.csv' }); process.stdout.write(p.problems.join(' '));`;
+  const store = join(tempDir, 'baseline-preview.db');
+  const script = `const { readFileSync } = await import('node:fs'); const { previewImportStored } = await import(${JSON.stringify(join(ROOT, 'electron/core/bulk/preview-off-thread.ts'))}); const p = await previewImportStored(new Uint8Array(readFileSync(${JSON.stringify(file)})), { fileName: 'line.csv' }, ${JSON.stringify(store)}); process.stdout.write(p.head.problems.join(' ')); p.drop();`;
   const baseline = spawn(process.execPath, ['--import', 'tsx', '--import', HOOK, '--input-type=module', '-e', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

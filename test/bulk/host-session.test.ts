@@ -259,7 +259,9 @@ describe('bulk work through the host contract', () => {
       expect(pulled).toBeLessThan(20);
       expect(await hostApi.receiveBulkFile('told.csv', Readable.from([]), 10 * 1024 * 1024)).toEqual({ tooLarge: 'told.csv is 10 MB; the limit is 0 MB. Split the file.' });
       expect(await hostApi.receiveBulkFile('empty.csv', Readable.from([]), 0)).toMatchObject({ ok: false, issues: [{ message: 'empty.csv is empty.' }] });
-      expect(readdirSync(uploads)).toHaveLength(1);
+      // The one file that fits, and its preview's rows (kept beside it on disk while it is held).
+      expect(readdirSync(uploads).filter((name) => !name.endsWith('-preview.upload'))).toHaveLength(1);
+      expect(readdirSync(uploads).filter((name) => name.endsWith('-preview.upload'))).toHaveLength(1);
     } finally {
       await hostApi.close();
     }

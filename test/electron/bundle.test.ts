@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleElectron, paths, ROOT } from '../../electron/main/build';
-import { KeptPreview, type PackedPreview } from '../../electron/core/bulk/kept-preview';
+import { StoredPreview } from '../../electron/core/bulk/preview-store';
 import { writeMbtiles } from '../support/basemap-files';
 
 let dataDir: string;
@@ -62,13 +62,15 @@ describe('the Electron bundles', () => {
 
   it('preview-thread.cjs, beside main.cjs, previews an import in a worker thread (the main process keeps answering)', async () => {
     const bytes = new TextEncoder().encode('Sitename,Height,Latitude,Longitude\nNorth Ridge,30,45.5,-93.25\n');
-    const worker = new Worker(paths().previewWorkerBundle, { workerData: { source: bytes, options: { fileName: 'sites.csv' } } });
-    const [message] = (await once(worker, 'message')) as [{ ok: boolean; packed: PackedPreview }];
+    const storePath = join(dataDir, 'preview.db');
+    const worker = new Worker(paths().previewWorkerBundle, { workerData: { source: bytes, options: { fileName: 'sites.csv' }, storePath } });
+    const [message] = (await once(worker, 'message')) as [{ ok: boolean }];
     await worker.terminate();
     expect(message.ok).toBe(true);
-    const preview = new KeptPreview(message.packed);
+    const preview = new StoredPreview(storePath);
     expect(preview.rowCount).toBe(1);
     expect(JSON.stringify(preview.page('all', 0).rows[0])).toContain('North Ridge');
+    preview.drop();
   });
 
   it('preload.cjs is one CommonJS file that requires nothing but electron', async () => {

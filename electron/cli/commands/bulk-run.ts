@@ -3,9 +3,9 @@
 // ends (report file, counts sentence, the JSON document, the exit code).
 import type { BulkProgress, RunResult } from '../../core/bulk/apply';
 import { checkInputFile, readInputFile, writeTextFile } from '../../core/bulk/files';
-import { reportCsv, runSucceeded, type ReportRow, type RunCounts } from '../../shared/bulk/report';
+import { reportCsvHeader, reportCsvLines, runSucceeded, type ReportRow, type RunCounts } from '../../shared/bulk/report';
 import { terminalProgress } from '../bulk/progress';
-import { CliExit, fail, output, table, type CliIo, type CommonFlags } from '../io';
+import { CliExit, fail, printJsonWithRows, table, type CliIo, type CommonFlags } from '../io';
 import type { CoreCommandOptions } from './context';
 
 export const BULK_EXIT = { ok: 0, rows: 1, usage: 2, file: 3 } as const;
@@ -32,15 +32,27 @@ export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-/** Ctrl-C once: cancel (rows not yet sent are taken out of the outbox). Twice: Node's default, quit now. */
+/**
+ * Ctrl-C or SIGTERM once: stop — no further batch is queued while an import queues its rows, and
+ * once they are queued the rows not yet sent are taken out of the outbox. Twice: the signal's
+ * default, quit now (nothing is half-saved: every batch is one transaction).
+ */
 export function onFirstSigint(io: CliIo): (cancel: () => void) => () => void {
   return (cancel) => {
-    const handler = () => {
-      io.stderr('\nCancelling: taking the rows not yet sent out of the outbox (Ctrl-C again to quit at once)…\n');
+    const handler = (signal: NodeJS.Signals) => {
+      const again = signal === 'SIGTERM' ? 'SIGTERM' : 'Ctrl-C';
+      io.stderr(
+        `\nCancelling (${signal}): rows not yet queued will not be; once every row is queued, those not yet sent are taken out of the outbox (${again} again to quit at once)…\n`,
+      );
+      process.removeListener(signal === 'SIGTERM' ? 'SIGINT' : 'SIGTERM', handler);
       cancel();
     };
     process.once('SIGINT', handler);
-    return () => process.removeListener('SIGINT', handler);
+    process.once('SIGTERM', handler);
+    return () => {
+      process.removeListener('SIGINT', handler);
+      process.removeListener('SIGTERM', handler);
+    };
   };
 }
 
@@ -57,11 +69,31 @@ export async function checkOrExit(io: CliIo, flags: CommonFlags, file: string): 
   return checked;
 }
 
+/** Rows shown in the human table of a dry run at most; the report file (--report) has every row. */
+const SHOWN_ROWS = 1000;
+
 /** Human lines for report rows that need a look (everything but plain success), numbered by row. */
-function attentionTable(rows: readonly ReportRow[]): string {
+function attentionTable(rows: readonly ReportRow[], more = 0): string {
   const interesting = rows.filter((row) => !['created', 'updated', 'reprocessed'].includes(row.status));
   if (interesting.length === 0) return '';
-  return table([['row', 'status', 'site', 'message'], ...interesting.map((row) => [String(row.row), row.status, row.siteId || row.name, row.message.replace(/\s+/g, ' ')])]);
+  const shown = table([['row', 'status', 'site', 'message'], ...interesting.map((row) => [String(row.row), row.status, row.siteId || row.name, row.message.replace(/\s+/g, ' ')])]);
+  return more > 0 ? `${shown}\n… and ${more} more row${more === 1 ? '' : 's'} (the report file, --report, has every row)` : shown;
+}
+
+/** Report rows given a batch at a time: a stored preview's, or rows in memory as one batch. */
+export type ReportRows = () => AsyncIterable<ReportRow[]>;
+
+/** Rows in memory, handed on a few thousand at a time (a JSON document of a million rows is never one string). */
+function inPieces(rows: readonly ReportRow[]): AsyncIterable<ReportRow[]> {
+  return (async function* () {
+    for (let start = 0; start < rows.length; start += 5000) yield rows.slice(start, start + 5000);
+  })();
+}
+
+export function inOneBatch(rows: ReportRow[]): ReportRows {
+  return async function* () {
+    yield rows;
+  };
 }
 
 function countsSentence(c: RunCounts): string {
@@ -82,9 +114,14 @@ function countsSentence(c: RunCounts): string {
   return parts.length > 0 ? parts.join(', ') : 'nothing to do';
 }
 
-async function writeReport(io: CliIo, command: string, path: string | undefined, rows: ReportRow[]): Promise<boolean> {
+async function writeReport(io: CliIo, command: string, path: string | undefined, rows: ReportRows): Promise<boolean> {
   if (!path) return true;
-  const written = await writeTextFile(path, reportCsv(rows, { bom: true }));
+  const pieces = async function* () {
+    yield reportCsvHeader({ bom: true });
+    // In file order already (the preview's order), so each batch is written as it comes.
+    for await (const batch of rows()) yield reportCsvLines([...batch].sort((a, b) => a.row - b.row));
+  };
+  const written = await writeTextFile(path, pieces());
   if (!written.ok) io.stderr(`sitewalk ${command}: the report was not written: ${written.message}\n`);
   return written.ok;
 }
@@ -111,11 +148,29 @@ export async function sendWithProgress(
   }
 }
 
-/** Ends a dry run: the report file, the summary sentence, the document; exit 1 when some rows are invalid. */
-export async function finishDryRun(io: CliIo, flags: RunFlags, command: string, base: Record<string, unknown>, rows: ReportRow[], sentence: string, ok: boolean): Promise<void> {
+/**
+ * Ends a dry run: the report file, the summary sentence, the document (its rows written a batch at a
+ * time); exit 1 when some rows are invalid. The human table shows the first SHOWN_ROWS rows that
+ * need a look.
+ */
+export async function finishDryRun(io: CliIo, flags: RunFlags, command: string, base: Record<string, unknown>, rows: ReportRows, sentence: string, ok: boolean): Promise<void> {
   await writeReport(io, command, flags.report, rows);
   io.stderr(`sitewalk ${command}: ${sentence}\n`);
-  output(io, flags, { ok, ...base, dryRun: true, rows, ...(flags.report ? { report: flags.report } : {}) }, () => attentionTable(rows.filter((row) => row.status !== 'would-queue')));
+  const document = { ok, ...base, dryRun: true, ...(flags.report ? { report: flags.report } : {}) };
+  if (flags.json) await printJsonWithRows(io, document, rows());
+  else {
+    const shown: ReportRow[] = [];
+    let more = 0;
+    for await (const batch of rows()) {
+      for (const row of batch) {
+        if (row.status === 'would-queue') continue;
+        if (shown.length < SHOWN_ROWS) shown.push(row);
+        else more++;
+      }
+    }
+    const text = attentionTable(shown, more);
+    if (text !== '') io.stdout(`${text}\n`);
+  }
   if (!ok) throw new CliExit(BULK_EXIT.rows);
 }
 
@@ -124,7 +179,7 @@ export async function finishDryRun(io: CliIo, flags: RunFlags, command: string, 
  * row was done. `complete` false: rows were asked for that the run left out on purpose.
  */
 export async function finishRun(io: CliIo, flags: RunFlags, command: string, base: Record<string, unknown>, result: RunResult, complete = true): Promise<void> {
-  const reportWritten = await writeReport(io, command, flags.report, result.rows);
+  const reportWritten = await writeReport(io, command, flags.report, () => inPieces(result.rows));
   for (const blocker of result.blockers) io.stderr(`sitewalk ${command}: ${blocker}\n`);
   if (result.stoppedBecause) io.stderr(`sitewalk ${command}: stopped waiting: ${result.stoppedBecause}\n`);
   if (result.outcome === 'queued') io.stderr(`sitewalk ${command}: queued; run "sitewalk sync" to send.\n`);
@@ -142,9 +197,13 @@ export async function finishRun(io: CliIo, flags: RunFlags, command: string, bas
     counts: result.counts,
     enqueueMs: Math.round(result.enqueueMs),
     elapsedMs: Math.round(result.elapsedMs),
-    rows: result.rows,
     ...(flags.report ? { report: flags.report } : {}),
   };
-  output(io, flags, document, () => attentionTable(result.rows));
+  if (flags.json) await printJsonWithRows(io, document, inPieces(result.rows));
+  else {
+    const attention = result.rows.filter((row) => !['created', 'updated', 'reprocessed'].includes(row.status));
+    const text = attentionTable(attention.slice(0, SHOWN_ROWS), Math.max(0, attention.length - SHOWN_ROWS));
+    if (text !== '') io.stdout(`${text}\n`);
+  }
   if (!ok) throw new CliExit(BULK_EXIT.rows);
 }

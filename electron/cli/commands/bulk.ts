@@ -7,21 +7,25 @@
 // 2 usage error (bad option, unknown column in --mapping: nothing queued); 3 the file cannot be read
 // or understood (missing, not text, broken quotes, malformed KML/JSON, no recognisable columns:
 // nothing queued), or the output file cannot be written.
+import { rmSync } from 'node:fs';
 import { Option, type Command } from 'commander';
-import { runImport } from '../../core/bulk/apply';
+import { runImport } from '../../core/bulk/import-run';
 import { coreOutboxPort, exportSitesOf, knownSitesOf } from '../../core/bulk/core-port';
 import type { Delimiter } from '../../shared/bulk/csv';
 import { exportSites, type ExportFormat } from '../../shared/bulk/export';
 import { parseTarget } from '../../shared/bulk/fields';
 import { writeTextFile } from '../../core/bulk/files';
 import { formatFromFileName, type ImportOptions } from '../../shared/bulk/import';
-import { previewImportOffThread } from '../../core/bulk/preview-off-thread';
+import { previewImportStored } from '../../core/bulk/preview-off-thread';
+import { HeldFiles } from '../../core/bulk/held-files';
+import type { StoredPreview } from '../../core/bulk/preview-store';
+import type { SitewalkCore } from '../../core/open-core';
 import { parseMappingSpec, type ManualMapping } from '../../shared/bulk/mapping';
-import { DEFAULT_FIELDS, type DefaultField, type ImportPreview } from '../../shared/bulk/preview';
-import { dryRunReport } from '../../shared/bulk/report';
+import { DEFAULT_FIELDS, type DefaultField, type PreviewSummary } from '../../shared/bulk/preview';
+import { dryRunReportRow } from '../../shared/bulk/report';
 import type { ImportFormat } from '../../shared/bulk/table';
 import type { InputIssue } from '../../core/service/types';
-import { CliExit, fail, issuesExit, output, type CliIo, type CommonFlags } from '../io';
+import { CliExit, fail, issuesExit, output, printJsonWithRows, type CliIo, type CommonFlags } from '../io';
 import { withCommonOptions, withCore } from './context';
 import { BULK_EXIT, EXIT_HELP, checkOrExit, collect, finishDryRun, finishRun, sendWithProgress, type BulkCommandOptions, type RunFlags } from './bulk-run';
 import { registerReprocessBulkCommand } from './reprocess-bulk';
@@ -109,48 +113,84 @@ function parseImportFlags(flags: ImportFlags): { mapping: ManualMapping; default
 async function runImportCommand(io: CliIo, options: BulkCommandOptions, file: string, flags: ImportFlags): Promise<void> {
   const { mapping, defaults, issues } = parseImportFlags(flags);
   if (issues.length > 0) issuesExit(io, flags, issues);
-  // Read by the preview's worker, never whole in this thread (a CSV's lines are bounded as it streams).
+  // Read by the preview's worker, never whole in this thread (a CSV streams, its lines bounded).
   const { fileName } = await checkOrExit(io, flags, file);
 
   await withCore(io, flags, options, async (core) => {
     const importOptions: ImportOptions = { fileName, mapping, defaults, known: knownSitesOf(core) };
     if (flags.format) importOptions.format = flags.format;
     if (flags.delimiter) importOptions.delimiter = DELIMITERS[flags.delimiter];
-    const preview = await previewImportOffThread({ path: file }, importOptions);
-    for (const note of preview.notes) io.stderr(`sitewalk import: ${note}\n`);
-    const base = {
-      command: 'import',
-      file,
-      format: preview.format,
-      details: preview.details,
-      columns: preview.columns.map((column) => ({ header: column.header, field: column.target, source: column.source, ...(column.note ? { note: column.note } : {}) })),
-      summary: preview.summary,
-      notes: preview.notes,
-    };
-
-    if (preview.problems.length > 0) {
-      if (preview.mappingErrors.length === preview.problems.length) {
-        issuesExit(io, flags, preview.mappingErrors.map((message) => ({ field: 'mapping', message })));
-      }
-      for (const problem of preview.problems) io.stderr(`sitewalk import: ${problem}\n`);
-      output(io, flags, { ok: false, ...base, dryRun: flags.dryRun === true, problems: preview.problems, rows: dryRunReport(preview) }, () => '');
-      throw new CliExit(BULK_EXIT.file);
+    // The rows wait on disk in the data folder (removed below, or at a later start if this process is killed).
+    const scratch = new HeldFiles(core.dataDir).scratchPath('preview');
+    const preview = await whileChecking(io, options, scratch, () => previewImportStored({ path: file }, importOptions, scratch));
+    try {
+      await importPreviewed(io, options, flags, file, core, preview);
+    } finally {
+      preview.drop();
     }
-
-    if (flags.dryRun) {
-      await finishDryRun(io, flags, 'import', base, dryRunReport(preview), describeSummary(preview), preview.summary.invalid === 0);
-      return;
-    }
-
-    const result = await sendWithProgress(io, options, 'Sent', (signal, onProgress) =>
-      runImport(coreOutboxPort(core), preview, { skipInvalid: flags.skipInvalid === true, follow: flags.wait, signal, onProgress }),
-    );
-    await finishRun(io, flags, 'import', base, result);
   });
 }
 
-function describeSummary(preview: ImportPreview): string {
-  const s = preview.summary;
+/**
+ * Ctrl-C or SIGTERM while the file is being checked ends the command at once (nothing is queued
+ * yet), the rows checked so far removed. Tests running the CLI in their own process pass `interrupt`
+ * and are left alone.
+ */
+async function whileChecking<T>(io: CliIo, options: BulkCommandOptions, scratch: string, check: () => Promise<T>): Promise<T> {
+  if (options.interrupt) return check();
+  const stop = (signal: NodeJS.Signals) => {
+    rmSync(scratch, { force: true });
+    io.stderr(`\nsitewalk import: stopped (${signal}) while checking the file; nothing was queued.\n`);
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    return await check();
+  } finally {
+    process.removeListener('SIGINT', stop);
+    process.removeListener('SIGTERM', stop);
+  }
+}
+
+async function importPreviewed(io: CliIo, options: BulkCommandOptions, flags: ImportFlags, file: string, core: SitewalkCore, preview: StoredPreview): Promise<void> {
+  const { head } = preview;
+  for (const note of head.notes) io.stderr(`sitewalk import: ${note}\n`);
+  const base = {
+    command: 'import',
+    file,
+    format: head.format,
+    details: head.details,
+    columns: head.columns.map((column) => ({ header: column.header, field: column.target, source: column.source, ...(column.note ? { note: column.note } : {}) })),
+    summary: head.summary,
+    notes: head.notes,
+  };
+  const reportRows = async function* () {
+    for await (const batch of preview.batches()) yield batch.map(dryRunReportRow);
+  };
+
+  if (head.problems.length > 0) {
+    if (head.mappingErrors.length === head.problems.length) {
+      issuesExit(io, flags, head.mappingErrors.map((message) => ({ field: 'mapping', message })));
+    }
+    for (const problem of head.problems) io.stderr(`sitewalk import: ${problem}\n`);
+    if (flags.json) await printJsonWithRows(io, { ok: false, ...base, dryRun: flags.dryRun === true, problems: head.problems }, reportRows());
+    throw new CliExit(BULK_EXIT.file);
+  }
+
+  if (flags.dryRun) {
+    await finishDryRun(io, flags, 'import', base, reportRows, describeSummary(head.summary), head.summary.invalid === 0);
+    return;
+  }
+
+  const rows = { ...head, batches: (size: number) => preview.batches(size) };
+  const result = await sendWithProgress(io, options, 'Sent', (signal, onProgress) =>
+    runImport(coreOutboxPort(core), rows, { skipInvalid: flags.skipInvalid === true, follow: flags.wait, signal, onProgress }),
+  );
+  await finishRun(io, flags, 'import', base, result);
+}
+
+function describeSummary(s: PreviewSummary): string {
   return `${s.total} row${s.total === 1 ? '' : 's'}: ${s.creates} to create, ${s.edits} to change, ${s.unchanged} unchanged, ${s.invalid} invalid, ${s.skipped} skipped.`;
 }
 

@@ -11,7 +11,7 @@ import type { InputIssue } from '../../core/service/types';
 import { CliExit, issuesExit, output, type CliIo } from '../io';
 import { withCommonOptions, withCore } from './context';
 import { nearestSiteFinder } from '../../core/sites/nearest';
-import { BULK_EXIT, EXIT_HELP, collect, finishDryRun, finishRun, readOrExit, sendWithProgress, type BulkCommandOptions, type RunFlags } from './bulk-run';
+import { BULK_EXIT, EXIT_HELP, collect, finishDryRun, finishRun, inOneBatch, readOrExit, sendWithProgress, type BulkCommandOptions, type RunFlags } from './bulk-run';
 
 interface ReprocessFlags extends RunFlags {
   multiMap: string;
@@ -124,7 +124,7 @@ async function runReprocessCommand(io: CliIo, options: BulkCommandOptions, file:
         `${plan.summary.ready} submission${plan.summary.ready === 1 ? '' : 's'} would be reprocessed into Multi Map ${plan.multiMapId}` +
         `${plan.sendEmail ? ' with the email sent again' : ' without email'}${plan.summary.excluded ? ` (${plan.summary.excluded} rows left out by the filters)` : ''}` +
         `${heldBack.length > 0 ? ` (${heldBack.length} left out: emailed in the last 24 hours)` : ''}.`;
-      await finishDryRun(io, flags, 'reprocess-bulk', base, planReport(plan), sentence, plan.summary.invalid === 0 && heldBack.length === 0);
+      await finishDryRun(io, flags, 'reprocess-bulk', base, inOneBatch(planReport(plan)), sentence, plan.summary.invalid === 0 && heldBack.length === 0);
       return;
     }
 

@@ -1,12 +1,13 @@
-// Applying bulk work through the core (main process / CLI): every ready row of an import preview,
-// or every ready row of an EUS plan, goes into the outbox in ONE durable batch; then the run follows
+// Applying bulk work through the core (main process / CLI): every ready row of an EUS plan goes
+// into the outbox in ONE durable batch (an import's rows go in batches: import-run.ts); then the run follows
 // the batch's entries to the end, with progress (counts, time left), cancel, and a report row for
 // every row of the file. Invariants: nothing is queued when the preview may not be applied (invalid
 // rows without skipInvalid, file problems); cancel discards only entries that were not sent and
 // reports the rest as they ended; a run never waits on a queue that cannot move (offline, paused).
 import type { EusReprocess, SiteEdit } from '../service/types';
 import type { EusPlan } from '../../shared/bulk/eus';
-import { applyBlockers, type ImportPreview } from '../../shared/bulk/preview';
+import { yieldToLoop } from '../../shared/bulk/limits';
+import type { ImportPreview } from '../../shared/bulk/preview';
 import { countStatuses, unqueuedReportRow, type BulkProgress, type ReportRow, type RowStatus, type RunResult } from '../../shared/bulk/report';
 
 export type { BulkProgress, RunResult } from '../../shared/bulk/report';
@@ -73,7 +74,7 @@ export interface ImportRunOptions extends RunOptions {
   skipInvalid?: boolean;
 }
 
-interface Tracked {
+export interface Tracked {
   entryId: string;
   row: number;
   action: string;
@@ -86,48 +87,6 @@ interface Tracked {
   cancelled?: boolean;
   /** The last snapshot seen, kept so an entry that ended and later left the outbox's history is still reported. */
   last?: EntrySnapshot;
-}
-
-/** Queues every ready row of an import preview in one batch and follows it. */
-export async function runImport(port: OutboxPort, preview: ImportPreview, options: ImportRunOptions = {}): Promise<RunResult> {
-  const now = options.now ?? (() => Date.now());
-  const started = now();
-  const blockers = applyBlockers(preview, { skipInvalid: options.skipInvalid === true });
-  if (blockers.length > 0) return refused(blockers, preview.rows.map((row) => unqueuedOrRefused(row)), started, now);
-  if (options.signal?.aborted) return refused(['Cancelled before anything was queued.'], preview.rows.map((row) => unqueuedOrRefused(row)), started, now, 'cancelled');
-  const unqueued = preview.rows.filter((row) => !row.ready).map(unqueuedReportRow);
-  const ready = preview.rows.filter((row) => row.ready);
-
-  const enqueueStart = now();
-  const queued = ready.length > 0 ? await port.enqueueSites(ready.map((row) => row.edit!)) : { ok: true as const, entries: [] };
-  const enqueueMs = now() - enqueueStart;
-  if (!queued.ok) {
-    // The core checks again and refuses the batch as a whole: say which rows, queue nothing.
-    const byRow = new Map<number, string[]>();
-    for (const issue of queued.issues) {
-      const row = ready[issue.index]?.row ?? -1;
-      byRow.set(row, [...(byRow.get(row) ?? []), issue.message]);
-    }
-    const rows = preview.rows.map((row) => {
-      const messages = byRow.get(row.row);
-      if (messages) return { ...unqueuedOrRefused(row), status: 'invalid' as const, message: messages.join(' ') };
-      return unqueuedOrRefused(row);
-    });
-    return refused([`The outbox refused ${byRow.size} row${byRow.size === 1 ? '' : 's'}; nothing was queued.`], rows, started, now);
-  }
-  const tracked: Tracked[] = ready.map((row, index) => {
-    const entry = queued.entries[index]!;
-    return {
-      entryId: entry.entryId,
-      localId: entry.localId,
-      coalesced: entry.coalesced,
-      row: row.row,
-      action: row.action,
-      name: row.edit!.name ?? '',
-      siteId: row.edit!.siteId ?? '',
-    };
-  });
-  return follow(port, tracked, unqueued, { ...options, now }, started, enqueueMs, siteOutcome);
 }
 
 /** Queues every ready row of an EUS plan in one batch and follows it (refused when rows are invalid, unless skipInvalid). */
@@ -195,18 +154,18 @@ export function submissionLabel(values: Record<string, string>): string {
   return '';
 }
 
-function unqueuedOrRefused(row: ImportPreview['rows'][number]): ReportRow {
+export function unqueuedOrRefused(row: ImportPreview['rows'][number]): ReportRow {
   if (!row.ready) return unqueuedReportRow(row);
   return { row: row.row, siteId: row.edit?.siteId ?? '', name: row.edit?.name ?? '', action: row.action, status: 'cancelled', message: 'Not queued: the file was refused as a whole.' };
 }
 
-function refused(blockers: string[], rows: ReportRow[], started: number, now: () => number, outcome: 'refused' | 'cancelled' = 'refused'): RunResult {
+export function refused(blockers: string[], rows: ReportRow[], started: number, now: () => number, outcome: 'refused' | 'cancelled' = 'refused'): RunResult {
   return { outcome, blockers, rows, counts: countStatuses(rows), enqueueMs: 0, elapsedMs: now() - started };
 }
 
-type Outcome = (tracked: Tracked, entry: EntrySnapshot) => { status: RowStatus; message: string; siteId: string };
+export type Outcome = (tracked: Tracked, entry: EntrySnapshot) => { status: RowStatus; message: string; siteId: string };
 
-function siteOutcome(tracked: Tracked, entry: EntrySnapshot): { status: RowStatus; message: string; siteId: string } {
+export function siteOutcome(tracked: Tracked, entry: EntrySnapshot): { status: RowStatus; message: string; siteId: string } {
   const siteId = entry.siteId ?? tracked.siteId;
   if (entry.state === 'done') {
     return tracked.action === 'create'
@@ -244,10 +203,13 @@ function commonOutcome(tracked: Tracked, entry: EntrySnapshot, siteId: string): 
   }
 }
 
+/** Entries discarded together when a run is cancelled, before the event loop gets a turn. */
+const DISCARD_AT_ONCE = 200;
+
 const ENDED: ReadonlySet<EntryState> = new Set(['done', 'failed', 'needs-review', 'discarded']);
 const DISCARDED = (id: string): EntrySnapshot => ({ id, state: 'discarded', siteId: null, message: '' });
 
-async function follow(
+export async function follow(
   port: OutboxPort,
   tracked: Tracked[],
   unqueued: ReportRow[],
@@ -345,15 +307,19 @@ async function follow(
       const discardUnsent = async () => {
         if (discarding) return;
         discarding = true;
-        // All at once: the core takes each entry out of the queue before its write, and the
-        // journal commits concurrent writes together, so 10,000 discards cost a few fsyncs.
+        // A few hundred at once (the core takes each entry out of the queue before its write and
+        // commits concurrent writes together), the event loop turning between: the API answers
+        // while 10,000 are taken out.
         const unsent = tracked.filter((item) => !item.coalesced && !item.cancelled && ['pending', 'paused'].includes(refresh(item).state));
-        await Promise.all(
-          unsent.map(async (item) => {
-            if (await port.discard(item.entryId)) item.cancelled = true;
-            else refresh(item);
-          }),
-        );
+        for (let start = 0; start < unsent.length; start += DISCARD_AT_ONCE) {
+          await Promise.all(
+            unsent.slice(start, start + DISCARD_AT_ONCE).map(async (item) => {
+              if (await port.discard(item.entryId)) item.cancelled = true;
+              else refresh(item);
+            }),
+          );
+          await yieldToLoop();
+        }
         discarding = false;
         schedule();
       };

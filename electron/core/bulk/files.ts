@@ -48,7 +48,7 @@ export async function readInputFile(path: string): Promise<ReadFileResult> {
  * Writes the whole text to `path` through a temporary file in the same folder and a rename, so a
  * reader never sees half a file and a crash leaves the old file intact.
  */
-export async function writeTextFile(path: string, text: string): Promise<{ ok: true } | { ok: false; message: string }> {
+export async function writeTextFile(path: string, text: string | AsyncIterable<string>): Promise<{ ok: true } | { ok: false; message: string }> {
   try {
     // The user's own file, not Sitewalk's data: it takes the usual permissions.
     await writeFileAtomic(path, text, { mode: 0o644 });

@@ -30,6 +30,14 @@ export class HeldFiles {
     return join(this.folder, `${process.pid}-${randomUUID()}${SUFFIX}`);
   }
 
+  /**
+   * A fresh path for a scratch file of this process (a preview's store): removed like a held file at
+   * the next start once this process has gone.
+   */
+  scratchPath(kind: string): string {
+    return join(this.folder, `${process.pid}-${randomUUID()}-${kind}${SUFFIX}`);
+  }
+
   /** Writes bytes already in memory (an IPC call, a test) to a held file; answers its path. */
   async writeBytes(bytes: Uint8Array): Promise<string> {
     const path = this.nextPath();

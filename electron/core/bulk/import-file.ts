@@ -1,33 +1,57 @@
-// An import file previewed from where it lies (the CLI's argument, a file the host holds): a CSV is
-// first streamed through the line-length bound, so a 200 MB file of one line is refused after its
-// first megabyte instead of being read, decoded and cut into millions of cells; only a file that
-// passes is read whole for the parse. Runs in the preview's worker (preview-thread.ts).
-import { createReadStream } from 'node:fs';
+// An import file previewed from where it lies (the CLI's argument, a file the host holds) into a
+// preview store (preview-store.ts), in the preview's worker (preview-thread.ts). A CSV streams
+// (csv-file.ts: its lines bounded, its rows checked and written as they are read, so a 200 MB file
+// of one line is refused after its first megabyte and 1.2 million rows never sit in memory at
+// once); KML, KMZ and GeoJSON are read whole into a table within their own bounds (limits.ts), then
+// each row is checked and written as the CSV's are.
 import { open, readFile } from 'node:fs/promises';
 import { guessBomlessUtf16 } from '../../shared/bulk/decode';
-import { formatFromFileName, previewImport, type ImportOptions } from '../../shared/bulk/import';
-import { LineLengthGuard, overlongLineSentence } from '../../shared/bulk/limits';
-import { buildPreview, type ImportPreview } from '../../shared/bulk/preview';
+import { formatFromFileName, readImportTable, type ImportOptions, type ReadOptions } from '../../shared/bulk/import';
+import { previewContext, previewHead } from '../../shared/bulk/preview';
+import type { TableRow } from '../../shared/bulk/table';
 
-const HEAD_BYTES = 64 * 1024;
-const PIECE_BYTES = 1024 * 1024;
+import { previewCsvFile } from './csv-file';
+import { PreviewStoreWriter } from './preview-store';
 
-export async function previewImportFile(path: string, options: ImportOptions): Promise<ImportPreview> {
-  const head = await readHead(path);
-  if (isCsv(head, options)) {
-    const overlong = await firstOverlongLine(path, encodingOf(head));
-    if (overlong !== null) {
-      return buildPreview({ format: 'csv', columns: [], rows: [], decimalComma: false, notes: [], problems: [overlongLineSentence(overlong)], details: {} }, options);
-    }
+const SNIFF_BYTES = 4096;
+
+/** The file's bytes, or where the worker reads them. */
+export type PreviewSource = Uint8Array | { path: string };
+
+/** Writes the preview of `source` to a new store at `storePath`. */
+export async function previewToStore(source: PreviewSource, options: ImportOptions, storePath: string): Promise<void> {
+  const store = new PreviewStoreWriter(storePath);
+  if (!(source instanceof Uint8Array) && isCsv(await readHead(source.path), options)) {
+    store.finish(await previewCsvFile(source.path, options, store));
+    return;
   }
-  return previewImport(await readFile(path), options);
+  // Read whole within their bounds (limits.ts); the bytes and the text are let go once the table is
+  // made, and its rows are checked and written one at a time, each let go once written.
+  const table = await readImportTable(source instanceof Uint8Array ? source : await readFile(source.path), readOptions(options));
+  const context = previewContext(table, options);
+  const rows = table.rows;
+  table.rows = [];
+  for (let index = 0; index < rows.length; index++) {
+    store.check(context, rows[index]!);
+    rows[index] = EMPTY_ROW;
+  }
+  store.finish(previewHead(context));
+}
+
+const EMPTY_ROW: TableRow = { row: 0, cells: [] };
+
+/** As previewImport reads: the manual mapping's columns help find a CSV's header. */
+function readOptions(options: ImportOptions): ReadOptions {
+  const read: ReadOptions = { ...options };
+  if (options.mapping) read.extraHeaders = [...(options.extraHeaders ?? []), ...Object.keys(options.mapping)];
+  return read;
 }
 
 async function readHead(path: string): Promise<Uint8Array> {
   const handle = await open(path, 'r');
   try {
-    const buffer = Buffer.alloc(HEAD_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
+    const buffer = Buffer.alloc(SNIFF_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
     return buffer.subarray(0, bytesRead);
   } finally {
     await handle.close();
@@ -39,29 +63,12 @@ function isCsv(head: Uint8Array, options: ImportOptions): boolean {
   const format = options.format ?? formatFromFileName(options.fileName);
   if (format !== null) return format === 'csv';
   if (head[0] === 0x50 && head[1] === 0x4b) return false;
-  const start = new TextDecoder(encodingOf(head)).decode(head.subarray(0, 4096)).replace(/^\uFEFF/, '').trimStart();
+  const start = new TextDecoder(encodingOf(head)).decode(head).replace(/^\uFEFF/, '').trimStart();
   return !start.startsWith('<') && !start.startsWith('{') && !start.startsWith('[');
 }
 
-/** Enough to count characters per line: UTF-16 by its mark or its zero bytes, else UTF-8 (a Windows-1252 byte is one character either way). */
 function encodingOf(head: Uint8Array): 'utf-8' | 'utf-16le' | 'utf-16be' {
   if (head[0] === 0xff && head[1] === 0xfe) return 'utf-16le';
   if (head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
   return guessBomlessUtf16(head) ?? 'utf-8';
-}
-
-/** The first line over the bound, reading no further than it; null when every line is within it. */
-async function firstOverlongLine(path: string, encoding: 'utf-8' | 'utf-16le' | 'utf-16be'): Promise<number | null> {
-  const decoder = new TextDecoder(encoding);
-  const guard = new LineLengthGuard();
-  const stream = createReadStream(path, { highWaterMark: PIECE_BYTES });
-  try {
-    for await (const piece of stream as AsyncIterable<Buffer>) {
-      const line = guard.push(decoder.decode(piece, { stream: true }));
-      if (line !== null) return line;
-    }
-    return guard.push(decoder.decode());
-  } finally {
-    stream.destroy();
-  }
 }

@@ -3,14 +3,17 @@
 // keeps answering and the CLI stops at once on Ctrl-C or SIGTERM. The worker is the bundled
 // preview-thread.cjs beside the Electron main bundle, or the TypeScript source where the app runs
 // from source (the browser host, the CLI); with neither, the preview runs in this thread. A file held
-// on disk is read by the worker itself, so its bytes never pass through the asking thread.
-import { existsSync } from 'node:fs';
+// on disk is read by the worker itself, so its bytes never pass through the asking thread, and the
+// preview's rows are written by the worker to a store on disk (preview-store.ts) that this thread
+// then reads a page or a batch at a time.
+import { existsSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { previewImport, type ImportOptions } from '../../shared/bulk/import';
-import type { ImportPreview } from '../../shared/bulk/preview';
-import { previewImportFile } from './import-file';
-import { KeptPreview, packPreview, type PackedPreview } from './kept-preview';
+import type { ImportOptions } from '../../shared/bulk/import';
+import { previewToStore, type PreviewSource } from './import-file';
+import { StoredPreview } from './preview-store';
+
+export type { PreviewSource } from './import-file';
 
 /** Beside dist/electron/main.cjs (electron/main/build.ts), where import.meta.url points in the bundle. */
 const BUNDLED = new URL('./preview-thread.cjs', import.meta.url);
@@ -34,24 +37,34 @@ function bundledWorker(): string | null {
   return existsSync(path) ? path : null;
 }
 
-/** The file's bytes, or where the worker reads them. */
-export type PreviewSource = Uint8Array | { path: string };
-
-function startWorker(workerData: { source: PreviewSource; options: ImportOptions }): Worker | null {
+function startWorker(workerData: { source: PreviewSource; options: ImportOptions; storePath: string }): Worker | null {
   const bundled = bundledWorker();
   if (bundled) return new Worker(bundled, { workerData });
   if (present(SOURCE)) return new Worker(BOOT, { eval: true, type: 'module', workerData } as ConstructorParameters<typeof Worker>[1]);
   return null;
 }
 
-/** The preview, its rows kept packed (kept-preview.ts): what the host keeps and pages from. */
-export async function previewImportKept(source: PreviewSource, options: ImportOptions): Promise<KeptPreview> {
-  const worker = startWorker({ source, options });
-  if (!worker) return new KeptPreview(packPreview(source instanceof Uint8Array ? await previewImport(source, options) : await previewImportFile(source.path, options)));
-  return new Promise<KeptPreview>((resolve, reject) => {
-    worker.once('message', (message: { ok: true; packed: PackedPreview } | { ok: false; message: string }) => {
+/**
+ * The preview of `source`, its rows in a store at `storePath` (a scratch file the caller removes
+ * with drop(); also removed here when the preview fails).
+ */
+export async function previewImportStored(source: PreviewSource, options: ImportOptions, storePath: string): Promise<StoredPreview> {
+  try {
+    const worker = startWorker({ source, options, storePath });
+    if (!worker) await previewToStore(source, options, storePath);
+    else await workerDone(worker);
+    return new StoredPreview(storePath);
+  } catch (error) {
+    rmSync(storePath, { force: true });
+    throw error;
+  }
+}
+
+function workerDone(worker: Worker): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    worker.once('message', (message: { ok: true } | { ok: false; message: string }) => {
       void worker.terminate();
-      if (message.ok) resolve(new KeptPreview(message.packed));
+      if (message.ok) resolve();
       else reject(new Error(message.message));
     });
     worker.once('error', reject);
@@ -59,9 +72,4 @@ export async function previewImportKept(source: PreviewSource, options: ImportOp
       if (code !== 0) reject(new Error(`the import preview stopped (exit ${code})`));
     });
   });
-}
-
-/** The whole preview (the CLI's import), decoded a piece at a time. */
-export async function previewImportOffThread(source: PreviewSource, options: ImportOptions): Promise<ImportPreview> {
-  return (await previewImportKept(source, options)).whole();
 }

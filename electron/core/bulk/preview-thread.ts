@@ -1,18 +1,12 @@
-// The body of the import-preview worker (preview-off-thread.ts): parses the file it is given and
-// posts the preview back. Runs in a worker thread, so the process that asked keeps answering.
+// The body of the import-preview worker (preview-off-thread.ts): previews the file it is given into
+// the preview store at the path it is given (import-file.ts), then says it is done. Runs in a worker
+// thread, so the process that asked keeps answering.
 import { parentPort, workerData } from 'node:worker_threads';
-import { previewImport, type ImportOptions } from '../../shared/bulk/import';
-import { previewImportFile } from './import-file';
-import { packPreview, transferList } from './kept-preview';
+import type { ImportOptions } from '../../shared/bulk/import';
+import { previewToStore, type PreviewSource } from './import-file';
 
-const { source, options } = workerData as { source: Uint8Array | { path: string }; options: ImportOptions };
-Promise.resolve()
-  .then(() => (source instanceof Uint8Array ? previewImport(source, options) : previewImportFile(source.path, options)))
-  .then(
-    (preview) => {
-      // Packed and transferred: the asking thread decodes only the rows it is asked for (kept-preview.ts).
-      const packed = packPreview(preview);
-      parentPort!.postMessage({ ok: true, packed }, transferList(packed));
-    },
-    (error: unknown) => parentPort!.postMessage({ ok: false, message: error instanceof Error ? error.message : String(error) }),
-  );
+const { source, options, storePath } = workerData as { source: PreviewSource; options: ImportOptions; storePath: string };
+previewToStore(source, options, storePath).then(
+  () => parentPort!.postMessage({ ok: true }),
+  (error: unknown) => parentPort!.postMessage({ ok: false, message: error instanceof Error ? error.message : String(error) }),
+);

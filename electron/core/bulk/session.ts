@@ -13,17 +13,18 @@ import { MAX_BULK_FILE_BYTES } from '../../shared/contract/inputs';
 import type { BulkFileView as BulkFile, BulkRunView as BulkRun, ExportedFile as SavedFile, ImportOptionsInput as ImportChoices, ReprocessFileOptions as ReprocessChoices } from '../../shared/contract/index';
 import type { SitewalkCore } from '../sitewalk-core';
 import { refuse, type Result } from '../../shared/result';
-import { runImport, runReprocess, type BulkProgress, type RunResult } from './apply';
+import { runReprocess, type BulkProgress, type RunResult } from './apply';
+import { runImport } from './import-run';
 import { coreOutboxPort, exportSitesOf, knownSitesOf } from './core-port';
 import type { Delimiter } from '../../shared/bulk/csv';
 import { planReprocess, readEusCsv, type EusPlan } from '../../shared/bulk/eus';
 import { nearestSiteFinder } from '../sites/nearest';
 import { exportSites, type ExportFormat } from '../../shared/bulk/export';
 import type { ImportOptions } from '../../shared/bulk/import';
-import { previewImportKept } from './preview-off-thread';
-import type { KeptPreview } from './kept-preview';
+import { previewImportStored } from './preview-off-thread';
+import type { StoredPreview } from './preview-store';
 import type { ImportPreviewView, PreviewRowsPage, RowFilter } from '../../shared/bulk/preview-page';
-import { dryRunReport, reportCsv } from '../../shared/bulk/report';
+import { dryRunReportRow, reportCsv, reportCsvHeader, reportCsvLines } from '../../shared/bulk/report';
 import { BODY_TOO_LARGE } from '../../node/body-file';
 import { HeldFiles } from './held-files';
 
@@ -41,6 +42,12 @@ export interface BulkSessionOptions {
 
 const DEFAULTS = { maxFiles: 4, maxFileBytes: MAX_BULK_FILE_BYTES, maxEndedRuns: 10, progressIntervalMs: 250 } as const;
 
+/**
+ * How long one of an import's transactions may take in a host: it holds the host's thread while it
+ * runs, and the API (getStatus, cancel) answers between two, so each stays well under a second.
+ */
+const HOST_BATCH_MS = 50;
+
 const DELIMITERS: Record<NonNullable<ImportChoices['delimiter']>, Delimiter> = { comma: ',', semicolon: ';', tab: '\t', pipe: '|' };
 
 const EXPORT_TYPES: Record<ExportFormat, { extension: string; mimeType: string }> = {
@@ -53,8 +60,8 @@ interface Held {
   name: string;
   /** The held copy (held-files.ts). */
   path: string;
-  /** The last preview of this file, its rows packed: pages are read from it. */
-  preview?: KeptPreview;
+  /** The last preview of this file, its rows in a store on disk: pages are read from it. */
+  preview?: StoredPreview;
 }
 
 /** A streamed file that passed the limit: nothing was kept, and this says so. */
@@ -135,9 +142,10 @@ export class BulkSession {
     this.files.set(fileId, { name: name.trim() || 'file', path });
     while (this.files.size > this.options.maxFiles) {
       const oldest = this.files.keys().next().value!;
-      const dropped = this.files.get(oldest)!.path;
+      const dropped = this.files.get(oldest)!;
       this.files.delete(oldest);
-      await this.held.remove(dropped);
+      dropped.preview?.drop();
+      await this.held.remove(dropped.path);
     }
     return { ok: true, value: { fileId, name: this.files.get(fileId)!.name, size } };
   }
@@ -154,20 +162,25 @@ export class BulkSession {
   async previewImport(fileId: string, choices: ImportChoices): Promise<Result<ImportPreviewView>> {
     const held = this.file(fileId);
     if (!held) return BulkSession.missingFile();
-    const kept = await this.keptPreview(fileId, held, choices);
-    if (!kept) return BulkSession.missingFile();
-    held.preview = kept;
-    return { ok: true, value: kept.view() };
+    const stored = await this.storedPreview(fileId, held, choices);
+    if (!stored) return BulkSession.missingFile();
+    held.preview?.drop();
+    held.preview = stored;
+    return { ok: true, value: stored.view() };
   }
 
   /** The file previewed in the worker; null when newer files pushed it out (and removed it) meanwhile. */
-  private async keptPreview(fileId: string, held: Held, choices: ImportChoices): Promise<KeptPreview | null> {
+  private async storedPreview(fileId: string, held: Held, choices: ImportChoices): Promise<StoredPreview | null> {
+    let stored: StoredPreview;
     try {
-      return await previewImportKept({ path: held.path }, this.importOptions(held, choices));
+      stored = await previewImportStored({ path: held.path }, this.importOptions(held, choices), this.held.scratchPath('preview'));
     } catch (error) {
       if (!this.files.has(fileId)) return null;
       throw error;
     }
+    if (this.files.has(fileId)) return stored;
+    stored.drop();
+    return null;
   }
 
   /** A page of the last preview's rows, as a filter shows them. */
@@ -184,7 +197,10 @@ export class BulkSession {
     if (!held) return BulkSession.missingFile();
     if (!held.preview) return refuse('file', 'This file has not been checked yet; check it again.');
     const base = held.name.replace(/\.[^.]+$/, '');
-    return { ok: true, value: { fileName: `${base}-dry-run.csv`, mimeType: 'text/csv;charset=utf-8', content: reportCsv(dryRunReport(await held.preview.whole()), { bom: true }), notes: [] } };
+    // Built a batch of rows at a time: only the report's own text is whole.
+    const parts = [reportCsvHeader({ bom: true })];
+    for await (const batch of held.preview.batches()) parts.push(reportCsvLines(batch.map(dryRunReportRow)));
+    return { ok: true, value: { fileName: `${base}-dry-run.csv`, mimeType: 'text/csv;charset=utf-8', content: parts.join(''), notes: [] } };
   }
 
   private importOptions(held: Held, choices: ImportChoices): ImportOptions {
@@ -199,11 +215,16 @@ export class BulkSession {
   async startImport(fileId: string, choices: ImportChoices): Promise<Result<BulkRun>> {
     const held = this.file(fileId);
     if (!held) return BulkSession.missingFile();
-    // Checked again (the register may have changed since the preview), then decoded a piece at a time.
-    const kept = await this.keptPreview(fileId, held, choices);
-    if (!kept) return BulkSession.missingFile();
-    const preview = await kept.whole();
-    return this.start('import', held.name, (options) => runImport(coreOutboxPort(this.core), preview, { ...options, skipInvalid: choices.skipInvalid === true }));
+    // Checked again (the register may have changed since the preview), then read a batch at a time.
+    const stored = await this.storedPreview(fileId, held, choices);
+    if (!stored) return BulkSession.missingFile();
+    const rows = { ...stored.head, batches: (size: number) => stored.batches(size) };
+    return this.start(
+      'import',
+      held.name,
+      (options) => runImport(coreOutboxPort(this.core), rows, { ...options, skipInvalid: choices.skipInvalid === true, batchMs: HOST_BATCH_MS }),
+      () => stored.drop(),
+    );
   }
 
   async planReprocess(fileId: string, choices: ReprocessChoices): Promise<Result<EusPlan>> {
@@ -244,6 +265,7 @@ export class BulkSession {
     kind: BulkRun['kind'],
     fileName: string,
     execute: (options: { signal: AbortSignal; detach: AbortSignal; onProgress: (progress: BulkProgress) => void }) => Promise<RunResult>,
+    ended: () => void = () => undefined,
   ): Promise<Result<BulkRun>> {
     const run: BulkRun = { id: randomUUID(), kind, fileName, startedAt: new Date(this.options.now()).toISOString(), state: 'running', progress: null, result: null, rows: null };
     const tracked: Tracked = { run, controller: new AbortController(), lastEmit: 0, timer: null };
@@ -263,22 +285,24 @@ export class BulkSession {
           answer();
           this.emitThrottled(tracked);
         },
-      }).then(
-        (result) => {
-          const { rows, ...rest } = result;
-          run.result = rest;
-          run.rows = rows;
-          this.end(tracked);
-          answer();
-        },
-        (error: unknown) => {
-          const message = error instanceof Error ? error.message : String(error);
-          run.result = { outcome: 'stopped', blockers: [], stoppedBecause: `The run failed: ${message}`, counts: emptyCounts(), enqueueMs: 0, elapsedMs: 0 };
-          run.rows = [];
-          this.end(tracked);
-          answer();
-        },
-      );
+      })
+        .finally(ended)
+        .then(
+          (result) => {
+            const { rows, ...rest } = result;
+            run.result = rest;
+            run.rows = rows;
+            this.end(tracked);
+            answer();
+          },
+          (error: unknown) => {
+            const message = error instanceof Error ? error.message : String(error);
+            run.result = { outcome: 'stopped', blockers: [], stoppedBecause: `The run failed: ${message}`, counts: emptyCounts(), enqueueMs: 0, elapsedMs: 0 };
+            run.rows = [];
+            this.end(tracked);
+            answer();
+          },
+        );
     });
   }
 
@@ -339,7 +363,10 @@ export class BulkSession {
   close(): void {
     this.detach.abort();
     for (const tracked of this.runs.values()) if (tracked.timer) clearTimeout(tracked.timer);
-    for (const held of this.files.values()) this.held.removeNow(held.path);
+    for (const held of this.files.values()) {
+      held.preview?.drop();
+      this.held.removeNow(held.path);
+    }
     this.files.clear();
   }
 }

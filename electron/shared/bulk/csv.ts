@@ -40,20 +40,7 @@ export function parseDelimited(text: string, options: DelimitedOptions = {}): Im
   // Before papaparse: one line of 60 MB would become millions of cells held at once.
   const overlong = overlongLine(text);
   if (overlong !== null) return { format: 'csv', columns: [], rows: [], decimalComma: false, notes, problems: [overlongLineSentence(overlong)], details: {} };
-  let body = text;
-  let delimiter: Delimiter | undefined = options.delimiter;
-  // Excel writes and honours a first line "sep=;" naming the separator; it is not a row of the sheet.
-  const sepLine = /^sep=(.)\r?\n/i.exec(body);
-  if (sepLine) {
-    body = body.slice(sepLine[0].length);
-    const named = sepLine[1] as Delimiter;
-    if (CANDIDATES.includes(named)) {
-      delimiter ??= named;
-      notes.push(`The first line "sep=${named === '\t' ? '\\t' : named}" names the separator; it is not a row.`);
-    }
-  }
-  const headerRule: HeaderRule = { extra: options.extraHeaders ?? [], required: options.requiredHeaders ?? [] };
-  delimiter ??= detectDelimiter(body, headerRule);
+  const { body, delimiter, headerRule } = openDelimited(text, options, notes);
 
   const parsed = Papa.parse<string[]>(body, { delimiter, skipEmptyLines: false, quoteChar: '"' });
   const records = parsed.data;
@@ -67,12 +54,10 @@ export function parseDelimited(text: string, options: DelimitedOptions = {}): Im
     if (error.code === 'MissingQuotes') {
       // An unclosed quote swallows everything after it into one cell: the rest of the file cannot
       // be trusted, so the whole file is refused rather than half-read.
-      problems.push(
-        `Row ${index + 1} opens a quoted value that is never closed, so everything after it reads as one value. Fix the stray double quote (") and import again.`,
-      );
+      problems.push(unclosedQuoteSentence(index + 1));
     } else if (index >= 0) {
       const list = rowProblems.get(index) ?? [];
-      list.push(`The row is not well-formed CSV (${error.message.replace(/\.$/, '')}); check its double quotes.`);
+      list.push(rowProblemSentence(error.message));
       rowProblems.set(index, list);
     }
   }
@@ -89,43 +74,20 @@ export function parseDelimited(text: string, options: DelimitedOptions = {}): Im
       details: { separator: delimiterName(delimiter) },
     };
   }
-  const headerCells = records[headerIndex]!;
-  let width = headerCells.length;
-  // Trailing empty header cells are what spreadsheets leave after the last real column.
-  while (width > 0 && headerCells[width - 1]!.trim() === '') width--;
-  const columns = headerCells.slice(0, width).map(cleanHeader);
-  if (headerIndex > 0) {
-    const skipped = records.slice(0, headerIndex).filter((record) => !isBlank(record)).length;
-    if (skipped > 0) {
-      notes.push(`The header is on row ${headerIndex + 1}; ${skipped} row${skipped === 1 ? '' : 's'} above it ${skipped === 1 ? 'was' : 'were'} not read.`);
-    }
-  }
-  columns.forEach((column, index) => {
-    if (column === '') problems.push(`Column ${index + 1} has no header; give it a name (or delete the column) and import again.`);
-  });
+  const columns = headerColumns(records[headerIndex]!);
+  const width = columns.length;
+  const above = rowsAboveHeaderNote(headerIndex, records.slice(0, headerIndex).filter((record) => !isBlank(record)).length);
+  if (above) notes.push(above);
+  problems.push(...headerProblems(columns));
 
   const rows: TableRow[] = [];
   let blankRows = 0;
   for (let index = headerIndex + 1; index < records.length; index++) {
-    const record = records[index]!;
-    if (isBlank(record)) {
-      blankRows++;
-      continue;
-    }
-    const cells = record.slice(0, width);
-    while (cells.length < width) cells.push('');
-    const row: TableRow = { row: index + 1, cells };
-    const problemsHere = [...(rowProblems.get(index) ?? [])];
-    const extra = record.slice(width).filter((cell) => cell.trim() !== '').length;
-    if (extra > 0) {
-      problemsHere.push(
-        `The row has ${extra} more value${extra === 1 ? '' : 's'} than the header has columns; a value probably contains the separator (${delimiterName(delimiter)}) without quotes.`,
-      );
-    }
-    if (problemsHere.length > 0) row.problems = problemsHere;
-    rows.push(row);
+    const row = tableRowOf(records[index]!, index, width, delimiter, rowProblems.get(index) ?? []);
+    if (row) rows.push(row);
+    else blankRows++;
   }
-  if (blankRows > 0) notes.push(`${blankRows} blank row${blankRows === 1 ? ' was' : 's were'} skipped.`);
+  if (blankRows > 0) notes.push(blankRowsNote(blankRows));
 
   const decimalComma = delimiter !== ',';
   return {
@@ -139,7 +101,71 @@ export function parseDelimited(text: string, options: DelimitedOptions = {}): Im
   };
 }
 
-function isBlank(record: readonly string[]): boolean {
+/**
+ * The start of delimited text: Excel's "sep=;" first line (it names the separator and is not a row
+ * of the sheet), then the separator (forced, named, else detected from the start of the text).
+ * `text` may be only the first part of a file (a stream's head): detection reads 60 rows at most.
+ */
+export function openDelimited(text: string, options: DelimitedOptions, notes: string[]): { body: string; delimiter: Delimiter; headerRule: HeaderRule } {
+  let body = text;
+  let delimiter: Delimiter | undefined = options.delimiter;
+  const sepLine = /^sep=(.)\r?\n/i.exec(body);
+  if (sepLine) {
+    body = body.slice(sepLine[0].length);
+    const named = sepLine[1] as Delimiter;
+    if (CANDIDATES.includes(named)) {
+      delimiter ??= named;
+      notes.push(`The first line "sep=${named === '\t' ? '\\t' : named}" names the separator; it is not a row.`);
+    }
+  }
+  const headerRule: HeaderRule = { extra: options.extraHeaders ?? [], required: options.requiredHeaders ?? [] };
+  delimiter ??= detectDelimiter(body, headerRule);
+  return { body, delimiter, headerRule };
+}
+
+/** The columns a header record names: trailing empty header cells (what spreadsheets leave) dropped. */
+export function headerColumns(headerCells: readonly string[]): string[] {
+  let width = headerCells.length;
+  while (width > 0 && headerCells[width - 1]!.trim() === '') width--;
+  return headerCells.slice(0, width).map(cleanHeader);
+}
+
+/** The file-level problems of a header: columns without a name. */
+export function headerProblems(columns: readonly string[]): string[] {
+  return columns.flatMap((column, index) => (column === '' ? [`Column ${index + 1} has no header; give it a name (or delete the column) and import again.`] : []));
+}
+
+/** The note for rows above the header, or null when there were none that held anything. */
+export function rowsAboveHeaderNote(headerIndex: number, skipped: number): string | null {
+  if (headerIndex === 0 || skipped === 0) return null;
+  return `The header is on row ${headerIndex + 1}; ${skipped} row${skipped === 1 ? '' : 's'} above it ${skipped === 1 ? 'was' : 'were'} not read.`;
+}
+
+export const blankRowsNote = (blankRows: number) => `${blankRows} blank row${blankRows === 1 ? ' was' : 's were'} skipped.`;
+
+/** A record below the header as a table row (null for a blank one): cut or padded to the header's width, extra values said. */
+export function tableRowOf(record: readonly string[], index: number, width: number, delimiter: Delimiter, problems: readonly string[]): TableRow | null {
+  if (isBlank(record)) return null;
+  const cells = record.slice(0, width);
+  while (cells.length < width) cells.push('');
+  const row: TableRow = { row: index + 1, cells };
+  const problemsHere = [...problems];
+  const extra = record.slice(width).filter((cell) => cell.trim() !== '').length;
+  if (extra > 0) {
+    problemsHere.push(
+      `The row has ${extra} more value${extra === 1 ? '' : 's'} than the header has columns; a value probably contains the separator (${delimiterName(delimiter)}) without quotes.`,
+    );
+  }
+  if (problemsHere.length > 0) row.problems = problemsHere;
+  return row;
+}
+
+export const unclosedQuoteSentence = (row: number) =>
+  `Row ${row} opens a quoted value that is never closed, so everything after it reads as one value. Fix the stray double quote (") and import again.`;
+
+export const rowProblemSentence = (message: string) => `The row is not well-formed CSV (${message.replace(/\.$/, '')}); check its double quotes.`;
+
+export function isBlank(record: readonly string[]): boolean {
   return record.every((cell) => cell.trim() === '');
 }
 
@@ -195,7 +221,7 @@ export interface HeaderRule {
  * are any, else the first with at least two recognised column names (or one, when the row has only
  * one cell); failing that, the first non-blank record. -1 when there are no non-blank records.
  */
-function findHeaderIndex(records: readonly string[][], rule: HeaderRule): number {
+export function findHeaderIndex(records: readonly string[][], rule: HeaderRule, complete = true): number {
   const extra = new Set(rule.extra.map(normalizeHeader));
   const required = new Set(rule.required.map(normalizeHeader));
   let first = -1;
@@ -213,5 +239,9 @@ function findHeaderIndex(records: readonly string[][], rule: HeaderRule): number
     const known = cells.filter((cell) => targetForHeader(cell) !== null || extra.has(normalizeHeader(cell))).length;
     if (known >= 2 || (known === 1 && cells.length === 1)) return index;
   }
-  return first;
+  // More records may still come (a stream): the fallback waits until the search is over.
+  return complete || seen >= HEADER_SEARCH ? first : UNDECIDED;
 }
+
+/** findHeaderIndex's answer while records may still come and none qualifies yet. */
+export const UNDECIDED = -2;

@@ -55,9 +55,15 @@ export function decodeText(bytes: Uint8Array): DecodeResult {
   const utf8 = strictUtf8(bytes, false);
   if (utf8.ok) return utf8;
 
-  // Not valid UTF-8: the usual reason is a Western Windows export. Windows-1252 maps every byte to
-  // some character, so the check below decides whether the result is believable.
-  const text = decodeWindows1252(bytes);
+  return windows1252Fallback(decodeWindows1252(bytes), firstInvalidUtf8Offset(bytes));
+}
+
+/**
+ * Text that is not valid UTF-8 read as Windows-1252, the usual reason being a Western Windows export.
+ * Windows-1252 maps every byte to some character, so the check decides whether the result is
+ * believable. `text` may be only the start of a file (the checks read its first 65,536 characters).
+ */
+export function windows1252Fallback(text: string, firstBad: number): DecodeResult {
   const trouble = implausibleText(text) ?? unlikelyWestern(text);
   if (trouble) {
     return {
@@ -65,7 +71,6 @@ export function decodeText(bytes: Uint8Array): DecodeResult {
       message: `The file is not valid UTF-8, and read as Windows-1252 it still looks wrong (${trouble}). Save it again as "CSV UTF-8" and import that.`,
     };
   }
-  const firstBad = firstInvalidUtf8Offset(bytes);
   return {
     ok: true,
     text,
@@ -77,38 +82,40 @@ export function decodeText(bytes: Uint8Array): DecodeResult {
   };
 }
 
+export const brokenUtf8WithBomSentence = (offset: number) =>
+  `The file starts with a UTF-8 marker but is not valid UTF-8 (first unreadable byte at offset ${offset}). Save it again as "CSV UTF-8" and import that.`;
+
+export const brokenUtf16Sentence = (encoding: 'utf-16le' | 'utf-16be') =>
+  `The file looks like ${encoding.toUpperCase()} text but contains broken characters. Export it again as "CSV UTF-8".`;
+
+export const oddUtf16Sentence = (encoding: 'utf-16le' | 'utf-16be') =>
+  `The file looks like ${encoding.toUpperCase()} text but has an odd number of bytes: it is probably cut short. Export it again.`;
+
 function strictUtf8(bytes: Uint8Array, bom: boolean): DecodeResult {
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
     if (!bom) return { ok: false, message: 'not utf-8' };
-    return {
-      ok: false,
-      message: `The file starts with a UTF-8 marker but is not valid UTF-8 (first unreadable byte at offset ${firstInvalidUtf8Offset(bytes) + 3}). Save it again as "CSV UTF-8" and import that.`,
-    };
+    return { ok: false, message: brokenUtf8WithBomSentence(firstInvalidUtf8Offset(bytes) + 3) };
   }
   const trouble = implausibleText(text);
   if (trouble) return { ok: false, message: `The file does not look like text (${trouble}). Choose a CSV, KML, KMZ or GeoJSON file.` };
   const notes: string[] = [];
-  const mojibake = doubleEncodedSample(text);
-  if (mojibake) {
-    notes.push(
-      `Some text looks converted twice ("${mojibake}" usually stands for an accented letter). The file was probably saved as UTF-8 after being read with the wrong encoding; check names in the preview.`,
-    );
-  }
+  const mojibake = doubleEncodedNote(text);
+  if (mojibake) notes.push(mojibake);
   return { ok: true, text, encoding: 'utf-8', bom, notes };
 }
 
 function utf16(bytes: Uint8Array, encoding: 'utf-16le' | 'utf-16be', bom: boolean): DecodeResult {
   if (bytes.length % 2 !== 0) {
-    return { ok: false, message: `The file looks like ${encoding.toUpperCase()} text but has an odd number of bytes: it is probably cut short. Export it again.` };
+    return { ok: false, message: oddUtf16Sentence(encoding) };
   }
   let text: string;
   try {
     text = new TextDecoder(encoding, { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
-    return { ok: false, message: `The file looks like ${encoding.toUpperCase()} text but contains broken characters. Export it again as "CSV UTF-8".` };
+    return { ok: false, message: brokenUtf16Sentence(encoding) };
   }
   const trouble = implausibleText(text);
   if (trouble) return { ok: false, message: `The file does not look like text (${trouble}). Choose a CSV, KML, KMZ or GeoJSON file.` };
@@ -245,7 +252,9 @@ function unlikelyWestern(text: string): string | null {
 // "é", "Ã¼" for "ü", "â€™" for "’". Two-character sequences are checked, never a lone "Ã".
 const DOUBLE_ENCODED = /[ÂÃ][\u00a0-\u00bf]|â€[\u0080-\u00ff\u2010-\u203a\u20ac\u2122]/;
 
-function doubleEncodedSample(text: string): string | null {
+/** The note for text that looks converted twice, or null. */
+export function doubleEncodedNote(text: string): string | null {
   const match = DOUBLE_ENCODED.exec(text);
-  return match ? match[0] : null;
+  if (!match) return null;
+  return `Some text looks converted twice ("${match[0]}" usually stands for an accented letter). The file was probably saved as UTF-8 after being read with the wrong encoding; check names in the preview.`;
 }

@@ -8,92 +8,44 @@ import { parseSiteEdit, type SiteEditInput } from '../validation';
 import { readCoordinateCell } from '../validation/coordinates';
 import { readHeightText } from '../validation/height';
 import type { InputIssue, SiteEdit } from '../domain';
-import { unguardFormula, type ExportSite } from './export';
+import { unguardFormula } from './export';
 import { targetLabel, type SiteField } from './fields';
-import { resolveMapping, type ColumnMapping, type ManualMapping } from './mapping';
-import type { ImportFormat, ImportTable } from './table';
+import { resolveMapping, type ColumnMapping } from './mapping';
+import { markDuplicates, markPositions, positionKey, summarize } from './preview-marks';
+import type { DefaultField, ImportPreview, KnownSite, PreviewOptions, PreviewRow } from './preview-types';
+import type { ImportFormat, ImportTable, TableRow } from './table';
 
-/** A site as the register knows it, by the service's site ID: lets the preview spot rows that change nothing. */
-export type KnownSite = Omit<ExportSite, 'siteId'> & { siteId: string };
-
-/** Fields a default may fill when the file leaves them blank. */
-export type DefaultField = 'height' | 'heightFeet' | 'name' | 'description' | 'group' | 'pinStyle';
-export const DEFAULT_FIELDS: readonly DefaultField[] = ['height', 'heightFeet', 'name', 'description', 'group', 'pinStyle'];
-
-export interface PreviewOptions {
-  mapping?: ManualMapping;
-  /** Values for blank cells (or unmapped fields), e.g. a height for a KML that has none. */
-  defaults?: Partial<Record<DefaultField, string>>;
-  /** The register's sites with a service ID, to mark edits that would change nothing. */
-  known?: readonly KnownSite[];
-}
-
-/**
- * create: no site ID, a new site; edit: changes an existing site; unchanged: an edit whose values
- * the register already holds (not sent); skip: the row cannot be a site (a line in a KML).
- */
-export type RowAction = 'create' | 'edit' | 'unchanged' | 'skip';
-
-export type RowFlag = 'duplicate-site-id' | 'height-from-feet' | 'decimal-comma' | 'default-applied' | 'same-position';
-
-export interface PreviewRow {
-  row: number;
-  label?: string;
-  /** The values taken from the file, as text, by domain field. */
-  input: SiteEditInput;
-  /** The validated edit that would be queued; null when the row is invalid or skipped. */
-  edit: SiteEdit | null;
-  action: RowAction;
-  /** True when the row will be sent (valid create or edit). */
-  ready: boolean;
-  /** Blocking problems (shared schema messages, duplicates, broken CSV). */
-  issues: InputIssue[];
-  /** Worth a look but not blocking (conversions, defaults, a site already at that spot). */
-  warnings: string[];
-  flags: RowFlag[];
-  /** For an edit of a known site: the fields that would change. */
-  changes?: SiteField[];
-  /** For a skipped row: why. */
-  skipReason?: string;
-}
-
-export interface PreviewSummary {
-  total: number;
-  /** Rows that will be sent: valid creates plus valid edits. */
-  ready: number;
-  creates: number;
-  edits: number;
-  unchanged: number;
-  invalid: number;
-  skipped: number;
-  /** Rows sharing a site ID with another row (all of them are invalid). */
-  duplicates: number;
-  warnings: number;
-}
-
-export interface ImportPreview {
-  format: ImportFormat;
-  details: Record<string, string>;
-  columns: ColumnMapping[];
-  rows: PreviewRow[];
-  /** How the file was read. */
-  notes: string[];
-  /** File-level problems (unreadable, unknown mapping, no height column…): nothing may be applied. */
-  problems: string[];
-  /** The problems that come from the manual mapping rather than from the file (a subset of `problems`). */
-  mappingErrors: string[];
-  summary: PreviewSummary;
-}
+export * from './preview-types';
+export { countRow, emptySummary, markDuplicate, markEarlierPosition, markKnownPosition, positionKey } from './preview-marks';
 
 const GUARDED_FIELDS: ReadonlySet<string> = new Set(['siteId', 'name', 'description', 'group']);
 
-/** Maps and validates every row of a table. Pure; never throws. */
-export function buildPreview(table: ImportTable, options: PreviewOptions = {}): ImportPreview {
+/**
+ * What every row of one import is read with: the resolved mapping, the file-level problems, the
+ * defaults, the register's sites by ID and by position. Built once; rows are then mapped one at a
+ * time (previewRow), so a file can be previewed as it streams.
+ */
+export interface PreviewContext {
+  format: ImportFormat;
+  decimalComma: boolean;
+  details: Record<string, string>;
+  columns: ColumnMapping[];
+  notes: string[];
+  problems: string[];
+  mappingErrors: string[];
+  defaults: Partial<Record<DefaultField, string>>;
+  /** Field → the columns feeding it, in the order they are tried (one, except for KML/GeoJSON). */
+  mapped: Map<string, number[]>;
+  knownById: Map<string, KnownSite>;
+  knownByPosition: Map<string, string>;
+  /** Coordinates read with a decimal comma so far. */
+  decimalCommas: number;
+}
+
+export function previewContext(table: Omit<ImportTable, 'rows'>, options: PreviewOptions = {}): PreviewContext {
   const mapping = resolveMapping(table.columns, options.mapping ?? {}, { perRowFallback: table.format !== 'csv' });
   const problems = [...table.problems, ...mapping.errors];
-  const notes = [...table.notes, ...mapping.notes];
   const defaults = cleanDefaults(options.defaults ?? {});
-  // Field → the columns feeding it, in the order they are tried (one, except for KML/GeoJSON).
   const mapped = new Map<string, number[]>();
   for (const column of mapping.columns) {
     if (!column.target) continue;
@@ -121,104 +73,127 @@ export function buildPreview(table: ImportTable, options: PreviewOptions = {}): 
   for (const site of options.known ?? []) {
     if (site.latitude != null && site.longitude != null) knownByPosition.set(positionKey(site.latitude, site.longitude), site.siteId);
   }
-
-  let decimalCommas = 0;
-  const rows: PreviewRow[] = table.rows.map((tableRow) => {
-    const row: PreviewRow = { row: tableRow.row, input: {}, edit: null, action: 'skip', ready: false, issues: [], warnings: [], flags: [] };
-    if (tableRow.label !== undefined) row.label = tableRow.label;
-    if (tableRow.skip !== undefined) {
-      row.skipReason = tableRow.skip;
-      return row;
-    }
-    const cell = (field: string): string | undefined => {
-      for (const index of mapped.get(field) ?? []) {
-        let value = (tableRow.cells[index] ?? '').trim();
-        // Our CSV export guards formula-looking text with an apostrophe; take it off again.
-        if (table.format === 'csv' && GUARDED_FIELDS.has(field)) value = unguardFormula(value).trim();
-        if (value !== '') return value;
-      }
-      return undefined;
-    };
-    const input: SiteEditInput = {};
-    const siteId = cell('siteId');
-    if (siteId !== undefined) input.siteId = siteId;
-    for (const field of ['name', 'description', 'group'] as const) {
-      const value = cell(field) ?? defaultFor(field, defaults, row);
-      if (value !== undefined) input[field] = value;
-    }
-    const pinStyle = cell('pinStyle') ?? defaultFor('pinStyle', defaults, row);
-    if (pinStyle !== undefined) input.pinStyle = pinStyle;
-    // The form's and the CLI's reader: decimal, decimal comma (even quoted in a comma-separated file)
-    // and degrees-minutes-seconds.
-    const ownIssues: InputIssue[] = [];
-    for (const field of ['latitude', 'longitude'] as const) {
-      const value = cell(field);
-      if (value === undefined) continue;
-      const read = readCoordinateCell(value, field === 'latitude' ? 'lat' : 'lon');
-      if (!read.ok) {
-        input[field] = value;
-        ownIssues.push({ field, message: `${targetLabel(field)} "${value}": ${read.message}` });
-        continue;
-      }
-      input[field] = read.value;
-      if (read.decimalComma) {
-        decimalCommas++;
-        if (!row.flags.includes('decimal-comma')) row.flags.push('decimal-comma');
-      } else if (read.converted) {
-        row.warnings.push(`${targetLabel(field)} ${value} is read as ${read.value}.`);
-      }
-    }
-
-    const heightIssue = readHeight(row, input, cell('height'), cell('heightFeet'), defaults, table.decimalComma);
-    if (heightIssue) ownIssues.push(heightIssue);
-    row.input = input;
-    for (const problem of tableRow.problems ?? []) row.issues.push({ field: '', message: problem });
-    row.issues.push(...ownIssues);
-
-    row.action = input.siteId === undefined ? 'create' : 'edit';
-    const result = parseSiteEdit(input);
-    if (result.ok) {
-      if (row.issues.length === 0) row.edit = result.value;
-    } else {
-      for (const issue of result.issues) {
-        // The reader already explained a height or coordinate it could not read.
-        if (ownIssues.some((own) => own.field === issue.field)) continue;
-        row.issues.push(issue);
-      }
-    }
-    return row;
-  });
-  if (decimalCommas > 0) notes.push(`${decimalCommas} coordinate${decimalCommas === 1 ? '' : 's'} written with a decimal comma ${decimalCommas === 1 ? 'was' : 'were'} read with a decimal point.`);
-
-  markDuplicates(rows);
-  markPositions(rows, knownByPosition);
-  for (const row of rows) {
-    if (row.issues.length > 0) {
-      row.edit = null;
-      continue;
-    }
-    if (!row.edit) continue;
-    if (row.action === 'edit') {
-      const known = knownById.get(row.edit.siteId!);
-      if (known) {
-        const changes = changedFields(row.edit, known);
-        row.changes = changes;
-        if (changes.length === 0) row.action = 'unchanged';
-      }
-    }
-    row.ready = row.action === 'create' || row.action === 'edit';
-  }
-
   return {
     format: table.format,
+    decimalComma: table.decimalComma,
     details: table.details,
     columns: mapping.columns,
-    rows,
-    notes,
+    notes: [...table.notes, ...mapping.notes],
     problems,
     mappingErrors: mapping.errors,
-    summary: summarize(rows),
+    defaults,
+    mapped,
+    knownById,
+    knownByPosition,
+    decimalCommas: 0,
   };
+}
+
+/** The preview without its rows and summary, once every row has been mapped. */
+export function previewHead(context: PreviewContext): Omit<ImportPreview, 'rows' | 'summary'> {
+  const notes = [...context.notes];
+  const n = context.decimalCommas;
+  if (n > 0) notes.push(`${n} coordinate${n === 1 ? '' : 's'} written with a decimal comma ${n === 1 ? 'was' : 'were'} read with a decimal point.`);
+  return { format: context.format, details: context.details, columns: context.columns, notes, problems: context.problems, mappingErrors: context.mappingErrors };
+}
+
+/** Maps and validates every row of a table. Pure; never throws. */
+export function buildPreview(table: ImportTable, options: PreviewOptions = {}): ImportPreview {
+  const context = previewContext(table, options);
+  const rows = table.rows.map((tableRow) => previewRow(context, tableRow));
+  markDuplicates(rows);
+  markPositions(rows, context.knownByPosition);
+  for (const row of rows) finishRow(context, row);
+  return { ...previewHead(context), rows, summary: summarize(rows) };
+}
+
+/**
+ * One row mapped and validated on its own: everything but what needs the other rows (a site ID on
+ * two rows, a create at the position of an earlier one) and the final verdict (finishRow).
+ */
+export function previewRow(context: PreviewContext, tableRow: TableRow): PreviewRow {
+  const { mapped, defaults } = context;
+  const row: PreviewRow = { row: tableRow.row, input: {}, edit: null, action: 'skip', ready: false, issues: [], warnings: [], flags: [] };
+  if (tableRow.label !== undefined) row.label = tableRow.label;
+  if (tableRow.skip !== undefined) {
+    row.skipReason = tableRow.skip;
+    return row;
+  }
+  const cell = (field: string): string | undefined => {
+    for (const index of mapped.get(field) ?? []) {
+      let value = (tableRow.cells[index] ?? '').trim();
+      // Our CSV export guards formula-looking text with an apostrophe; take it off again.
+      if (context.format === 'csv' && GUARDED_FIELDS.has(field)) value = unguardFormula(value).trim();
+      if (value !== '') return value;
+    }
+    return undefined;
+  };
+  const input: SiteEditInput = {};
+  const siteId = cell('siteId');
+  if (siteId !== undefined) input.siteId = siteId;
+  for (const field of ['name', 'description', 'group'] as const) {
+    const value = cell(field) ?? defaultFor(field, defaults, row);
+    if (value !== undefined) input[field] = value;
+  }
+  const pinStyle = cell('pinStyle') ?? defaultFor('pinStyle', defaults, row);
+  if (pinStyle !== undefined) input.pinStyle = pinStyle;
+  // The form's and the CLI's reader: decimal, decimal comma (even quoted in a comma-separated file)
+  // and degrees-minutes-seconds.
+  const ownIssues: InputIssue[] = [];
+  for (const field of ['latitude', 'longitude'] as const) {
+    const value = cell(field);
+    if (value === undefined) continue;
+    const read = readCoordinateCell(value, field === 'latitude' ? 'lat' : 'lon');
+    if (!read.ok) {
+      input[field] = value;
+      ownIssues.push({ field, message: `${targetLabel(field)} "${value}": ${read.message}` });
+      continue;
+    }
+    input[field] = read.value;
+    if (read.decimalComma) {
+      context.decimalCommas++;
+      if (!row.flags.includes('decimal-comma')) row.flags.push('decimal-comma');
+    } else if (read.converted) {
+      row.warnings.push(`${targetLabel(field)} ${value} is read as ${read.value}.`);
+    }
+  }
+
+  const heightIssue = readHeight(row, input, cell('height'), cell('heightFeet'), defaults, context.decimalComma);
+  if (heightIssue) ownIssues.push(heightIssue);
+  row.input = input;
+  for (const problem of tableRow.problems ?? []) row.issues.push({ field: '', message: problem });
+  row.issues.push(...ownIssues);
+
+  row.action = input.siteId === undefined ? 'create' : 'edit';
+  const result = parseSiteEdit(input);
+  if (result.ok) {
+    if (row.issues.length === 0) row.edit = result.value;
+  } else {
+    for (const issue of result.issues) {
+      // The reader already explained a height or coordinate it could not read.
+      if (ownIssues.some((own) => own.field === issue.field)) continue;
+      row.issues.push(issue);
+    }
+  }
+  return row;
+}
+
+/** The row's verdict once the rows-together checks are done: no edit when it has issues; unchanged or ready. */
+export function finishRow(context: PreviewContext, row: PreviewRow): void {
+  if (row.issues.length > 0) {
+    row.edit = null;
+    return;
+  }
+  if (!row.edit) return;
+  if (row.action === 'edit') {
+    const known = context.knownById.get(row.edit.siteId!);
+    if (known) {
+      const changes = changedFields(row.edit, known);
+      row.changes = changes;
+      if (changes.length === 0) row.action = 'unchanged';
+    }
+  }
+  row.ready = row.action === 'create' || row.action === 'edit';
 }
 
 function cleanDefaults(defaults: Partial<Record<DefaultField, string>>): Partial<Record<DefaultField, string>> {
@@ -269,57 +244,6 @@ function readHeight(
   return null;
 }
 
-function markDuplicates(rows: PreviewRow[]): void {
-  const byId = new Map<string, PreviewRow[]>();
-  for (const row of rows) {
-    const id = row.input.siteId;
-    if (row.action === 'skip' || id === undefined) continue;
-    const list = byId.get(id) ?? [];
-    list.push(row);
-    byId.set(id, list);
-  }
-  for (const [id, list] of byId) {
-    if (list.length < 2) continue;
-    const where = listRows(list.map((row) => row.row));
-    for (const row of list) {
-      row.flags.push('duplicate-site-id');
-      row.issues.push({
-        field: 'siteId',
-        message: `Site ID ${id} is on rows ${where}; keep one row per site (rows are never merged).`,
-      });
-    }
-  }
-}
-
-function positionKey(latitude: number, longitude: number): string {
-  // About 1 m: two towers closer than that are the same tower.
-  return `${latitude.toFixed(5)},${longitude.toFixed(5)}`;
-}
-
-/** Warns about creates at the position of a known site or of another create in the file. */
-function markPositions(rows: PreviewRow[], knownByPosition: Map<string, string>): void {
-  const seen = new Map<string, number>();
-  for (const row of rows) {
-    if (row.action !== 'create' || !row.edit || row.edit.latitude === undefined || row.edit.longitude === undefined) continue;
-    const key = positionKey(row.edit.latitude, row.edit.longitude);
-    const existing = knownByPosition.get(key);
-    const earlier = seen.get(key);
-    if (existing !== undefined) {
-      row.flags.push('same-position');
-      row.warnings.push(`Site ${existing} is already at this position; this row creates another site there.`);
-    } else if (earlier !== undefined) {
-      row.flags.push('same-position');
-      row.warnings.push(`Row ${earlier} creates a site at the same position.`);
-    }
-    if (earlier === undefined) seen.set(key, row.row);
-  }
-}
-
-function listRows(numbers: number[]): string {
-  if (numbers.length <= 6) return numbers.length === 2 ? `${numbers[0]} and ${numbers[1]}` : `${numbers.slice(0, -1).join(', ')} and ${numbers[numbers.length - 1]}`;
-  return `${numbers.slice(0, 5).join(', ')} and ${numbers.length - 5} more`;
-}
-
 const COMPARED: readonly SiteField[] = ['name', 'height', 'latitude', 'longitude', 'description', 'group', 'pinStyle'];
 
 /** Fields the edit sets to something other than what the register holds (blank = unchanged, as on the wire). */
@@ -334,21 +258,6 @@ function changedFields(edit: SiteEdit, known: KnownSite): SiteField[] {
     if (next !== currentValue) changed.push(field);
   }
   return changed;
-}
-
-function summarize(rows: readonly PreviewRow[]): PreviewSummary {
-  const summary: PreviewSummary = { total: rows.length, ready: 0, creates: 0, edits: 0, unchanged: 0, invalid: 0, skipped: 0, duplicates: 0, warnings: 0 };
-  for (const row of rows) {
-    if (row.action === 'skip') summary.skipped++;
-    else if (row.issues.length > 0) summary.invalid++;
-    else if (row.action === 'unchanged') summary.unchanged++;
-    else if (row.action === 'create') summary.creates++;
-    else summary.edits++;
-    if (row.ready) summary.ready++;
-    if (row.flags.includes('duplicate-site-id')) summary.duplicates++;
-    if (row.warnings.length > 0) summary.warnings++;
-  }
-  return summary;
 }
 
 /** Why a preview may not be applied (empty when it may), given whether invalid rows are to be skipped. */

@@ -88,18 +88,21 @@ export function unqueuedReportRow(row: PreviewRow): ReportRow {
 
 /** The dry-run report: what would happen to each row. */
 export function dryRunReport(preview: ImportPreview): ReportRow[] {
-  return preview.rows.map((row) => {
-    if (!row.ready) return unqueuedReportRow(row);
-    const warnings = row.warnings.length > 0 ? ` ${row.warnings.join(' ')}` : '';
-    return {
-      row: row.row,
-      siteId: row.edit?.siteId ?? '',
-      name: row.edit?.name ?? '',
-      action: row.action,
-      status: 'would-queue',
-      message: `${row.action === 'create' ? 'Would create a new site.' : `Would change ${row.changes ? row.changes.join(', ') : 'the site'}.`}${warnings}`,
-    };
-  });
+  return preview.rows.map(dryRunReportRow);
+}
+
+/** One row of a dry run's report: what a run would do with it. */
+export function dryRunReportRow(row: PreviewRow): ReportRow {
+  if (!row.ready) return unqueuedReportRow(row);
+  const warnings = row.warnings.length > 0 ? ` ${row.warnings.join(' ')}` : '';
+  return {
+    row: row.row,
+    siteId: row.edit?.siteId ?? '',
+    name: row.edit?.name ?? '',
+    action: row.action,
+    status: 'would-queue',
+    message: `${row.action === 'create' ? 'Would create a new site.' : `Would change ${row.changes ? row.changes.join(', ') : 'the site'}.`}${warnings}`,
+  };
 }
 
 export const REPORT_HEADERS = ['row', 'siteId', 'name', 'action', 'status', 'message'] as const;
@@ -107,8 +110,19 @@ export const REPORT_HEADERS = ['row', 'siteId', 'name', 'action', 'status', 'mes
 /** The report as CSV (CRLF, formula-guarded text), sorted by row. */
 export function reportCsv(rows: readonly ReportRow[], options: { bom?: boolean } = {}): string {
   const sorted = [...rows].sort((a, b) => a.row - b.row);
-  const data = sorted.map((row) => [String(row.row), guardFormula(row.siteId), guardFormula(row.name), row.action, row.status, guardFormula(row.message)]);
-  return `${options.bom ? '\uFEFF' : ''}${Papa.unparse({ fields: [...REPORT_HEADERS], data }, { newline: '\r\n' })}\r\n`;
+  return `${reportCsvHeader(options)}${reportCsvLines(sorted)}`;
+}
+
+/** The report CSV's first line (after a byte-order mark when asked for): the start of a report written a piece at a time. */
+export function reportCsvHeader(options: { bom?: boolean } = {}): string {
+  return `${options.bom ? '\uFEFF' : ''}${Papa.unparse([[...REPORT_HEADERS]], { newline: '\r\n' })}\r\n`;
+}
+
+/** Report rows as CSV lines, each ending in CRLF, in the order given. */
+export function reportCsvLines(rows: readonly ReportRow[]): string {
+  if (rows.length === 0) return '';
+  const data = rows.map((row) => [String(row.row), guardFormula(row.siteId), guardFormula(row.name), row.action, row.status, guardFormula(row.message)]);
+  return `${Papa.unparse(data, { newline: '\r\n' })}\r\n`;
 }
 
 /** Counts and time left of a bulk run while its batch is sent. */
