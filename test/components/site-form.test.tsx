@@ -171,4 +171,23 @@ describe('the site form', () => {
     await userEvent.keyboard('{Escape}');
     expect(closed).toEqual([null]);
   });
+
+  it('keeps no draft and says none is kept when what was typed is put back as it was', async () => {
+    localStorage.removeItem('sitewalk.draft.site:L1');
+    const { screen, field, closed } = await openForm({ mode: 'edit', localId: 'L1' });
+    await field('Name').fill('Ridge North');
+    await field('Height (meters)').fill('30');
+    await screen.getByRole('radio', { name: 'ft' }).click();
+    await expect.element(field('Height (feet)')).toHaveValue('98.4');
+    await field('Height (feet)').fill('147.6');
+    await screen.getByRole('radio', { name: 'm', exact: true }).click();
+    await expect.element(field('Height (meters)')).toHaveValue('45');
+    await field('Name').fill('Ridge');
+    // While the form is open the typing is kept, as any typing is.
+    expect(localStorage.getItem('sitewalk.draft.site:L1')).not.toBeNull();
+    await screen.getByRole('button', { name: 'Close', exact: true }).click();
+    expect(closed).toEqual([null]);
+    expect(localStorage.getItem('sitewalk.draft.site:L1')).toBeNull();
+    expect(screen.getByText(/kept as a draft/).elements()).toEqual([]);
+  });
 });

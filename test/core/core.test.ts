@@ -171,6 +171,16 @@ describe('core: sites and the outbox', () => {
     expect(!unknown.ok && unknown.issues[0]!.field).toBe('height');
   });
 
+  it('names an edit of a site without a new name by its service ID once, not twice', async ({ openCore }) => {
+    const core = await openCore();
+    const existing = await core.sites.addExisting('12345', { name: 'Tower 7', height: 40 });
+    expect(existing.ok).toBe(true);
+    const edited = await core.sites.save({ siteId: '12345', height: 33 });
+    expect(edited.ok && edited.value.entry.summary).toBe('Edit site 12345: 33 m');
+    const named = await core.sites.save({ siteId: '12345', name: 'Tower 7b', height: 34 });
+    expect(named.ok && named.value.entry.summary).toBe("Edit site 'Tower 7b' [12345]: 34 m");
+  });
+
   it('queues many sites in one batch, or none when one of them is bad', async ({ openCore }) => {
     const core = await openCore();
     const bad = await core.sites.saveMany([

@@ -278,7 +278,7 @@ describe('the screen tells the truth', () => {
     await session.screenshot('truth-rejected-edit');
 
     await tab(page, 'Outbox').click();
-    const entry = page.getByRole('article', { name: /\[990001\]: 44 m: failed$/ });
+    const entry = page.getByRole('article', { name: /site 990001: 44 m: failed$/ });
     await entry.waitFor();
     expect(await page.getByRole('heading', { name: 'Waiting to send (0)' }).count()).toBe(1);
     await entry.getByRole('button', { name: 'Discard' }).click();

@@ -120,7 +120,8 @@ function describeRequest(entry: OutboxEntry): string {
   const label = edit.name ? `'${edit.name}'` : entry.op === 'create' ? 'new site' : `site ${edit.siteId ?? entry.localId}`;
   const moved = edit.latitude !== undefined && edit.longitude !== undefined ? ` at ${edit.latitude}, ${edit.longitude}` : '';
   if (entry.op === 'create') return `Create ${edit.name ? `site ${label}` : label} (${edit.height} m)${moved}`;
-  const id = edit.siteId ? ` [${edit.siteId}]` : ' [awaiting its create]';
+  // Without a new name the label is already the service ID: say it once, not "site 100001 [100001]".
+  const id = !edit.name && edit.siteId ? '' : edit.siteId ? ` [${edit.siteId}]` : ' [awaiting its create]';
   return `Edit ${edit.name ? `site ${label}` : label}${id}: ${edit.height} m${moved}`;
 }
 

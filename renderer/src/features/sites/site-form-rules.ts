@@ -57,6 +57,15 @@ export function startingFields(request: SiteFormRequest, site: SiteView | null, 
   return fields;
 }
 
+/**
+ * Whether the fields say nothing the form did not start with (the site as it is now, its height in
+ * the unit the form shows): a draft that holds no change is not kept, and closing says nothing of one.
+ */
+export function sameAsStart(fields: SiteDraftFields, request: SiteFormRequest, site: SiteView | null): boolean {
+  const start = startingFields(request, site, fields.heightUnit);
+  return (Object.keys(start) as Array<keyof SiteDraftFields>).every((key) => fields[key].trim() === start[key].trim());
+}
+
 /** The fields as read before the schema sees them, and the input the schema gets. */
 export interface FormReading {
   height: HeightReading;

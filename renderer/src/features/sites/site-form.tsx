@@ -23,6 +23,7 @@ import {
   heightHint,
   pastedPair,
   readForm,
+  sameAsStart,
   savedMessage,
   startingFields,
   withoutChanged,
@@ -193,7 +194,8 @@ export function SiteForm({ request, onClose, onPickOnMap, picked, onStakeHere }:
   }
 
   function close() {
-    if (dirty.current) ui.toast('Your unsaved changes are kept as a draft — find them under Sites.', { tone: 'info' });
+    if (dirty.current && sameAsStart(fields, request, site)) deleteDraft(draftKey);
+    else if (dirty.current) ui.toast('Your unsaved changes are kept as a draft — find them under Sites.', { tone: 'info' });
     onClose(null);
   }
 
