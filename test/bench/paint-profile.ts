@@ -4,8 +4,8 @@
 // where their code came from (a package or a folder of ours, through the build's source maps) overall
 // and per 50 ms, the page's requests (when each left and ended) and the long tasks.
 // `npx tsx test/bench/paint-profile.ts [rounds]` prints it (DEPTH=6 names our files instead of their
-// folders; TASK_MS=5 lists the tasks over 5 ms, not
-// 20); the figures are the bench's (`npm run bench -- --only paint`): tracing slows the page.
+// folders; TASK_MS=5 lists the tasks over 5 ms, not 20); the figures are the bench's (`npm run bench
+// -- --only paint`): tracing slows the page.
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, cp } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
