@@ -3,8 +3,9 @@
 // thread's tasks summed by kind (script compile and run, style and layout, paint), the CPU samples by
 // where their code came from (a package or a folder of ours, through the build's source maps) overall
 // and per 50 ms, the page's requests (when each left and ended) and the long tasks.
-// `npx tsx test/bench/paint-profile.ts [rounds]` prints it (TASK_MS=5 lists the tasks over 5 ms, not
-// 20); the figures are the bench's (`npm run bench -- --only paint`): tracing slows the page.
+// `npx tsx test/bench/paint-profile.ts [rounds]` prints it (DEPTH=6 names our files instead of their
+// folders; TASK_MS=5 lists the tasks over 5 ms, not 20); the figures are the bench's (`npm run bench
+// -- --only paint`): tracing slows the page.
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, cp } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -44,7 +45,7 @@ function origin(url: string, line: number, column: number): string {
   const source = map.originalPositionFor({ line: line + 1, column }).source ?? '(unmapped)';
   const clean = source.replace(/^(\.\.\/)+/, '');
   const pkg = /node_modules\/(@[^/]+\/[^/]+|[^/]+)/.exec(clean);
-  return pkg ? `npm ${pkg[1]}` : clean.split('/').slice(0, 4).join('/');
+  return pkg ? `npm ${pkg[1]}` : clean.split('/').slice(0, Number(process.env['DEPTH'] ?? 4)).join('/');
 }
 
 /** The CPU samples' time by origin, and by 50 ms window the origins that took most of it. */

@@ -13,10 +13,11 @@ export function useBottomInset(container: RefObject<HTMLElement | null>, bottom:
       if (!wrap) return;
       holder.style.setProperty('--map-bottom-right', `${Math.max(0, Math.ceil(wrap.bottom - corner.getBoundingClientRect().top))}px`);
     };
+    // The observer reports the first sizes too, after the page's layout and before its paint: read
+    // then, not here in the commit, where it would force an extra layout before the map's first frame.
     const observer = new ResizeObserver(publish);
     observer.observe(stack);
     observer.observe(corner);
-    publish();
     return () => {
       observer.disconnect();
       holder.style.removeProperty('--map-bottom-right');

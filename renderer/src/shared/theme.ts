@@ -119,24 +119,28 @@ const TRANSPARENT = 'rgba(0, 0, 0, 0)';
 /**
  * The map's colours as the stylesheet has them now (a missing variable keeps the light colour). A
  * custom property reads back as written ("light-dark(#111, #f1f1ef)"), not as a colour, so each one
- * is resolved through a hidden probe's computed colour, which follows the page's color-scheme.
+ * is resolved through a hidden probe's computed colour, which follows the page's color-scheme. One
+ * probe per colour, all in place before the first is read: the page's style is worked out once, not
+ * once per colour (this runs while the map is first drawn).
  */
 export function readMapPalette(element: Element = document.documentElement): MapPalette {
   const style = getComputedStyle(element);
   const palette = { ...LIGHT_MAP_PALETTE };
-  const probe = document.createElement('span');
-  probe.hidden = true;
-  element.appendChild(probe);
+  const keys = (Object.keys(VARIABLES) as (keyof MapPalette)[]).filter((key) => style.getPropertyValue(VARIABLES[key]).trim() !== '');
+  const probes = keys.map((key) => {
+    const probe = document.createElement('span');
+    probe.hidden = true;
+    probe.style.color = `var(${VARIABLES[key]})`;
+    return probe;
+  });
+  element.append(...probes);
   try {
-    const resolved = getComputedStyle(probe);
-    for (const key of Object.keys(VARIABLES) as (keyof MapPalette)[]) {
-      if (!style.getPropertyValue(VARIABLES[key]).trim()) continue;
-      probe.style.color = `var(${VARIABLES[key]})`;
-      const colour = resolved.color;
+    keys.forEach((key, i) => {
+      const colour = getComputedStyle(probes[i]!).color;
       palette[key] = colour === TRANSPARENT ? '' : colour;
-    }
+    });
   } finally {
-    probe.remove();
+    for (const probe of probes) probe.remove();
   }
   return palette;
 }
