@@ -10,7 +10,6 @@ import { guessBomlessUtf16 } from '../../shared/bulk/decode';
 import { formatFromFileName, readImportTable, type ImportOptions, type ReadOptions } from '../../shared/bulk/import';
 import { previewContext, previewHead } from '../../shared/bulk/preview';
 import type { ImportFormat, TableRow } from '../../shared/bulk/table';
-
 import { previewCsvFile } from './csv-file';
 import { previewGeoJsonFile } from './geojson-file';
 import { PreviewStoreWriter } from './preview-store';
