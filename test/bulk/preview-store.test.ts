@@ -8,8 +8,9 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { seededRandom } from '../../electron/core/clock';
+import { previewGeoJsonFile } from '../../electron/core/bulk/geojson-file';
 import { previewToStore } from '../../electron/core/bulk/import-file';
-import { StoredPreview } from '../../electron/core/bulk/preview-store';
+import { PreviewStoreWriter, StoredPreview } from '../../electron/core/bulk/preview-store';
 import { previewImport, type ImportOptions } from '../../electron/shared/bulk/import';
 import { rowMatches } from '../../electron/shared/bulk/preview-page';
 import type { KnownSite } from '../../electron/shared/bulk/preview';
@@ -90,6 +91,49 @@ describe('a preview kept in a preview store', () => {
     expect(preview.rowCount).toBe(0);
     expect(await preview.whole()).toMatchObject({ rows: [] });
     preview.drop();
+  });
+
+  it('equals the whole preview of a GeoJSON FeatureCollection read a feature at a time, across pieces of the file', async ({ tempDir }) => {
+    const random = seededRandom(11);
+    const features: string[] = [];
+    for (let n = 0; n < 9000; n++) {
+      const kind = Math.floor(random() * 9);
+      const point = `{"type":"Point","coordinates":[${(-110 - n / 1e4).toFixed(4)},${(45 + n / 1e4).toFixed(4)}]}`;
+      if (kind === 0) features.push(`{"type":"Feature","geometry":{"type":"LineString","coordinates":[[1,2],[3,4]]},"properties":{"name":"Road ${n}"}}`);
+      else if (kind === 1) features.push(`{"type":"Feature","geometry":null,"properties":{"Siteid":"${700_000 + n}","height":31}}`);
+      else if (kind === 2) features.push('null');
+      else if (kind === 3) features.push(`{ "type" : "Feature", "geometry" : ${point}, "properties" : { "name" : "Odd \\"}{[] \\u00e9 ${n}", "height" : 30, "tags" : [[1, {"a": [2]}]] } }`);
+      else if (kind === 4 && n > 6000) features.push(`{"type":"Feature","geometry":${point},"properties":{"name":"Late ${n}","height":30,"Owner":"County"}}`);
+      else features.push(`{"type":"Feature","geometry":${point},"properties":{"Siteid":"${100_000 + n}","name":"Tower ${n}","height":${20 + (n % 50)},"description":"${'notes '.repeat(40)}"}}`);
+    }
+    const text = `{"type":"FeatureCollection","name":"towers",\n"features":[\n${features.join(',\n')}\n],"crs":{"type":"name","properties":{"name":"EPSG:4326"}}}\n`;
+    const bytes = new TextEncoder().encode(text);
+    expect(bytes.length).toBeGreaterThan(2 * 1024 * 1024);
+    const preview = await expectSame(tempDir, 'towers.geojson', bytes, { known });
+    // Read a feature at a time indeed, not whole.
+    expect(await previewGeoJsonFile(join(tempDir, 'towers.geojson'), { fileName: 'towers.geojson' }, new PreviewStoreWriter(join(tempDir, 'check.db')))).not.toBeNull();
+    expect(preview.head.columns.map((column) => column.header)).toContain('Owner');
+    expect(preview.head.summary.skipped).toBeGreaterThan(1000);
+    preview.drop();
+  });
+
+  it('reads other GeoJSON whole, as the whole preview does: a list of features, one feature, broken JSON, nesting past the bound', async ({ tempDir }) => {
+    const feature = '{"type":"Feature","geometry":{"type":"Point","coordinates":[-110.1,45.1]},"properties":{"name":"A","height":30}}';
+    const cases = {
+      'list.geojson': `[${feature},${feature}]`,
+      'one.geojson': feature,
+      'broken.geojson': `{"type":"FeatureCollection","features":[${feature},{"type":}]}`,
+      'deep.geojson': `{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"a":${'['.repeat(150)}${']'.repeat(150)}}}]}`,
+      'empty.geojson': '{"type":"FeatureCollection","features":[]}',
+    };
+    for (const [name, text] of Object.entries(cases)) {
+      const preview = await expectSame(tempDir, name, new TextEncoder().encode(text));
+      preview.drop();
+      const streamed = await previewGeoJsonFile(join(tempDir, name), { fileName: name }, new PreviewStoreWriter(join(tempDir, `${name}.check.db`)));
+      // Only the nesting is refused while splitting (with the same sentence); the rest is read whole.
+      if (name === 'deep.geojson') expect(streamed?.problems).toEqual([expect.stringMatching(/nests more than 100 levels/)]);
+      else expect(streamed, name).toBeNull();
+    }
   });
 
   it('gives pages as the page filters them and every row in batches', async ({ tempDir }) => {

@@ -25,7 +25,7 @@ import { previewContext, previewHead, type ImportPreview, type PreviewContext } 
 import type { PreviewStoreWriter } from './preview-store';
 
 /** What decodeText is shown of a large file: its checks read the first 65,536 characters. */
-const HEAD_BYTES = 256 * 1024;
+export const HEAD_BYTES = 256 * 1024;
 const PIECE_BYTES = 1024 * 1024;
 
 type Head = Omit<ImportPreview, 'rows' | 'summary'>;
@@ -33,13 +33,13 @@ type Head = Omit<ImportPreview, 'rows' | 'summary'>;
 /** Why the text cannot be read on, found part-way (the file is refused with it). */
 class Unreadable extends Error {}
 /** Not UTF-8 after all: read again as Windows-1252 from the start. */
-class NotUtf8 extends Error {
+export class NotUtf8 extends Error {
   constructor(readonly offset: number) {
     super('not utf-8');
   }
 }
 
-interface Decoding {
+export interface Decoding {
   encoding: TextEncodingName;
   bom: boolean;
   notes: string[];
@@ -69,7 +69,7 @@ export async function previewCsvFile(path: string, options: ImportOptions, store
   }
 }
 
-async function readStart(path: string, bytes: number): Promise<Uint8Array> {
+export async function readStart(path: string, bytes: number): Promise<Uint8Array> {
   const handle = await open(path, 'r');
   try {
     const buffer = Buffer.alloc(bytes);
@@ -81,7 +81,7 @@ async function readStart(path: string, bytes: number): Promise<Uint8Array> {
 }
 
 /** The start of a file without a character cut at its end: half a UTF-16 unit or surrogate pair, UTF-8's lead and continuation bytes. */
-function cutToCharacter(bytes: Uint8Array): Uint8Array {
+export function cutToCharacter(bytes: Uint8Array): Uint8Array {
   const little = bytes[0] === 0xff && bytes[1] === 0xfe;
   const big = bytes[0] === 0xfe && bytes[1] === 0xff;
   const bomless = little || big ? null : guessBomlessUtf16(bytes);
@@ -106,7 +106,7 @@ function refusedHead(options: ImportOptions, message: string): Head {
 }
 
 /** One decoded piece after another; a piece the encoding cannot read ends the reading with why. */
-async function* decodedPieces(path: string, decoding: Decoding): AsyncGenerator<string> {
+export async function* decodedPieces(path: string, decoding: Decoding): AsyncGenerator<string> {
   const skip = !decoding.bom ? 0 : decoding.encoding === 'utf-8' ? 3 : 2;
   const stream = createReadStream(path, { highWaterMark: PIECE_BYTES, start: skip });
   const decoder = decoding.encoding === 'windows-1252' ? null : new TextDecoder(decoding.encoding, { fatal: true, ignoreBOM: true });

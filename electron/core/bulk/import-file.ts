@@ -2,15 +2,16 @@
 // preview store (preview-store.ts), in the preview's worker (preview-thread.ts). A CSV streams
 // (csv-file.ts: its lines bounded, its rows checked and written as they are read, so a 200 MB file
 // of one line is refused after its first megabyte and 1.2 million rows never sit in memory at
-// once); KML, KMZ and GeoJSON are read whole into a table within their own bounds (limits.ts), then
-// each row is checked and written as the CSV's are.
+// once); a GeoJSON FeatureCollection streams too, a feature at a time (geojson-file.ts); KML, KMZ
+// and other GeoJSON are read whole into a table within their own bounds (limits.ts), then each row
+// is checked and written as the CSV's are.
 import { open, readFile } from 'node:fs/promises';
 import { guessBomlessUtf16 } from '../../shared/bulk/decode';
 import { formatFromFileName, readImportTable, type ImportOptions, type ReadOptions } from '../../shared/bulk/import';
 import { previewContext, previewHead } from '../../shared/bulk/preview';
-import type { TableRow } from '../../shared/bulk/table';
-
+import type { ImportFormat, TableRow } from '../../shared/bulk/table';
 import { previewCsvFile } from './csv-file';
+import { previewGeoJsonFile } from './geojson-file';
 import { PreviewStoreWriter } from './preview-store';
 
 const SNIFF_BYTES = 4096;
@@ -21,9 +22,18 @@ export type PreviewSource = Uint8Array | { path: string };
 /** Writes the preview of `source` to a new store at `storePath`. */
 export async function previewToStore(source: PreviewSource, options: ImportOptions, storePath: string): Promise<void> {
   const store = new PreviewStoreWriter(storePath);
-  if (!(source instanceof Uint8Array) && isCsv(await readHead(source.path), options)) {
-    store.finish(await previewCsvFile(source.path, options, store));
-    return;
+  if (!(source instanceof Uint8Array)) {
+    const format = formatOf(await readHead(source.path), options);
+    if (format === 'csv') {
+      store.finish(await previewCsvFile(source.path, options, store));
+      return;
+    }
+    // A FeatureCollection streams; anything else answers null and is read whole below.
+    const streamed = format === 'geojson' ? await previewGeoJsonFile(source.path, options, store) : null;
+    if (streamed) {
+      store.finish(streamed);
+      return;
+    }
   }
   // Read whole within their bounds (limits.ts); the bytes and the text are let go once the table is
   // made, and its rows are checked and written one at a time, each let go once written.
@@ -59,12 +69,13 @@ async function readHead(path: string): Promise<Uint8Array> {
 }
 
 /** As readImportTable decides: the format asked for, else the extension, else what the text starts with. */
-function isCsv(head: Uint8Array, options: ImportOptions): boolean {
+function formatOf(head: Uint8Array, options: ImportOptions): ImportFormat {
   const format = options.format ?? formatFromFileName(options.fileName);
-  if (format !== null) return format === 'csv';
-  if (head[0] === 0x50 && head[1] === 0x4b) return false;
+  if (format !== null) return format;
+  if (head[0] === 0x50 && head[1] === 0x4b) return 'kmz';
   const start = new TextDecoder(encodingOf(head)).decode(head).replace(/^\uFEFF/, '').trimStart();
-  return !start.startsWith('<') && !start.startsWith('{') && !start.startsWith('[');
+  if (start.startsWith('<')) return 'kml';
+  return start.startsWith('{') || start.startsWith('[') ? 'geojson' : 'csv';
 }
 
 function encodingOf(head: Uint8Array): 'utf-8' | 'utf-16le' | 'utf-16be' {

@@ -181,7 +181,7 @@ export function parseGeoJson(text: string, notes: string[] = []): ImportTable {
 
 const GEOMETRY_TYPES = new Set(['Point', 'MultiPoint', 'LineString', 'MultiLineString', 'Polygon', 'MultiPolygon', 'GeometryCollection']);
 
-function asFeature(item: unknown): GeoFeature {
+export function asFeature(item: unknown): GeoFeature {
   if (typeof item === 'object' && item !== null) return item as GeoFeature;
   return { type: typeof item };
 }
@@ -226,53 +226,82 @@ function pointOf(feature: GeoFeature, noun: string): Position {
 }
 
 export function featuresToTable(entries: FeatureEntry[], format: ImportTable['format'], notes: string[], problems: string[], noun: string): ImportTable {
-  const hasFolders = entries.some((entry) => entry.folder !== undefined);
-  const columns: string[] = [GEO_LATITUDE_COLUMN, GEO_LONGITUDE_COLUMN];
-  if (hasFolders) columns.push(KML_FOLDER_COLUMN);
-  const columnIndex = new Map<string, number>(columns.map((name, index) => [name, index]));
-  const propertyColumns = new Map<string, number>();
+  const table = new FeatureRows(noun, entries.some((entry) => entry.folder !== undefined));
+  const rows = entries.map((entry) => table.add(entry));
+  for (const row of rows) table.pad(row);
+  const skipped = table.skippedNote();
+  if (skipped) notes.push(skipped);
+  return { format, columns: table.columns, rows, decimalComma: false, notes, problems, details: {} };
+}
 
-  const rows: TableRow[] = [];
-  entries.forEach((entry, index) => {
+/**
+ * Features made rows one at a time: the position columns, then a column per property name in the
+ * order first seen (so two readings of the same features give the same columns), a row per feature
+ * numbered from 1, padded to the columns once they are all known.
+ */
+export class FeatureRows {
+  readonly columns: string[] = [GEO_LATITUDE_COLUMN, GEO_LONGITUDE_COLUMN];
+  private readonly columnIndex: Map<string, number>;
+  private readonly propertyColumns = new Map<string, number>();
+  private count = 0;
+  private skipped = 0;
+
+  constructor(
+    private readonly noun: string,
+    private readonly hasFolders: boolean,
+  ) {
+    if (hasFolders) this.columns.push(KML_FOLDER_COLUMN);
+    this.columnIndex = new Map<string, number>(this.columns.map((name, index) => [name, index]));
+  }
+
+  add(entry: FeatureEntry): TableRow {
     const cells: string[] = [];
-    const row: TableRow = { row: index + 1, cells };
-    const position = pointOf(entry.feature, noun);
+    const row: TableRow = { row: ++this.count, cells };
+    const position = pointOf(entry.feature, this.noun);
     if (position.ok) {
       cells[0] = coordinateCell(position.latitude);
       cells[1] = coordinateCell(position.longitude);
     } else {
       row.skip = position.reason;
+      this.skipped++;
     }
-    if (hasFolders) cells[2] = entry.folder ?? '';
+    if (this.hasFolders) cells[2] = entry.folder ?? '';
     const properties = entry.feature.properties;
     if (typeof properties === 'object' && properties !== null) {
       for (const [key, value] of Object.entries(properties as Record<string, unknown>)) {
         if (STYLE_PROPERTIES.has(key)) continue;
-        let at = propertyColumns.get(key);
+        let at = this.propertyColumns.get(key);
         if (at === undefined) {
           // A property spelled like a fixed column ("Latitude") gets its own column, so the mapping
           // can report it as a second source for the same field instead of overwriting the point.
-          const name = columnIndex.has(key) ? `${key} (property)` : key;
-          at = columns.length;
-          columns.push(name);
-          columnIndex.set(name, at);
-          propertyColumns.set(key, at);
+          const name = this.columnIndex.has(key) ? `${key} (property)` : key;
+          at = this.columns.length;
+          this.columns.push(name);
+          this.columnIndex.set(name, at);
+          this.propertyColumns.set(key, at);
         }
         cells[at] = valueToCell(value);
       }
       const name = (properties as Record<string, unknown>).name;
       if (typeof name === 'string' && name.trim() !== '') row.label = name.trim();
     }
-    rows.push(row);
-  });
-  for (const row of rows) {
-    for (let i = 0; i < columns.length; i++) row.cells[i] ??= '';
+    return row;
   }
-  const skipped = rows.filter((row) => row.skip !== undefined).length;
-  if (skipped > 0) {
-    notes.push(`${skipped} of ${rows.length} ${noun.toLowerCase()}s ${skipped === 1 ? 'is' : 'are'} not a single point and will be skipped (reasons in the preview).`);
+
+  /** Fills a row's missing cells, up to the columns known now. */
+  pad(row: TableRow): void {
+    for (let i = 0; i < this.columns.length; i++) row.cells[i] ??= '';
   }
-  return { format, columns, rows, decimalComma: false, notes, problems, details: {} };
+
+  get rowCount(): number {
+    return this.count;
+  }
+
+  skippedNote(): string | null {
+    const { skipped, count, noun } = this;
+    if (skipped === 0) return null;
+    return `${skipped} of ${count} ${noun.toLowerCase()}s ${skipped === 1 ? 'is' : 'are'} not a single point and will be skipped (reasons in the preview).`;
+  }
 }
 
 function coordinateCell(value: unknown): string {
