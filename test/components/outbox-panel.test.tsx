@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
 import type { OutboxEntryView } from '../../electron/shared/contract/index';
 import { OutboxPanel } from '../../renderer/src/features/outbox/outbox-panel';
-import { entryView, renderWithHost } from './support/shell';
+import { entryView, renderWithHost, siteView } from './support/shell';
 
 const problem = (message: string) => ({ kind: 'fault', message, detail: `HTTP 500: ${message}` });
 
@@ -171,6 +171,19 @@ describe('the outbox list', () => {
     await expect.element(screen.getByRole('article', { name: "Edit site 'Old 0': done" })).toBeVisible();
     await expect.element(screen.getByRole('button', { name: 'Show older' })).not.toBeInTheDocument();
     expect(items()).toBe(120);
+  });
+
+  it('names the site an edit is for when its summary gives only the service ID', async () => {
+    const byId = entryView({ id: 'e-by-id', state: 'pending', kind: 'site', localId: 'L7', summary: 'Edit site 100023: 26 m' });
+    const renamed = entryView({ id: 'e-renamed', state: 'pending', kind: 'site', localId: 'L8', summary: "Edit site 'Ridge North' [100024]: 30 m" });
+    const { screen } = await renderWithHost(
+      { entries: [byId, renamed], sites: [siteView({ localId: 'L7', siteId: '100023', name: 'Clyde Park' }), siteView({ localId: 'L8', siteId: '100024', name: 'Ridge North' })] },
+      () => <OutboxPanel />,
+    );
+    await expect.element(entry(screen, 'Edit site 100023: 26 m', 'pending').getByText('Clyde Park', { exact: true })).toBeVisible();
+    // A summary that already names the site says it once.
+    await expect.element(entry(screen, "Edit site 'Ridge North' [100024]: 30 m", 'pending')).toBeVisible();
+    expect(entry(screen, "Edit site 'Ridge North' [100024]: 30 m", 'pending').getByText('Ridge North', { exact: true }).elements()).toEqual([]);
   });
 
   it('keeps "Sync now" on one line in the sidebar at 1024×640', async () => {
