@@ -94,6 +94,21 @@ describe('the attribute table', () => {
     expect(host.callsOf('saveSite')[1]).toEqual([{ localId: 'L0001', height: '30' }]);
   });
 
+  it('shows a three-digit height in feet whole at 1024×640, in a table as wide as its dialog there', async () => {
+    await page.viewport(1024, 640);
+    const { screen } = await renderWithHost({ sites: [siteView({ localId: 'L1', name: 'Belgrade Elevator', siteId: '100008', height: 300, group: 'Gallatin Valley', latitude: 45, longitude: -111 })] }, (host) => (
+      // The attribute table's dialog leaves the table 946 px at 1024×640.
+      <div style={{ width: '946px' }}>
+        <StoreTable store={host.store} />
+      </div>
+    ));
+    const cell = screen.getByRole('gridcell', { name: '300 m (984 ft)' });
+    await expect.element(cell).toBeVisible();
+    // It was cut to "42 m (138 …": a height a crew reads off the table must be whole.
+    const text = (cell.element() as HTMLElement).querySelector<HTMLElement>('.cell-text')!;
+    expect(text.scrollWidth).toBeLessThanOrEqual(text.clientWidth);
+  });
+
   it('ends a name too long for its column in an ellipsis at 1024×640, and gives the whole text: on hover, on focus, to a screen reader', async () => {
     await page.viewport(1024, 640);
     const name = 'Airport Road North Ridge Relay Tower Number Two';

@@ -1,10 +1,11 @@
 // The outbox list: entries grouped by what the user must do (needs attention, waiting, done), each
 // with a badge in words and only the actions its state allows; retry, discard and "it was created"
 // go to the host and show its answer at once; the history comes a page at a time.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { page } from 'vitest/browser';
 import type { OutboxEntryView } from '../../electron/shared/contract/index';
 import { OutboxPanel } from '../../renderer/src/features/outbox/outbox-panel';
-import { entryView, renderWithHost } from './support/shell';
+import { entryView, renderWithHost, siteView } from './support/shell';
 
 const problem = (message: string) => ({ kind: 'fault', message, detail: `HTTP 500: ${message}` });
 
@@ -171,4 +172,38 @@ describe('the outbox list', () => {
     await expect.element(screen.getByRole('button', { name: 'Show older' })).not.toBeInTheDocument();
     expect(items()).toBe(120);
   });
+
+  it('names the site an edit is for when its summary gives only the service ID', async () => {
+    const byId = entryView({ id: 'e-by-id', state: 'pending', kind: 'site', localId: 'L7', summary: 'Edit site 100023: 26 m' });
+    const renamed = entryView({ id: 'e-renamed', state: 'pending', kind: 'site', localId: 'L8', summary: "Edit site 'Ridge North' [100024]: 30 m" });
+    const { screen } = await renderWithHost(
+      { entries: [byId, renamed], sites: [siteView({ localId: 'L7', siteId: '100023', name: 'Clyde Park' }), siteView({ localId: 'L8', siteId: '100024', name: 'Ridge North' })] },
+      () => <OutboxPanel />,
+    );
+    await expect.element(entry(screen, 'Edit site 100023: 26 m', 'pending').getByText('Clyde Park', { exact: true })).toBeVisible();
+    // A summary that already names the site says it once.
+    await expect.element(entry(screen, "Edit site 'Ridge North' [100024]: 30 m", 'pending')).toBeVisible();
+    expect(entry(screen, "Edit site 'Ridge North' [100024]: 30 m", 'pending').getByText('Ridge North', { exact: true }).elements()).toEqual([]);
+  });
+
+  it('keeps "Sync now" on one line in the sidebar at 1024×640', async () => {
+    await page.viewport(1024, 640);
+    // The sidebar's panel is 358 px wide at 1024×640.
+    const { screen } = await renderWithHost({ entries: ENTRIES }, () => (
+      <div style={{ width: '358px' }}>
+        <OutboxPanel />
+      </div>
+    ));
+    const button = screen.getByRole('button', { name: 'Sync now' });
+    await expect.element(button).toBeVisible();
+    // It shared the Sites panel's four-column grid, got a quarter of the width and broke as "Sync / now".
+    const range = document.createRange();
+    range.selectNodeContents(button.element());
+    const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+    expect(lines).toBe(1);
+  });
+});
+
+afterEach(async () => {
+  await page.viewport(1280, 720);
 });

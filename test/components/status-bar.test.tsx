@@ -1,6 +1,7 @@
 // The top bar says whether the service can be reached and how much is waiting, in words beside each
 // picture; the banners under it say what stops all sending. Rendered in Chromium, fed by the store.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { page } from 'vitest/browser';
 import { Banners, StatusBar } from '../../renderer/src/features/status/status-bar';
 import { PROFILE, renderWithHost, statusView } from './support/shell';
 
@@ -12,6 +13,8 @@ const bar = (hostDown = false) => () => (
 );
 
 describe('the status bar', () => {
+  afterEach(() => page.viewport(1280, 720));
+
   it('says online, how many changes wait and when the last sync was', async () => {
     const { screen } = await renderWithHost({ status: { pendingCount: 3, lastSyncAt: new Date(Date.now() - 5 * 60_000).toISOString() } }, bar());
     await expect.element(screen.getByText('Online')).toBeVisible();
@@ -30,10 +33,33 @@ describe('the status bar', () => {
   it('tells a service that does not answer from being offline, with when it is tried next', async () => {
     const nextTryAt = new Date(Date.now() + 40_000).toISOString();
     const { screen } = await renderWithHost({ status: { connection: { state: 'not-answering', lastError: { message: 'The service answered 503.', at: new Date().toISOString() }, nextTryAt } } }, bar());
-    await expect.element(screen.getByText(/Service not answering — changes are kept; next try in \d+ s/)).toBeVisible();
+    await expect.element(screen.getByText(/Service not answering; next try in \d+ s — changes are kept/)).toBeVisible();
     await expect.element(screen.getByText(/The service answered 503\./)).toBeInTheDocument();
     await expect.element(screen.getByText(/Offline/)).not.toBeInTheDocument();
   });
+
+  for (const [width, height] of [
+    [1366, 768],
+    [1024, 640],
+  ] as const) {
+    it(`stays one line at ${width}×${height} with the service not answering, changes waiting and one needing attention`, async () => {
+      await page.viewport(width, height);
+      const connection = { state: 'not-answering' as const, lastError: { message: 'The service answered 503.', at: new Date().toISOString() }, nextTryAt: new Date(Date.now() + 40_000).toISOString() };
+      const { screen } = await renderWithHost({ status: { connection, pendingCount: 1, attentionCount: 1, lastSyncAt: new Date(Date.now() - 120_000).toISOString() } }, bar());
+      await expect.element(screen.getByText(/Service not answering/)).toBeVisible();
+      const header = screen.getByRole('banner').element() as HTMLElement;
+      const top = header.getBoundingClientRect().top;
+      // Under a 503 the bar took two lines at 1366×768 and three at 1024×640, pushing the map down.
+      const items = [...header.querySelectorAll<HTMLElement>(':scope > *, .status-items > *, button')].filter((el) => el.offsetParent !== null);
+      for (const el of items) expect(el.getBoundingClientRect().top - top, `"${el.textContent}" on the first line at ${width}×${height}`).toBeLessThan(20);
+      expect(header.getBoundingClientRect().right).toBeLessThanOrEqual(width);
+      // What a short line leaves out is still there: in the tooltip, and read out in full.
+      await expect.element(screen.getByRole('button', { name: '1 waiting' })).toBeVisible();
+      await expect.element(screen.getByRole('button', { name: '1 needs attention' })).toBeVisible();
+      expect(screen.getByTestId('connection').element().getAttribute('title')).toMatch(/The service answered 503\./);
+      expect(screen.getByTestId('last-sync').element().getAttribute('title')).toMatch(/^Last sync 2 min/);
+    });
+  }
 
   it('says paused, with a banner that names the empty quota and a way to try again', async () => {
     const paused = { reason: 'quota' as const, message: 'The account has used its API calls for this month.', since: new Date().toISOString() };

@@ -170,5 +170,19 @@ describe('night and sun, and short windows', () => {
       expect(demo.length).toBeGreaterThanOrEqual(10);
       expect(session.errors).toEqual([]);
     });
+
+    test(`at ${width}×${height}, a search's count ("Showing 3 of 25 sites") leaves the map check box its words on two lines at most`, async ({ page, session, demo }) => {
+      await page.setViewportSize({ width, height });
+      const group = demo.find((site) => site.group)!.group;
+      await page.getByLabel('Search sites').fill(group);
+      const count = page.locator('.result-count');
+      await expect.poll(() => count.textContent()).toMatch(/^Showing \d+ of 25 sites$/);
+      // Beside a long count the label was squeezed into a column one word wide: five lines at 1366×768.
+      expect(await lines(page.locator('label.map-follows > span')), `"Show only these sites on the map" at ${width}×${height}`).toBeLessThanOrEqual(2);
+      expect(await lines(count), `the count at ${width}×${height}`).toBe(1);
+      expect(await page.locator('.panel').evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+      await session.screenshot(`layout-${width}x${height}-search-count`);
+      expect(session.errors).toEqual([]);
+    });
   }
 });

@@ -115,6 +115,10 @@ export function OutboxEntry({ entry }: { entry: OutboxEntryView }) {
   const next = untilTime(entry.nextAttemptAt);
   const measurement = useMemo(() => entryMeasurement(entry), [entry]);
   const unit = useAppState(ui.store, (s) => s.settings.heightUnit);
+  // An edit that keeps the name is summarised by the site's service ID ("Edit site 100023: 26 m"):
+  // the name a crew knows the site by comes from the list.
+  const siteName = useAppState(ui.store, (s) => (entry.kind === 'site' && entry.localId ? (s.sites.get(entry.localId)?.name ?? '') : ''));
+  const nameShown = siteName !== '' && !entry.summary.includes(`'${siteName}'`);
 
   async function retry() {
     if (entry.state === 'needs-review') {
@@ -166,6 +170,7 @@ export function OutboxEntry({ entry }: { entry: OutboxEntryView }) {
         <OutboxBadge state={entry.state} />
         <span className="entry-kind">{entry.kind === 'reprocess' ? 'EUS reprocess' : isCreate ? 'New site' : 'Site change'}</span>
       </header>
+      {nameShown && <p className="entry-site">{siteName}</p>}
       <p className="entry-summary">{entry.summary}</p>
       {measurement && (
         <p className="entry-measurement" data-testid="entry-measurement">

@@ -181,7 +181,7 @@ export function SitesPanel({ selectedId, onAddSite, movingId, onToggleMove, draf
                 </select>
               </label>
             </div>
-            <p className="result-count" aria-live="polite">
+            <p className="result-count" aria-live="polite" data-filtered={filtered.length === all.length ? undefined : ''}>
               {filtered.length === all.length ? countOf(all.length, 'site', 'sites') : `Showing ${count(filtered.length)} of ${countOf(all.length, 'site', 'sites')}`}
             </p>
             <label className="check map-follows">

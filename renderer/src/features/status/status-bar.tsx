@@ -18,6 +18,7 @@ export function StatusBar({ hostDown = false }: { hostDown?: boolean }) {
   const profiles = useAppState(ui.store, (s) => s.profiles);
   useNow(15_000);
   const active = profiles.find((p) => p.active) ?? null;
+  const lastSync = status?.lastSyncAt ? `Last sync ${relativeTime(status.lastSyncAt)}` : 'Not synced yet';
 
   return (
     <header className="status-bar">
@@ -45,11 +46,11 @@ export function StatusBar({ hostDown = false }: { hostDown?: boolean }) {
                 <Icon name="warn" /> {formatCount(status.attentionCount)} need{status.attentionCount === 1 ? 's' : ''} attention
               </button>
             )}
-            <span className="status-text" data-testid="last-sync">
-              {status.lastSyncAt ? `Last sync ${relativeTime(status.lastSyncAt)}` : 'Not synced yet'}
+            <span className="status-text" data-testid="last-sync" title={lastSync}>
+              {lastSync}
             </span>
             {status.blocked && !status.paused && status.online && (
-              <span className="status-text blocked" data-testid="blocked">
+              <span className="status-text blocked" data-testid="blocked" title={status.blocked.message}>
                 <Icon name="warn" /> {status.blocked.message}
               </span>
             )}
@@ -75,7 +76,8 @@ function Connection({ status }: { status: StatusView | null }) {
   }
   const { connection } = status;
   const retry = connection.nextTryAt ? `; next try ${nextTry(connection.nextTryAt)}` : '';
-  const why = connection.lastError ? `${connection.lastError.message} (${relativeTime(connection.lastError.at)})${retry}` : undefined;
+  // The tooltip holds the whole sentence: on a narrow bar the words on the chip end in an ellipsis.
+  const why = connection.lastError ? `${connection.lastError.message} (${relativeTime(connection.lastError.at)})${retry}. Changes are kept.` : undefined;
   switch (connection.state) {
     case 'checking':
       return (
@@ -86,7 +88,7 @@ function Connection({ status }: { status: StatusView | null }) {
     case 'not-answering':
       return (
         <span className="conn conn-trouble" data-testid="connection" title={why}>
-          <Icon name="warn" /> Service not answering — changes are kept{retry}
+          <Icon name="warn" /> <span className="conn-words">Service not answering{retry} — changes are kept</span>
           {connection.lastError && <span className="visually-hidden">. {connection.lastError.message}</span>}
         </span>
       );
