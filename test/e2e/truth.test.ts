@@ -81,7 +81,7 @@ describe('the screen tells the truth', () => {
 
     // Discard it in the Outbox (it backs off between 503s, so it is offered).
     await tab(page, 'Outbox').click();
-    const entry = page.getByRole('article', { name: new RegExp(`\\[${target.id}\\]: ${discarded} m: pending$`) });
+    const entry = page.getByRole('article', { name: new RegExp(`site ${target.id}: ${discarded} m: pending$`) });
     await entry.getByRole('button', { name: 'Discard' }).click();
     const dialog = page.getByRole('dialog', { name: 'Discard this change?' });
     await dialog.getByRole('button', { name: 'Discard' }).click();
