@@ -3,7 +3,8 @@
 // at 1366×768 and 1024×640, in both themes, a site's card open leaves at least eight whole rows of
 // the site list on screen, with nothing wider than the window and the card clear of the list and
 // the map's buttons; the top bar and "Sync now" stay on one line and Move stays inside the card, its
-// details open or not. Screenshots: test-results/e2e/layout-*.png.
+// details open or not; the map's bottom-left corner (tile notice, coordinates) takes one line each.
+// Screenshots: test-results/e2e/layout-*.png.
 import type { Locator, Page } from 'playwright';
 import type { SettingsView } from '../../electron/shared/contract/index';
 import { describe, expect, testOnDemoSites as test } from './fixtures';
@@ -168,6 +169,38 @@ describe('night and sun, and short windows', () => {
         await card.getByRole('button', { name: 'Clear selection' }).click();
       }
       expect(demo.length).toBeGreaterThanOrEqual(10);
+      expect(session.errors).toEqual([]);
+    });
+
+    test(`at ${width}×${height}, the tile notice and the coordinates take one line each in the map's corner, and presses beside them reach the map`, async ({ page, session }) => {
+      await page.setViewportSize({ width, height });
+      await expect.poll(() => page.getByTestId('map').getAttribute('data-tiles'), { message: 'the coordinate grid' }).toBe('grid');
+      const notice = page.locator('.map-notice');
+      const coords = page.getByTestId('cursor-coordinates');
+      // The whole sentence is in the page for screen readers while only the chip shows.
+      expect(await notice.textContent()).toMatch(/Map tiles cannot load here \(offline or blocked\) — showing a coordinate grid\./);
+      const [chip, coordsBox] = [await box(notice), await box(coords)];
+      await session.screenshot(`layout-${width}x${height}-map-corner`);
+      // Together they covered about 415×150 px (62,000 px²) of pins; now each is one short line.
+      expect(chip.height, `the notice one line at ${width}×${height}`).toBeLessThanOrEqual(36);
+      expect(coordsBox.height, `the coordinates one line at ${width}×${height}`).toBeLessThanOrEqual(36);
+      expect(chip.width * chip.height + coordsBox.width * coordsBox.height, `the corner's area at ${width}×${height}`).toBeLessThan(20_000);
+      // Beside and above them is map: a press there reaches it, not a panel.
+      const onMap = (x: number, y: number) => page.evaluate(([px, py]) => !!document.elementFromPoint(px!, py!)?.closest('[data-testid="map"]'), [x, y]);
+      expect(await onMap(chip.x + chip.width + 12, chip.y + chip.height / 2), 'right of the notice').toBe(true);
+      expect(await onMap(coordsBox.x + coordsBox.width + 12, coordsBox.y + coordsBox.height / 2), 'right of the coordinates').toBe(true);
+      expect(await onMap(chip.x + 10, chip.y - 12), 'above the notice').toBe(true);
+
+      // Pressed, the chip opens on the sentence; hidden, it stays away.
+      await notice.getByRole('button', { name: /No map tiles/ }).click();
+      await notice.getByText(/Map tiles cannot load here/).waitFor();
+      expect((await box(page.locator('.map-notice-text'))).width).toBeGreaterThan(100);
+      await session.screenshot(`layout-${width}x${height}-map-corner-open`);
+      await notice.getByRole('button', { name: 'Hide until restart' }).click();
+      await expect.poll(() => notice.count()).toBe(0);
+      // The coordinates' DMS opens on request.
+      await coords.getByRole('button', { name: 'DMS' }).click();
+      await coords.getByRole('button', { name: 'Copy DMS' }).waitFor();
       expect(session.errors).toEqual([]);
     });
 
