@@ -204,6 +204,38 @@ describe('night and sun, and short windows', () => {
       expect(session.errors).toEqual([]);
     });
 
+    test(`at ${width}×${height}, a longitude label under the Measure button moves below it, still on its line`, async ({ page, session }) => {
+      await page.setViewportSize({ width, height });
+      await expect.poll(() => page.getByTestId('map').getAttribute('data-tiles'), { message: 'the coordinate grid' }).toBe('grid');
+      const measure = await box(page.getByRole('button', { name: 'Measure' }));
+      const lonLabels = () => page.locator('.grid-label').filter({ hasText: /°[EW]$/ });
+      await expect.poll(() => lonLabels().count()).toBeGreaterThan(0);
+      const first = await box(lonLabels().first());
+      // Drag the map sideways so that grid line runs under the middle of Measure.
+      const map = await box(page.getByTestId('map'));
+      const dx = measure.x + measure.width / 2 - (first.x - 3);
+      const from = { x: map.x + map.width / 2, y: map.y + map.height * 0.8 };
+      await page.mouse.move(from.x, from.y);
+      await page.mouse.down();
+      await page.mouse.move(from.x + dx, from.y, { steps: 8 });
+      await page.mouse.up();
+      const underMeasure = () =>
+        page.evaluate(([left, right]) => [...document.querySelectorAll<HTMLElement>('.grid-label')].filter((l) => /°[EW]$/.test(l.textContent ?? '')).some((l) => Math.abs(l.getBoundingClientRect().left - 3 - (left! + right!) / 2) < 4), [measure.x, measure.x + measure.width]);
+      await expect.poll(underMeasure, { message: 'a longitude line under Measure' }).toBe(true);
+      const covered = await page.evaluate(() => {
+        const controls = [...document.querySelectorAll('.map-measure button, .map-toolbar button, .leaflet-control-zoom, .basemap-button')].map((c) => c.getBoundingClientRect());
+        return [...document.querySelectorAll('.grid-label')]
+          .filter((l) => {
+            const r = l.getBoundingClientRect();
+            return controls.some((c) => c.left < r.right && r.left < c.right && c.top < r.bottom && r.top < c.bottom);
+          })
+          .map((l) => l.textContent);
+      });
+      expect(covered, `grid labels under the map's buttons at ${width}×${height}`).toEqual([]);
+      await session.screenshot(`layout-${width}x${height}-grid-label-measure`);
+      expect(session.errors).toEqual([]);
+    });
+
     test(`at ${width}×${height}, a search's count ("Showing 3 of 25 sites") leaves the map check box its words on two lines at most`, async ({ page, session, demo }) => {
       await page.setViewportSize({ width, height });
       const group = demo.find((site) => site.group)!.group;
