@@ -236,6 +236,22 @@ describe('night and sun, and short windows', () => {
       expect(session.errors).toEqual([]);
     });
 
+    test(`at ${width}×${height}, "Edit N sites together" keeps a gap between "Preview changes" and "Cancel"`, async ({ page, session }) => {
+      await page.setViewportSize({ width, height });
+      const rows = page.locator('.site-row .row-main');
+      await rows.nth(0).click();
+      await rows.nth(1).click({ modifiers: ['Shift'] });
+      await page.getByRole('button', { name: 'Edit together…' }).click();
+      const dialog = page.getByRole('dialog');
+      const preview = await box(dialog.getByRole('button', { name: 'Preview changes' }));
+      const cancel = await box(dialog.getByRole('button', { name: 'Cancel' }));
+      // Side by side or one above the other, never touching.
+      const apart = Math.max(cancel.x - (preview.x + preview.width), cancel.y - (preview.y + preview.height));
+      expect(apart, `the gap between the two buttons at ${width}×${height}`).toBeGreaterThanOrEqual(6);
+      await session.screenshot(`layout-${width}x${height}-batch-edit`);
+      expect(session.errors).toEqual([]);
+    });
+
     test(`at ${width}×${height}, a search's count ("Showing 3 of 25 sites") leaves the map check box its words on two lines at most`, async ({ page, session, demo }) => {
       await page.setViewportSize({ width, height });
       const group = demo.find((site) => site.group)!.group;
