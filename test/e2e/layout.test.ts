@@ -252,6 +252,21 @@ describe('night and sun, and short windows', () => {
       expect(session.errors).toEqual([]);
     });
 
+    test(`at ${width}×${height}, the import dialog shows why an invalid row holds the file back without scrolling`, async ({ page, session, inputFile }) => {
+      await page.setViewportSize({ width, height });
+      const path = await inputFile('audit.csv', ['Tower name;Height (ft);Lat;Lon', 'Audit North;100;45,61;-111,02', 'Audit Broken;tall;45,55;-111,05', ''].join('\r\n'));
+      await page.getByRole('button', { name: 'Import file…' }).click();
+      const dialog = page.getByRole('dialog', { name: /Import sites/ });
+      await dialog.getByLabel('Sites file').setInputFiles(path);
+      await dialog.getByRole('cell', { name: /Height in feet must be a number/ }).waitFor();
+      const help = dialog.getByText(/^Invalid rows refuse the whole file/);
+      const [line, frame] = [await box(help), await box(dialog)];
+      await session.screenshot(`layout-${width}x${height}-import-invalid`);
+      expect(await dialog.evaluate((el) => el.scrollTop), 'the dialog not scrolled').toBe(0);
+      expect(line.y + line.height, `the line inside the dialog's view at ${width}×${height}`).toBeLessThanOrEqual(frame.y + frame.height);
+      expect(session.errors).toEqual([]);
+    });
+
     test(`at ${width}×${height}, a search's count ("Showing 3 of 25 sites") leaves the map check box its words on two lines at most`, async ({ page, session, demo }) => {
       await page.setViewportSize({ width, height });
       const group = demo.find((site) => site.group)!.group;
