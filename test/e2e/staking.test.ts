@@ -54,14 +54,14 @@ describe('staking a tower', () => {
 
       // A wider gate for this profile (Settings → Position): the same fix may place a site.
       await page.getByRole('button', { name: 'Settings', exact: true }).click();
-      await page.getByLabel('Accuracy gate (metres)').fill('25');
+      await page.getByLabel('Accuracy gate (meters)').fill('25');
       await page.getByRole('button', { name: 'Save position settings' }).click();
       await page.getByText('Position settings saved.').waitFor();
       await expect.poll(() => page.getByTestId('location-gate').textContent()).toBe('Within the 25 m gate.');
       expect(await page.getByRole('button', { name: 'Add site here' }).isDisabled()).toBe(false);
       expect((await app.call<{ gpsGates: Record<string, number> }>('getSettings')).gpsGates).toEqual({ sandbox: 25 });
       // Back to 5 m: refused again, and "Use it anyway" is what places it.
-      await page.getByLabel('Accuracy gate (metres)').fill('5');
+      await page.getByLabel('Accuracy gate (meters)').fill('5');
       await page.getByRole('button', { name: 'Save position settings' }).click();
       await expect.poll(() => page.getByRole('button', { name: 'Add site here' }).isDisabled()).toBe(true);
       await page.getByLabel('Use it anyway (recorded with the site)').check();
