@@ -2,7 +2,7 @@
 // A mouse user reads the spot under the pointer (the last one stays when the pointer leaves the map,
 // so it can be copied); a keyboard user who pans with the arrows reads the map's centre.
 // Compact by default (one line: decimal and its copy button) so it hides few pins; DMS opens on press.
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import type L from 'leaflet';
 import { formatPosition } from '../shared/coords';
 
@@ -12,6 +12,7 @@ export function CursorCoordinates({ map }: { map: L.Map | null }) {
   const [at, setAt] = useState<{ lat: number; lng: number; source: Source } | null>(null);
   const [copied, setCopied] = useState<string>('');
   const [showDms, setShowDms] = useState(false);
+  const dmsId = useId();
 
   useEffect(() => {
     if (!map) return;
@@ -76,11 +77,11 @@ export function CursorCoordinates({ map }: { map: L.Map | null }) {
         {/* "Copy" in sight (the value beside it says which), the whole name for screen readers. */}
         Copy<span className="visually-hidden"> decimal</span>
       </button>
-      <button type="button" className="map-coords-more" aria-expanded={showDms} aria-controls="map-coords-dms" onClick={() => setShowDms(!showDms)}>
+      <button type="button" className="map-coords-more" aria-expanded={showDms} aria-controls={dmsId} onClick={() => setShowDms(!showDms)}>
         DMS
       </button>
       {/* Kept in the page when closed, so the DMS text is always there to read out or copy once opened. */}
-      <span id="map-coords-dms" className="map-coords-dms" hidden={!showDms}>
+      <span id={dmsId} className="map-coords-dms" hidden={!showDms}>
         <span className="map-coords-value" data-testid="coords-dms">
           {text.dms}
         </span>
