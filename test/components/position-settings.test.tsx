@@ -1,5 +1,6 @@
 // The Position card checks the receiver's port before anything is sent: one outside 1 to 65535 is
-// refused in words beside the field and the host is not asked; a good one is saved as a number.
+// refused in words beside the field and the host is not asked; a good one is saved as a number. The
+// accuracy gate is named in meters, the app's spelling.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../electron/shared/contract/index';
 import { PositionSettings } from '../../renderer/src/features/location/position-settings';
@@ -26,5 +27,14 @@ describe('the Position card', () => {
     await expect.poll(() => host.callsOf('saveSettings').length).toBe(1);
     expect(host.callsOf('saveSettings')[0]![0]).toMatchObject({ gpsSource: 'gpsd', gpsPort: 2948 });
     await expect.element(screen.getByText(PORT_PROBLEM)).not.toBeInTheDocument();
+  });
+
+  it('names the accuracy gate in meters, as every other length in the app, and refuses one that is not a number in the same words', async () => {
+    const { screen, host } = await renderWithHost({}, () => <PositionSettings />);
+    await screen.getByRole('radio', { name: /^gpsd/ }).click();
+    await screen.getByLabelText('Accuracy gate (meters)').fill('wide');
+    await screen.getByRole('button', { name: 'Save position settings' }).click();
+    await expect.element(screen.getByText(/The accuracy gate is a number of meters from/)).toBeVisible();
+    expect(host.callsOf('saveSettings')).toHaveLength(0);
   });
 });

@@ -3,7 +3,8 @@
 // at 1366×768 and 1024×640, in both themes, a site's card open leaves at least eight whole rows of
 // the site list on screen, with nothing wider than the window and the card clear of the list and
 // the map's buttons; the top bar and "Sync now" stay on one line and Move stays inside the card, its
-// details open or not. Screenshots: test-results/e2e/layout-*.png.
+// details open or not; the map's bottom-left corner (tile notice, coordinates) takes one line each.
+// Screenshots: test-results/e2e/layout-*.png.
 import type { Locator, Page } from 'playwright';
 import type { SettingsView } from '../../electron/shared/contract/index';
 import { describe, expect, testOnDemoSites as test } from './fixtures';
@@ -168,6 +169,101 @@ describe('night and sun, and short windows', () => {
         await card.getByRole('button', { name: 'Clear selection' }).click();
       }
       expect(demo.length).toBeGreaterThanOrEqual(10);
+      expect(session.errors).toEqual([]);
+    });
+
+    test(`at ${width}×${height}, the tile notice and the coordinates take one line each in the map's corner, and presses beside them reach the map`, async ({ page, session }) => {
+      await page.setViewportSize({ width, height });
+      await expect.poll(() => page.getByTestId('map').getAttribute('data-tiles'), { message: 'the coordinate grid' }).toBe('grid');
+      const notice = page.locator('.map-notice');
+      const coords = page.getByTestId('cursor-coordinates');
+      // The whole sentence is in the page for screen readers while only the chip shows.
+      expect(await notice.textContent()).toMatch(/Map tiles cannot load here \(offline or blocked\) — showing a coordinate grid\./);
+      const [chip, coordsBox] = [await box(notice), await box(coords)];
+      await session.screenshot(`layout-${width}x${height}-map-corner`);
+      // Together they covered about 415×150 px (62,000 px²) of pins; now each is one short line.
+      expect(chip.height, `the notice one line at ${width}×${height}`).toBeLessThanOrEqual(36);
+      expect(coordsBox.height, `the coordinates one line at ${width}×${height}`).toBeLessThanOrEqual(36);
+      expect(chip.width * chip.height + coordsBox.width * coordsBox.height, `the corner's area at ${width}×${height}`).toBeLessThan(20_000);
+      // Beside and above them is map: a press there reaches it, not a panel.
+      const onMap = (x: number, y: number) => page.evaluate(([px, py]) => !!document.elementFromPoint(px!, py!)?.closest('[data-testid="map"]'), [x, y]);
+      expect(await onMap(chip.x + chip.width + 12, chip.y + chip.height / 2), 'right of the notice').toBe(true);
+      expect(await onMap(coordsBox.x + coordsBox.width + 12, coordsBox.y + coordsBox.height / 2), 'right of the coordinates').toBe(true);
+      expect(await onMap(chip.x + 10, chip.y - 12), 'above the notice').toBe(true);
+
+      // Pressed, the chip opens on the sentence; hidden, it stays away.
+      await notice.getByRole('button', { name: /No map tiles/ }).click();
+      await notice.getByText(/Map tiles cannot load here/).waitFor();
+      expect((await box(page.locator('.map-notice-text'))).width).toBeGreaterThan(100);
+      await session.screenshot(`layout-${width}x${height}-map-corner-open`);
+      await notice.getByRole('button', { name: 'Hide until restart' }).click();
+      await expect.poll(() => notice.count()).toBe(0);
+      // The coordinates' DMS opens on request.
+      await coords.getByRole('button', { name: 'DMS' }).click();
+      await coords.getByRole('button', { name: 'Copy DMS' }).waitFor();
+      expect(session.errors).toEqual([]);
+    });
+
+    test(`at ${width}×${height}, a longitude label under the Measure button moves below it, still on its line`, async ({ page, session }) => {
+      await page.setViewportSize({ width, height });
+      await expect.poll(() => page.getByTestId('map').getAttribute('data-tiles'), { message: 'the coordinate grid' }).toBe('grid');
+      const measure = await box(page.getByRole('button', { name: 'Measure' }));
+      const lonLabels = () => page.locator('.grid-label').filter({ hasText: /°[EW]$/ });
+      await expect.poll(() => lonLabels().count()).toBeGreaterThan(0);
+      const first = await box(lonLabels().first());
+      // Drag the map sideways so that grid line runs under the middle of Measure.
+      const map = await box(page.getByTestId('map'));
+      const dx = measure.x + measure.width / 2 - (first.x - 3);
+      const from = { x: map.x + map.width / 2, y: map.y + map.height * 0.8 };
+      await page.mouse.move(from.x, from.y);
+      await page.mouse.down();
+      await page.mouse.move(from.x + dx, from.y, { steps: 8 });
+      await page.mouse.up();
+      const underMeasure = () =>
+        page.evaluate(([left, right]) => [...document.querySelectorAll<HTMLElement>('.grid-label')].filter((l) => /°[EW]$/.test(l.textContent ?? '')).some((l) => Math.abs(l.getBoundingClientRect().left - 3 - (left! + right!) / 2) < 4), [measure.x, measure.x + measure.width]);
+      await expect.poll(underMeasure, { message: 'a longitude line under Measure' }).toBe(true);
+      const covered = await page.evaluate(() => {
+        const controls = [...document.querySelectorAll('.map-measure button, .map-toolbar button, .leaflet-control-zoom, .basemap-button')].map((c) => c.getBoundingClientRect());
+        return [...document.querySelectorAll('.grid-label')]
+          .filter((l) => {
+            const r = l.getBoundingClientRect();
+            return controls.some((c) => c.left < r.right && r.left < c.right && c.top < r.bottom && r.top < c.bottom);
+          })
+          .map((l) => l.textContent);
+      });
+      expect(covered, `grid labels under the map's buttons at ${width}×${height}`).toEqual([]);
+      await session.screenshot(`layout-${width}x${height}-grid-label-measure`);
+      expect(session.errors).toEqual([]);
+    });
+
+    test(`at ${width}×${height}, "Edit N sites together" keeps a gap between "Preview changes" and "Cancel"`, async ({ page, session }) => {
+      await page.setViewportSize({ width, height });
+      const rows = page.locator('.site-row .row-main');
+      await rows.nth(0).click();
+      await rows.nth(1).click({ modifiers: ['Shift'] });
+      await page.getByRole('button', { name: 'Edit together…' }).click();
+      const dialog = page.getByRole('dialog');
+      const preview = await box(dialog.getByRole('button', { name: 'Preview changes' }));
+      const cancel = await box(dialog.getByRole('button', { name: 'Cancel' }));
+      // Side by side or one above the other, never touching.
+      const apart = Math.max(cancel.x - (preview.x + preview.width), cancel.y - (preview.y + preview.height));
+      expect(apart, `the gap between the two buttons at ${width}×${height}`).toBeGreaterThanOrEqual(6);
+      await session.screenshot(`layout-${width}x${height}-batch-edit`);
+      expect(session.errors).toEqual([]);
+    });
+
+    test(`at ${width}×${height}, the import dialog shows why an invalid row holds the file back without scrolling`, async ({ page, session, inputFile }) => {
+      await page.setViewportSize({ width, height });
+      const path = await inputFile('audit.csv', ['Tower name;Height (ft);Lat;Lon', 'Audit North;100;45,61;-111,02', 'Audit Broken;tall;45,55;-111,05', ''].join('\r\n'));
+      await page.getByRole('button', { name: 'Import file…' }).click();
+      const dialog = page.getByRole('dialog', { name: /Import sites/ });
+      await dialog.getByLabel('Sites file').setInputFiles(path);
+      await dialog.getByRole('cell', { name: /Height in feet must be a number/ }).waitFor();
+      const help = dialog.getByText(/^Invalid rows refuse the whole file/);
+      const [line, frame] = [await box(help), await box(dialog)];
+      await session.screenshot(`layout-${width}x${height}-import-invalid`);
+      expect(await dialog.evaluate((el) => el.scrollTop), 'the dialog not scrolled').toBe(0);
+      expect(line.y + line.height, `the line inside the dialog's view at ${width}×${height}`).toBeLessThanOrEqual(frame.y + frame.height);
       expect(session.errors).toEqual([]);
     });
 

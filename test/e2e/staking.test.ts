@@ -54,14 +54,14 @@ describe('staking a tower', () => {
 
       // A wider gate for this profile (Settings → Position): the same fix may place a site.
       await page.getByRole('button', { name: 'Settings', exact: true }).click();
-      await page.getByLabel('Accuracy gate (metres)').fill('25');
+      await page.getByLabel('Accuracy gate (meters)').fill('25');
       await page.getByRole('button', { name: 'Save position settings' }).click();
       await page.getByText('Position settings saved.').waitFor();
       await expect.poll(() => page.getByTestId('location-gate').textContent()).toBe('Within the 25 m gate.');
       expect(await page.getByRole('button', { name: 'Add site here' }).isDisabled()).toBe(false);
       expect((await app.call<{ gpsGates: Record<string, number> }>('getSettings')).gpsGates).toEqual({ sandbox: 25 });
       // Back to 5 m: refused again, and "Use it anyway" is what places it.
-      await page.getByLabel('Accuracy gate (metres)').fill('5');
+      await page.getByLabel('Accuracy gate (meters)').fill('5');
       await page.getByRole('button', { name: 'Save position settings' }).click();
       await expect.poll(() => page.getByRole('button', { name: 'Add site here' }).isDisabled()).toBe(true);
       await page.getByLabel('Use it anyway (recorded with the site)').check();
@@ -135,6 +135,11 @@ testOnDemoSites('averages fixes into a new site with "Stake here", and moves a s
     await expect.poll(() => page.getByTestId('stake-panel').getAttribute('data-done'), { timeout: 60_000 }).toBe('true');
     expect(await page.getByTestId('stake-distance').textContent()).toMatch(/^(3[5-9]\d\d|4\d\d\d) m from where the site is now$/);
     await shots(page, session, 'staking-move-site');
+    // Beside the docked form at 1024×640 (the map a narrow strip), all a crew needs to decide is in
+    // sight without scrolling the panel, and the form leaves "Show all sites" uncovered.
+    await page.setViewportSize({ width: 1024, height: 640 });
+    await expect.poll(() => hiddenInStakePanel(page), { message: 'the averaging figures and buttons in sight at 1024×640' }).toEqual([]);
+    expect(await overlaps(page, '.site-form', page.getByRole('button', { name: 'Show all sites' }))).toBe(false);
     await page.setViewportSize({ width: 1366, height: 768 });
     await page.getByRole('button', { name: 'Accept' }).click();
     await expect.poll(() => form.getByLabel('Latitude').inputValue()).toMatch(/^45\.631/);
@@ -157,6 +162,27 @@ function coveredByLocationPanel(page: Page): Promise<string[]> {
       })
       .map((element) => element.textContent?.trim().slice(0, 30) || element.className);
   });
+}
+
+/** What of the averaging panel is cut off: outside the location panel's visible box or the window. */
+function hiddenInStakePanel(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const panel = document.querySelector('.location-panel')!.getBoundingClientRect();
+    const needed = ['[data-testid="stake-kept"]', '[data-testid="stake-skipped"]', '[data-testid="stake-mean"]', '[data-testid="stake-spread"]', '[data-testid="stake-distance"]', '.stake-panel .location-actions button'];
+    return [...document.querySelectorAll(needed.join(', '))]
+      .filter((element) => {
+        const box = element.getBoundingClientRect();
+        return box.height === 0 || box.top < panel.top - 0.5 || box.bottom > panel.bottom + 0.5 || box.right > panel.right + 0.5 || box.bottom > window.innerHeight;
+      })
+      .map((element) => element.textContent?.trim() || element.className);
+  });
+}
+
+/** Whether the element matched by `selector` lies over `target`. */
+async function overlaps(page: Page, selector: string, target: ReturnType<Page['getByRole']>): Promise<boolean> {
+  const a = (await page.locator(selector).boundingBox())!;
+  const b = (await target.boundingBox())!;
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
 
 /** The list draws only the rows in view: search for the site first. */

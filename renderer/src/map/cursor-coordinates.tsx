@@ -1,7 +1,8 @@
 // The coordinates under the cursor, decimal and DMS, with copy buttons reachable from the keyboard.
 // A mouse user reads the spot under the pointer (the last one stays when the pointer leaves the map,
 // so it can be copied); a keyboard user who pans with the arrows reads the map's centre.
-import { useEffect, useState } from 'react';
+// Compact by default (one line: decimal and its copy button) so it hides few pins; DMS opens on press.
+import { useEffect, useId, useState } from 'react';
 import type L from 'leaflet';
 import { formatPosition } from '../shared/coords';
 
@@ -10,6 +11,8 @@ type Source = 'cursor' | 'centre';
 export function CursorCoordinates({ map }: { map: L.Map | null }) {
   const [at, setAt] = useState<{ lat: number; lng: number; source: Source } | null>(null);
   const [copied, setCopied] = useState<string>('');
+  const [showDms, setShowDms] = useState(false);
+  const dmsId = useId();
 
   useEffect(() => {
     if (!map) return;
@@ -65,20 +68,25 @@ export function CursorCoordinates({ map }: { map: L.Map | null }) {
     }
   };
   return (
-    <section className="map-coords" aria-label="Coordinates" data-testid="cursor-coordinates">
+    <section className="map-coords" aria-label="Coordinates" data-testid="cursor-coordinates" data-open={showDms}>
       <span className="map-coords-source">{at.source === 'cursor' ? 'Cursor' : 'Map centre'}</span>
       <span className="map-coords-value" data-testid="coords-decimal">
         {text.decimal}
       </span>
-      <span className="map-coords-value" data-testid="coords-dms">
-        {text.dms}
-      </span>
-      <span className="map-coords-actions">
-        <button type="button" onClick={() => void copy(text.decimal, 'decimal coordinates')}>
-          Copy decimal
-        </button>
+      <button type="button" onClick={() => void copy(text.decimal, 'decimal coordinates')}>
+        {/* "Copy" in sight (the value beside it says which), the whole name for screen readers. */}
+        Copy<span className="visually-hidden"> decimal</span>
+      </button>
+      <button type="button" className="map-coords-more" aria-expanded={showDms} aria-controls={dmsId} onClick={() => setShowDms(!showDms)}>
+        DMS
+      </button>
+      {/* Kept in the page when closed, so the DMS text is always there to read out or copy once opened. */}
+      <span id={dmsId} className="map-coords-dms" hidden={!showDms}>
+        <span className="map-coords-value" data-testid="coords-dms">
+          {text.dms}
+        </span>
         <button type="button" onClick={() => void copy(text.dms, 'DMS coordinates')}>
-          Copy DMS
+          Copy<span className="visually-hidden"> DMS</span>
         </button>
       </span>
       <span className="map-coords-copied" role="status">

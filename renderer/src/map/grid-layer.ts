@@ -12,6 +12,8 @@ import { LIGHT_MAP_PALETTE, type MapPalette } from '../shared/theme';
 const LONGITUDE_ROW = 68;
 const LABEL_TOP_CLEARANCE = 120;
 const LABEL_BOTTOM_CLEARANCE = 60;
+/** The buttons over the map's top left that a longitude label must not sit under (Measure, Select, the toolbar). */
+const TOP_LEFT_CONTROLS = '.map-toolbar > *, .map-measure > *, .leaflet-top .leaflet-control, .basemap-switcher';
 
 interface GridInternals {
   _map: L.Map;
@@ -120,11 +122,13 @@ function placeLabels(this: L.GridLayer & GridInternals): void {
     element.style.left = `${Math.round(left)}px`;
     element.style.top = `${Math.round(top)}px`;
     labels.push(element);
+    return element;
   };
+  const longitudes: HTMLElement[] = [];
   for (let lng = Math.ceil(bounds.getWest() / step) * step; lng < bounds.getEast(); lng += step) {
     const x = map.latLngToContainerPoint([centre.lat, lng]).x;
     if (x < 70 || x > size.x - 90) continue;
-    label(formatGridLabel(roundTo(L.Util.wrapNum(lng, [-180, 180], true), step), 'lon', step), x + 3, LONGITUDE_ROW);
+    longitudes.push(label(formatGridLabel(roundTo(L.Util.wrapNum(lng, [-180, 180], true), step), 'lon', step), x + 3, LONGITUDE_ROW));
   }
   for (let lat = Math.floor(bounds.getNorth() / step) * step; lat > bounds.getSouth(); lat -= step) {
     const y = map.latLngToContainerPoint([lat, centre.lng]).y;
@@ -132,6 +136,31 @@ function placeLabels(this: L.GridLayer & GridInternals): void {
     label(formatGridLabel(roundTo(lat, step), 'lat', step), 6, y + 3);
   }
   box.replaceChildren(...labels);
+  clearControls(map.getContainer(), longitudes);
+}
+
+/**
+ * Moves a longitude label that would sit under a button at the top of the map (Measure is as wide as
+ * the first grid column at some zooms) down below that button: its line is vertical, so it still
+ * names the same line, and it is read instead of hidden.
+ */
+function clearControls(container: HTMLElement, longitudes: HTMLElement[]): void {
+  if (longitudes.length === 0) return;
+  const area = container.closest('.map-area') ?? container.parentElement ?? container;
+  const controls = [...area.querySelectorAll(TOP_LEFT_CONTROLS)].map((control) => control.getBoundingClientRect()).filter((r) => r.width > 0 && r.height > 0);
+  const top = container.getBoundingClientRect().top;
+  for (const element of longitudes) {
+    // Controls stack downwards (toolbar, Measure, Select): a label moved below one may meet the next.
+    for (let moved = true, tries = 0; moved && tries < controls.length; tries++) {
+      moved = false;
+      const r = element.getBoundingClientRect();
+      const under = controls.find((c) => c.left < r.right && r.left < c.right && c.top < r.bottom && r.top < c.bottom);
+      if (under) {
+        element.style.top = `${Math.round(under.bottom - top + 4)}px`;
+        moved = true;
+      }
+    }
+  }
 }
 
 export function coordinateGrid(palette: MapPalette = LIGHT_MAP_PALETTE): CoordinateGridLayer {

@@ -18,6 +18,7 @@ import { siteMatcher, type SiteFilter } from '../shared/site-filter';
 import { readMapPalette, useResolvedTheme, type MapPalette } from '../shared/theme';
 import { PinLayer, type ClusterMark, type MovePreview, type Pin } from './pins';
 import { CursorCoordinates } from './cursor-coordinates';
+import { TileNotice } from './tile-notice';
 import { MapLegend } from './map-legend';
 import { PinTooltip } from './pin-tooltip';
 import { toPin } from './site-pin';
@@ -332,9 +333,10 @@ export function MapView(props: MapViewProps) {
       <div ref={bottomRef} className="map-bottom">
         <div className="map-stack map-stack-left">
           {tiles.failing && (
-            <div className="map-notice" role="note">
-              {tiles.fileBasemap ? `${tiles.fileBasemap} has no tiles here — showing a coordinate grid.` : 'Map tiles cannot load here (offline or blocked) — showing a coordinate grid.'}
-            </div>
+            <TileNotice
+              chip={tiles.fileBasemap ? 'No tiles here: grid' : 'No map tiles: grid'}
+              message={tiles.fileBasemap ? `${tiles.fileBasemap} has no tiles here — showing a coordinate grid.` : 'Map tiles cannot load here (offline or blocked) — showing a coordinate grid.'}
+            />
           )}
           <CursorCoordinates map={leafletMap} />
         </div>

@@ -47,7 +47,7 @@ export function PositionSettings() {
         if (port === null) return;
         const gate = Number(gateText.trim().replace(',', '.'));
         if (source !== 'off' && (!/^\d+([.,]\d+)?$/.test(gateText.trim()) || gate < GATE_RANGE.min || gate > GATE_RANGE.max)) {
-          setIssues({ gpsGate: `The accuracy gate is a number of metres from ${GATE_RANGE.min} to ${GATE_RANGE.max}, like 5 (or 0.05 for an RTK receiver).` });
+          setIssues({ gpsGate: `The accuracy gate is a number of meters from ${GATE_RANGE.min} to ${GATE_RANGE.max}, like 5 (or 0.05 for an RTK receiver).` });
           return;
         }
         const gatePatch = source !== 'off' && profile ? { gpsGate: { profileId: profile.id, meters: gate } } : {};
@@ -87,7 +87,7 @@ export function PositionSettings() {
       )}
       {source !== 'off' && (
         <InputField
-          label="Accuracy gate (metres)"
+          label="Accuracy gate (meters)"
           id={`${id}-gate`}
           error={issues.gpsGate}
           hint={`For the profile ${profile?.name ?? 'in use'}: a fix worse than this cannot place a site without “Use it anyway”, and is skipped when staking. Default ${DEFAULT_GATE_M} m.`}

@@ -165,7 +165,7 @@ export function BatchEditDialog({ open, localIds, onClose, onQueued }: {
             )}
           </section>
         )}
-        <div className="form-actions">
+        <div className="actions">
           {preview ? (
             <button type="submit" className="primary" disabled={busy || blocked.length > 0 || changing.length === 0}>
               {busy ? 'Queueing…' : `Queue ${countOf(changing.length, 'change', 'changes')}`}
