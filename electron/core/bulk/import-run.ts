@@ -3,7 +3,8 @@
 // then the ready rows are read in file order and queued in batches of BATCH_ROWS, each batch ONE
 // durable transaction (the entries and the register's records together), and the run follows them
 // to the end (apply.ts). A file of up to BATCH_ROWS ready rows is all or nothing, as before; a larger
-// one is read from the preview a batch at a time (what the run follows and reports is kept whole). Stopped while queueing (Ctrl-C, SIGTERM, the page's Cancel), the
+// one is read from the preview a batch at a time (what the run follows and reports is kept whole);
+// more than MAX_IMPORT_ROWS ready rows are refused before any is queued. Stopped while queueing (Ctrl-C, SIGTERM, the page's Cancel), the
 // run queues no further batch, keeps the whole batches already saved and says how many: the same
 // import again reports them unchanged and queues the rest (rows with a site ID: a create would be
 // created again, so the report marks each row queued or cancelled).
@@ -36,6 +37,8 @@ export interface ImportBatching {
    * host answers its API only between two, whatever the disk and the rows' size make them cost.
    */
   batchMs?: number;
+  /** Ready rows one import may queue (default MAX_IMPORT_ROWS): past it the import is refused whole. */
+  maxRows?: number;
 }
 
 /** The first batch when batches are sized by time, and the fewest rows one takes. */
@@ -47,7 +50,7 @@ export async function runImport(port: OutboxPort, preview: ImportRows, options: 
   const batchRows = options.batchRows ?? BATCH_ROWS;
   let nextBatch = options.batchMs === undefined ? batchRows : Math.min(batchRows, FIRST_TIMED_BATCH);
   const started = now();
-  const blockers = applyBlockers(preview as ImportPreview, { skipInvalid: options.skipInvalid === true });
+  const blockers = applyBlockers(preview as ImportPreview, { skipInvalid: options.skipInvalid === true, maxRows: options.maxRows });
   const cancelledFirst = options.signal?.aborted === true;
   if (blockers.length > 0 || cancelledFirst) {
     const rows: ReportRow[] = [];
