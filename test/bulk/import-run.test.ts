@@ -78,8 +78,9 @@ describe('an import queued in batches', () => {
     ]);
     expect(batches).toEqual([]);
     expect(core.outbox.list()).toEqual([]);
-    // Every row is still reported, none of them queued.
+    // Counted, none of them queued; the dry run lists the rows.
     expect(result.counts).toMatchObject({ queued: 0, cancelled: 25, invalid: 1, total: 26 });
+    expect(result.rows).toEqual([]);
 
     // At the limit, the same file is queued.
     const within = await runImport(coreOutboxPort(core), preview, { follow: false, skipInvalid: true, batchRows: 10, maxRows: 25 });

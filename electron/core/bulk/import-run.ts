@@ -10,8 +10,8 @@
 // created again, so the report marks each row queued or cancelled).
 import type { PreviewRow, ImportPreview } from '../../shared/bulk/preview';
 import { applyBlockers } from '../../shared/bulk/preview';
-import { yieldToLoop } from '../../shared/bulk/limits';
-import { countStatuses, unqueuedReportRow, type ReportRow, type RunResult } from '../../shared/bulk/report';
+import { MAX_IMPORT_ROWS, yieldToLoop } from '../../shared/bulk/limits';
+import { countStatuses, unqueuedReportRow, type ReportRow, type RunCounts, type RunResult } from '../../shared/bulk/report';
 import { follow, refused, siteOutcome, unqueuedOrRefused, type ImportRunOptions, type OutboxPort, type Tracked } from './apply';
 
 /** Ready rows per transaction (the CLI's): what the register and the outbox take at once without a long write. */
@@ -51,6 +51,9 @@ export async function runImport(port: OutboxPort, preview: ImportRows, options: 
   let nextBatch = options.batchMs === undefined ? batchRows : Math.min(batchRows, FIRST_TIMED_BATCH);
   const started = now();
   const blockers = applyBlockers(preview as ImportPreview, { skipInvalid: options.skipInvalid === true, maxRows: options.maxRows });
+  // Too many rows to hold: counted from the preview, not a report row for each (that alone took
+  // 570 MB for 1.23 million rows); the dry run lists them.
+  if (preview.summary.ready > (options.maxRows ?? MAX_IMPORT_ROWS)) return { ...refused(blockers, [], started, now), counts: unqueuedCounts(preview.summary) };
   const cancelledFirst = options.signal?.aborted === true;
   if (blockers.length > 0 || cancelledFirst) {
     const rows: ReportRow[] = [];
@@ -131,6 +134,12 @@ export async function runImport(port: OutboxPort, preview: ImportRows, options: 
     return { outcome: 'stopped', blockers: [], stoppedBecause, rows, counts: countStatuses(rows), enqueueMs, elapsedMs: now() - started };
   }
   return follow(port, tracked, unqueued, { ...options, now }, started, enqueueMs, siteOutcome);
+}
+
+/** The counts of a file refused whole, from its preview's summary: its ready rows cancelled, none queued. */
+function unqueuedCounts(summary: ImportPreview['summary']): RunCounts {
+  const counts = countStatuses([]);
+  return { ...counts, total: summary.total, cancelled: summary.ready, invalid: summary.invalid, skipped: summary.skipped, unchanged: summary.unchanged };
 }
 
 function notQueued(row: PreviewRow): ReportRow {
