@@ -3,6 +3,8 @@
 // counted and reported, the process under 400 MB at its peak. Stopped by SIGTERM or SIGINT while it
 // queues a file of many batches, it queues no further batch: the rows in the outbox are whole
 // batches, it says how many, and the same import again reports those unchanged and queues the rest.
+// A file with more rows than one import may queue (the outbox holds each until it is sent) is
+// refused whole, before anything is queued, with the limit and the way out: split it.
 // A 40 MB GeoJSON FeatureCollection is read a feature at a time the same way (it took 770 MB whole).
 import Database from 'better-sqlite3';
 import { createReadStream, createWriteStream, readdirSync } from 'node:fs';
@@ -11,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, vi } from 'vitest';
 import { DATABASE_FILE } from '../../electron/core/storage/database';
+import { MAX_IMPORT_ROWS } from '../../electron/shared/bulk/limits';
 import { killedAfterEachTest } from '../support/children';
 import { ROOT, runSitewalk } from '../support/cli';
 import { it } from '../support/fixtures';
@@ -90,7 +93,8 @@ it('checks a well-formed 40 MB CSV of 1.23 million rows as it streams: every row
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   it(`stops queueing on ${signal} between batches: the rows queued are whole batches, it says how many, and the same import again queues the rest`, { timeout: 600_000 }, async ({ tempDir }) => {
     const file = join(tempDir, 'sites.csv');
-    const rows = 200_000;
+    // Ten batches: as many rows as one import may queue.
+    const rows = MAX_IMPORT_ROWS;
     await writeSitesCsv(file, rows);
     const dataDir = join(tempDir, 'data');
     const run = sitewalk(tempDir, ['import', file, '--no-wait', '--data-dir', dataDir]);
@@ -104,7 +108,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     run.child.kill(signal);
     const { code, stderr } = await run.done;
     expect(code, stderr).toBe(1);
-    const said = /Stopped while queueing: (\d+) of 200000 rows were queued/.exec(stderr);
+    const said = new RegExp(`Stopped while queueing: (\\d+) of ${rows} rows were queued`).exec(stderr);
     expect(said, stderr).not.toBeNull();
     const queued = Number(said![1]);
     expect(entriesIn(dataDir)).toBe(queued);
@@ -118,6 +122,20 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     expect(entriesIn(dataDir)).toBe(rows);
   });
 }
+
+it('refuses to queue more rows than one import may hold, before queueing any: the limit named, split the file, under 400 MB', { timeout: 600_000 }, async ({ tempDir }) => {
+  const file = join(tempDir, 'sites.csv');
+  const rows = MAX_IMPORT_ROWS + 1;
+  await writeSitesCsv(file, rows);
+  const dataDir = join(tempDir, 'data');
+  const run = await sitewalk(tempDir, ['import', file, '--no-wait', '--data-dir', dataDir], { NODE_OPTIONS: `--import ${HOOK}` }).done;
+  expect(run.code, run.stderr).toBe(1);
+  expect(run.stderr).toContain(
+    `${rows.toLocaleString('en-US')} rows are ready to queue; one import queues at most ${MAX_IMPORT_ROWS.toLocaleString('en-US')} (each row is held in memory until it is sent). Nothing was queued: split the file into parts of up to ${MAX_IMPORT_ROWS.toLocaleString('en-US')} rows and import them one after another.`,
+  );
+  expect(entriesIn(dataDir)).toBe(0);
+  expect(peakOf(run.stderr)).toBeLessThan(PEAK_RSS);
+});
 
 it('stops on SIGINT while it checks the file: exit 130 at once, nothing queued, the rows checked so far removed', { timeout: 600_000 }, async ({ tempDir }) => {
   const file = join(tempDir, 'sites.csv');

@@ -66,4 +66,24 @@ describe('an import queued in batches', () => {
     expect(sizes[0]).toBe(200);
     expect(result.counts.queued).toBe(3000);
   });
+
+  it('refuses a file with more ready rows than one import may queue, queues nothing and says to split it', async ({ openCore }) => {
+    const core = await openCore({ sandbox: false });
+    const preview = await previewImport(sitesCsv(25), { fileName: 'sites.csv' });
+    const batches: number[] = [];
+    const result = await runImport(watched(coreOutboxPort(core), (ids) => batches.push(ids.length)), preview, { follow: false, skipInvalid: true, batchRows: 10, maxRows: 24 });
+    expect(result.outcome).toBe('refused');
+    expect(result.blockers).toEqual([
+      '25 rows are ready to queue; one import queues at most 24 (each row is held in memory until it is sent). Nothing was queued: split the file into parts of up to 24 rows and import them one after another.',
+    ]);
+    expect(batches).toEqual([]);
+    expect(core.outbox.list()).toEqual([]);
+    // Counted, none of them queued; the dry run lists the rows.
+    expect(result.counts).toMatchObject({ queued: 0, cancelled: 25, invalid: 1, total: 26 });
+    expect(result.rows).toEqual([]);
+
+    // At the limit, the same file is queued.
+    const within = await runImport(coreOutboxPort(core), preview, { follow: false, skipInvalid: true, batchRows: 10, maxRows: 25 });
+    expect(within.counts.queued).toBe(25);
+  });
 });

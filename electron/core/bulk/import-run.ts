@@ -3,14 +3,15 @@
 // then the ready rows are read in file order and queued in batches of BATCH_ROWS, each batch ONE
 // durable transaction (the entries and the register's records together), and the run follows them
 // to the end (apply.ts). A file of up to BATCH_ROWS ready rows is all or nothing, as before; a larger
-// one is read from the preview a batch at a time (what the run follows and reports is kept whole). Stopped while queueing (Ctrl-C, SIGTERM, the page's Cancel), the
+// one is read from the preview a batch at a time (what the run follows and reports is kept whole);
+// more than MAX_IMPORT_ROWS ready rows are refused before any is queued. Stopped while queueing (Ctrl-C, SIGTERM, the page's Cancel), the
 // run queues no further batch, keeps the whole batches already saved and says how many: the same
 // import again reports them unchanged and queues the rest (rows with a site ID: a create would be
 // created again, so the report marks each row queued or cancelled).
 import type { PreviewRow, ImportPreview } from '../../shared/bulk/preview';
 import { applyBlockers } from '../../shared/bulk/preview';
-import { yieldToLoop } from '../../shared/bulk/limits';
-import { countStatuses, unqueuedReportRow, type ReportRow, type RunResult } from '../../shared/bulk/report';
+import { MAX_IMPORT_ROWS, yieldToLoop } from '../../shared/bulk/limits';
+import { countStatuses, unqueuedReportRow, type ReportRow, type RunCounts, type RunResult } from '../../shared/bulk/report';
 import { follow, refused, siteOutcome, unqueuedOrRefused, type ImportRunOptions, type OutboxPort, type Tracked } from './apply';
 
 /** Ready rows per transaction (the CLI's): what the register and the outbox take at once without a long write. */
@@ -36,6 +37,8 @@ export interface ImportBatching {
    * host answers its API only between two, whatever the disk and the rows' size make them cost.
    */
   batchMs?: number;
+  /** Ready rows one import may queue (default MAX_IMPORT_ROWS): past it the import is refused whole. */
+  maxRows?: number;
 }
 
 /** The first batch when batches are sized by time, and the fewest rows one takes. */
@@ -47,7 +50,10 @@ export async function runImport(port: OutboxPort, preview: ImportRows, options: 
   const batchRows = options.batchRows ?? BATCH_ROWS;
   let nextBatch = options.batchMs === undefined ? batchRows : Math.min(batchRows, FIRST_TIMED_BATCH);
   const started = now();
-  const blockers = applyBlockers(preview as ImportPreview, { skipInvalid: options.skipInvalid === true });
+  const blockers = applyBlockers(preview as ImportPreview, { skipInvalid: options.skipInvalid === true, maxRows: options.maxRows });
+  // Too many rows to hold: counted from the preview, not a report row for each (that alone took
+  // 570 MB for 1.23 million rows); the dry run lists them.
+  if (preview.summary.ready > (options.maxRows ?? MAX_IMPORT_ROWS)) return { ...refused(blockers, [], started, now), counts: unqueuedCounts(preview.summary) };
   const cancelledFirst = options.signal?.aborted === true;
   if (blockers.length > 0 || cancelledFirst) {
     const rows: ReportRow[] = [];
@@ -128,6 +134,12 @@ export async function runImport(port: OutboxPort, preview: ImportRows, options: 
     return { outcome: 'stopped', blockers: [], stoppedBecause, rows, counts: countStatuses(rows), enqueueMs, elapsedMs: now() - started };
   }
   return follow(port, tracked, unqueued, { ...options, now }, started, enqueueMs, siteOutcome);
+}
+
+/** The counts of a file refused whole, from its preview's summary: its ready rows cancelled, none queued. */
+function unqueuedCounts(summary: ImportPreview['summary']): RunCounts {
+  const counts = countStatuses([]);
+  return { ...counts, total: summary.total, cancelled: summary.ready, invalid: summary.invalid, skipped: summary.skipped, unchanged: summary.unchanged };
 }
 
 function notQueued(row: PreviewRow): ReportRow {

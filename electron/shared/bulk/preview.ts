@@ -9,6 +9,7 @@ import { readCoordinateCell } from '../validation/coordinates';
 import { readHeightText } from '../validation/height';
 import type { InputIssue, SiteEdit } from '../domain';
 import { unguardFormula } from './export';
+import { MAX_IMPORT_ROWS, tooManyRowsSentence } from './limits';
 import { targetLabel, type SiteField } from './fields';
 import { resolveMapping, type ColumnMapping } from './mapping';
 import { markDuplicates, markPositions, positionKey, summarize } from './preview-marks';
@@ -260,9 +261,14 @@ function changedFields(edit: SiteEdit, known: KnownSite): SiteField[] {
   return changed;
 }
 
-/** Why a preview may not be applied (empty when it may), given whether invalid rows are to be skipped. */
-export function applyBlockers(preview: ImportPreview, options: { skipInvalid?: boolean } = {}): string[] {
+/**
+ * Why a preview may not be applied (empty when it may), given whether invalid rows are to be skipped
+ * and how many rows one import may queue (MAX_IMPORT_ROWS unless given).
+ */
+export function applyBlockers(preview: ImportPreview, options: { skipInvalid?: boolean; maxRows?: number } = {}): string[] {
   const blockers = [...preview.problems];
+  const maxRows = options.maxRows ?? MAX_IMPORT_ROWS;
+  if (preview.summary.ready > maxRows) blockers.push(tooManyRowsSentence(preview.summary.ready, maxRows));
   if (preview.summary.invalid > 0 && !options.skipInvalid) {
     blockers.push(
       `${preview.summary.invalid} row${preview.summary.invalid === 1 ? ' is' : 's are'} invalid; fix ${preview.summary.invalid === 1 ? 'it' : 'them'} or choose to skip invalid rows. Nothing was queued.`,
