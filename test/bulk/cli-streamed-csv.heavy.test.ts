@@ -135,6 +135,12 @@ it('refuses to queue more rows than one import may hold, before queueing any: th
   );
   expect(entriesIn(dataDir)).toBe(0);
   expect(peakOf(run.stderr)).toBeLessThan(PEAK_RSS);
+
+  // The dry run says the same before anyone tries: exit 1 (rows), not a promise that 40,001 would queue.
+  const dry = await sitewalk(tempDir, ['import', file, '--dry-run', '--data-dir', dataDir]).done;
+  expect(dry.code, dry.stderr).toBe(1);
+  expect(dry.stderr).toContain(`${rows.toLocaleString('en-US')} rows are ready to queue; one import queues at most ${MAX_IMPORT_ROWS.toLocaleString('en-US')}`);
+  expect(entriesIn(dataDir)).toBe(0);
 });
 
 it('stops on SIGINT while it checks the file: exit 130 at once, nothing queued, the rows checked so far removed', { timeout: 600_000 }, async ({ tempDir }) => {

@@ -22,6 +22,7 @@ import type { StoredPreview } from '../../core/bulk/preview-store';
 import type { SitewalkCore } from '../../core/open-core';
 import { parseMappingSpec, type ManualMapping } from '../../shared/bulk/mapping';
 import { DEFAULT_FIELDS, type DefaultField, type PreviewSummary } from '../../shared/bulk/preview';
+import { MAX_IMPORT_ROWS, tooManyRowsSentence } from '../../shared/bulk/limits';
 import { dryRunReportRow } from '../../shared/bulk/report';
 import type { ImportFormat } from '../../shared/bulk/table';
 import type { InputIssue } from '../../core/service/types';
@@ -179,7 +180,10 @@ async function importPreviewed(io: CliIo, options: BulkCommandOptions, flags: Im
   }
 
   if (flags.dryRun) {
-    await finishDryRun(io, flags, 'import', base, reportRows, describeSummary(head.summary), head.summary.invalid === 0);
+    // The import itself would be refused whole past the limit: the dry run says so rather than promise it.
+    const tooMany = head.summary.ready > MAX_IMPORT_ROWS;
+    if (tooMany) io.stderr(`sitewalk import: ${tooManyRowsSentence(head.summary.ready)}\n`);
+    await finishDryRun(io, flags, 'import', base, reportRows, describeSummary(head.summary), head.summary.invalid === 0 && !tooMany);
     return;
   }
 

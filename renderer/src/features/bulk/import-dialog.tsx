@@ -7,6 +7,7 @@ import { PREVIEW_PAGE_ROWS, type ImportOptionsInput, type ImportPreviewView, typ
 import { IMPORT_TARGETS, targetLabel, type ImportTarget } from '../../../../electron/shared/bulk/fields';
 import { PIN_STYLES } from '../../../../electron/shared/domain';
 import type { PreviewRow } from '../../../../electron/shared/bulk/preview';
+import { MAX_IMPORT_ROWS, tooManyRowsSentence } from '../../../../electron/shared/bulk/limits';
 import { formatBytes, saveFile } from './files';
 import { PIN_NAMES } from '../../shared/sprites';
 import { useUi } from '../../shared/ui/ui-context';
@@ -97,7 +98,9 @@ function Review({ file, preview, options, onChange, onApply, busy }: {
   const s = preview.summary;
   const blocked = preview.problems.length > 0;
   const invalidBlocks = s.invalid > 0 && options.skipInvalid !== true;
-  const canApply = !blocked && !invalidBlocks && s.ready > 0 && !busy;
+  // The host refuses more than this in one import (each row is held until sent): said before, not after, the press.
+  const tooMany = s.ready > MAX_IMPORT_ROWS;
+  const canApply = !blocked && !invalidBlocks && !tooMany && s.ready > 0 && !busy;
   const details = Object.entries(preview.details).map(([key, value]) => `${key}: ${value}`);
   const ui = useUi();
   // Every row is on the host; the report is made there.
@@ -146,9 +149,13 @@ function Review({ file, preview, options, onChange, onApply, busy }: {
             Download dry-run report
           </button>
         </div>
-        {(blocked || invalidBlocks) && (
+        {(blocked || invalidBlocks || tooMany) && (
           <p className="form-help">
-            {blocked ? 'Fix the problems above (often a column to map by hand) before anything can be queued.' : 'Invalid rows refuse the whole file unless you leave them out: nothing is queued half-way.'}
+            {blocked
+              ? 'Fix the problems above (often a column to map by hand) before anything can be queued.'
+              : tooMany
+                ? tooManyRowsSentence(s.ready)
+                : 'Invalid rows refuse the whole file unless you leave them out: nothing is queued half-way.'}
           </p>
         )}
       </div>

@@ -1,0 +1,53 @@
+// The import dialog and the one-import row limit: a file with more ready rows than one import may
+// queue says so with the limit and the way out (split it) before anyone presses Queue, and Queue is
+// off; a file within the limit can be queued. The host's preview is the real preview of a small
+// file; only its counts are those of a file past the limit (the host's answer is what a component sees).
+import { describe, expect, it } from 'vitest';
+import { page } from 'vitest/browser';
+import { ImportDialog } from '../../renderer/src/features/bulk/import-dialog';
+import { previewImport } from '../../electron/shared/bulk/import';
+import { MAX_IMPORT_ROWS } from '../../electron/shared/bulk/limits';
+import { ROW_FILTERS, type ImportPreviewView } from '../../electron/shared/bulk/preview-page';
+import { renderWithHost } from './support/shell';
+
+const CSV = 'name,height,lat,lon\nAlder,30,45.1,-111.1\nBirch,24,45.2,-111.2\n';
+
+async function previewView(ready: number): Promise<ImportPreviewView> {
+  const { rows, ...head } = await previewImport(new TextEncoder().encode(CSV), { fileName: 'sites.csv' });
+  const rowCounts = Object.fromEntries(ROW_FILTERS.map((filter) => [filter, 0])) as ImportPreviewView['rowCounts'];
+  rowCounts.all = ready;
+  rowCounts.create = ready;
+  return {
+    ...head,
+    summary: { ...head.summary, total: ready, ready, creates: ready },
+    rowCounts,
+    firstPage: { filter: 'all', offset: 0, total: ready, rows },
+  };
+}
+
+async function openWith(ready: number) {
+  const { host, screen } = await renderWithHost({}, () => <ImportDialog open onClose={() => undefined} />);
+  const view = await previewView(ready);
+  host.answer('openBulkFile', async () => ({ ok: true as const, value: { fileId: 'F1', name: 'sites.csv', size: CSV.length } }));
+  host.answer('previewImport', async () => ({ ok: true as const, value: view }));
+  const input = page.getByLabelText('Sites file');
+  await input.upload(new File([CSV], 'sites.csv', { type: 'text/csv' }));
+  return { host, screen };
+}
+
+describe('an import past the row limit', () => {
+  it('says the limit and to split the file before anything is pressed, and Queue is off', async () => {
+    const ready = MAX_IMPORT_ROWS + 1;
+    const { screen } = await openWith(ready);
+    const queue = screen.getByRole('button', { name: `Queue ${ready.toLocaleString()} rows` });
+    await expect.element(queue).toBeDisabled();
+    await expect.element(screen.getByText(/one import queues at most 40,000/)).toBeVisible();
+    await expect.element(screen.getByText(/split the file into parts of up to 40,000 rows/)).toBeVisible();
+  });
+
+  it('lets a file within the limit be queued', async () => {
+    const { screen } = await openWith(MAX_IMPORT_ROWS);
+    await expect.element(screen.getByRole('button', { name: `Queue ${MAX_IMPORT_ROWS.toLocaleString()} rows` })).toBeEnabled();
+    expect(screen.getByText(/one import queues at most/).query()).toBeNull();
+  });
+});
