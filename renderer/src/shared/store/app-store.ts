@@ -138,6 +138,9 @@ export class AppStore {
         // times as text) and the map of them by ID are made once that frame is on screen. Events
         // arriving meanwhile stay held, and nothing but the map has heard of the sites yet.
         for (const l of this.columnListeners) l(loadedSites);
+        // Two frames: the pins' own, and one more free for input (and anything that looks for the
+        // pins) before the views take the main thread.
+        await new Promise<void>((resolve) => afterPaint(resolve));
         await new Promise<void>((resolve) => afterPaint(resolve));
         sites = unpackSites(loadedSites);
       }
