@@ -3,6 +3,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { packSites, unpackSites, type SiteView } from '../../electron/shared/contract/index';
+import { pinsFromColumns } from '../../renderer/src/map/column-pins';
+import { toPin } from '../../renderer/src/map/site-pin';
 
 const time = fc.oneof(fc.integer({ min: 0, max: 4_000_000_000_000 }).map((ms) => new Date(ms).toISOString()), fc.constantFrom('not a time', '2026-01-01T00:00:00Z'));
 const site: fc.Arbitrary<SiteView> = fc.record({
@@ -46,6 +48,13 @@ describe('the lean site list', () => {
     fc.assert(fc.property(fc.array(site, { maxLength: 30 }), (sites) => {
       const wire = JSON.parse(JSON.stringify(packSites(sites))) as ReturnType<typeof packSites>;
       expect(unpackSites(wire)).toEqual(JSON.parse(JSON.stringify(sites)));
+    }), { numRuns: 300 });
+  });
+
+  it('gives the map, straight from its columns, exactly the pins of the views it unpacks to', () => {
+    fc.assert(fc.property(fc.array(site, { maxLength: 30 }), (sites) => {
+      const wire = JSON.parse(JSON.stringify(packSites(sites))) as ReturnType<typeof packSites>;
+      expect(pinsFromColumns(wire)).toEqual(unpackSites(wire).flatMap((view) => toPin(view) ?? []));
     }), { numRuns: 300 });
   });
 

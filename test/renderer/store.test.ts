@@ -4,7 +4,8 @@
 // shapes the hosts deliver (this is the UI's own store, so the host is what is faked here).
 import { describe, expect, it } from 'vitest';
 import type { ApiEvent, OutboxEntryView, SiteView, SitewalkApi, StatusView } from '../../electron/shared/contract/index';
-import { DEFAULT_SETTINGS } from '../../electron/shared/contract/index';
+import { DEFAULT_SETTINGS, packSites } from '../../electron/shared/contract/index';
+import type { SiteList } from '../../electron/shared/contract/site-list';
 import { createAppStore } from '../../renderer/src/app/store';
 import { dismissProblem } from '../../renderer/src/features/status/problems-slice';
 
@@ -69,6 +70,32 @@ describe('the renderer store', () => {
     h.releaseList();
     await started;
     expect(h.store.getState().sites.get('a')).toMatchObject({ syncState: 'synced', siteId: '100' });
+  });
+
+  it('hands the map the first load as columns before any view exists, then the views as a reset with the events that raced it', async () => {
+    const listeners = new Set<(event: ApiEvent) => void>();
+    const api = {
+      getStatus: async () => status,
+      listProfiles: async () => [],
+      getSettings: async () => DEFAULT_SETTINGS,
+      listSitesPacked: async () => JSON.parse(JSON.stringify(packSites([site('a'), site('b', { latitude: null })]))) as SiteList,
+      listOutbox: async () => ({ active: [], history: { entries: [], next: null, total: 0 } }),
+    } as unknown as SitewalkApi;
+    const store = createAppStore(api, (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    });
+    const heard: string[] = [];
+    store.onSiteColumns((list) => {
+      heard.push(`columns ${list.localId.join(',')} loaded=${String(store.getState().loaded)} held=${store.getState().sites.size}`);
+      // An event while the views are still to be made: held, then applied over them.
+      listeners.forEach((l) => l({ type: 'site', site: site('a', { syncState: 'synced', revision: 5 }) }));
+    });
+    store.onSites((changed, _removed, reset) => heard.push(`${reset ? 'reset' : 'change'} ${changed.map((s) => `${s.localId}:${s.syncState}`).join(',')}`));
+    await store.start();
+    expect(heard).toEqual(['columns a,b loaded=false held=0', 'reset a:pending,b:pending', 'change a:synced']);
+    expect(store.getState().sites.get('b')).toEqual(site('b', { latitude: null }));
+    expect(store.getState().sites.get('a')?.syncState).toBe('synced');
   });
 
   it('ignores a call answer older than the event already shown', async () => {

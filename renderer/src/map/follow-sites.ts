@@ -5,6 +5,7 @@ import type L from 'leaflet';
 import type { SiteView } from '../../../electron/shared/contract/index';
 import type { AppStore } from '../shared/store/app-store';
 import type { Pin, PinLayer } from './pins';
+import { pinsFromColumns } from './column-pins';
 import { toPin } from './site-pin';
 
 /** Keeps `layer` showing the sites `shown` lets through; returns the function that stops it. */
@@ -22,11 +23,20 @@ export function followSites(map: L.Map, layer: PinLayer, store: AppStore, shown:
     clearTimeout(fitTimer);
   };
   map.on('dragstart', onDrag);
+  // The first load's pins come from the columns, before the store has the sites as views; the reset
+  // that follows with the views puts them through the filter, the map already fitted to them.
+  let drawnFromColumns = false;
+  const stopColumns = store.onSiteColumns((list) => {
+    layer.setPins(pinsFromColumns(list));
+    fitNow(fitted);
+    drawnFromColumns = true;
+  });
   const stopSites = store.onSites((changed, removed, reset) => {
     const pins = changed.map((site) => (shown()(site) ? toPin(site) : null));
     if (reset) {
       layer.setPins(pins.filter((p): p is Pin => p !== null));
-      fitNow(fitted);
+      if (!drawnFromColumns) fitNow(fitted);
+      drawnFromColumns = false;
     } else {
       // A site that lost its position (or no longer passes the filter) leaves the map.
       const gone = [...removed, ...changed.filter((s, i) => pins[i] === null).map((s) => s.localId)];
@@ -44,6 +54,7 @@ export function followSites(map: L.Map, layer: PinLayer, store: AppStore, shown:
     fitNow(false);
   }
   return () => {
+    stopColumns();
     stopSites();
     clearTimeout(fitTimer);
     map.off('dragstart', onDrag);

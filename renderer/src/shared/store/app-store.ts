@@ -13,7 +13,7 @@ import type { ApiEvent, GpsView, BasemapView, BulkRunView, ChangeSet, DownloadVi
 // From their own files, not the contract's index: the index brings the input schemas (zod), and the
 // first load (app/boot.ts) should not wait for them to be evaluated.
 import { DEFAULT_SETTINGS } from '../../../../electron/shared/contract/views';
-import { unpackSites } from '../../../../electron/shared/contract/site-list';
+import { unpackSites, type SiteList } from '../../../../electron/shared/contract/site-list';
 import { describeError } from '../../../../electron/shared/result';
 
 export { describeError };
@@ -53,6 +53,9 @@ export interface AppProblem {
 
 export type SitesListener = (changed: SiteView[], removed: string[], reset: boolean) => void;
 
+/** The first load's sites as columns, before any SiteView is made (the map draws its pins from them). */
+export type ColumnsListener = (list: SiteList) => void;
+
 type EventOf<K extends ApiEvent['type']> = Extract<ApiEvent, { type: K }>;
 
 /** A feature's part of the store: the events it applies, and what it loads once the first load is done. */
@@ -82,6 +85,7 @@ export class AppStore {
 
   private readonly listeners = new Set<() => void>();
   private readonly siteListeners = new Set<SitesListener>();
+  private readonly columnListeners = new Set<ColumnsListener>();
   private held: ApiEvent[] | null = [];
   private unsubscribe: (() => void) | null = null;
 
@@ -104,6 +108,15 @@ export class AppStore {
     return () => this.siteListeners.delete(listener);
   }
 
+  /**
+   * The first load's sites as they arrive, before the store holds them: `reset` follows with the same
+   * sites as views once they are made (after the frame that shows what `listener` drew).
+   */
+  onSiteColumns(listener: ColumnsListener): () => void {
+    this.columnListeners.add(listener);
+    return () => this.columnListeners.delete(listener);
+  }
+
   /** Loads everything, then follows events. Safe to call again after a connection error. */
   async start(): Promise<void> {
     this.unsubscribe ??= this.subscribeEvents((event) => {
@@ -111,15 +124,29 @@ export class AppStore {
       else this.apply(event);
     });
     try {
-      const [status, profiles, settings, sites, outbox] = await Promise.all([
+      const [status, profiles, settings, loadedSites, outbox] = await Promise.all([
         this.api.getStatus(),
         this.api.listProfiles(),
         this.api.getSettings(),
-        this.loadSites(),
+        this.loadSiteList(),
         this.api.listOutbox(),
       ]);
-      // The pins first: the map hears the sites now and draws them in this task; the panels (the
-      // site list sorts every site by title) render once that frame is on screen.
+      let sites: SiteView[];
+      if (Array.isArray(loadedSites)) sites = loadedSites;
+      else {
+        // Pins before views: the map draws from the columns in this task; the 50,000 SiteViews (their
+        // times as text) and the map of them by ID are made once that frame is on screen. Events
+        // arriving meanwhile stay held, and nothing but the map has heard of the sites yet.
+        for (const l of this.columnListeners) l(loadedSites);
+        // Two frames: the pins' own, and one more free for input (and anything that looks for the
+        // pins) before the views take the main thread.
+        await new Promise<void>((resolve) => afterPaint(resolve));
+        await new Promise<void>((resolve) => afterPaint(resolve));
+        sites = unpackSites(loadedSites);
+      }
+      // The map hears the sites now (and draws them in this task, unless it drew them from the
+      // columns already); the panels (the site list sorts every site by title) render once that
+      // frame is on screen.
       this.quiet = true;
       try {
         this.replaceData(sites, outbox, { loaded: true, connectionError: null, status, profiles, settings });
@@ -158,8 +185,13 @@ export class AppStore {
    * or as views from a host (or a test's API) that has only listSites.
    */
   private async loadSites(): Promise<SiteView[]> {
+    const list = await this.loadSiteList();
+    return Array.isArray(list) ? list : unpackSites(list);
+  }
+
+  private async loadSiteList(): Promise<SiteView[] | SiteList> {
     if (typeof this.api.listSitesPacked !== 'function') return this.api.listSites();
-    return unpackSites(await this.api.listSitesPacked());
+    return this.api.listSitesPacked();
   }
 
   /** Every site and outbox entry at once (with `patch`); the map hears it as a reset. */
