@@ -112,10 +112,7 @@ describe.each<[string, () => ReaderProcessStarter]>([
     const counted = counting(starterOf());
     const pool = new MbtilesPool({ starter: counted.starter, deadlineMs: 1000 });
     try {
-      await mbtilesEndlessView(join(tempDir, 'endless.mbtiles'));
-      await writeMbtiles(join(tempDir, 'fine.mbtiles'), { tiles: [GOOD_TILE] });
-      const endless = await pool.open(join(tempDir, 'endless.mbtiles'), 'endless.mbtiles');
-      const fine = await pool.open(join(tempDir, 'fine.mbtiles'), 'fine.mbtiles');
+      const { endless, fine } = await openEndlessAndFine(pool, tempDir);
       expect(isPng(await endless.tile(GOOD_TILE))).toBe(true);
       // The fine file's read waits behind the hung one, and is read by the next process.
       const [hung, behind] = await Promise.allSettled([endless.tile(HOSTILE_TILE), fine.tile(GOOD_TILE)]);
@@ -138,10 +135,7 @@ describe.each<[string, () => ReaderProcessStarter]>([
     const counted = counting(starterOf());
     const pool = new MbtilesPool({ starter: counted.starter, deadlineMs: 120_000, restartMs: { first: 50, max: 1000 } });
     try {
-      await mbtilesEndlessView(join(tempDir, 'endless.mbtiles'));
-      await writeMbtiles(join(tempDir, 'fine.mbtiles'), { tiles: [GOOD_TILE] });
-      const endless = await pool.open(join(tempDir, 'endless.mbtiles'), 'endless.mbtiles');
-      const fine = await pool.open(join(tempDir, 'fine.mbtiles'), 'fine.mbtiles');
+      const { endless, fine } = await openEndlessAndFine(pool, tempDir);
       expect(isPng(await fine.tile(GOOD_TILE))).toBe(true);
 
       // Dies while idle: nobody is blamed; the next read starts a new process.
@@ -206,6 +200,12 @@ describe.each<[string, () => ReaderProcessStarter]>([
   });
 });
 
+/** Two files in one pool: one whose `tiles` view never ends (HOSTILE_TILE hangs), one well-formed. */
+async function openEndlessAndFine(pool: MbtilesPool, dir: string) {
+  await mbtilesEndlessView(join(dir, 'endless.mbtiles'));
+  await writeMbtiles(join(dir, 'fine.mbtiles'), { tiles: [GOOD_TILE] });
+  return { endless: await pool.open(join(dir, 'endless.mbtiles'), 'endless.mbtiles'), fine: await pool.open(join(dir, 'fine.mbtiles'), 'fine.mbtiles') };
+}
 describe('a host whose reader process cannot run', () => {
   it('refuses MBTiles files with a sentence that does not call them damaged when it has no way to start one, and reads nothing in its own thread', async ({ tempDir }) => {
     await writeMbtiles(join(tempDir, 'a.mbtiles'), { tiles: [GOOD_TILE] });

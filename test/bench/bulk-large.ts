@@ -7,10 +7,10 @@
 // (it took 2 min 16 s and 2.1 GB for the dry run of the same 40 MB).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchFigure } from './figures';
+import { writeSitesCsv } from '../support/sites-csv';
 import { makeTempDir } from '../support/temp';
 import { MAX_IMPORT_ROWS } from '../../electron/shared/bulk/limits';
 
@@ -19,19 +19,6 @@ const SITEWALK = join(ROOT, 'electron/cli/sitewalk.mjs');
 const PEAK_HOOK = fileURLToPath(new URL('../support/report-peak-rss.mjs', import.meta.url));
 const GUARD = fileURLToPath(new URL('./exit-with-parent.mjs', import.meta.url));
 const LARGE_ROWS = 1_230_000;
-
-async function writeSitesCsv(path: string, rows: number): Promise<number> {
-  const out = createWriteStream(path);
-  out.write('Siteid,Sitename,height,Latitude,Longitude\n');
-  for (let start = 0; start < rows; start += 10_000) {
-    const lines: string[] = [];
-    for (let n = start; n < Math.min(rows, start + 10_000); n++) lines.push(`${300_000 + n},S${n},${20 + (n % 80)},${(45 + (n % 100) / 100).toFixed(4)},${(-110 - (n % 97) / 100).toFixed(4)}`);
-    if (!out.write(`${lines.join('\n')}\n`)) await once(out, 'drain');
-  }
-  out.end();
-  await once(out, 'finish');
-  return out.bytesWritten;
-}
 
 /** One `sitewalk import` run: its time and peak RSS; it stops with the bench (exit-with-parent.mjs). */
 async function importRun(home: string, args: string[], expected: { code: number; said?: string } = { code: 0 }): Promise<{ seconds: number; peakMb: number }> {

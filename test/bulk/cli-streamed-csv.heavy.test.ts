@@ -17,26 +17,13 @@ import { MAX_IMPORT_ROWS } from '../../electron/shared/bulk/limits';
 import { killedAfterEachTest } from '../support/children';
 import { ROOT, runSitewalk } from '../support/cli';
 import { it } from '../support/fixtures';
+import { writeSitesCsv } from '../support/sites-csv';
 
 const PEAK_RSS = 400 * 1024 * 1024;
 const HOOK = fileURLToPath(new URL('../support/report-peak-rss.mjs', import.meta.url));
 const SITEWALK = join(ROOT, 'electron/cli/sitewalk.mjs');
 const BATCH = 10_000;
 const children = killedAfterEachTest();
-
-/** `rows` sites of about 33 bytes each, written 10,000 lines at a time. */
-async function writeSitesCsv(path: string, rows: number): Promise<number> {
-  const out = createWriteStream(path);
-  out.write('Siteid,Sitename,height,Latitude,Longitude\n');
-  for (let start = 0; start < rows; start += 10_000) {
-    const lines: string[] = [];
-    for (let n = start; n < Math.min(rows, start + 10_000); n++) lines.push(`${300_000 + n},S${n},${20 + (n % 80)},${(45 + (n % 100) / 100).toFixed(4)},${(-110 - (n % 97) / 100).toFixed(4)}`);
-    if (!out.write(`${lines.join('\n')}\n`)) await once(out, 'drain');
-  }
-  out.end();
-  await once(out, 'finish');
-  return out.bytesWritten;
-}
 
 /** The process's peak RSS: the largest reported (the hook reports from the preview's worker thread too, as it ends). */
 function peakOf(stderr: string): number {
