@@ -45,8 +45,9 @@ export async function benchLargeCsv(): Promise<BenchFigure[]> {
     for (const rows of sizes) {
       const file = join(dir.path, `sites-${rows}.csv`);
       const bytes = await writeSitesCsv(file, rows);
-      const dry = await importRun(dir.path, [file, '--dry-run', '--data-dir', join(dir.path, `dry-${rows}`)]);
-      // Both files pass MAX_IMPORT_ROWS: checked whole, then refused before anything is queued.
+      // Both files pass MAX_IMPORT_ROWS: the dry run checks and reports every row and says the
+      // import would be refused (exit 1); the import checks them all, then refuses before queueing any.
+      const dry = await importRun(dir.path, [file, '--dry-run', '--data-dir', join(dir.path, `dry-${rows}`)], { code: 1, said: 'one import queues at most' });
       const apply = await importRun(dir.path, [file, '--no-wait', '--data-dir', join(dir.path, `apply-${rows}`)], { code: 1, said: 'one import queues at most' });
       runs.push({ mb: bytes / 1e6, dry, apply });
     }
