@@ -3,11 +3,10 @@
 // applying it is idempotent). Every site and entry view, and every removal, carries a revision from
 // the core that only grows: a view is applied only when it is newer than what is held (or than the
 // object's removal), so neither a call's late answer nor a batch can put an older view on screen.
-// Events that arrive while the first load is in flight are held and applied after it. React reads slices with
-// useSyncExternalStore; the map listens to site changes directly to avoid re-rendering 10,000 pins.
-// The register, the outbox, status, profiles and settings are every feature's, so they are applied
-// here; a feature's own data (basemaps, bulk runs, GPS, problems, the outbox's older pages) is applied by
-// that feature's slice (features/<name>/*-slice.ts), which the shell hands to the store (app/store.ts).
+// Events arriving during the first load are held and applied after it. React reads slices with
+// useSyncExternalStore; the map hears site changes directly (no re-render of 10,000 pins). The
+// register, outbox, status, profiles and settings are applied here; a feature's own data (basemaps,
+// bulk runs, GPS, problems, older outbox pages) by its slice (features/<name>/*-slice.ts, app/store.ts).
 import { useSyncExternalStore } from 'react';
 import type { ApiEvent, GpsView, BasemapView, BulkRunView, ChangeSet, DownloadView, OutboxEntryView, OutboxListing, ProfileView, SettingsView, SiteView, SitewalkApi, StatusView } from '../../../../electron/shared/contract/index';
 // From their own files, not the contract's index: the index brings the input schemas (zod), and the
@@ -138,8 +137,7 @@ export class AppStore {
         // times as text) and the map of them by ID are made once that frame is on screen. Events
         // arriving meanwhile stay held, and nothing but the map has heard of the sites yet.
         for (const l of this.columnListeners) l(loadedSites);
-        // Two frames: the pins' own, and one more free for input (and anything that looks for the
-        // pins) before the views take the main thread.
+        // Two frames: the pins' own, and one free for input before the views take the main thread.
         await new Promise<void>((resolve) => afterPaint(resolve));
         await new Promise<void>((resolve) => afterPaint(resolve));
         sites = unpackSites(loadedSites);
