@@ -12,6 +12,46 @@ const bar = (hostDown = false) => () => (
   </>
 );
 
+/** What a screen reader reads of an element: its text without what is hidden from it (aria-hidden). */
+function readOut(element: Element): string {
+  const copy = element.cloneNode(true) as Element;
+  for (const hidden of copy.querySelectorAll('[aria-hidden="true"]')) hidden.remove();
+  return copy.textContent?.replace(/\s+/g, ' ').trim() ?? '';
+}
+
+/** Whether an element shows all of its text: nothing cut by an ellipsis or its box. */
+function wholeTextShown(element: HTMLElement): boolean {
+  return element.scrollWidth <= element.clientWidth && element.getBoundingClientRect().width > 0;
+}
+
+const error = (message: string) => ({ message, at: new Date().toISOString() });
+const inFortySeconds = () => new Date(Date.now() + 40_000).toISOString();
+
+/** Every state the connection pill shows: its word, and the start of the sentence read out. */
+const PILL_STATES = [
+  { state: 'checking', word: 'Checking…', sentence: /^Checking the service…$/, status: { connection: { state: 'checking' as const, lastError: null, nextTryAt: null } } },
+  { state: 'online', word: 'Online', sentence: /^Online$/, status: {} },
+  { state: 'sending', word: 'Sending', sentence: /^Online · sending$/, status: { syncing: true } },
+  {
+    state: 'not answering',
+    word: 'Unavailable',
+    sentence: /^Service not answering; next try in \d+ s — changes are kept\. The service answered 503\./,
+    status: { connection: { state: 'not-answering' as const, lastError: error('The service answered 503.'), nextTryAt: inFortySeconds() } },
+  },
+  {
+    state: 'offline',
+    word: 'Offline',
+    sentence: /^Offline — changes are kept and sent later\. No network\./,
+    status: { online: false, connection: { state: 'offline' as const, lastError: error('No network.'), nextTryAt: null } },
+  },
+  {
+    state: 'paused',
+    word: 'Paused',
+    sentence: /^Paused: sending waits because the account has no API calls left\./,
+    status: { paused: { reason: 'quota' as const, message: 'No calls left this month.', since: new Date().toISOString() } },
+  },
+];
+
 describe('the status bar', () => {
   afterEach(() => page.viewport(1280, 720));
 
@@ -26,15 +66,20 @@ describe('the status bar', () => {
 
   it('says offline, and that changes are kept', async () => {
     const { screen } = await renderWithHost({ status: { online: false, connection: { state: 'offline', lastError: { message: 'No network.', at: new Date().toISOString() }, nextTryAt: null } } }, bar());
-    await expect.element(screen.getByText('Offline — changes are kept and sent later')).toBeVisible();
+    const pill = screen.getByTestId('connection');
+    await expect.element(pill.getByText('Offline', { exact: true })).toBeVisible();
+    expect(readOut(pill.element())).toMatch(/^Offline — changes are kept and sent later\. No network\./);
     await expect.element(screen.getByText('Online')).not.toBeInTheDocument();
   });
 
   it('tells a service that does not answer from being offline, with when it is tried next', async () => {
     const nextTryAt = new Date(Date.now() + 40_000).toISOString();
     const { screen } = await renderWithHost({ status: { connection: { state: 'not-answering', lastError: { message: 'The service answered 503.', at: new Date().toISOString() }, nextTryAt } } }, bar());
-    await expect.element(screen.getByText(/Service not answering; next try in \d+ s — changes are kept/)).toBeVisible();
-    await expect.element(screen.getByText(/The service answered 503\./)).toBeInTheDocument();
+    const pill = screen.getByTestId('connection');
+    await expect.element(pill.getByText('Unavailable')).toBeVisible();
+    // The sentence is what a screen reader reads, and the tooltip.
+    expect(readOut(pill.element())).toMatch(/^Service not answering; next try in \d+ s — changes are kept\. The service answered 503\./);
+    expect(pill.element().getAttribute('title')).toBe(readOut(pill.element()));
     await expect.element(screen.getByText(/Offline/)).not.toBeInTheDocument();
   });
 
@@ -46,7 +91,7 @@ describe('the status bar', () => {
       await page.viewport(width, height);
       const connection = { state: 'not-answering' as const, lastError: { message: 'The service answered 503.', at: new Date().toISOString() }, nextTryAt: new Date(Date.now() + 40_000).toISOString() };
       const { screen } = await renderWithHost({ status: { connection, pendingCount: 1, attentionCount: 1, lastSyncAt: new Date(Date.now() - 120_000).toISOString() } }, bar());
-      await expect.element(screen.getByText(/Service not answering/)).toBeVisible();
+      await expect.element(screen.getByText('Unavailable')).toBeVisible();
       const header = screen.getByRole('banner').element() as HTMLElement;
       const top = header.getBoundingClientRect().top;
       // Under a 503 the bar took two lines at 1366×768 and three at 1024×640, pushing the map down.
@@ -60,6 +105,45 @@ describe('the status bar', () => {
       expect(screen.getByTestId('last-sync').element().getAttribute('title')).toMatch(/^Last sync 2 min/);
     });
   }
+
+  describe('at 1024×640, with thousands waiting, hundreds needing attention and a long profile name', () => {
+    afterEach(() => page.viewport(1280, 720));
+    const many = { pendingCount: 12_345, attentionCount: 123, lastSyncAt: new Date(Date.now() - 120_000).toISOString() };
+    const longName = [{ ...PROFILE, name: 'North Ridge field crew, second shift' }];
+
+    for (const { state, word, sentence, status } of PILL_STATES) {
+      it(`shows the pill's whole word when ${state}, with the whole sentence read out and in its tooltip`, async () => {
+        await page.viewport(1024, 640);
+        const { screen } = await renderWithHost({ status: { ...many, ...status }, profiles: longName }, bar());
+        const pill = screen.getByTestId('connection');
+        const shown = pill.getByText(word, { exact: true });
+        await expect.element(shown).toBeVisible();
+        // Under a 503 it was cut to "Servic…".
+        expect(wholeTextShown(shown.element() as HTMLElement), `"${word}" shown whole`).toBe(true);
+        expect(wholeTextShown(pill.element() as HTMLElement)).toBe(true);
+        expect(readOut(pill.element())).toMatch(sentence);
+        if (readOut(pill.element()) !== word) expect(pill.element().getAttribute('title')).toBe(readOut(pill.element()));
+        // Nothing beside it is pushed over it or out of the bar.
+        const header = screen.getByRole('banner').element();
+        expect(header.scrollWidth).toBeLessThanOrEqual(header.clientWidth);
+        const right = pill.element().getBoundingClientRect().right;
+        expect(screen.getByRole('button', { name: '12,345 waiting' }).element().getBoundingClientRect().left).toBeGreaterThan(right);
+        const toggle = screen.getByTestId('theme-toggle').element().getBoundingClientRect();
+        expect(screen.getByRole('button', { name: '123 need attention' }).element().getBoundingClientRect().right).toBeLessThanOrEqual(toggle.left);
+        // The theme button shows its disc alone here; its words are still its name.
+        await expect.element(screen.getByRole('button', { name: /^Theme: / })).toBeVisible();
+      });
+    }
+
+    it('shows "Sitewalk stopped" whole when Sitewalk itself is gone', async () => {
+      await page.viewport(1024, 640);
+      const { screen } = await renderWithHost({ status: many, profiles: longName }, bar(true));
+      const pill = screen.getByTestId('connection');
+      await expect.element(pill.getByText('Sitewalk stopped', { exact: true })).toBeVisible();
+      expect(wholeTextShown(pill.element() as HTMLElement)).toBe(true);
+      expect(readOut(pill.element())).toMatch(/^Sitewalk stopped: this page cannot save or send anything until it runs again\.$/);
+    });
+  });
 
   it('says paused, with a banner that names the empty quota and a way to try again', async () => {
     const paused = { reason: 'quota' as const, message: 'The account has used its API calls for this month.', since: new Date().toISOString() };
@@ -101,7 +185,8 @@ describe('the status bar', () => {
   it('holds Sync now back while a sync runs', async () => {
     const { screen } = await renderWithHost({ status: { syncing: true } }, bar());
     await expect.element(screen.getByRole('button', { name: 'Syncing…' })).toBeDisabled();
-    await expect.element(screen.getByText('Online · sending')).toBeVisible();
+    await expect.element(screen.getByText('Sending', { exact: true })).toBeVisible();
+    expect(readOut(screen.getByTestId('connection').element())).toBe('Online · sending');
   });
 
   it('says Sitewalk has stopped when its host is gone, and no longer says online', async () => {
@@ -113,7 +198,8 @@ describe('the status bar', () => {
 
   it('says the service is being checked before anything is known of it', async () => {
     const { screen } = await renderWithHost({ status: { connection: { state: 'checking', lastError: null, nextTryAt: null } } }, bar());
-    await expect.element(screen.getByText('Checking the service…')).toBeVisible();
+    await expect.element(screen.getByText('Checking…')).toBeVisible();
+    expect(readOut(screen.getByTestId('connection').element())).toBe('Checking the service…');
     await expect.element(screen.getByText('Not synced yet')).toBeVisible();
   });
 

@@ -35,7 +35,7 @@ describe('offline', () => {
     await form.waitFor({ state: 'detached' });
 
     // Everything waits, visibly: list, map badges, status bar.
-    await page.getByTestId('connection').getByText(/Offline/).waitFor({ timeout: 60_000 });
+    await page.getByTestId('connection').getByText('Offline', { exact: true }).waitFor({ timeout: 60_000 });
     for (const name of [a!.name, b!.name, 'Offline Knob']) await row(page, name, 'Waiting to send').waitFor();
     await page.getByTestId('pending-count').getByText('3 waiting').waitFor();
     await expect.poll(async () => Number(await page.getByTestId('map').getAttribute('data-pins-pending')), { message: 'three pending pins on the map' }).toBe(3);

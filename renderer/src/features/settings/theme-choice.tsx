@@ -43,7 +43,7 @@ export function ThemeToggle() {
         <circle cx="10" cy="10" r="8" fill="none" stroke="currentColor" strokeWidth="2" />
         <path d="M10 2a8 8 0 0 1 0 16z" fill="currentColor" />
       </svg>
-      Theme: {THEME_WORDS[theme]}
+      <span className="theme-words">Theme: {THEME_WORDS[theme]}</span>
     </button>
   );
 }

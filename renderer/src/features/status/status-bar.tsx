@@ -24,15 +24,13 @@ export function StatusBar({ hostDown = false }: { hostDown?: boolean }) {
     <header className="status-bar">
       <div className="brand">
         <h1 className="app-name">Sitewalk</h1>
-        <button type="button" className="profile-button" onClick={() => ui.openPanel('settings')} aria-label={`Profile: ${active?.name ?? 'none'}. Open settings`}>
+        <button type="button" className="profile-button" onClick={() => ui.openPanel('settings')} aria-label={`Profile: ${active?.name ?? 'none'}. Open settings`} title={active?.name}>
           {active ? active.name : 'No profile'}
         </button>
       </div>
       <div className="status-items" aria-live="polite">
         {hostDown ? (
-          <span className="conn conn-offline" data-testid="connection">
-            <Icon name="offline" /> Sitewalk stopped
-          </span>
+          <Pill tone="offline" icon="offline" word="Sitewalk stopped" sentence="Sitewalk stopped: this page cannot save or send anything until it runs again." />
         ) : (
           <Connection status={status} />
         )}
@@ -68,43 +66,45 @@ export function StatusBar({ hostDown = false }: { hostDown?: boolean }) {
 function Connection({ status }: { status: StatusView | null }) {
   if (!status) return <span className="status-text">Connecting…</span>;
   if (status.paused) {
-    return (
-      <span className="conn conn-paused" data-testid="connection">
-        <Icon name="pause" /> Paused
-      </span>
-    );
+    const why = status.paused.reason === 'quota' ? 'the account has no API calls left' : 'the service refused the account ID or API key';
+    return <Pill tone="paused" icon="pause" word="Paused" sentence={`Paused: sending waits because ${why}. Changes are kept.`} />;
   }
   const { connection } = status;
   const retry = connection.nextTryAt ? `; next try ${nextTry(connection.nextTryAt)}` : '';
-  // The tooltip holds the whole sentence: on a narrow bar the words on the chip end in an ellipsis.
-  const why = connection.lastError ? `${connection.lastError.message} (${relativeTime(connection.lastError.at)})${retry}. Changes are kept.` : undefined;
+  const error = connection.lastError ? ` ${connection.lastError.message} (${relativeTime(connection.lastError.at)})` : '';
   switch (connection.state) {
     case 'checking':
-      return (
-        <span className="conn conn-checking" data-testid="connection">
-          <Icon name="clock" /> Checking the service…
-        </span>
-      );
+      return <Pill tone="checking" icon="clock" word="Checking…" sentence="Checking the service…" />;
     case 'not-answering':
-      return (
-        <span className="conn conn-trouble" data-testid="connection" title={why}>
-          <Icon name="warn" /> <span className="conn-words">Service not answering{retry} — changes are kept</span>
-          {connection.lastError && <span className="visually-hidden">. {connection.lastError.message}</span>}
-        </span>
-      );
+      return <Pill tone="trouble" icon="warn" word="Unavailable" sentence={`Service not answering${retry} — changes are kept.${error}`} />;
     case 'offline':
-      return (
-        <span className="conn conn-offline" data-testid="connection" title={why}>
-          <Icon name="offline" /> Offline — changes are kept and sent later
-        </span>
-      );
+      return <Pill tone="offline" icon="offline" word="Offline" sentence={`Offline — changes are kept and sent later.${error}`} />;
     default:
-      return (
-        <span className="conn conn-online" data-testid="connection">
-          <Icon name="online" /> Online{status.syncing ? ' · sending' : ''}
-        </span>
-      );
+      return status.syncing ? <Pill tone="online" icon="online" word="Sending" sentence="Online · sending" /> : <Pill tone="online" icon="online" word="Online" sentence="Online" />;
   }
+}
+
+/**
+ * The connection pill: one short word, which fits beside the counts on the narrowest window
+ * (1024 px) in every state, and the whole sentence (what is wrong, when it is tried again, that
+ * changes are kept) in its tooltip and read out in place of the word.
+ */
+function Pill({ tone, icon, word, sentence }: { tone: string; icon: keyof typeof ICONS; word: string; sentence: string }) {
+  return (
+    <span className={`conn conn-${tone}`} data-testid="connection" title={sentence === word ? undefined : sentence}>
+      <Icon name={icon} />
+      {sentence === word ? (
+        <span className="conn-word">{word}</span>
+      ) : (
+        <>
+          <span className="conn-word" aria-hidden="true">
+            {word}
+          </span>
+          <span className="visually-hidden">{sentence}</span>
+        </>
+      )}
+    </span>
+  );
 }
 
 export function Banners({ hostLink }: { hostLink: HostLink }) {
