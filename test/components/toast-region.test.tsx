@@ -1,12 +1,17 @@
 // Messages (toasts) never over the map: at 1366×768 and 1024×640 the Sandbox's welcome sits over the
 // sidebar's foot, clear of the map, where App puts the map (right of the sidebar); a press anywhere
 // on the map — beside the message too — is the map's; the region is a polite live region that stays
-// in the page, so every message is read out; and a message can be dismissed.
+// in the page, so every message is read out; and a message can be dismissed. A message stays while
+// it is being read (pointer on it, focus in it) and goes its time after; the sidebar's panel leaves
+// room under its end, so a card's buttons under a message can be brought above it.
 import { useEffect } from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
-import { page } from 'vitest/browser';
-import { useUi } from '../../renderer/src/shared/ui/ui-context';
-import { renderWithHost, siteView } from './support/shell';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { page, userEvent } from 'vitest/browser';
+import { render } from 'vitest-browser-react';
+import { OutboxPanel } from '../../renderer/src/features/outbox/outbox-panel';
+import { RESUME_MIN_MS, TOAST_MS, ToastRegion, useToasts } from '../../renderer/src/shared/ui/toast';
+import { useUi, type Ui } from '../../renderer/src/shared/ui/ui-context';
+import { entryView, renderWithHost, siteView } from './support/shell';
 import { mapElement, TestMap } from './support/test-map';
 
 const WELCOME = 'You are using the Sandbox: a practice service on this computer with demo sites. Nothing is sent anywhere else.';
@@ -32,8 +37,35 @@ function pressReachesMap(x: number, y: number): boolean {
 }
 
 afterEach(async () => {
+  vi.useRealTimers();
   await page.viewport(1280, 720);
 });
+
+/** The app's messages as App has them (their timers, their hold), with `toast` handed to the test. */
+async function renderMessages() {
+  let toast: Ui['toast'] | null = null;
+  function Messages() {
+    const messages = useToasts();
+    toast = messages.toast;
+    return <ToastRegion toasts={messages.toasts} dismiss={messages.dismiss} onHold={messages.hold} />;
+  }
+  const screen = await render(
+    <>
+      <button type="button">Elsewhere</button>
+      <Messages />
+    </>,
+  );
+  await vi.waitFor(() => expect(toast).not.toBeNull());
+  // The pointer starts off the messages (an earlier test may have left it where they appear).
+  await userEvent.hover(screen.getByRole('button', { name: 'Elsewhere' }));
+  return { screen, toast: toast! };
+}
+
+/** Moves the test's clock on, and lets the page draw what follows. */
+async function wait(ms: number) {
+  vi.advanceTimersByTime(ms);
+  await new Promise((resolve) => requestAnimationFrame(resolve));
+}
 
 describe('a message', () => {
   for (const [width, height] of [
@@ -70,5 +102,115 @@ describe('a message', () => {
     await expect.element(screen.getByText(WELCOME)).not.toBeInTheDocument();
     // Still there, empty: the next message is added to a region the screen reader already follows.
     expect(document.querySelector('.toasts[role="status"][aria-live="polite"]')).not.toBeNull();
+  });
+
+  describe('while it is being read', () => {
+    const SAVED = "Saved 'North Ridge'. It is sent when the service answers.";
+
+    it('goes after its time when nobody is on it', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+      const { screen, toast } = await renderMessages();
+      toast(SAVED, { tone: 'success' });
+      await expect.element(screen.getByText(SAVED)).toBeVisible();
+      await wait(TOAST_MS - 100);
+      await expect.element(screen.getByText(SAVED)).toBeVisible();
+      await wait(200);
+      await expect.element(screen.getByText(SAVED)).not.toBeInTheDocument();
+    });
+
+    it('stays while the pointer rests on it, and goes a few seconds after the pointer leaves', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+      const { screen, toast } = await renderMessages();
+      toast(SAVED, { tone: 'success' });
+      await wait(TOAST_MS - 500);
+      await userEvent.hover(screen.getByText(SAVED));
+      // Long past its time: a crew reading it with a finger on it keeps it.
+      await wait(TOAST_MS * 4);
+      await expect.element(screen.getByText(SAVED)).toBeVisible();
+      await userEvent.hover(screen.getByRole('button', { name: 'Elsewhere' }));
+      // It had half a second left; it gets a few seconds, not a blink.
+      await wait(RESUME_MIN_MS - 200);
+      await expect.element(screen.getByText(SAVED)).toBeVisible();
+      await wait(400);
+      await expect.element(screen.getByText(SAVED)).not.toBeInTheDocument();
+    });
+
+    it('stays while focus is in it, with every message of the stack, and goes after focus leaves', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+      const { screen, toast } = await renderMessages();
+      toast('Older message.', { tone: 'info' });
+      await wait(1_000);
+      toast(SAVED, { tone: 'success', action: { label: 'Undo', run: () => undefined } });
+      // Focus on the newer message's Undo: the older one above it waits too, so nothing moves.
+      await expect.element(screen.getByRole('button', { name: 'Undo' })).toBeVisible();
+      (screen.getByRole('button', { name: 'Undo' }).element() as HTMLElement).focus();
+      await wait(TOAST_MS * 4);
+      await expect.element(screen.getByText('Older message.')).toBeVisible();
+      await expect.element(screen.getByText(SAVED)).toBeVisible();
+      (screen.getByRole('button', { name: 'Elsewhere' }).element() as HTMLElement).focus();
+      // The older one had 7 s left, the newer one (with an action) its 16 s.
+      await wait(TOAST_MS - 1_000 + 100);
+      await expect.element(screen.getByText('Older message.')).not.toBeInTheDocument();
+      await expect.element(screen.getByText(SAVED)).toBeVisible();
+      await wait(TOAST_MS * 2);
+      await expect.element(screen.getByText(SAVED)).not.toBeInTheDocument();
+    });
+
+    it('is dismissed at once while the pointer is on it, and the hold ends with it', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+      const { screen, toast } = await renderMessages();
+      toast(SAVED, { tone: 'success' });
+      await userEvent.hover(screen.getByText(SAVED));
+      await screen.getByRole('button', { name: 'Dismiss message' }).click();
+      await expect.element(screen.getByText(SAVED)).not.toBeInTheDocument();
+      // Taken away under the pointer, it never heard the pointer leave: the hold ends all the same.
+      await userEvent.hover(screen.getByRole('button', { name: 'Elsewhere' }));
+      toast('Next message.', { tone: 'info' });
+      await wait(TOAST_MS + 100);
+      await expect.element(screen.getByText('Next message.')).not.toBeInTheDocument();
+    });
+  });
+
+  it("at 1024×640 leaves room under the outbox's last card, whose buttons come clear of the message by scrolling or by Tab", async () => {
+    await page.viewport(1024, 640);
+    const problem = { kind: 'fault', message: 'The service refused the height.', detail: 'HTTP 500' };
+    const entries = Array.from({ length: 2 }, (_, i) =>
+      entryView({ id: `e${i}`, localId: `L${i}`, state: 'failed', summary: `Edit site 'Ridge ${i + 1}'`, attempts: 1, problem, createdAt: `2026-01-01T00:00:0${i}.000Z` }),
+    );
+    function Sidebar() {
+      const ui = useUi();
+      useEffect(() => {
+        ui.toast(WELCOME, { tone: 'info' });
+        ui.toast('That did not work: Sitewalk did not answer in time. Try again in a moment.', { tone: 'error' });
+      }, [ui]);
+      // Below the top bar and the tabs, as in App.
+      return (
+        <aside className="sidebar" style={{ position: 'fixed', top: 90, bottom: 0, left: 0 }}>
+          <div className="panel" role="region" aria-label="Outbox">
+            <OutboxPanel />
+          </div>
+        </aside>
+      );
+    }
+    const { screen } = await renderWithHost({ entries }, () => <Sidebar />);
+    await expect.element(screen.getByText(WELCOME)).toBeVisible();
+    // The top of the stack: two messages take the sidebar's foot up to the second card's buttons.
+    const message = () => document.querySelector('.toast')!.getBoundingClientRect();
+    const panel = screen.getByRole('region', { name: 'Outbox' }).element() as HTMLElement;
+    const last = screen.getByRole('article', { name: "Edit site 'Ridge 1': failed" });
+    const discard = last.getByRole('button', { name: 'Discard' });
+    await expect.element(discard).toBeInTheDocument();
+    // Scrolled to its end, the panel shows the last card's buttons above the message.
+    await vi.waitFor(() => {
+      panel.scrollTop = panel.scrollHeight;
+      expect(discard.element().getBoundingClientRect().bottom).toBeLessThanOrEqual(message().top);
+    });
+    // From the top, Tab to them: the panel scrolls them clear of the message, not just into the window.
+    panel.scrollTop = 0;
+    (last.getByRole('button', { name: 'Retry' }).element() as HTMLElement).focus();
+    await userEvent.tab();
+    await userEvent.tab();
+    await expect.element(discard).toHaveFocus();
+    expect(discard.element().getBoundingClientRect().bottom).toBeLessThanOrEqual(message().top);
   });
 });

@@ -54,7 +54,7 @@ export function App({ store, onHostLink }: { store: AppStore; onHostLink: (liste
   const sites = useSiteFilter();
   const link = useHostLink(store, onHostLink);
   const hostDown = link.state !== 'ok';
-  const { toasts, toast, dismiss: dismissToast } = useToasts();
+  const { toasts, toast, dismiss: dismissToast, hold: holdToasts } = useToasts();
   const { state: confirmState, confirm, close: closeConfirm } = useConfirmDialog();
   const mapHandle = useRef<MapHandle>(null);
   const mapSelection = useMapSelection();
@@ -222,7 +222,7 @@ export function App({ store, onHostLink }: { store: AppStore; onHostLink: (liste
         </div>
         {/* Over the sidebar's foot, never over the map; outside the held-back controls, so a message
             can still be dismissed while Sitewalk itself is stopped. */}
-        <ToastRegion toasts={toasts} dismiss={dismissToast} />
+        <ToastRegion toasts={toasts} dismiss={dismissToast} onHold={holdToasts} />
         <Onboarding />
         <BulkDialogs open={bulkDialog} onClose={() => setBulkDialog(null)} filter={sites.filter} />
         <ConfirmDialog state={confirmState} onDone={closeConfirm} />
