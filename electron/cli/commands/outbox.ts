@@ -3,8 +3,12 @@
 // resent silently: `resolve ID --site-id S` confirms it with the ID the service gave, `retry ID`
 // deliberately sends it again.
 //
+// Each entry is named as the page names it: an edit summarised by the site's service ID alone
+// ("Edit site 100023: 26 m") says the site's name first ("Clyde Park — Edit site 100023: 26 m").
+//
 // JSON shapes (--json):
-//   outbox          → { entries: OutboxEntryView[], status: SyncStatus }   (done entries only with --all)
+//   outbox          → { entries: (OutboxEntryView & { siteName? })[], status: SyncStatus }   (done entries only with --all;
+//                     siteName, for a site entry, is the site's name as the site list has it, null when none is known)
 //   outbox retry    → { ok: true, entry: OutboxEntryView }
 //   outbox discard  → { ok: true, removed: string[] }      (a create takes its queued edits along)
 //   outbox resolve  → { ok: true, entry: OutboxEntryView }
@@ -15,6 +19,7 @@
 // try went over another binding than the profile's (the summary ends " · via SOAP 1.1").
 import type { Command } from 'commander';
 import type { OutboxEntryView, SitewalkCore } from '../../core/open-core';
+import { entryLine } from '../../shared/outbox-line';
 import { issuesExit, output, table, type CliIo, type CommonFlags } from '../io';
 import { withCommonOptions, withCore, type CoreCommandOptions } from './context';
 
@@ -26,10 +31,28 @@ interface ListFlags extends CommonFlags {
   all?: boolean;
 }
 
-export function describeEntry(entry: OutboxEntryView): string {
+/** One line for an entry: its ID, state, what it is (with its site's name, as the page shows it) and what happened. */
+export function describeEntry(entry: OutboxEntryView, siteName: string | null = null): string {
   const detail = entry.problem ? ` — ${entry.problem.message}` : entry.result ? ` — ${entry.result}` : '';
   const carried = entry.carriedBy ? ` (${entry.carriedBy.message})` : '';
-  return `${entry.id} ${entry.state}: ${entry.summary}${detail}${carried}`;
+  return `${entry.id} ${entry.state}: ${entryLine(entry.summary, siteName)}${detail}${carried}`;
+}
+
+/**
+ * The site's name for each site entry, from the active profile's site list (looked up once a site:
+ * an import's thousand edits of one site ask once); null for a reprocess or a site no longer listed.
+ */
+export function siteNames(core: SitewalkCore): (entry: OutboxEntryView) => string | null {
+  const known = new Map<string, string | null>();
+  return (entry) => {
+    if (entry.kind !== 'site' || !entry.localId) return null;
+    let name = known.get(entry.localId);
+    if (name === undefined) {
+      name = core.sites.get(entry.localId)?.name || null;
+      known.set(entry.localId, name);
+    }
+    return name;
+  };
 }
 
 export function registerOutboxCommands(program: Command, io: CliIo, options: CoreCommandOptions): void {
@@ -40,7 +63,11 @@ export function registerOutboxCommands(program: Command, io: CliIo, options: Cor
       .option('--all', 'include the entries already done (the history)'),
   ).action(async (flags: ListFlags) => {
     await withCore(io, flags, options, async (core) => {
-      const entries = core.outbox.list().filter((entry) => flags.all || entry.state !== 'done');
+      const nameOf = siteNames(core);
+      const entries = core.outbox
+        .list()
+        .filter((entry) => flags.all || entry.state !== 'done')
+        .map((entry) => (entry.kind === 'site' ? { ...entry, siteName: nameOf(entry) } : entry));
       const status = core.sync.status();
       output(io, flags, { entries, status }, () =>
         entries.length === 0
@@ -52,7 +79,7 @@ export function registerOutboxCommands(program: Command, io: CliIo, options: Cor
                 entry.state,
                 // Retry starts the count over; the tries before it are still said.
                 entry.totalAttempts > entry.attempts ? `${entry.totalAttempts} (${entry.attempts} since retried)` : String(entry.attempts),
-                entry.summary,
+                entryLine(entry.summary, nameOf(entry)),
                 (entry.problem?.message ?? entry.result ?? (entry.nextAttemptAt ? `retry after ${entry.nextAttemptAt}` : '')) +
                 (entry.carriedBy ? ` [${entry.carriedBy.message}]` : ''),
               ]),
@@ -68,7 +95,7 @@ export function registerOutboxCommands(program: Command, io: CliIo, options: Cor
       const retried = await core.outbox.retry(id);
       if (!retried.ok) issuesExit(io, flags, retried.issues);
       io.stderr(`${retried.value.id} will be sent at the next "sitewalk sync".\n`);
-      output(io, flags, { ok: true, entry: retried.value }, () => describeEntry(retried.value));
+      output(io, flags, { ok: true, entry: retried.value }, () => describeEntry(retried.value, siteNames(core)(retried.value)));
     },
   );
 
@@ -91,7 +118,7 @@ export function registerOutboxCommands(program: Command, io: CliIo, options: Cor
       const resolved = await core.outbox.resolve(id, flags.siteId);
       if (!resolved.ok) issuesExit(io, flags, resolved.issues);
       io.stderr(`${resolved.value.id} confirmed${resolved.value.siteId ? ` as site ${resolved.value.siteId}` : ''}.\n`);
-      output(io, flags, { ok: true, entry: resolved.value }, () => describeEntry(resolved.value));
+      output(io, flags, { ok: true, entry: resolved.value }, () => describeEntry(resolved.value, siteNames(core)(resolved.value)));
     },
   );
 

@@ -15,6 +15,7 @@ import type { InputIssue } from '../../shared/domain';
 import type { SiteEditInput } from '../../shared/validation/index';
 import { readCoordinateCell } from '../../shared/validation/coordinates';
 import { readHeightText } from '../../shared/validation/height';
+import { entryLine } from '../../shared/outbox-line';
 import { issuesExit, output, table, type CliIo, type CommonFlags } from '../io';
 import { withCommonOptions, withCore, type CoreCommandOptions } from './context';
 
@@ -109,7 +110,7 @@ export function registerSiteCommands(program: Command, io: CliIo, options: CoreC
       const saved = await core.sites.save(input);
       if (!saved.ok) issuesExit(io, flags, saved.issues);
       const { site: view, entry, coalesced } = saved.value;
-      io.stderr(`${coalesced ? 'Merged into the queued' : 'Queued'}: ${entry.summary} (outbox entry ${entry.id}). Run "sitewalk sync" to send it.\n`);
+      io.stderr(`${coalesced ? 'Merged into the queued' : 'Queued'}: ${entryLine(entry.summary, view.name)} (outbox entry ${entry.id}). Run "sitewalk sync" to send it.\n`);
       output(io, flags, { ok: true, ...saved.value }, () => view.localId);
     });
   });

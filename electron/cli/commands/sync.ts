@@ -19,7 +19,7 @@ import type { OutboxEntryView, SettleSummary, SitewalkCore } from '../../core/op
 import { DEFAULT_SETTINGS, settingsPatchSchema } from '../../shared/contract/index';
 import { CliExit, EXIT, issuesExit, output, type CliIo, type CommonFlags } from '../io';
 import { withCommonOptions, withCore, type CoreCommandOptions } from './context';
-import { describeEntry } from './outbox';
+import { describeEntry, siteNames } from './outbox';
 
 interface SyncFlags extends CommonFlags {
   untilSettled?: boolean;
@@ -81,6 +81,7 @@ export function registerSyncCommand(program: Command, io: CliIo, options: CoreCo
       core.sync.setConcurrency(concurrency);
       const active = await core.profiles.active();
       io.stderr(`Syncing profile "${active.name}" (${core.sync.status().pendingCount} queued, up to ${concurrency} at a time)…\n`);
+      const nameOf = siteNames(core);
       let lines = 0;
       let done = 0;
       const unsubscribe = core.on('outbox', (entry) => {
@@ -90,7 +91,7 @@ export function registerSyncCommand(program: Command, io: CliIo, options: CoreCo
         if (!finished) return;
         if (entry.state !== 'done' || lines < DETAILED_LINES) {
           lines++;
-          io.stderr(`  ${describeEntry(entry)}\n`);
+          io.stderr(`  ${describeEntry(entry, nameOf(entry))}\n`);
         } else if (done % COUNT_EVERY === 0) {
           io.stderr(`  … ${done} sent\n`);
         }
@@ -111,7 +112,7 @@ export function registerSyncCommand(program: Command, io: CliIo, options: CoreCo
         (summary.blocked ? ` ${summary.blocked.message}` : '') +
         '\n',
       );
-      output(io, flags, { ok: code === EXIT.ok, blocked: summary.blocked, status: summary.status, concurrency, sent: done, counts, attention }, () => attention.map(describeEntry).join('\n'));
+      output(io, flags, { ok: code === EXIT.ok, blocked: summary.blocked, status: summary.status, concurrency, sent: done, counts, attention }, () => attention.map((entry) => describeEntry(entry, nameOf(entry))).join('\n'));
       if (code !== EXIT.ok) throw new CliExit(code);
     });
   });

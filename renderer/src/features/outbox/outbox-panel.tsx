@@ -6,6 +6,7 @@
 // newest page comes with the outbox, older pages when the user asks for them ("Show older").
 import { useMemo, useState } from 'react';
 import type { OutboxEntryView } from '../../../../electron/shared/contract/index';
+import { siteNameToAdd } from '../../../../electron/shared/outbox-line';
 import { describeError, useAppState } from '../../shared/store/app-store';
 import { relativeTime, untilTime } from '../../shared/format';
 import { OutboxBadge } from '../../shared/ui/badge';
@@ -116,9 +117,9 @@ export function OutboxEntry({ entry }: { entry: OutboxEntryView }) {
   const measurement = useMemo(() => entryMeasurement(entry), [entry]);
   const unit = useAppState(ui.store, (s) => s.settings.heightUnit);
   // An edit that keeps the name is summarised by the site's service ID ("Edit site 100023: 26 m"):
-  // the name a crew knows the site by comes from the list.
+  // the name a crew knows the site by comes from the list (`sitewalk outbox` says it the same way).
   const siteName = useAppState(ui.store, (s) => (entry.kind === 'site' && entry.localId ? (s.sites.get(entry.localId)?.name ?? '') : ''));
-  const nameShown = siteName !== '' && !entry.summary.includes(`'${siteName}'`);
+  const nameShown = siteNameToAdd(entry.summary, siteName);
 
   async function retry() {
     if (entry.state === 'needs-review') {
@@ -170,7 +171,7 @@ export function OutboxEntry({ entry }: { entry: OutboxEntryView }) {
         <OutboxBadge state={entry.state} />
         <span className="entry-kind">{entry.kind === 'reprocess' ? 'EUS reprocess' : isCreate ? 'New site' : 'Site change'}</span>
       </header>
-      {nameShown && <p className="entry-site">{siteName}</p>}
+      {nameShown !== null && <p className="entry-site">{nameShown}</p>}
       <p className="entry-summary">{entry.summary}</p>
       {measurement && (
         <p className="entry-measurement" data-testid="entry-measurement">
