@@ -16,6 +16,9 @@ async function refuseChunk(page: Page, name: string): Promise<() => void> {
 describe('parts loaded when opened', () => {
   test('the site form that cannot be fetched says so, the map keeps its sites, and Try again opens it', async ({ page, demo }) => {
     const site = demo[0]!;
+    const corner = page.locator('.map-stack-right');
+    const cornerRight = async () => (await corner.boundingBox())!.x + (await corner.boundingBox())!.width;
+    const mapRight = await cornerRight();
     const allow = await refuseChunk(page, 'site-form');
     await page.getByRole('button', { name: `Edit ${site.name}` }).click();
 
@@ -23,12 +26,18 @@ describe('parts loaded when opened', () => {
     await failed.waitFor();
     // The page carries on: every site is still on the map (the form's opening zoomed it to the site).
     expect(await page.getByTestId('map').getAttribute('data-pins-on-map')).toBe(String(demo.length));
+    // No form is docked, so the map's bottom-right controls (My location) stay in their corner; they
+    // moved left by the form's width as if it were open.
+    expect(await page.locator('.app.form-open').count()).toBe(0);
+    expect(await cornerRight()).toBe(mapRight);
 
     allow();
     await failed.getByRole('button', { name: 'Try again' }).click();
     const form = page.getByRole('region', { name: `Edit ${site.name}` });
     await form.waitFor();
     await expect.poll(() => failed.count()).toBe(0);
+    // With the form there, they move beside it.
+    await expect.poll(cornerRight).toBeLessThan(mapRight - 300);
     await form.getByRole('button', { name: 'Close', exact: true }).click();
     await form.waitFor({ state: 'detached' });
   });

@@ -96,7 +96,10 @@ export function App({ store, onHostLink }: { store: AppStore; onHostLink: (liste
     [closeForm, draftsChanged],
   );
 
-  const formOpen = form !== null;
+  // The form docks over the map's right side once its code is there: a form that could not be
+  // loaded is a sentence over the page, and the map keeps its whole width (and its controls their place).
+  const [formFailed, setFormFailed] = useState(false);
+  const formOpen = form !== null && !formFailed;
   const editedId = form?.request.mode === 'edit' ? form.request.localId : null;
   // The site being edited stays in sight beside the form.
   useEffect(() => {
@@ -206,7 +209,7 @@ export function App({ store, onHostLink }: { store: AppStore; onHostLink: (liste
                 handle={mapHandle}
               />
               {form && (
-                <PartLoader what="the site form" overlay>
+                <PartLoader what="the site form" overlay onFailure={setFormFailed}>
                   <SiteForm
                     key={`${form.seq}`}
                     request={form.request}

@@ -54,6 +54,11 @@ interface PartLoaderProps {
   fallback?: ReactNode;
   /** Over the page (a dialog's part) rather than in the flow of a panel. */
   overlay?: boolean;
+  /**
+   * Hears whether the part is failed (true) or back (false): what makes room for the part (the map
+   * beside the docked form) makes none for a failure sentence.
+   */
+  onFailure?: (failed: boolean) => void;
   children: ReactNode;
 }
 
@@ -63,6 +68,19 @@ export class PartLoader extends Component<PartLoaderProps, { error: unknown }> {
 
   static getDerivedStateFromError(error: unknown): { error: unknown } {
     return { error };
+  }
+
+  // A part that failed before: its first render is already the failure.
+  override componentDidMount(): void {
+    if (this.state.error !== null) this.props.onFailure?.(true);
+  }
+
+  override componentDidUpdate(_props: PartLoaderProps, previous: { error: unknown }): void {
+    if ((previous.error === null) !== (this.state.error === null)) this.props.onFailure?.(this.state.error !== null);
+  }
+
+  override componentWillUnmount(): void {
+    if (this.state.error !== null) this.props.onFailure?.(false);
   }
 
   override render(): ReactNode {
