@@ -21,9 +21,21 @@ function view(host: FakeHost, state: GpsView['state'], message: string, withFix:
   return { source: 'gpsd', state, message, endpoint: '127.0.0.1:2947', fix: withFix, counts: { read: 10, dropped: 0, badValues: 0 }, revision: host.nextRevision() };
 }
 
-async function openPanel(settings: SettingsView = GPSD, gateM = 5) {
+/** `width`: the map's bottom strip as wide as that (beside the docked form at 1024×640 it is about 260 px). */
+async function openPanel(settings: SettingsView = GPSD, gateM = 5, width?: number) {
   const added: StakeResult[] = [];
-  const rendered = await renderWithHost({ settings }, () => <LocationControl map={null} settings={settings} gateM={gateM} onAddSiteHere={(r) => added.push(r)} stakeRequest={null} onStakeDone={() => undefined} />);
+  const control = () => <LocationControl map={null} settings={settings} gateM={gateM} onAddSiteHere={(r) => added.push(r)} stakeRequest={null} onStakeDone={() => undefined} />;
+  const rendered = await renderWithHost({ settings }, () =>
+    width === undefined ? (
+      control()
+    ) : (
+      <div style={{ position: 'relative', width: width + 22, height: 600 }}>
+        <div className="map-bottom">
+          <div className="map-stack map-stack-right">{control()}</div>
+        </div>
+      </div>
+    ),
+  );
   await rendered.screen.getByRole('button', { name: 'My location' }).click();
   const panel = rendered.screen.getByRole('region', { name: 'My location' });
   return { ...rendered, added, panel, state: panel.getByRole('status') };
@@ -131,5 +143,23 @@ describe('the location panel', () => {
     const { host, panel } = await openPanel({ ...GPSD, heightUnit: 'ft' });
     host.emit({ type: 'gps', gps: view(host, 'fix', 'Fix.', fix({ accuracyM: 3 })) });
     await expect.element(panel.getByText('±9.8 ft')).toBeVisible();
+  });
+
+  it("keeps the fix's source line readable by screen readers while averaging in the narrow strip beside the form, out of sight only", async () => {
+    const { host, panel, state } = await openPanel(GPSD, 5, 260);
+    host.emit({ type: 'gps', gps: view(host, 'fix', 'DGPS fix from gpsd at 127.0.0.1:2947, 9 satellites.', fix()) });
+    await panel.getByRole('button', { name: 'Stake here' }).click();
+    await expect.element(panel.getByTestId('stake-panel')).toBeVisible();
+    const message = state.getByText('DGPS fix from gpsd at 127.0.0.1:2947, 9 satellites.').element() as HTMLElement;
+    // It gives its room to the averaging figures...
+    expect(message.getBoundingClientRect().height).toBeLessThanOrEqual(1);
+    // ...and stays in the page's text a screen reader reads (display: none took it from them too).
+    for (let node: HTMLElement | null = message; node; node = node.parentElement) {
+      const style = getComputedStyle(node);
+      expect(style.display, node.className).not.toBe('none');
+      expect(style.visibility).not.toBe('hidden');
+      expect(node.getAttribute('aria-hidden')).not.toBe('true');
+    }
+    await expect.element(state).toHaveTextContent(/DGPS fix from gpsd at 127\.0\.0\.1:2947, 9 satellites\./);
   });
 });
