@@ -1,9 +1,12 @@
-// KML text → the features geo.ts turns into a table, in one streaming pass (saxes, events only).
-// The whole document is never held: each Placemark / GroundOverlay / NetworkLink keeps its own small
-// element list until its end tag, is read into a feature there (kml-feature.ts: exactly what
-// @tmcw/togeojson, our previous reader, gave), and is dropped. Folders, SimpleField types and the row
-// order follow the document; SimpleData is typed once the whole file (every <SimpleField>) has been read.
+// KML text → features, in one streaming pass (saxes, events only), the text given whole or a piece
+// at a time (KmlReader). The document is never held: each Placemark / GroundOverlay / NetworkLink
+// keeps its own small element list until its end tag, is read into a feature there (kml-feature.ts:
+// exactly what @tmcw/togeojson, our previous reader, gave) and handed on in document order. Folders
+// and SimpleField types follow the document; both can still change after a placemark has ended (a
+// folder's <name> written after its placemarks, a <Schema> after its data), so the reader says what
+// it learnt at the end: every SimpleField, and the folders renamed after use.
 import { SaxesParser, type SaxesAttributeNS } from 'saxes';
+import { AmpersandEscaper, escapeBareAmpersands } from './kml-ampersand';
 import { finishFeature, localName, readFeature, TYPE_CONVERTERS, type Element, type GeoFeature, type PendingFeature, type TypeConverter } from './kml-feature';
 import { MAX_NESTING_DEPTH, nestingSentence } from './limits';
 
@@ -17,10 +20,35 @@ export interface FeatureEntry {
 /** `final`: reading again (with positions) would say nothing more. */
 export type KmlRead = { ok: true; entries: FeatureEntry[] } | { ok: false; problem: string; final?: boolean };
 
+export interface KmlFolder {
+  /** The text of its last direct <name> child so far, if any. */
+  name: string | undefined;
+  parent: KmlFolder | undefined;
+  depth: number;
+  /** Its place among the document's folders (0 first): the same in every reading of the document. */
+  ordinal: number;
+  /** A feature inside it has been handed on. */
+  used: boolean;
+  /** Its name changed after that. */
+  renamed: boolean;
+  /** A feature is inside it. */
+  holdsFeature: boolean;
+}
+
+/** What the whole document said, known at its end. */
+export type KmlEnd =
+  | {
+    ok: true;
+    schema: Record<string, TypeConverter>;
+    /** Folders renamed after a feature inside them was handed on: ordinal → final name. */
+    lateNames: Map<number, string>;
+    /** Some feature lies in a folder whose final name is not blank. */
+    hasFolders: boolean;
+  }
+  | { ok: false; problem: string; final: boolean };
+
 /** Thrown inside the parser's handler to stop at the nesting limit. */
 class TooDeep extends Error {}
-
-// ---- the streaming pass --------------------------------------------------------------------------
 
 const FEATURE_TAGS = new Set(['Placemark', 'GroundOverlay', 'NetworkLink']);
 
@@ -30,143 +58,197 @@ const FEATURE_TAGS = new Set(['Placemark', 'GroundOverlay', 'NetworkLink']);
  */
 const TOLERATED = [/: unquoted attribute value\.$/, /: the string "\]\]>" is disallowed in char data\.$/];
 
-interface Folder {
-  /** The text of its last direct <name> child, if any. */
-  name: string | undefined;
-  parent: Folder | undefined;
-  depth: number;
-}
-
 interface Slot {
-  folder: Folder | undefined;
+  folder: KmlFolder | undefined;
   pending: PendingFeature | undefined;
 }
 
-/** Reads a KML document's features in document order (a folder before what it holds). Never throws. */
-export function readKmlFeatures(text: string): KmlRead {
-  const source = escapeBareAmpersands(text);
-  // Tracking line and column costs a good part of the pass: only a file that fails is read again
-  // with it, so the problem can say where.
-  const read = readFeatures(source, false);
-  if (read.ok || read.final) return read;
-  return readFeatures(source, true);
+/** A feature as it ends, with the folder it lies in (its name may still change: see KmlEnd). */
+export type OnFeature = (pending: PendingFeature, folder: KmlFolder | undefined) => void;
+
+/**
+ * One pass over a KML document given in pieces. `position`: track line and column for the error
+ * sentence (it costs a good part of the pass, so a caller reads a failing file again with it).
+ */
+export class KmlReader {
+  private readonly parser: SaxesParser<{ xmlns: true; position: boolean }>;
+  private readonly escaper = new AmpersandEscaper();
+  private readonly schema: Record<string, TypeConverter> = {};
+  private readonly lateNames = new Map<number, string>();
+  private hasFolders = false;
+  // Features not handed on yet, in document order: a feature waits for those that opened before it.
+  private slots: Slot[] = [];
+  private head = 0;
+  // Features still open, innermost last; the elements below the outermost one are being kept.
+  private readonly open: Array<{ element: Element; slot: Slot }> = [];
+  private current: Element | undefined;
+  private folder: KmlFolder | undefined;
+  private folders = 0;
+  // Direct <name> children of folders being read (text below them counts, as textContent does).
+  private readonly folderNames: Array<{ folder: KmlFolder; depth: number; text: string }> = [];
+  private depth = 0;
+  private root: string | undefined;
+  private isKml = false;
+  private failure: { problem: string; final: boolean } | null = null;
+
+  constructor(
+    private readonly onFeature: OnFeature,
+    position = false,
+  ) {
+    // Namespaces on: an unbound prefix (gx: without its xmlns:gx) was an error for the DOM reader too.
+    this.parser = new SaxesParser({ xmlns: true, position });
+    this.parser.on('error', (error) => {
+      if (!TOLERATED.some((pattern) => pattern.test(error.message))) throw error;
+    });
+    this.parser.on('opentag', (tag) => this.openTag(tag.name, tag.attributes as Record<string, SaxesAttributeNS>));
+    this.parser.on('text', (value) => this.text(value));
+    this.parser.on('cdata', (value) => {
+      // The DOM reader made no node for an empty section: it is no HTML description either.
+      if (value !== '') this.text({ cdata: value });
+    });
+    this.parser.on('closetag', () => this.closeTag());
+  }
+
+  /** The document could not be read (the rest need not be given). */
+  get failed(): boolean {
+    return this.failure !== null;
+  }
+
+  push(piece: string): void {
+    if (this.failure === null) this.write(() => this.parser.write(this.escaper.push(piece)));
+  }
+
+  end(): KmlEnd {
+    if (this.failure === null) this.write(() => this.parser.write(this.escaper.end()).close());
+    if (this.failure !== null) return { ok: false, ...this.failure };
+    if (!this.isKml) return { ok: false, problem: `The file is XML but not KML (its root element is <${this.root ?? '?'}>, not <kml>).`, final: true };
+    return { ok: true, schema: this.schema, lateNames: this.lateNames, hasFolders: this.hasFolders };
+  }
+
+  private write(step: () => void): void {
+    try {
+      step();
+    } catch (error) {
+      if (error instanceof TooDeep) this.failure = { problem: nestingSentence('KML'), final: true };
+      else {
+        const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+        this.failure = { problem: `The KML is not well-formed XML (${message}). Export it again from Google Earth or the mapping tool.`, final: false };
+      }
+    }
+  }
+
+  private openTag(name: string, attributes: Record<string, SaxesAttributeNS>): void {
+    // Deeper nesting makes the lookups below (and the folder chain) cost depth × elements.
+    if (++this.depth > MAX_NESTING_DEPTH) throw new TooDeep();
+    if (this.root === undefined) {
+      this.root = localName(name);
+      this.isKml = this.root === 'kml';
+    }
+    if (!this.isKml) return;
+    const folder = this.folder;
+    if (name === 'SimpleField') this.schema[attributes.name?.value || ''] = TYPE_CONVERTERS[attributes.type?.value || ''] || TYPE_CONVERTERS.string!;
+    if (name === 'name' && folder !== undefined && folder.depth === this.depth - 1) this.folderNames.push({ folder, depth: this.depth, text: '' });
+    const isFeature = FEATURE_TAGS.has(name);
+    if (this.current !== undefined || isFeature) {
+      const element: Element = { tag: name, attributes, children: [], parent: this.current };
+      this.current?.children.push(element);
+      this.current = element;
+      if (isFeature) {
+        const slot: Slot = { folder, pending: undefined };
+        if (folder !== undefined) folder.holdsFeature = true;
+        this.slots.push(slot);
+        this.open.push({ element, slot });
+      }
+    }
+    if (name === 'Folder') {
+      this.folder = { name: undefined, parent: folder, depth: this.depth, ordinal: this.folders++, used: false, renamed: false, holdsFeature: false };
+    }
+  }
+
+  private text(value: string | { cdata: string }): void {
+    if (this.current !== undefined) this.current.children.push(value);
+    const text = typeof value === 'string' ? value : value.cdata;
+    for (const capture of this.folderNames) capture.text += text;
+  }
+
+  private closeTag(): void {
+    if (this.current !== undefined) {
+      const element = this.current;
+      this.current = element.parent;
+      const innermost = this.open[this.open.length - 1];
+      if (innermost !== undefined && innermost.element === element) {
+        this.open.pop();
+        innermost.slot.pending = readFeature(element);
+        this.handOn();
+      }
+    }
+    const capture = this.folderNames[this.folderNames.length - 1];
+    if (capture !== undefined && capture.depth === this.depth) {
+      this.folderNames.pop();
+      capture.folder.name = capture.text;
+      if (capture.folder.used) capture.folder.renamed = true;
+    }
+    const folder = this.folder;
+    if (folder !== undefined && folder.depth === this.depth) {
+      // Its name is final now.
+      if (folder.renamed) this.lateNames.set(folder.ordinal, folder.name ?? '');
+      if (folder.holdsFeature) {
+        if (folder.name !== undefined && folder.name.trim() !== '') this.hasFolders = true;
+        if (folder.parent !== undefined) folder.parent.holdsFeature = true;
+      }
+      this.folder = folder.parent;
+    }
+    this.depth--;
+  }
+
+  /** Hands on every finished feature that no earlier open one waits before. */
+  private handOn(): void {
+    while (this.head < this.slots.length && this.slots[this.head]!.pending !== undefined) {
+      const slot = this.slots[this.head++]!;
+      // A used folder's ancestors are used already.
+      for (let at = slot.folder; at !== undefined && !at.used; at = at.parent) at.used = true;
+      this.onFeature(slot.pending!, slot.folder);
+    }
+    if (this.head === this.slots.length) {
+      this.slots = [];
+      this.head = 0;
+    }
+  }
 }
 
-// A bare "&" (not starting an entity or character reference), as in a hand-written
-// <name>Tom & Jerry</name>: the DOM reader took it as text, so it is escaped before the strict pass
-// — outside CDATA sections and comments, where it is already text.
-const BARE_AMPERSAND = /&(?![A-Za-z_][\w.-]*;|#[0-9]+;|#x[0-9A-Fa-f]+;)/g;
-const VERBATIM = /<!\[CDATA\[[\s\S]*?\]\]>|<!--[\s\S]*?-->/g;
-
-function escapeBareAmpersands(text: string): string {
-  BARE_AMPERSAND.lastIndex = 0;
-  if (!BARE_AMPERSAND.test(text)) return text;
-  let out = '';
-  let from = 0;
-  for (const match of text.matchAll(VERBATIM)) {
-    out += text.slice(from, match.index).replace(BARE_AMPERSAND, '&amp;') + match[0];
-    from = match.index + match[0].length;
+/** The innermost folder with a non-blank name, trimmed; `lateNames` gives the final names of folders renamed after use. */
+export function folderLabel(folder: KmlFolder | undefined, lateNames?: ReadonlyMap<number, string>): string | undefined {
+  for (let at = folder; at !== undefined; at = at.parent) {
+    const name = lateNames?.get(at.ordinal) ?? at.name;
+    if (name !== undefined && name.trim() !== '') return name.trim();
   }
-  return out + text.slice(from).replace(BARE_AMPERSAND, '&amp;');
+  return undefined;
+}
+
+/** Reads a whole KML document's features in document order (a folder before what it holds). Never throws. */
+export function readKmlFeatures(text: string): KmlRead {
+  // Only a file that fails is read again with line and column, so the problem can say where.
+  const read = readFeatures(text, false);
+  if (read.ok || read.final) return read;
+  return readFeatures(text, true);
 }
 
 function readFeatures(text: string, position: boolean): KmlRead {
-  // Namespaces on: an unbound prefix (gx: without its xmlns:gx) was an error for the DOM reader too.
-  const parser = new SaxesParser({ xmlns: true, position });
-  const schema: Record<string, TypeConverter> = {};
-  const slots: Slot[] = [];
-  // Features still open, innermost last; the elements below the outermost one are being kept.
-  const open: Array<{ element: Element; slot: Slot }> = [];
-  let current: Element | undefined;
-  let folder: Folder | undefined;
-  // Direct <name> children of folders being read (text below them counts, as textContent does).
-  const folderNames: Array<{ folder: Folder; depth: number; text: string }> = [];
-  let depth = 0;
-  let root: string | undefined;
-  let isKml = false;
-
-  parser.on('error', (error) => {
-    if (!TOLERATED.some((pattern) => pattern.test(error.message))) throw error;
-  });
-  parser.on('opentag', (tag) => {
-    // Deeper nesting makes the lookups below (and the folder chain) cost depth × elements.
-    if (++depth > MAX_NESTING_DEPTH) throw new TooDeep();
-    const name = tag.name;
-    if (root === undefined) {
-      root = localName(name);
-      isKml = root === 'kml';
-    }
-    if (!isKml) return;
-    const attributes = tag.attributes as Record<string, SaxesAttributeNS>;
-    if (name === 'SimpleField') schema[attributes.name?.value || ''] = TYPE_CONVERTERS[attributes.type?.value || ''] || TYPE_CONVERTERS.string!;
-    if (name === 'name' && folder !== undefined && folder.depth === depth - 1) folderNames.push({ folder, depth, text: '' });
-    const isFeature = FEATURE_TAGS.has(name);
-    if (current !== undefined || isFeature) {
-      const element: Element = { tag: name, attributes, children: [], parent: current };
-      current?.children.push(element);
-      current = element;
-      if (isFeature) {
-        const slot: Slot = { folder, pending: undefined };
-        slots.push(slot);
-        open.push({ element, slot });
-      }
-    }
-    if (name === 'Folder') folder = { name: undefined, parent: folder, depth };
-  });
-  parser.on('text', (value) => {
-    if (current !== undefined) current.children.push(value);
-    for (const capture of folderNames) capture.text += value;
-  });
-  parser.on('cdata', (value) => {
-    // The DOM reader made no node for an empty section: it is no HTML description either.
-    if (value === '') return;
-    if (current !== undefined) current.children.push({ cdata: value });
-    for (const capture of folderNames) capture.text += value;
-  });
-  parser.on('closetag', () => {
-    if (current !== undefined) {
-      const element = current;
-      current = element.parent;
-      const innermost = open[open.length - 1];
-      if (innermost !== undefined && innermost.element === element) {
-        open.pop();
-        innermost.slot.pending = readFeature(element);
-      }
-    }
-    const capture = folderNames[folderNames.length - 1];
-    if (capture !== undefined && capture.depth === depth) {
-      folderNames.pop();
-      capture.folder.name = capture.text;
-    }
-    if (folder !== undefined && folder.depth === depth) folder = folder.parent;
-    depth--;
-  });
-
+  const found: Array<{ pending: PendingFeature; folder: KmlFolder | undefined }> = [];
+  const reader = new KmlReader((pending, folder) => found.push({ pending, folder }), position);
+  reader.push(text);
+  const end = reader.end();
+  if (!end.ok) return end;
   try {
-    parser.write(text).close();
-  } catch (error) {
-    if (error instanceof TooDeep) return { ok: false, problem: nestingSentence('KML'), final: true };
-    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    return { ok: false, problem: `The KML is not well-formed XML (${message}). Export it again from Google Earth or the mapping tool.` };
-  }
-  if (!isKml) return { ok: false, problem: `The file is XML but not KML (its root element is <${root ?? '?'}>, not <kml>).` };
-  try {
-    return { ok: true, entries: slots.map((slot) => entryOf(slot, schema)) };
+    // Every folder's name is final now: its own name is the one to read.
+    return { ok: true, entries: found.map(({ pending, folder }) => entryOf(finishFeature(pending, end.schema), folderLabel(folder))) };
   } catch (error) {
     return { ok: false, problem: `The KML could not be read (${error instanceof Error ? error.message : String(error)}).` };
   }
 }
 
-function entryOf(slot: Slot, schema: Record<string, TypeConverter>): FeatureEntry {
-  const feature = finishFeature(slot.pending!, schema);
-  const folder = folderName(slot.folder);
+export function entryOf(feature: GeoFeature, folder: string | undefined): FeatureEntry {
   return folder === undefined ? { feature } : { feature, folder };
 }
 
-/** The innermost folder with a non-blank name, trimmed. */
-function folderName(folder: Folder | undefined): string | undefined {
-  for (let at = folder; at !== undefined; at = at.parent) {
-    if (at.name !== undefined && at.name.trim() !== '') return at.name.trim();
-  }
-  return undefined;
-}
+export { escapeBareAmpersands };
