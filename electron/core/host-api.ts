@@ -17,6 +17,7 @@ import { refuse } from '../shared/result';
 import type { TileProvider } from './tiles/index';
 import type { BulkSession } from './bulk/session';
 import { applySitesBatch, previewSitesBatch } from './sites/batch-edit';
+import { gatherChanges } from './change-events';
 
 export type { HostTileOptions } from './open-core';
 
@@ -303,17 +304,20 @@ export function createHostApi(
       return services.close();
     },
     onEvent(listener) {
-      const unsubscribeServices = services.on(listener);
+      // Site and outbox changes reach the page as one 'changes' event per transaction (change-events.ts).
+      const gather = gatherChanges(listener);
+      const unsubscribeServices = services.on(gather.other);
       const unsubscribers = [
-        core.on('status', (status) => listener({ type: 'status', status: toStatusView(status, host) })),
-        core.on('site', (site) => listener({ type: 'site', site: site })),
-        core.on('site-removed', ({ localId, revision }) => listener({ type: 'site-removed', localId, revision })),
-        core.on('outbox', (entry) => listener({ type: 'outbox', entry: entry })),
-        core.on('outbox-removed', ({ entryId, revision }) => listener({ type: 'outbox-removed', entryId, revision })),
-        core.on('profiles', (profiles) => listener({ type: 'profiles', profiles: profiles })),
-        core.on('problem', ({ message, detail }) => listener({ type: 'problem', message, detail })),
+        core.on('status', (status) => gather.other({ type: 'status', status: toStatusView(status, host) })),
+        core.on('site', gather.site),
+        core.on('site-removed', ({ localId, revision }) => gather.siteRemoved(localId, revision)),
+        core.on('outbox', gather.entry),
+        core.on('outbox-removed', ({ entryId, revision }) => gather.entryRemoved(entryId, revision)),
+        core.on('profiles', (profiles) => gather.other({ type: 'profiles', profiles: profiles })),
+        core.on('problem', ({ message, detail }) => gather.other({ type: 'problem', message, detail })),
       ];
       return () => {
+        gather.close();
         unsubscribeServices();
         for (const unsubscribe of unsubscribers) unsubscribe();
       };

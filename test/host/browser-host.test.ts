@@ -372,9 +372,9 @@ describe('events', () => {
       const saved = (await api.saveSite({ name: 'Event Tower', height: 30, latitude: 41, longitude: -80 })) as Result<SiteView>;
       expect(saved.ok).toBe(true);
       const localId = (saved as { ok: true; value: SiteView }).value.localId;
-      const siteEvent = await arrival('site', (event) => event.type === 'site' && event.site.localId === localId);
-      expect(siteEvent).toMatchObject({ type: 'site', site: { name: 'Event Tower', height: 30 } });
-      await arrival('outbox', (event) => event.type === 'outbox' && event.entry.localId === localId);
+      // The site and its outbox entry, told by one transaction, arrive as one event.
+      const changes = await arrival('changes', (event) => event.type === 'changes' && event.changes.sites.some((site) => site.localId === localId));
+      expect(changes).toMatchObject({ type: 'changes', changes: { sites: [{ name: 'Event Tower', height: 30 }], entries: [{ localId, kind: 'site', state: 'pending' }] } });
     } finally {
       unsubscribe();
       bridge.close();
@@ -396,9 +396,10 @@ describe('through to the service', () => {
       const saved = (await bridge.invoke('saveSite', { name: 'Synced Ridge', height: 52, latitude: 40.61, longitude: -79.93 })) as Result<SiteView>;
       const localId = (saved as { ok: true; value: SiteView }).value.localId;
       const synced = await vi.waitFor(() => {
-        const found = events.find((event) => event.type === 'site' && event.site.localId === localId && event.site.syncState === 'synced');
-        if (found?.type !== 'site') throw new Error(`the site has not been reported synced (its events: ${events.filter((event) => event.type === 'site' && event.site.localId === localId).map((event) => event.type === 'site' && event.site.syncState).join(', ')})`);
-        return found.site;
+        const told = events.flatMap((event) => (event.type === 'changes' ? event.changes.sites.filter((site) => site.localId === localId) : []));
+        const found = told.find((site) => site.syncState === 'synced');
+        if (!found) throw new Error(`the site has not been reported synced (its events: ${told.map((site) => site.syncState).join(', ')})`);
+        return found;
       }, waiting('the site to be reported synced', 50_000));
       expect(synced.siteId).toMatch(/\S/);
       // The sandbox (the Sandbox profile's service) now holds it, under that ID.

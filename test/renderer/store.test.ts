@@ -122,6 +122,29 @@ describe('the renderer store', () => {
     expect(h.store.getState().sites.size).toBe(500);
   });
 
+  it("applies a transaction's change set in one update, and a later older view never brings back what it removed", async () => {
+    const h = harness([site('gone')]);
+    h.releaseList();
+    await h.store.start();
+    const mapHeard: Array<[number, number]> = [];
+    h.store.onSites((changed, removed) => mapHeard.push([changed.length, removed.length]));
+    let updates = 0;
+    h.store.subscribe(() => updates++);
+    const entry = (id: string, revision: number) =>
+      ({ id, kind: 'site', state: 'pending', profileId: 'p', summary: id, payload: {}, attempts: 0, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', nextAttemptAt: null, result: null, problem: null, revision }) as OutboxEntryView;
+    const sites = Array.from({ length: 1000 }, (_, i) => site(`n${i}`, { revision: 10 }));
+    h.emit({ type: 'changes', changes: { entries: sites.map((s, i) => entry(`e${i}`, 10)), entriesRemoved: [], sites, sitesRemoved: [{ localId: 'gone', revision: 10 }] } });
+    h.store.flush();
+    expect(updates).toBe(1);
+    expect(mapHeard).toEqual([[1000, 1]]);
+    expect(h.store.getState().outbox.size).toBe(1000);
+    // A view from before the removal (a late call answer) arrives after it: the site stays gone.
+    h.emit({ type: 'changes', changes: { entries: [], entriesRemoved: [], sites: [site('gone', { revision: 9 })], sitesRemoved: [] } });
+    h.store.flush();
+    expect(h.store.getState().sites.has('gone')).toBe(false);
+    h.store.stop();
+  });
+
   it('removes a site on site-removed, and tells the map', async () => {
     const h = harness([site('c')]);
     h.releaseList();

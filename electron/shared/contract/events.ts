@@ -1,10 +1,16 @@
 // What the renderer may hear: every change the core makes, as it is made.
 import type { BasemapView, DownloadView } from './basemaps';
 import type { GpsView } from './gps';
-import type { BulkRunView, OutboxEntryView, ProfileView, SettingsView, SiteView, StatusView } from './views';
+import type { BulkRunView, ChangeSet, OutboxEntryView, ProfileView, SettingsView, SiteView, StatusView } from './views';
 
 export type ApiEvent =
   | { type: 'status'; status: StatusView }
+  /**
+   * Site and outbox changes the core told together (one transaction: an import's thousands of rows),
+   * in one event the page applies in one update. The hosts send these; the four single-change events
+   * below say the same for one object (the page's store applies both forms alike).
+   */
+  | { type: 'changes'; changes: ChangeSet }
   | { type: 'site'; site: SiteView }
   /** Removals carry the revision of the removal: a view with a lower one must not bring the object back. */
   | { type: 'site-removed'; localId: string; revision: number }

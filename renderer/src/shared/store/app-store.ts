@@ -14,6 +14,7 @@ import type { ApiEvent, GpsView, BasemapView, BulkRunView, ChangeSet, DownloadVi
 import { DEFAULT_SETTINGS } from '../../../../electron/shared/contract/views';
 import { unpackSites, type SiteList } from '../../../../electron/shared/contract/site-list';
 import { describeError } from '../../../../electron/shared/result';
+import { changeSetOf } from './change-set';
 
 export { describeError };
 
@@ -222,10 +223,7 @@ export class AppStore {
 
   /** What an action answered it changed (entries, removals, the site), shown at once. */
   applyChanges(changes: ChangeSet): void {
-    for (const entry of changes.entries) this.apply({ type: 'outbox', entry });
-    for (const { entryId, revision } of changes.entriesRemoved) this.apply({ type: 'outbox-removed', entryId, revision });
-    for (const site of changes.sites) this.apply({ type: 'site', site });
-    for (const { localId, revision } of changes.sitesRemoved) this.apply({ type: 'site-removed', localId, revision });
+    this.apply({ type: 'changes', changes });
     this.flush();
   }
 
@@ -262,18 +260,19 @@ export class AppStore {
       case 'settings':
         this.set({ settings: event.settings });
         break;
+      case 'changes':
       case 'site':
-        this.gather(this.pendingSites, event.site.localId, event.site, event.site.revision);
-        break;
       case 'site-removed':
-        this.gather(this.pendingSites, event.localId, null, event.revision);
-        break;
       case 'outbox':
-        this.gather(this.pendingOutbox, event.entry.id, event.entry, event.entry.revision);
+      case 'outbox-removed': {
+        // Kept to apply with whatever else arrives in the next moment: one store update, one re-sort.
+        const changes = changeSetOf(event);
+        for (const entry of changes.entries) this.gather(this.pendingOutbox, entry.id, entry, entry.revision);
+        for (const { entryId, revision } of changes.entriesRemoved) this.gather(this.pendingOutbox, entryId, null, revision);
+        for (const site of changes.sites) this.gather(this.pendingSites, site.localId, site, site.revision);
+        for (const { localId, revision } of changes.sitesRemoved) this.gather(this.pendingSites, localId, null, revision);
         break;
-      case 'outbox-removed':
-        this.gather(this.pendingOutbox, event.entryId, null, event.revision);
-        break;
+      }
       default:
         for (const slice of this.slices) (slice.on?.[event.type] as ((store: AppStore, event: ApiEvent) => void) | undefined)?.(this, event);
     }
