@@ -31,7 +31,7 @@ const PIECE_BYTES = 1024 * 1024;
 type Head = Omit<ImportPreview, 'rows' | 'summary'>;
 
 /** Why the text cannot be read on, found part-way (the file is refused with it). */
-class Unreadable extends Error {}
+export class Unreadable extends Error {}
 /** Not UTF-8 after all: read again as Windows-1252 from the start. */
 export class NotUtf8 extends Error {
   constructor(readonly offset: number) {
@@ -107,22 +107,34 @@ function refusedHead(options: ImportOptions, message: string): Head {
 
 /** One decoded piece after another; a piece the encoding cannot read ends the reading with why. */
 export async function* decodedPieces(path: string, decoding: Decoding): AsyncGenerator<string> {
-  const skip = !decoding.bom ? 0 : decoding.encoding === 'utf-8' ? 3 : 2;
+  const skip = bomBytes(decoding);
   const stream = createReadStream(path, { highWaterMark: PIECE_BYTES, start: skip });
-  const decoder = decoding.encoding === 'windows-1252' ? null : new TextDecoder(decoding.encoding, { fatal: true, ignoreBOM: true });
-  let offset = skip;
-  let tail: Uint8Array = new Uint8Array(0);
   try {
-    for await (const piece of stream as AsyncIterable<Buffer>) {
-      const bytes = new Uint8Array(piece.buffer, piece.byteOffset, piece.byteLength);
-      yield decoder ? decode(decoder, bytes, decoding.encoding, offset, tail) : decodeWindows1252(bytes);
-      tail = bytes.subarray(Math.max(0, bytes.length - 3));
-      offset += bytes.length;
-    }
-    if (decoder) yield decode(decoder, new Uint8Array(0), decoding.encoding, offset, tail, true);
+    yield* decodeBytePieces(stream as AsyncIterable<Uint8Array>, decoding, skip);
   } finally {
     stream.destroy();
   }
+}
+
+/** The byte-order mark's length, when the decoding found one. */
+export function bomBytes(decoding: Decoding): number {
+  return !decoding.bom ? 0 : decoding.encoding === 'utf-8' ? 3 : 2;
+}
+
+/**
+ * Bytes that arrive in pieces (a file, an entry unpacked from a zip), the byte-order mark already
+ * left out, decoded a piece at a time; `offset`: where the first piece starts, for the sentences.
+ */
+export async function* decodeBytePieces(pieces: AsyncIterable<Uint8Array>, decoding: Decoding, offset = 0): AsyncGenerator<string> {
+  const decoder = decoding.encoding === 'windows-1252' ? null : new TextDecoder(decoding.encoding, { fatal: true, ignoreBOM: true });
+  let tail: Uint8Array = new Uint8Array(0);
+  for await (const piece of pieces) {
+    const bytes = new Uint8Array(piece.buffer, piece.byteOffset, piece.byteLength);
+    yield decoder ? decode(decoder, bytes, decoding.encoding, offset, tail) : decodeWindows1252(bytes);
+    tail = bytes.subarray(Math.max(0, bytes.length - 3));
+    offset += bytes.length;
+  }
+  if (decoder) yield decode(decoder, new Uint8Array(0), decoding.encoding, offset, tail, true);
 }
 
 function decode(decoder: InstanceType<typeof TextDecoder>, bytes: Uint8Array, encoding: TextEncodingName, offset: number, tail: Uint8Array, last = false): string {

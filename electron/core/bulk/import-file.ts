@@ -2,9 +2,9 @@
 // preview store (preview-store.ts), in the preview's worker (preview-thread.ts). A CSV streams
 // (csv-file.ts: its lines bounded, its rows checked and written as they are read, so a 200 MB file
 // of one line is refused after its first megabyte and 1.2 million rows never sit in memory at
-// once); a GeoJSON FeatureCollection streams too, a feature at a time (geojson-file.ts); KML, KMZ
-// and other GeoJSON are read whole into a table within their own bounds (limits.ts), then each row
-// is checked and written as the CSV's are.
+// once); a GeoJSON FeatureCollection streams too, a feature at a time (geojson-file.ts), and so do
+// KML and the KML inside a KMZ, a placemark at a time (kml-file.ts); other GeoJSON is read whole
+// into a table within its own bounds (limits.ts), then each row is checked and written as the CSV's are.
 import { open, readFile } from 'node:fs/promises';
 import { guessBomlessUtf16 } from '../../shared/bulk/decode';
 import { formatFromFileName, readImportTable, type ImportOptions, type ReadOptions } from '../../shared/bulk/import';
@@ -12,9 +12,11 @@ import { previewContext, previewHead } from '../../shared/bulk/preview';
 import type { ImportFormat, TableRow } from '../../shared/bulk/table';
 import { previewCsvFile } from './csv-file';
 import { previewGeoJsonFile } from './geojson-file';
+import { previewKmlFile } from './kml-file';
 import { PreviewStoreWriter } from './preview-store';
 
 const SNIFF_BYTES = 4096;
+const ZIP = [0x50, 0x4b, 0x03, 0x04];
 
 /** The file's bytes, or where the worker reads them. */
 export type PreviewSource = Uint8Array | { path: string };
@@ -23,9 +25,16 @@ export type PreviewSource = Uint8Array | { path: string };
 export async function previewToStore(source: PreviewSource, options: ImportOptions, storePath: string): Promise<void> {
   const store = new PreviewStoreWriter(storePath);
   if (!(source instanceof Uint8Array)) {
-    const format = formatOf(await readHead(source.path), options);
+    const head = await readHead(source.path);
+    const format = formatOf(head, options);
     if (format === 'csv') {
       store.finish(await previewCsvFile(source.path, options, store));
+      return;
+    }
+    // As readImportTable decides: a zip called .kml is read as the KMZ it is.
+    const zip = ZIP.every((byte, index) => head[index] === byte);
+    if (format === 'kml' || format === 'kmz') {
+      store.finish(await previewKmlFile(source.path, zip ? 'kmz' : format, options, store));
       return;
     }
     // A FeatureCollection streams; anything else answers null and is read whole below.

@@ -32,7 +32,9 @@ export const READ_ROWS = 2000;
 type Head = Omit<ImportPreview, 'rows'>;
 
 function openScratch(path: string): Database.Database {
-  const db = new Database(path);
+  // Never made here: a scratch file removed while its worker starts (the CLI stopped by a signal)
+  // would otherwise come back, left behind with the default permissions.
+  const db = new Database(path, { fileMustExist: true });
   // Scratch data, rebuilt by checking the file again: no journal, no fsync, a small page cache.
   db.pragma('journal_mode = OFF');
   db.pragma('synchronous = OFF');

@@ -56,7 +56,8 @@ const FEATURE_TAGS = new Set(['Placemark', 'GroundOverlay', 'NetworkLink']);
  * Slips the DOM reader let through (it read them as written, and so does saxes after reporting
  * them): an unquoted attribute value, and "]]>" in text. Every other error refuses the file.
  */
-const TOLERATED = [/: unquoted attribute value\.$/, /: the string "\]\]>" is disallowed in char data\.$/];
+// Without position tracking saxes gives the bare sentence, with it "line:column: " first.
+const TOLERATED = [/(?:^|: )unquoted attribute value\.$/, /(?:^|: )the string "\]\]>" is disallowed in char data\.$/];
 
 interface Slot {
   folder: KmlFolder | undefined;
