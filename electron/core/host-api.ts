@@ -14,6 +14,8 @@ import {
 } from '../shared/contract/index';
 import { openHostServices, type HostServicesOptions, type SitewalkCore, type SyncStatus } from './open-core';
 import { refuse } from '../shared/result';
+import { encodeSiteList, type SiteListWire } from '../shared/contract/site-list-wire';
+import type { SiteList } from '../shared/contract/site-list';
 import type { TileProvider } from './tiles/index';
 import type { BulkSession } from './bulk/session';
 import { applySitesBatch, previewSitesBatch } from './sites/batch-edit';
@@ -102,6 +104,18 @@ function changeSetAfter(core: SitewalkCore, entryIds: readonly string[], localId
   return changes;
 }
 
+// The core hands out one SiteList until a site changes; its wire form is made once for it, so the
+// browser host's cache of the answer's bytes (kept by object) holds across the page's reloads.
+const wires = new WeakMap<SiteList, SiteListWire>();
+function wireOf(list: SiteList): SiteListWire {
+  let wire = wires.get(list);
+  if (!wire) {
+    wire = encodeSiteList(list);
+    wires.set(list, wire);
+  }
+  return wire;
+}
+
 function mapResult<T, U>(outcome: Result<T>, map: (value: T) => U): Result<U> {
   return outcome.ok ? { ok: true, value: map(outcome.value) } : { ok: false, issues: outcome.issues };
 }
@@ -146,7 +160,7 @@ export function createHostApi(
       return core.sites.list();
     },
     async listSitesPacked() {
-      return core.sites.listPacked();
+      return wireOf(core.sites.listPacked());
     },
     async saveSite(input) {
       const { localId, ...fields } = input;

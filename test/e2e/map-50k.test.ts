@@ -132,4 +132,31 @@ describe('50,000 sites', () => {
     await session.screenshot('map-50k-opened');
     expect(session.errors).toEqual([]);
   });
+
+  test('a reload draws them from the one answer: clustered once, and the list and search right at once', { timeout: 180_000 }, async ({ page, session }) => {
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await chooseSandbox(page);
+    await expect.poll(() => mapData(page, 'pins-on-map'), { message: 'the 50,000 sites on the map', timeout: 60_000 }).toBeGreaterThanOrEqual(SITES);
+    const total = await mapData(page, 'pins-on-map');
+
+    // The page opened again on the register: the pins come from the site list's columns, the site
+    // views after them; the views change no pin, so the layer keeps its pins and its cluster index.
+    await page.reload();
+    await expect.poll(() => page.evaluate(() => performance.getEntriesByName('sitewalk:sites-reset').length), { message: 'the views made after the pins', timeout: 60_000 }).toBe(1);
+    await expect.poll(() => mapData(page, 'pins-on-map'), { message: 'every site on the map again' }).toBe(total);
+    // The reset with the views came after the pins, and replaced none of them (it would have done so
+    // right then): the pins were set once, so the cluster index was built once for them.
+    const replaced = await page.evaluate(() => {
+      const received = performance.getEntriesByName('sitewalk:sites-received')[0]!.startTime;
+      return performance.getEntriesByName('sitewalk:set-pins').filter((entry) => entry.startTime >= received).length;
+    });
+    expect(replaced).toBe(1);
+
+    // The list and its search work on every site at once.
+    await page.getByLabel('Search sites').fill('Tower 50000');
+    await expect.poll(() => mapData(page, 'pins-on-map'), { message: 'the searched site only' }).toBe(1);
+    await page.getByLabel('Search sites').fill('');
+    await expect.poll(() => mapData(page, 'pins-on-map'), { message: 'every site again' }).toBe(total);
+    expect(session.errors).toEqual([]);
+  });
 });

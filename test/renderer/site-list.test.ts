@@ -2,7 +2,7 @@
 // exactly the SiteViews the core built, whatever they hold.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { packSites, unpackSites, type SiteView } from '../../electron/shared/contract/index';
+import { decodeSiteList, encodeSiteList, packSites, unpackSites, type SiteView } from '../../electron/shared/contract/index';
 import { pinsFromColumns } from '../../renderer/src/map/column-pins';
 import { toPin } from '../../renderer/src/map/site-pin';
 
@@ -56,6 +56,30 @@ describe('the lean site list', () => {
       const wire = JSON.parse(JSON.stringify(packSites(sites))) as ReturnType<typeof packSites>;
       expect(pinsFromColumns(wire)).toEqual(unpackSites(wire).flatMap((view) => toPin(view) ?? []));
     }), { numRuns: 300 });
+  });
+
+  it('comes back from its wire form exactly as packed, whatever repeats, counts up or breaks the pattern', () => {
+    // Columns that repeat and count up (as an import's do), broken at random by other values.
+    const counting = fc.tuple(fc.array(site, { minLength: 45, maxLength: 120 }), fc.integer({ min: -3, max: 3 }), fc.integer({ min: 0, max: 2 ** 53 })).map(([sites, step, start]) =>
+      sites.map((s, k) => (k % 53 === 7 ? s : { ...s, siteId: String(start + step * k), revision: Math.abs(start + step * k), queued: 0, height: 20 + (k % 5), profileId: 'p1' })),
+    );
+    fc.assert(fc.property(fc.oneof(fc.array(site, { maxLength: 30 }), counting), (sites) => {
+      const list = packSites(sites);
+      const wire = JSON.parse(JSON.stringify(encodeSiteList(list))) as ReturnType<typeof encodeSiteList>;
+      expect(decodeSiteList(wire)).toEqual(JSON.parse(JSON.stringify(list)));
+      expect(unpackSites(decodeSiteList(wire))).toEqual(JSON.parse(JSON.stringify(sites)));
+    }), { numRuns: 400 });
+  });
+
+  it('sends an import\'s mostly-equal columns once, and its counting ones as runs or differences', () => {
+    const sites: SiteView[] = Array.from({ length: 1000 }, (_, k) => ({ localId: `local-${k}abcdefg`, siteId: String(100000 + k), profileId: 'p-bdde7be9', origin: 'created', name: `Tower ${k}`, height: 20 + (k % 80), latitude: 39.1234 + k / 1e4, longitude: -82.5 + k / 1e4, description: 'Imported', group: `Town ${k % 25}`, pinStyle: 1, measurement: null, syncState: 'synced', lastError: null, queued: 0, createdAt: new Date(1_795_000_000_000).toISOString(), updatedAt: new Date(1_795_000_000_000 + 3 * k + (k % 2)).toISOString(), revision: 2 * k + 1 }));
+    const wire = encodeSiteList(packSites(sites));
+    for (const column of ['siteId', 'profileId', 'origin', 'description', 'pinStyle', 'syncState', 'queued', 'createdAt', 'revision'] as const) expect(wire[column]).toEqual(expect.objectContaining({ runs: expect.any(Array) }));
+    expect(wire.siteId).toEqual({ runs: [100000, 1, 1000], other: [] });
+    expect(wire.revision).toEqual({ runs: [1, 2, 1000], other: [] });
+    expect(wire.updatedAt).toEqual({ deltas: [1_795_000_000_000, ...Array.from({ length: 999 }, (_, k) => 3 + ((k + 1) % 2) - (k % 2))] });
+    expect(JSON.stringify(wire).length).toBeLessThan(JSON.stringify(packSites(sites)).length * 0.6);
+    expect(unpackSites(decodeSiteList(JSON.parse(JSON.stringify(wire)) as typeof wire))).toEqual(sites);
   });
 
   it('is much smaller than the views on the wire', () => {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiEvent, OutboxEntryView, SiteView, SitewalkApi, StatusView } from '../../electron/shared/contract/index';
 import { DEFAULT_SETTINGS, packSites } from '../../electron/shared/contract/index';
-import type { SiteList } from '../../electron/shared/contract/site-list';
+import { encodeSiteList, type SiteListWire } from '../../electron/shared/contract/site-list-wire';
 import { createAppStore } from '../../renderer/src/app/store';
 import { dismissProblem } from '../../renderer/src/features/status/problems-slice';
 
@@ -78,7 +78,7 @@ describe('the renderer store', () => {
       getStatus: async () => status,
       listProfiles: async () => [],
       getSettings: async () => DEFAULT_SETTINGS,
-      listSitesPacked: async () => JSON.parse(JSON.stringify(packSites([site('a'), site('b', { latitude: null })]))) as SiteList,
+      listSitesPacked: async () => JSON.parse(JSON.stringify(encodeSiteList(packSites([site('a'), site('b', { latitude: null })])))) as SiteListWire,
       listOutbox: async () => ({ active: [], history: { entries: [], next: null, total: 0 } }),
     } as unknown as SitewalkApi;
     const store = createAppStore(api, (listener) => {

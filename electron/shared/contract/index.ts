@@ -7,6 +7,7 @@ export * from './events';
 export * from './basemaps';
 export * from './gps';
 export * from './site-list';
+export * from './site-list-wire';
 export * from './batch-edit';
 export type { Result } from '../result';
 export type { Binding, InputIssue, KeyStoreKind, OutboxState, PinStyle, SyncState } from '../domain';

@@ -5,7 +5,7 @@ import type { Result } from '../result';
 import type { EusPlan } from '../bulk/eus';
 import { ROW_FILTERS, type ImportPreviewView, type PreviewRowsPage, type RowFilter } from '../bulk/preview-page';
 import type { ApiEvent } from './events';
-import type { SiteList } from './site-list';
+import type { SiteListWire } from './site-list-wire';
 import {
   bulkFileSchema,
   connectionTestOptionsSchema,
@@ -132,8 +132,8 @@ export interface SitewalkApi {
    */
   testProfile(profileId: string, options: ConnectionTestOptions): Promise<Result<ConnectionTestView>>;
   listSites(): Promise<SiteView[]>;
-  /** The same sites as listSites, in the lean columnar form the page loads at start (unpackSites). */
-  listSitesPacked(): Promise<SiteList>;
+  /** The same sites as listSites, in the lean columnar form the page loads at start (decodeSiteList, then unpackSites). */
+  listSitesPacked(): Promise<SiteListWire>;
   /** Validates, queues durably, returns the site as now pending. */
   saveSite(input: SiteInput): Promise<Result<SiteView>>;
   /** Adds a site the service already has, by its ID, to the local register (nothing is sent). */

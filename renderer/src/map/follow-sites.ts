@@ -7,6 +7,10 @@ import type { AppStore } from '../shared/store/app-store';
 import type { Pin, PinLayer } from './pins';
 import { pinsFromColumns } from './column-pins';
 import { toPin } from './site-pin';
+import { timed } from '../shared/load-timing';
+
+/** The layers whose pins are still the ones drawn from the first load's columns, nothing set since. */
+const columnPinsHeld = new WeakSet<PinLayer>();
 
 /** Keeps `layer` showing the sites `shown` lets through; returns the function that stops it. */
 export function followSites(map: L.Map, layer: PinLayer, store: AppStore, shown: () => (site: SiteView) => boolean): () => void {
@@ -24,19 +28,29 @@ export function followSites(map: L.Map, layer: PinLayer, store: AppStore, shown:
   };
   map.on('dragstart', onDrag);
   // The first load's pins come from the columns, before the store has the sites as views; the reset
-  // that follows with the views puts them through the filter, the map already fitted to them.
+  // that follows with the views puts them through the filter if one is set, the map already fitted.
   let drawnFromColumns = false;
   const stopColumns = store.onSiteColumns((list) => {
-    layer.setPins(pinsFromColumns(list));
+    const pins = timed('pins-from-columns', () => pinsFromColumns(list));
+    layer.setPins(pins);
     fitNow(fitted);
     drawnFromColumns = true;
+    columnPinsHeld.add(layer);
   });
   const stopSites = store.onSites((changed, removed, reset) => {
-    const pins = changed.map((site) => (shown()(site) ? toPin(site) : null));
+    const show = shown();
+    const afterColumns = reset && drawnFromColumns;
+    if (afterColumns) {
+      drawnFromColumns = false;
+      // The views of the sites just drawn from their columns, each one's pin the same
+      // (test/renderer/site-list.test.ts): with no filter holding any back, the layer keeps its pins,
+      // its clusters and its picture, rather than building all three again for nothing.
+      if (columnPinsHeld.delete(layer) && changed.every(show)) return;
+    }
+    const pins = changed.map((site) => (show(site) ? toPin(site) : null));
     if (reset) {
       layer.setPins(pins.filter((p): p is Pin => p !== null));
-      if (!drawnFromColumns) fitNow(fitted);
-      drawnFromColumns = false;
+      if (!afterColumns) fitNow(fitted);
     } else {
       // A site that lost its position (or no longer passes the filter) leaves the map.
       const gone = [...removed, ...changed.filter((s, i) => pins[i] === null).map((s) => s.localId)];
@@ -63,5 +77,6 @@ export function followSites(map: L.Map, layer: PinLayer, store: AppStore, shown:
 
 /** Puts every site `shown` lets through on the layer at once. */
 export function showAll(layer: PinLayer, store: AppStore, shown: (site: SiteView) => boolean): void {
+  columnPinsHeld.delete(layer);
   layer.setPins([...store.getState().sites.values()].filter((site) => shown(site)).map(toPin).filter((p): p is Pin => p !== null));
 }

@@ -14,7 +14,7 @@ import L from 'leaflet';
 import type { SettingsView, SiteView } from '../../../electron/shared/contract/index';
 import { useAppState, type AppStore } from '../shared/store/app-store';
 import type { PickedFix } from '../shared/ui/ui-context';
-import { siteMatcher, type SiteFilter } from '../shared/site-filter';
+import { isEmptyFilter, siteMatcher, type SiteFilter } from '../shared/site-filter';
 import { readMapPalette, useResolvedTheme, type MapPalette } from '../shared/theme';
 import { PinLayer, type ClusterMark, type MovePreview, type Pin } from './pins';
 import { CursorCoordinates } from './cursor-coordinates';
@@ -244,11 +244,11 @@ export function MapView(props: MapViewProps) {
     const layer = layerRef.current;
     const container = containerRef.current;
     if (!layer) return;
-    const matches = filter ? siteMatcher(filter) : null;
+    const matches = filter && !isEmptyFilter(filter) ? siteMatcher(filter) : null;
     shownRef.current = (site) => !matches || matches(site) || site.localId === selectedId || site.localId === movableId;
     if (container) container.dataset['filtered'] = matches ? 'true' : 'false';
-    // Without a filter every site is on the map already: a new selection changes nothing.
-    const key = filter ? JSON.stringify([filter, selectedId, movableId]) : 'all';
+    // Without a filter (or one that lets every site through) every site is on the map already: a new selection changes nothing.
+    const key = matches ? JSON.stringify([filter, selectedId, movableId]) : 'all';
     if (key === appliedRef.current) return;
     const apply = () => {
       appliedRef.current = key;

@@ -4,6 +4,7 @@
 // immutable, so it is built again after the pins change, lazily, on the next query. No Leaflet, no
 // DOM: positions are degrees, boxes are west/south/east/north.
 import Supercluster from 'supercluster';
+import { timed } from '../../shared/load-timing';
 import type { Pin } from './types';
 
 export interface ClusterOptions {
@@ -144,7 +145,7 @@ export class PinClusters {
         acc.review += p.review;
       },
     });
-    index.load(this.source.map((pin) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: [pin.lng, pin.lat] }, properties: pin })));
+    timed('clusters', () => index.load(this.source.map((pin) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: [pin.lng, pin.lat] }, properties: pin }))));
     this.index = index;
     this.dirty = false;
     this.generation++;

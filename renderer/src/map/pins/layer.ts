@@ -20,6 +20,7 @@ import { ChosenInClusters } from './chosen-clusters';
 import { clusteredView } from './cluster-view';
 import type { MovePreview, Pin } from './types';
 import { LIGHT_MAP_PALETTE, type MapPalette } from '../../shared/theme';
+import { timed } from '../../shared/load-timing';
 import { userNavigated } from '../navigation';
 
 export class PinLayer extends L.Layer implements PinDragHost {
@@ -78,7 +79,7 @@ export class PinLayer extends L.Layer implements PinDragHost {
 
   /** Replaces every pin. */
   setPins(pins: Iterable<Pin>): void {
-    this.pins.replace(pins);
+    timed('set-pins', () => this.pins.replace(pins));
     this.clustersDirty = true;
     this.scheduleRedraw();
   }
@@ -186,10 +187,8 @@ export class PinLayer extends L.Layer implements PinDragHost {
 
   /** Where a pin's anchor is, in map-container pixels (null when it is not drawn). */
   containerPointOf(id: string): L.Point | null {
-    const map = this.leafletMap;
     const pin = this.pins.get(id);
-    if (!map || !pin) return null;
-    return map.latLngToContainerPoint([pin.lat, pin.lng]);
+    return this.leafletMap && pin ? this.leafletMap.latLngToContainerPoint([pin.lat, pin.lng]) : null;
   }
 
   // ---------- Leaflet plumbing ----------
@@ -300,7 +299,7 @@ export class PinLayer extends L.Layer implements PinDragHost {
     const run = () => {
       this.frame = 0;
       this.timer = 0;
-      this.redraw();
+      timed('draw', () => this.redraw());
     };
     if (!urgent && this.lastFullCost > 16) this.timer = window.setTimeout(run, Math.min(500, this.lastFullCost * 4));
     else this.frame = requestAnimationFrame(run);

@@ -15,6 +15,8 @@ import { DEFAULT_SETTINGS } from '../../../../electron/shared/contract/views';
 import { unpackSites, type SiteList } from '../../../../electron/shared/contract/site-list';
 import { describeError } from '../../../../electron/shared/result';
 import { changeSetOf } from './change-set';
+import { timed } from '../load-timing';
+import { loadSiteList, loadSites } from './load-sites';
 
 export { describeError };
 
@@ -128,7 +130,7 @@ export class AppStore {
         this.api.getStatus(),
         this.api.listProfiles(),
         this.api.getSettings(),
-        this.loadSiteList(),
+        loadSiteList(this.api),
         this.api.listOutbox(),
       ]);
       let sites: SiteView[];
@@ -141,14 +143,14 @@ export class AppStore {
         // Two frames: the pins' own, and one free for input before the views take the main thread.
         await new Promise<void>((resolve) => afterPaint(resolve));
         await new Promise<void>((resolve) => afterPaint(resolve));
-        sites = unpackSites(loadedSites);
+        sites = timed('site-views', () => unpackSites(loadedSites));
       }
       // The map hears the sites now (and draws them in this task, unless it drew them from the
       // columns already); the panels (the site list sorts every site by title) render once that
       // frame is on screen.
       this.quiet = true;
       try {
-        this.replaceData(sites, outbox, { loaded: true, connectionError: null, status, profiles, settings });
+        timed('sites-reset', () => this.replaceData(sites, outbox, { loaded: true, connectionError: null, status, profiles, settings }));
         // A slice's own data (basemaps and downloads) arrives after and apart from the rest: the map works without it.
         for (const slice of this.slices) slice.afterLoad?.(this);
         const held = this.held ?? [];
@@ -175,22 +177,8 @@ export class AppStore {
 
   /** Reloads sites and outbox (after a profile switch the register changes wholesale). */
   async reloadData(): Promise<void> {
-    const [sites, outbox, status] = await Promise.all([this.loadSites(), this.api.listOutbox(), this.api.getStatus()]);
+    const [sites, outbox, status] = await Promise.all([loadSites(this.api), this.api.listOutbox(), this.api.getStatus()]);
     this.replaceData(sites, outbox, { status });
-  }
-
-  /**
-   * Every site of the active profile: in the lean columnar form (a third of the bytes at 50,000 sites),
-   * or as views from a host (or a test's API) that has only listSites.
-   */
-  private async loadSites(): Promise<SiteView[]> {
-    const list = await this.loadSiteList();
-    return Array.isArray(list) ? list : unpackSites(list);
-  }
-
-  private async loadSiteList(): Promise<SiteView[] | SiteList> {
-    if (typeof this.api.listSitesPacked !== 'function') return this.api.listSites();
-    return this.api.listSitesPacked();
   }
 
   /** Every site and outbox entry at once (with `patch`); the map hears it as a reset. */
