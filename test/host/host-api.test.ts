@@ -4,7 +4,7 @@
 // arriving as the contract's events.
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect } from 'vitest';
+import { describe, expect, vi } from 'vitest';
 import { DEFAULT_SETTINGS, type ApiEvent, type Result, type ProfileView } from '../../electron/shared/contract/index';
 import { it } from '../support/fixtures';
 
@@ -101,6 +101,26 @@ describe('sites and the outbox', () => {
     expect(await hostApi.api.addExistingSite({ name: 'Somewhere' })).toEqual({ ok: false, issues: [{ field: 'siteId', message: expect.stringMatching(/ID/) }] });
     const added = await hostApi.api.addExistingSite({ siteId: '98765', name: 'Hilltop' });
     expect(added).toMatchObject({ ok: true, value: { siteId: '98765', name: 'Hilltop', syncState: 'synced' } });
+  });
+
+  it('tells the page what one transaction changed on many sites as one event', async ({ openBackend }) => {
+    const { hostApi } = await openBackend();
+    const localIds: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      const saved = await hostApi.api.saveSite({ name: `Mast ${i}`, height: 30, latitude: 40 + i / 100, longitude: -80 });
+      if (!saved.ok) throw new Error(`site ${i} was not saved`);
+      localIds.push(saved.value.localId);
+    }
+    const events: ApiEvent[] = [];
+    hostApi.onEvent((event) => events.push(event));
+    const applied = await hostApi.api.applyBatchEdit({ localIds, change: { group: 'North' } });
+    expect(applied.ok).toBe(true);
+    await vi.waitFor(() => expect(events.some((event) => event.type === 'changes')).toBe(true));
+    const told = events.flatMap((event) => (event.type === 'changes' ? [event.changes] : []));
+    expect(told).toHaveLength(1);
+    expect(told[0]!.sites.map((site) => site.group)).toEqual(localIds.map(() => 'North'));
+    expect(new Set(told[0]!.sites.map((site) => site.localId))).toEqual(new Set(localIds));
+    expect(new Set(told[0]!.entries.map((entry) => entry.localId))).toEqual(new Set(localIds));
   });
 
   it('queues a save, lists its outbox entry in the contract shape, and discards it', async ({ openBackend }) => {

@@ -2,7 +2,7 @@
 // already showed: events that race the first load, and call answers that arrive after a newer
 // event, are the two ways that could happen. Driven through a small in-memory API with the same
 // shapes the hosts deliver (this is the UI's own store, so the host is what is faked here).
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ApiEvent, OutboxEntryView, SiteView, SitewalkApi, StatusView } from '../../electron/shared/contract/index';
 import { DEFAULT_SETTINGS, packSites } from '../../electron/shared/contract/index';
 import { encodeSiteList, type SiteListWire } from '../../electron/shared/contract/site-list-wire';
@@ -143,6 +143,31 @@ describe('the renderer store', () => {
     h.store.flush();
     expect(h.store.getState().sites.has('gone')).toBe(false);
     h.store.stop();
+  });
+
+  it('applies a quiet change within a moment, and a long burst (a sync sending site after site) at most 5 times a second', async () => {
+    const h = harness([]);
+    h.releaseList();
+    await h.store.start();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const batches: number[] = [];
+      h.store.onSites((changed) => batches.push(changed.length));
+      h.emit({ type: 'site', site: site('first') });
+      vi.advanceTimersByTime(25);
+      expect(batches).toEqual([1]);
+      // One site every 10 ms for two seconds: 200 events.
+      for (let i = 0; i < 200; i++) {
+        h.emit({ type: 'site', site: site(`s${i}`) });
+        vi.advanceTimersByTime(10);
+      }
+      vi.advanceTimersByTime(200);
+      expect(batches.slice(1).reduce((sum, n) => sum + n, 0)).toBe(200);
+      expect(batches.length - 1).toBeLessThanOrEqual(11);
+    } finally {
+      vi.useRealTimers();
+      h.store.stop();
+    }
   });
 
   it('removes a site on site-removed, and tells the map', async () => {
