@@ -1,22 +1,18 @@
-// Every test, in four projects run one group after the other: `unit` (the fast inner loop), then
-// `components` (the renderer's components rendered in Chromium, fed by the real store and a fake
-// host: test/components), then `heavy` (the runs that take a machine's whole attention: tens of
-// thousands of rows, SIGKILLs, gigabyte files, packaging), then `e2e` (vitest.e2e.config.ts:
-// Chromium drives the app).
+// Every test, in four projects and two groups run one after the other. First the fast ones: `unit`
+// (the inner loop) beside `components` (the renderer's components rendered in Chromium, fed by the
+// real store and a fake host: test/components). Then the slow ones: `heavy` (the runs that take a
+// machine's attention: tens of thousands of rows, SIGKILLs, gigabyte files, packaging) beside `e2e`
+// (vitest.e2e.config.ts: Chromium drives the app). A group ends when its last file does; run one
+// after the other, heavy and e2e each left a core idle at their tail, and the end-to-end files, which
+// mostly wait on their pages, left one idle throughout. Vitest 4 runs the projects of a group side by
+// side only when they share one `maxWorkers` (test/support/workers.ts).
 // `npx vitest run test/x.test.ts` runs one file in whichever project holds it;
 // `--project unit` runs only the inner loop.
-//
-// Workers: most unit files wait on sockets, child processes and the disk rather than the CPU, so
-// one worker more than there are cores keeps the cores busy. Measured on 2 busy cores, 20 files of
-// test/cli, host, gps, basemaps: 1 worker 89 s, 3 workers 48 s, 4 workers 53 s.
-// SITEWALK_TEST_WORKERS sets another number. The heavy files each want the machine: two at once.
-import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
 import react from '@vitejs/plugin-react';
 import SlowFirstSequencer from './test/support/slow-first-sequencer';
-
-const UNIT_WORKERS = Number(process.env.SITEWALK_TEST_WORKERS) || availableParallelism() + 1;
+import { FAST_WORKERS, SLOW_WORKERS } from './test/support/workers';
 
 /**
  * Files that belong to `heavy` besides any `*.heavy.test.ts`: each for the run that makes it heavy.
@@ -32,10 +28,14 @@ const HEAVY_FILES = [
 ];
 const HEAVY = ['test/**/*.heavy.test.ts', ...HEAVY_FILES];
 
+const FAST = 0;
+const SLOW = 1;
+
 export default defineConfig({
   test: {
     reporters: ['default', './test/support/slowest-files.ts'],
-    // The known slowest files start first in each group, in a fresh clone too (slow-first-sequencer.ts).
+    // The known slowest files start first in each group, whatever their project, in a fresh clone
+    // too (slow-first-sequencer.ts).
     sequence: { sequencer: SlowFirstSequencer },
     projects: [
       {
@@ -44,13 +44,14 @@ export default defineConfig({
           name: 'unit',
           include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
           exclude: ['test/e2e/**', 'test/components/**', 'node_modules/**', ...HEAVY],
-          maxWorkers: UNIT_WORKERS,
-          sequence: { groupOrder: 0 },
+          maxWorkers: FAST_WORKERS,
+          sequence: { groupOrder: FAST },
         },
       },
       {
         // The renderer's components in Debian's Chromium (never a browser Playwright downloads),
-        // one page for every file in turn: each file renders into a fresh root of the same page.
+        // one page for every file in turn (fileParallelism: false; maxWorkers only matches the
+        // group's): each file renders into a fresh root of the same page.
         plugins: [react()],
         test: {
           name: 'components',
@@ -58,10 +59,12 @@ export default defineConfig({
           setupFiles: ['test/components/support/setup.ts'],
           testTimeout: 20_000,
           hookTimeout: 20_000,
-          sequence: { groupOrder: 1 },
+          maxWorkers: FAST_WORKERS,
+          sequence: { groupOrder: FAST },
           browser: {
             enabled: true,
             headless: true,
+            fileParallelism: false,
             provider: playwright({
               launchOptions: {
                 executablePath: process.env.SITEWALK_CHROMIUM ?? '/usr/bin/chromium',
@@ -78,13 +81,14 @@ export default defineConfig({
           name: 'heavy',
           include: HEAVY,
           exclude: ['test/e2e/**', 'node_modules/**'],
-          maxWorkers: 2,
+          maxWorkers: SLOW_WORKERS,
           // A cap, not a wait: these files read gigabyte files and hostile inputs in child processes.
           testTimeout: 180_000,
           hookTimeout: 180_000,
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: SLOW },
         },
       },
+      // Its groupOrder and maxWorkers are SLOW's (it also runs alone with -c).
       './vitest.e2e.config.ts',
     ],
     testTimeout: 20_000,

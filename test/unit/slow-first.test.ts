@@ -1,5 +1,5 @@
-// The order test files start in: the known slowest first within each group, the groups themselves
-// in their order, every other file where Vitest put it.
+// The order test files start in: the known slowest first within each group, whatever their project,
+// the groups themselves in their order, every other file where Vitest put it.
 import { describe, expect, it } from 'vitest';
 import { slowFirst, type Ordered } from '../support/slow-first-sequencer';
 
@@ -18,13 +18,30 @@ describe('the order test files start in', () => {
     ]);
   });
 
-  it('never moves a file out of its group or project', () => {
+  it('never moves a file out of its group', () => {
     const vitestOrder = [file('test/a.test.ts'), file('test/heavy-fast.test.ts', 'heavy', 2), file('test/e2e/slow.test.ts', 'e2e', 3), file('test/heavy-slow.test.ts', 'heavy', 2)];
     expect(names(slowFirst(vitestOrder, (item) => item, ['test/e2e/slow.test.ts', 'test/heavy-slow.test.ts']))).toEqual([
       'unit:test/a.test.ts',
       'heavy:test/heavy-slow.test.ts',
       'heavy:test/heavy-fast.test.ts',
       'e2e:test/e2e/slow.test.ts',
+    ]);
+  });
+
+  it('orders the projects of one group together: a slow file of one goes before a faster file of the other', () => {
+    const vitestOrder = [
+      file('test/heavy-fast.test.ts', 'heavy', 1),
+      file('test/heavy-slow.test.ts', 'heavy', 1),
+      file('test/e2e/other.test.ts', 'e2e', 1),
+      file('test/e2e/slow.test.ts', 'e2e', 1),
+      file('test/e2e/medium.test.ts', 'e2e', 1),
+    ];
+    expect(names(slowFirst(vitestOrder, (item) => item, ['test/e2e/slow.test.ts', 'test/heavy-slow.test.ts', 'test/e2e/medium.test.ts', 'test/heavy-fast.test.ts']))).toEqual([
+      'e2e:test/e2e/slow.test.ts',
+      'heavy:test/heavy-slow.test.ts',
+      'e2e:test/e2e/medium.test.ts',
+      'heavy:test/heavy-fast.test.ts',
+      'e2e:test/e2e/other.test.ts',
     ]);
   });
 });
