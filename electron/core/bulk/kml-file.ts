@@ -55,13 +55,22 @@ export async function previewKmlFile(path: string, format: 'kml' | 'kmz', option
     if (name.toLowerCase() !== 'doc.kml') notes.push(`The KMZ has no doc.kml; read ${name} instead.`);
     if (kmlFiles > 1) notes.push(`The KMZ holds ${kmlFiles} KML files; only ${name} was read.`);
     document = { format, source: () => kmzEntryBytes(fileBytes(path)(), listed.choice), notes, details: { kml: name } };
+    // Unpacked once without being read, so an entry past the bound (whatever its header claims) is
+    // refused before any of it is parsed: the parser would hold a long text run meanwhile.
+    try {
+      for await (const piece of document.source()) void piece;
+    } catch (error) {
+      // As the whole-archive reader says it: before any note on the entry chosen.
+      if (error instanceof KmzProblem) return refusedHead({ format, notes: [], details: {} }, options, [], error.message);
+      throw error;
+    }
   }
   try {
     return await previewDocument(document, options, store, format === 'kml' ? (await stat(path)).size : null);
   } catch (error) {
     if (error instanceof KmzProblem) {
       store.clear();
-      return refusedHead(document, options, [], error.message);
+      return refusedHead({ format, notes: [], details: {} }, options, [], error.message);
     }
     throw error;
   }
