@@ -70,15 +70,19 @@ function Connection({ status }: { status: StatusView | null }) {
     return <Pill tone="paused" icon="pause" word="Paused" sentence={`Paused: sending waits because ${why}. Changes are kept.`} />;
   }
   const { connection } = status;
+  // What is read out leaves the clock out ("next try in 30 s", "2 min ago"): the pill sits in a live
+  // region and re-renders as time passes, and a screen reader would read the whole sentence again at
+  // every tick. The tooltip, read when asked for, has them.
   const retry = connection.nextTryAt ? `; next try ${nextTry(connection.nextTryAt)}` : '';
-  const error = connection.lastError ? ` ${connection.lastError.message} (${relativeTime(connection.lastError.at)})` : '';
+  const error = connection.lastError ? ` ${connection.lastError.message}` : '';
+  const when = connection.lastError ? ` (${relativeTime(connection.lastError.at)})` : '';
   switch (connection.state) {
     case 'checking':
       return <Pill tone="checking" icon="clock" word="Checking…" sentence="Checking the service…" />;
     case 'not-answering':
-      return <Pill tone="trouble" icon="warn" word="Unavailable" sentence={`Service not answering${retry} — changes are kept.${error}`} />;
+      return <Pill tone="trouble" icon="warn" word="Unavailable" sentence={`Service not answering — changes are kept.${error}`} tooltip={`Service not answering${retry} — changes are kept.${error}${when}`} />;
     case 'offline':
-      return <Pill tone="offline" icon="offline" word="Offline" sentence={`Offline — changes are kept and sent later.${error}`} />;
+      return <Pill tone="offline" icon="offline" word="Offline" sentence={`Offline — changes are kept and sent later.${error}`} tooltip={`Offline — changes are kept and sent later.${error}${when}`} />;
     default:
       return status.syncing ? <Pill tone="online" icon="online" word="Sending" sentence="Online · sending" /> : <Pill tone="online" icon="online" word="Online" sentence="Online" />;
   }
@@ -87,11 +91,11 @@ function Connection({ status }: { status: StatusView | null }) {
 /**
  * The connection pill: one short word, which fits beside the counts on the narrowest window
  * (1024 px) in every state, and the whole sentence (what is wrong, when it is tried again, that
- * changes are kept) in its tooltip and read out in place of the word.
+ * changes are kept) in its tooltip and read out in place of the word (the tooltip adds the times).
  */
-function Pill({ tone, icon, word, sentence }: { tone: string; icon: keyof typeof ICONS; word: string; sentence: string }) {
+function Pill({ tone, icon, word, sentence, tooltip = sentence }: { tone: string; icon: keyof typeof ICONS; word: string; sentence: string; tooltip?: string }) {
   return (
-    <span className={`conn conn-${tone}`} data-testid="connection" title={sentence === word ? undefined : sentence}>
+    <span className={`conn conn-${tone}`} data-testid="connection" title={tooltip === word ? undefined : tooltip}>
       <Icon name={icon} />
       {sentence === word ? (
         <span className="conn-word">{word}</span>
