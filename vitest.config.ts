@@ -6,11 +6,16 @@
 // after the other, heavy and e2e each left a core idle at their tail, and the end-to-end files, which
 // mostly wait on their pages, left one idle throughout. Vitest 4 runs the projects of a group side by
 // side only when they share one `maxWorkers` (test/support/workers.ts).
+// The unit and e2e files share a process per worker (isolate: false), so the app's modules are
+// imported once a worker rather than once a file; a unit file that overrides a fixture at its top
+// level runs in `unit-isolated`, in a process of its own (test/support/isolation.ts says why).
 // `npx vitest run test/x.test.ts` runs one file in whichever project holds it;
-// `--project unit` runs only the inner loop.
+// `--project 'unit*'` runs only the inner loop.
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
 import react from '@vitejs/plugin-react';
+import { filesOverridingAtTopLevel } from './test/support/isolation';
 import SlowFirstSequencer from './test/support/slow-first-sequencer';
 import { FAST_WORKERS, SLOW_WORKERS } from './test/support/workers';
 
@@ -27,6 +32,8 @@ const HEAVY_FILES = [
   'test/release/pack.test.ts',
 ];
 const HEAVY = ['test/**/*.heavy.test.ts', ...HEAVY_FILES];
+const NOT_UNIT = ['test/e2e/**', 'test/components/**', 'node_modules/**', ...HEAVY];
+const OVERRIDING = filesOverridingAtTopLevel(fileURLToPath(new URL('.', import.meta.url)));
 
 const FAST = 0;
 const SLOW = 1;
@@ -43,11 +50,26 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
-          exclude: ['test/e2e/**', 'test/components/**', 'node_modules/**', ...HEAVY],
+          exclude: [...NOT_UNIT, ...OVERRIDING],
+          isolate: false,
           maxWorkers: FAST_WORKERS,
           sequence: { groupOrder: FAST },
         },
       },
+      ...(OVERRIDING.length === 0
+        ? []
+        : [
+            {
+              extends: true as const,
+              test: {
+                name: 'unit-isolated',
+                include: OVERRIDING,
+                exclude: NOT_UNIT,
+                maxWorkers: FAST_WORKERS,
+                sequence: { groupOrder: FAST },
+              },
+            },
+          ]),
       {
         // The renderer's components in Debian's Chromium (never a browser Playwright downloads),
         // one page for every file in turn (fileParallelism: false; maxWorkers only matches the
@@ -91,8 +113,12 @@ export default defineConfig({
       // Its groupOrder and maxWorkers are SLOW's (it also runs alone with -c).
       './vitest.e2e.config.ts',
     ],
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
+    // Caps, not waits: a unit file takes seconds on an idle machine, but on a loaded one (a run beside
+    // other runs, load 25 on two cores) 20 s cut off tests that were only slow, and an expect.poll
+    // gave up after Vitest's 1 s on a state it would have reached.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    expect: { poll: { timeout: 15_000 } },
     pool: 'forks',
   },
 });

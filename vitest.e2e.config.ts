@@ -14,6 +14,10 @@ export default defineConfig({
     name: 'e2e',
     sequence: { groupOrder: 1 },
     include: ['test/e2e/**/*.test.ts'],
+    // A worker's files share its process: the app is imported once a worker, not once a file (a test
+    // already starts its own app, so nothing of one file's app reaches the next). A fixture override
+    // stays inside a describe here (test/support/isolation.ts; test/unit/test-isolation.test.ts).
+    isolate: false,
     globalSetup: ['test/e2e/global-setup.ts'],
     maxWorkers: SLOW_WORKERS,
     testTimeout: 180_000,
