@@ -3,7 +3,7 @@
 // JSON, measured here too, about 300 MB before it was even read), and previewed from there by the
 // worker while getStatus answers within a second. The preview streams the file (its rows written to
 // a store on disk, never the whole text or every row's JSON at once): the host stays under 400 MB.
-// Applying it from the page queues its rows in batches sized to take 250 ms each; what that costs is
+// Applying it from the page queues its rows in batches sized to take 50 ms each; what that costs is
 // logged, not held to a bound yet: the core keeps every unsent entry and every site in memory (about
 // 8 KB a row here, with 2 KB of notes), and its commits wait on the disk on the host's thread.
 import { createWriteStream } from 'node:fs';
