@@ -6,15 +6,17 @@
 // every file that runs after it in the same process would get it too. Inside a `describe` an
 // override stays with its suite.
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 
 const TOP_LEVEL_OVERRIDE = /^(?:it|test)\.override\(/m;
 const TEST_FILE = /\.test\.tsx?$/;
 
 /** The test files under `folder` (relative to `root`) that override a fixture at their top level; paths relative to `root`, with forward slashes. */
 export function filesOverridingAtTopLevel(root: string, folder = 'test'): string[] {
-  return readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' })
-    .map((path) => `${folder}/${path.split('\\').join('/')}`)
-    .filter((path) => TEST_FILE.test(path) && TOP_LEVEL_OVERRIDE.test(readFileSync(join(root, path), 'utf8')))
+  // Files only: a failed component test leaves a folder named after its file (__screenshots__/x.test.tsx).
+  return readdirSync(join(root, folder), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && TEST_FILE.test(entry.name))
+    .map((entry) => relative(root, join(entry.parentPath, entry.name)).split('\\').join('/'))
+    .filter((path) => TOP_LEVEL_OVERRIDE.test(readFileSync(join(root, path), 'utf8')))
     .sort();
 }
