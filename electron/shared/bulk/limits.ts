@@ -25,10 +25,11 @@ export const MAX_KML_RUN_CHARS = 10_000_000;
 export const MAX_PLACEMARK_CHARS = 12_000_000;
 /**
  * Elements inside one placemark, counted as they open. Held, each costs several hundred bytes (a
- * gx:Track of 200,000 points, two elements a point, peaked at 500 MB in the CLI's dry run); this
- * passes a gx:Track of 125,000 points (35 hours at one a second).
+ * gx:Track of 200,000 points, two elements a point, peaked at 500 MB in the CLI's dry run; 250,000
+ * <Data> elements held 375 MB in the browser host before they were refused); this passes a gx:Track
+ * of 95,000 points (26 hours at one a second).
  */
-export const MAX_PLACEMARK_ELEMENTS = 250_000;
+export const MAX_PLACEMARK_ELEMENTS = 200_000;
 /**
  * Folders named after the placemarks in them (their <name> written after their content): each final
  * name is kept until the rows are written. Exports put the name first; a few late ones are hand edits.
@@ -60,7 +61,7 @@ export const placemarkCharsSentence = (placemark: string) =>
   `${placemark} is longer than ${millions(MAX_PLACEMARK_CHARS)} characters, the most one placemark may be (a LineString of 400,000 points fits); ${madeToHarm}. Split it or simplify it in the mapping tool.`;
 
 export const placemarkElementsSentence = (placemark: string) =>
-  `${placemark} holds more than ${MAX_PLACEMARK_ELEMENTS.toLocaleString('en-US')} elements, the most one placemark may hold (a gx:Track of 125,000 points fits); ${madeToHarm}. Split it or simplify it in the mapping tool.`;
+  `${placemark} holds more than ${MAX_PLACEMARK_ELEMENTS.toLocaleString('en-US')} elements, the most one placemark may hold (a gx:Track of 95,000 points fits); ${madeToHarm}. Split it or simplify it in the mapping tool.`;
 
 export const lateFoldersSentence = () =>
   `The KML names more than ${MAX_LATE_NAMED_FOLDERS.toLocaleString('en-US')} folders after the placemarks in them (each name is kept until the rows are written), which no export does; ${madeToHarm}. Export it again from the mapping tool.`;

@@ -11,19 +11,22 @@ const START = '<?xml version="1.0"?>\n<kml xmlns="http://www.opengis.net/kml/2.2
 const END = '</Document></kml>';
 
 /**
- * Reads `head`, then `unit` repeated until `chars` characters of it were given (in pieces of about
- * 1 MB, as a file is read), then `tail`. Answers how the reading ended, how many features it handed
+ * Reads `head`, then `unit` repeated until `chars` characters of it were given (whole units, in
+ * pieces of about 1 MB, as a file is read), then `tail`. Answers how the reading ended, how many features it handed
  * on, and how many characters of the repeated part it had been given when it stopped.
  */
 function readRepeated(head: string, unit: string, chars: number, tail: string): { end: KmlEnd; features: number; given: number } {
   let features = 0;
   const reader = new KmlReader(() => features++);
   reader.push(START + head);
-  const piece = unit.repeat(Math.ceil((1024 * 1024) / unit.length));
+  const units = Math.ceil(chars / unit.length);
+  const perPiece = Math.ceil((1024 * 1024) / unit.length);
+  const piece = unit.repeat(perPiece);
   let given = 0;
-  while (given < chars && !reader.failed) {
-    reader.push(piece);
-    given += piece.length;
+  for (let sent = 0; sent < units && !reader.failed; sent += perPiece) {
+    const next = sent + perPiece <= units ? piece : unit.repeat(units - sent);
+    reader.push(next);
+    given += next.length;
   }
   if (!reader.failed) reader.push(tail + END);
   return { end: reader.end(), features, given };
@@ -69,14 +72,14 @@ describe('the KML reader bounds what it holds', () => {
   it('refuses a placemark of more elements than the limit as they open', () => {
     const { end, given } = readRepeated('<Placemark><name>Wrapper</name><ExtendedData>', '<Data name="a"><value>1</value></Data>', 10 * MAX_PLACEMARK_ELEMENTS * 38, '</ExtendedData></Placemark>');
     expect(problemOf(end)).toBe(
-      'The <Placemark> on line 4 ("Wrapper") holds more than 250,000 elements, the most one placemark may hold (a gx:Track of 125,000 points fits); it was not read (the file may be damaged or made to harm). Split it or simplify it in the mapping tool.',
+      'The <Placemark> on line 4 ("Wrapper") holds more than 200,000 elements, the most one placemark may hold (a gx:Track of 95,000 points fits); it was not read (the file may be damaged or made to harm). Split it or simplify it in the mapping tool.',
     );
     // Two elements a unit of 38 characters: stopped at the limit, not at the end.
     expect(given).toBeLessThan((MAX_PLACEMARK_ELEMENTS / 2) * 38 + 2 * 1024 * 1024);
   });
 
-  it('reads a gx:Track of 100,000 points and a LineString of 200,000 as one feature each', () => {
-    const track = readRepeated('<Placemark><name>Track</name><gx:Track>', '<when>2026-06-01T10:00:00Z</when><gx:coord>-111.123456 45.123456 1200.0</gx:coord>\n', 100_000 * 83, '</gx:Track></Placemark>');
+  it('reads a gx:Track of 95,000 points and a LineString of 200,000 as one feature each', () => {
+    const track = readRepeated('<Placemark><name>Track</name><gx:Track>', '<when>2026-06-01T10:00:00Z</when><gx:coord>-111.123456 45.123456 1200.0</gx:coord>\n', 95_000 * 83, '</gx:Track></Placemark>');
     expect(track.end.ok).toBe(true);
     expect(track.features).toBe(1);
     const line = readRepeated('<Placemark><name>Line</name><LineString><coordinates>', '-111.123456,45.123456,1200.0 ', 200_000 * 29, '</coordinates></LineString></Placemark>');
