@@ -4,7 +4,7 @@
 // reading there, with a sentence naming the limit and where; a long track within them is read.
 import { describe, expect } from 'vitest';
 import { KmlReader, type KmlEnd } from '../../electron/shared/bulk/kml';
-import { MAX_KML_RUN_CHARS, MAX_LATE_NAMED_FOLDERS, MAX_PLACEMARK_CHARS, MAX_PLACEMARK_ELEMENTS } from '../../electron/shared/bulk/limits';
+import { MAX_KML_RUN_CHARS, MAX_LATE_NAMED_FOLDERS, MAX_PLACEMARK_CHARS, MAX_PLACEMARK_ELEMENTS, MAX_PLACEMARK_POINTS } from '../../electron/shared/bulk/limits';
 import { it } from '../support/fixtures';
 
 const START = '<?xml version="1.0"?>\n<kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2">\n<Document>\n';
@@ -56,12 +56,20 @@ describe('the KML reader bounds what it holds', () => {
   });
 
   it('refuses a placemark longer than the limit, naming it by its line and name, while it is read', () => {
-    const { end, features, given } = readRepeated('<Folder>\n<Placemark id="t">\n<name>Drive survey</name><LineString><coordinates>', '-111.123456,45.123456,1200.0 ', 5 * MAX_PLACEMARK_CHARS, '</coordinates></LineString></Placemark></Folder>');
+    const { end, features, given } = readRepeated('<Folder>\n<Placemark id="t">\n<name>Drive survey</name><description>', 'Access road gated. ', 5 * MAX_PLACEMARK_CHARS, '</description></Placemark></Folder>');
     expect(problemOf(end)).toBe(
-      'The <Placemark> on line 5 ("Drive survey") is longer than 12 million characters, the most one placemark may be (a LineString of 400,000 points fits); it was not read (the file may be damaged or made to harm). Split it or simplify it in the mapping tool.',
+      'The <Placemark> on line 5 ("Drive survey") is longer than 12 million characters, the most one placemark may be (a LineString of 250,000 points fits); it was not read (the file may be damaged or made to harm). Split it or simplify it in the mapping tool.',
     );
     expect(features).toBe(0);
     expect(given).toBeLessThan(MAX_PLACEMARK_CHARS + 2 * 1024 * 1024);
+  });
+
+  it('refuses a placemark of more points than the limit however short their text, before any is read', () => {
+    // The run itself (4 million characters here) is bounded by the placemark's characters.
+    const { end } = readRepeated('<Placemark><name>Dots</name><LineString><coordinates>', '1,2 ', 4 * MAX_PLACEMARK_POINTS * 4, '</coordinates></LineString></Placemark>');
+    expect(problemOf(end)).toBe(
+      'The <Placemark> on line 4 ("Dots") has more than 250,000 points in its coordinates, the most one placemark may have; it was not read (the file may be damaged or made to harm). Split it or simplify it in the mapping tool.',
+    );
   });
 
   it('counts a description inside a placemark against the placemark, not the run limit', () => {
@@ -72,14 +80,14 @@ describe('the KML reader bounds what it holds', () => {
   it('refuses a placemark of more elements than the limit as they open', () => {
     const { end, given } = readRepeated('<Placemark><name>Wrapper</name><ExtendedData>', '<Data name="a"><value>1</value></Data>', 10 * MAX_PLACEMARK_ELEMENTS * 38, '</ExtendedData></Placemark>');
     expect(problemOf(end)).toBe(
-      'The <Placemark> on line 4 ("Wrapper") holds more than 200,000 elements, the most one placemark may hold (a gx:Track of 95,000 points fits); it was not read (the file may be damaged or made to harm). Split it or simplify it in the mapping tool.',
+      'The <Placemark> on line 4 ("Wrapper") holds more than 120,000 elements, the most one placemark may hold (a gx:Track of 59,000 points fits); it was not read (the file may be damaged or made to harm). Split it or simplify it in the mapping tool.',
     );
     // Two elements a unit of 38 characters: stopped at the limit, not at the end.
     expect(given).toBeLessThan((MAX_PLACEMARK_ELEMENTS / 2) * 38 + 2 * 1024 * 1024);
   });
 
-  it('reads a gx:Track of 95,000 points and a LineString of 200,000 as one feature each', () => {
-    const track = readRepeated('<Placemark><name>Track</name><gx:Track>', '<when>2026-06-01T10:00:00Z</when><gx:coord>-111.123456 45.123456 1200.0</gx:coord>\n', 95_000 * 83, '</gx:Track></Placemark>');
+  it('reads a gx:Track of 59,000 points and a LineString of 200,000 as one feature each', () => {
+    const track = readRepeated('<Placemark><name>Track</name><gx:Track>', '<when>2026-06-01T10:00:00Z</when><gx:coord>-111.123456 45.123456 1200.0</gx:coord>\n', 59_000 * 83, '</gx:Track></Placemark>');
     expect(track.end.ok).toBe(true);
     expect(track.features).toBe(1);
     const line = readRepeated('<Placemark><name>Line</name><LineString><coordinates>', '-111.123456,45.123456,1200.0 ', 200_000 * 29, '</coordinates></LineString></Placemark>');

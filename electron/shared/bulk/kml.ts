@@ -17,9 +17,11 @@ import {
   MAX_NESTING_DEPTH,
   MAX_PLACEMARK_CHARS,
   MAX_PLACEMARK_ELEMENTS,
+  MAX_PLACEMARK_POINTS,
   nestingSentence,
   placemarkCharsSentence,
   placemarkElementsSentence,
+  placemarkPointsSentence,
 } from './limits';
 
 export type { GeoFeature } from './kml-feature';
@@ -97,6 +99,8 @@ interface Outer {
   start: number;
   line: number;
   elements: number;
+  /** Whitespace-separated tuples in its <coordinates> so far. */
+  points: number;
 }
 
 interface Slot {
@@ -227,7 +231,7 @@ export class KmlReader {
         if (folder !== undefined) folder.holdsFeature = true;
         this.slots.push(slot);
         this.open.push({ element, slot });
-        this.outer ??= { element, start: this.parser.position, line: this.parser.line, elements: 1 };
+        this.outer ??= { element, start: this.parser.position, line: this.parser.line, elements: 1, points: 0 };
       }
     }
     if (name === 'Folder') {
@@ -236,8 +240,15 @@ export class KmlReader {
   }
 
   private text(value: string | { cdata: string }): void {
-    if (this.current !== undefined) this.current.children.push(value);
     const text = typeof value === 'string' ? value : value.cdata;
+    if (this.current !== undefined) {
+      this.current.children.push(value);
+      // Each point read costs far more than its text: counted before any is read.
+      if (this.outer !== undefined && this.current.tag === 'coordinates') {
+        this.outer.points += tuples(text);
+        if (this.outer.points > MAX_PLACEMARK_POINTS) throw new Refused(placemarkPointsSentence(describe(this.outer)));
+      }
+    }
     for (const capture of this.folderNames) {
       capture.text += text;
       if (this.nameChars + capture.text.length > MAX_KML_RUN_CHARS) throw new Refused(folderNamesSentence());
@@ -315,6 +326,19 @@ export class KmlReader {
       this.head = 0;
     }
   }
+}
+
+/** Whitespace-separated runs in `text` (a run cut between two text nodes counts twice: a bound, not a reading). */
+function tuples(text: string): number {
+  let count = 0;
+  let inRun = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const space = c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
+    if (!space && !inRun) count++;
+    inRun = !space;
+  }
+  return count;
 }
 
 /** How a refusal names the feature: its tag, line and name so far. */

@@ -19,17 +19,22 @@ export const MAX_KML_RUN_CHARS = 10_000_000;
 /**
  * Characters of the document one Placemark (or GroundOverlay, NetworkLink) may span, counted as it
  * arrives: its element tree is held until its end tag, then read into a geometry. A LineString of
- * 200,000 points is about 6 million characters; read, each character costs about 17 bytes (the CLI's
- * dry run peaked at 490 MB for one of 700,000 points), so this passes a track of 400,000 points.
+ * 200,000 points with altitudes is about 6 million characters.
  */
 export const MAX_PLACEMARK_CHARS = 12_000_000;
 /**
- * Elements inside one placemark, counted as they open. Held, each costs several hundred bytes (a
- * gx:Track of 200,000 points, two elements a point, peaked at 500 MB in the CLI's dry run; 250,000
- * <Data> elements held 375 MB in the browser host before they were refused); this passes a gx:Track
- * of 95,000 points (26 hours at one a second).
+ * Points in one placemark's <coordinates>, counted as the text arrives: read, each costs about half a
+ * kilobyte however short its text ("1,2" too). A LineString of 200,000 points peaked at 346 MB in
+ * the browser host, of 700,000 at 490 MB in the CLI's dry run.
  */
-export const MAX_PLACEMARK_ELEMENTS = 200_000;
+export const MAX_PLACEMARK_POINTS = 250_000;
+/**
+ * Elements inside one placemark, counted as they open. Held and read, each costs well over a
+ * kilobyte (a gx:Track of 95,000 points, two elements a point, peaked at 391 MB in the browser host,
+ * of 200,000 at 500 MB in the CLI's dry run); this passes a gx:Track of 59,000 points (16 hours at
+ * one a second).
+ */
+export const MAX_PLACEMARK_ELEMENTS = 120_000;
 /**
  * Folders named after the placemarks in them (their <name> written after their content): each final
  * name is kept until the rows are written. Exports put the name first; a few late ones are hand edits.
@@ -58,10 +63,13 @@ export const kmlRunSentence = (line: number) =>
 
 /** `placemark`: how the sentence names it, e.g. 'The <Placemark> on line 12 ("Track 1")'. */
 export const placemarkCharsSentence = (placemark: string) =>
-  `${placemark} is longer than ${millions(MAX_PLACEMARK_CHARS)} characters, the most one placemark may be (a LineString of 400,000 points fits); ${madeToHarm}. Split it or simplify it in the mapping tool.`;
+  `${placemark} is longer than ${millions(MAX_PLACEMARK_CHARS)} characters, the most one placemark may be (a LineString of 250,000 points fits); ${madeToHarm}. Split it or simplify it in the mapping tool.`;
 
 export const placemarkElementsSentence = (placemark: string) =>
-  `${placemark} holds more than ${MAX_PLACEMARK_ELEMENTS.toLocaleString('en-US')} elements, the most one placemark may hold (a gx:Track of 95,000 points fits); ${madeToHarm}. Split it or simplify it in the mapping tool.`;
+  `${placemark} holds more than ${MAX_PLACEMARK_ELEMENTS.toLocaleString('en-US')} elements, the most one placemark may hold (a gx:Track of 59,000 points fits); ${madeToHarm}. Split it or simplify it in the mapping tool.`;
+
+export const placemarkPointsSentence = (placemark: string) =>
+  `${placemark} has more than ${MAX_PLACEMARK_POINTS.toLocaleString('en-US')} points in its coordinates, the most one placemark may have; ${madeToHarm}. Split it or simplify it in the mapping tool.`;
 
 export const lateFoldersSentence = () =>
   `The KML names more than ${MAX_LATE_NAMED_FOLDERS.toLocaleString('en-US')} folders after the placemarks in them (each name is kept until the rows are written), which no export does; ${madeToHarm}. Export it again from the mapping tool.`;
