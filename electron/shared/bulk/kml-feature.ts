@@ -43,6 +43,13 @@ function textOf(element: Element): string {
   return text;
 }
 
+/** A feature's own <name> as a refusal quotes it: trimmed, at most `max` characters, or '' when it has none yet. */
+export function shortName(element: Element, max = 60): string {
+  const name = element.children.find((child): child is Element => isElement(child) && child.tag === 'name');
+  const text = name === undefined ? '' : textOf(name).trim();
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
 function nodeVal(element: Element | null): string {
   return element === null ? '' : textOf(element);
 }

@@ -7,8 +7,22 @@
 // it learnt at the end: every SimpleField, and the folders renamed after use.
 import { SaxesParser, type SaxesAttributeNS } from 'saxes';
 import { AmpersandEscaper, escapeBareAmpersands } from './kml-ampersand';
-import { finishFeature, localName, readFeature, TYPE_CONVERTERS, type Element, type GeoFeature, type PendingFeature, type TypeConverter } from './kml-feature';
-import { MAX_NESTING_DEPTH, nestingSentence } from './limits';
+import { finishFeature, localName, readFeature, shortName, TYPE_CONVERTERS, type Element, type GeoFeature, type PendingFeature, type TypeConverter } from './kml-feature';
+import {
+  folderNamesSentence,
+  kmlRunSentence,
+  lateFoldersSentence,
+  MAX_KML_RUN_CHARS,
+  MAX_LATE_NAMED_FOLDERS,
+  MAX_NESTING_DEPTH,
+  MAX_PLACEMARK_CHARS,
+  MAX_PLACEMARK_ELEMENTS,
+  MAX_PLACEMARK_POINTS,
+  nestingSentence,
+  placemarkCharsSentence,
+  placemarkElementsSentence,
+  placemarkPointsSentence,
+} from './limits';
 
 export type { GeoFeature } from './kml-feature';
 
@@ -47,8 +61,27 @@ export type KmlEnd =
   }
   | { ok: false; problem: string; final: boolean };
 
-/** Thrown inside the parser's handler to stop at the nesting limit. */
-class TooDeep extends Error {}
+/** Thrown inside the parser's handlers (or between pieces) to stop at a limit; the message says which. */
+class Refused extends Error {}
+
+/**
+ * Characters handed to saxes at a time. It holds a text node, comment or tag whole until it ends and
+ * tells nothing before, so the run since the last markup event (and the open placemark's span) is
+ * measured between slices: what passes a limit is stopped within a slice of it.
+ */
+const SLICE_CHARS = 64 * 1024;
+
+// A placemark's tree is most of what the reader holds (a gx:Track has two elements a point), so its
+// elements share what they can: one empty attribute list, one string per tag name (up to a few
+// thousand distinct names), and children arrays cut to their length once the element ends.
+const NO_ATTRIBUTES: Record<string, SaxesAttributeNS> = Object.freeze({});
+const SHARED_NAMES = 4096;
+const COMPACTED_CHILDREN = 16;
+
+function isEmpty(record: object): boolean {
+  for (const key in record) if (Object.hasOwn(record, key)) return false;
+  return true;
+}
 
 const FEATURE_TAGS = new Set(['Placemark', 'GroundOverlay', 'NetworkLink']);
 
@@ -58,6 +91,17 @@ const FEATURE_TAGS = new Set(['Placemark', 'GroundOverlay', 'NetworkLink']);
  */
 // Without position tracking saxes gives the bare sentence, with it "line:column: " first.
 const TOLERATED = [/(?:^|: )unquoted attribute value\.$/, /(?:^|: )the string "\]\]>" is disallowed in char data\.$/];
+
+/** The outermost feature being read: its element tree is held until it ends. */
+interface Outer {
+  element: Element;
+  /** Where it began in the document (the parser's position) and on which line. */
+  start: number;
+  line: number;
+  elements: number;
+  /** Whitespace-separated tuples in its <coordinates> so far. */
+  points: number;
+}
 
 interface Slot {
   folder: KmlFolder | undefined;
@@ -82,6 +126,13 @@ export class KmlReader {
   private head = 0;
   // Features still open, innermost last; the elements below the outermost one are being kept.
   private readonly open: Array<{ element: Element; slot: Slot }> = [];
+  private outer: Outer | undefined;
+  // The parser's position and line at its last event: a run since then is held by saxes.
+  private lastEvent = 0;
+  private lastEventLine = 1;
+  // Characters of folder names held: the open folders' and the late names'.
+  private nameChars = 0;
+  private readonly tagNames = new Map<string, string>();
   private current: Element | undefined;
   private folder: KmlFolder | undefined;
   private folders = 0;
@@ -101,13 +152,25 @@ export class KmlReader {
     this.parser.on('error', (error) => {
       if (!TOLERATED.some((pattern) => pattern.test(error.message))) throw error;
     });
-    this.parser.on('opentag', (tag) => this.openTag(tag.name, tag.attributes as Record<string, SaxesAttributeNS>));
-    this.parser.on('text', (value) => this.text(value));
+    this.parser.on('opentag', (tag) => {
+      this.mark();
+      this.openTag(tag.name, tag.attributes as Record<string, SaxesAttributeNS>);
+    });
+    this.parser.on('text', (value) => {
+      this.mark();
+      this.text(value);
+    });
     this.parser.on('cdata', (value) => {
+      this.mark();
       // The DOM reader made no node for an empty section: it is no HTML description either.
       if (value !== '') this.text({ cdata: value });
     });
-    this.parser.on('closetag', () => this.closeTag());
+    this.parser.on('closetag', () => {
+      this.mark();
+      this.closeTag();
+    });
+    // Held whole by saxes too, and ignored: each only ends a run.
+    for (const event of ['comment', 'processinginstruction', 'doctype', 'xmldecl'] as const) this.parser.on(event, () => this.mark());
   }
 
   /** The document could not be read (the rest need not be given). */
@@ -116,7 +179,14 @@ export class KmlReader {
   }
 
   push(piece: string): void {
-    if (this.failure === null) this.write(() => this.parser.write(this.escaper.push(piece)));
+    if (this.failure !== null) return;
+    const text = this.escaper.push(piece);
+    this.write(() => {
+      for (let at = 0; at < text.length; at += SLICE_CHARS) {
+        this.parser.write(at === 0 && text.length <= SLICE_CHARS ? text : text.slice(at, at + SLICE_CHARS));
+        this.checkRun();
+      }
+    });
   }
 
   end(): KmlEnd {
@@ -130,7 +200,7 @@ export class KmlReader {
     try {
       step();
     } catch (error) {
-      if (error instanceof TooDeep) this.failure = { problem: nestingSentence('KML'), final: true };
+      if (error instanceof Refused) this.failure = { problem: error.message, final: true };
       else {
         const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
         this.failure = { problem: `The KML is not well-formed XML (${message}). Export it again from Google Earth or the mapping tool.`, final: false };
@@ -140,7 +210,9 @@ export class KmlReader {
 
   private openTag(name: string, attributes: Record<string, SaxesAttributeNS>): void {
     // Deeper nesting makes the lookups below (and the folder chain) cost depth × elements.
-    if (++this.depth > MAX_NESTING_DEPTH) throw new TooDeep();
+    if (++this.depth > MAX_NESTING_DEPTH) throw new Refused(nestingSentence('KML'));
+    const outer = this.outer;
+    if (outer !== undefined && ++outer.elements > MAX_PLACEMARK_ELEMENTS) throw new Refused(placemarkElementsSentence(describe(outer)));
     if (this.root === undefined) {
       this.root = localName(name);
       this.isKml = this.root === 'kml';
@@ -151,7 +223,7 @@ export class KmlReader {
     if (name === 'name' && folder !== undefined && folder.depth === this.depth - 1) this.folderNames.push({ folder, depth: this.depth, text: '' });
     const isFeature = FEATURE_TAGS.has(name);
     if (this.current !== undefined || isFeature) {
-      const element: Element = { tag: name, attributes, children: [], parent: this.current };
+      const element: Element = { tag: this.shared(name), attributes: isEmpty(attributes) ? NO_ATTRIBUTES : attributes, children: [], parent: this.current };
       this.current?.children.push(element);
       this.current = element;
       if (isFeature) {
@@ -159,6 +231,7 @@ export class KmlReader {
         if (folder !== undefined) folder.holdsFeature = true;
         this.slots.push(slot);
         this.open.push({ element, slot });
+        this.outer ??= { element, start: this.parser.position, line: this.parser.line, elements: 1, points: 0 };
       }
     }
     if (name === 'Folder') {
@@ -167,18 +240,31 @@ export class KmlReader {
   }
 
   private text(value: string | { cdata: string }): void {
-    if (this.current !== undefined) this.current.children.push(value);
     const text = typeof value === 'string' ? value : value.cdata;
-    for (const capture of this.folderNames) capture.text += text;
+    if (this.current !== undefined) {
+      this.current.children.push(value);
+      // Each point read costs far more than its text: counted before any is read.
+      if (this.outer !== undefined && this.current.tag === 'coordinates') {
+        this.outer.points += tuples(text);
+        if (this.outer.points > MAX_PLACEMARK_POINTS) throw new Refused(placemarkPointsSentence(describe(this.outer)));
+      }
+    }
+    for (const capture of this.folderNames) {
+      capture.text += text;
+      if (this.nameChars + capture.text.length > MAX_KML_RUN_CHARS) throw new Refused(folderNamesSentence());
+    }
   }
 
   private closeTag(): void {
     if (this.current !== undefined) {
       const element = this.current;
       this.current = element.parent;
+      // A pushed-to array keeps room for more; most elements hold a text or a few children.
+      if (element.children.length > 0 && element.children.length <= COMPACTED_CHILDREN) element.children = element.children.slice();
       const innermost = this.open[this.open.length - 1];
       if (innermost !== undefined && innermost.element === element) {
         this.open.pop();
+        if (this.open.length === 0) this.outer = undefined;
         innermost.slot.pending = readFeature(element);
         this.handOn();
       }
@@ -186,13 +272,18 @@ export class KmlReader {
     const capture = this.folderNames[this.folderNames.length - 1];
     if (capture !== undefined && capture.depth === this.depth) {
       this.folderNames.pop();
+      this.nameChars += capture.text.length - (capture.folder.name?.length ?? 0);
       capture.folder.name = capture.text;
       if (capture.folder.used) capture.folder.renamed = true;
     }
     const folder = this.folder;
     if (folder !== undefined && folder.depth === this.depth) {
       // Its name is final now.
-      if (folder.renamed) this.lateNames.set(folder.ordinal, folder.name ?? '');
+      // A late name is kept to the end (and counted); any other is dropped with its folder.
+      if (folder.renamed) {
+        if (this.lateNames.size >= MAX_LATE_NAMED_FOLDERS) throw new Refused(lateFoldersSentence());
+        this.lateNames.set(folder.ordinal, folder.name ?? '');
+      } else this.nameChars -= folder.name?.length ?? 0;
       if (folder.holdsFeature) {
         if (folder.name !== undefined && folder.name.trim() !== '') this.hasFolders = true;
         if (folder.parent !== undefined) folder.parent.holdsFeature = true;
@@ -200,6 +291,26 @@ export class KmlReader {
       this.folder = folder.parent;
     }
     this.depth--;
+  }
+
+  private shared(name: string): string {
+    const known = this.tagNames.get(name);
+    if (known !== undefined) return known;
+    if (this.tagNames.size < SHARED_NAMES) this.tagNames.set(name, name);
+    return name;
+  }
+
+  private mark(): void {
+    this.lastEvent = this.parser.position;
+    this.lastEventLine = this.parser.line;
+  }
+
+  /** Between slices: the open placemark's span, or else the run saxes holds, against its limit. */
+  private checkRun(): void {
+    const position = this.parser.position;
+    if (this.outer !== undefined) {
+      if (position - this.outer.start > MAX_PLACEMARK_CHARS) throw new Refused(placemarkCharsSentence(describe(this.outer)));
+    } else if (position - this.lastEvent > MAX_KML_RUN_CHARS) throw new Refused(kmlRunSentence(this.lastEventLine));
   }
 
   /** Hands on every finished feature that no earlier open one waits before. */
@@ -215,6 +326,25 @@ export class KmlReader {
       this.head = 0;
     }
   }
+}
+
+/** Whitespace-separated runs in `text` (a run cut between two text nodes counts twice: a bound, not a reading). */
+function tuples(text: string): number {
+  let count = 0;
+  let inRun = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const space = c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
+    if (!space && !inRun) count++;
+    inRun = !space;
+  }
+  return count;
+}
+
+/** How a refusal names the feature: its tag, line and name so far. */
+function describe(outer: Outer): string {
+  const name = shortName(outer.element);
+  return `The <${outer.element.tag}> on line ${outer.line}${name === '' ? '' : ` ("${name}")`}`;
 }
 
 /** The innermost folder with a non-blank name, trimmed; `lateNames` gives the final names of folders renamed after use. */

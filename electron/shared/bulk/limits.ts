@@ -10,6 +10,38 @@ export const MAX_LINE_CHARS = 1024 * 1024;
 /** The KML inside a KMZ, unpacked: stopped while unpacking once it passes this. */
 export const MAX_KMZ_KML_BYTES = 64 * 1024 * 1024;
 /**
+ * Characters the KML reader takes in one run with no markup event (a text node, a comment, a CDATA
+ * section, a tag with its attributes) outside a placemark. The parser holds such a run whole until
+ * it ends; libxml2 refuses a text node past 10,000,000 characters unless told the file is huge, and
+ * nothing outside a placemark (a description, a style, a folder's name) comes near it.
+ */
+export const MAX_KML_RUN_CHARS = 10_000_000;
+/**
+ * Characters of the document one Placemark (or GroundOverlay, NetworkLink) may span, counted as it
+ * arrives: its element tree is held until its end tag, then read into a geometry. A LineString of
+ * 200,000 points with altitudes is about 6 million characters.
+ */
+export const MAX_PLACEMARK_CHARS = 12_000_000;
+/**
+ * Points in one placemark's <coordinates>, counted as the text arrives: read, each costs about half a
+ * kilobyte however short its text ("1,2" too). A LineString of 200,000 points peaked at 346 MB in
+ * the browser host, of 700,000 at 490 MB in the CLI's dry run.
+ */
+export const MAX_PLACEMARK_POINTS = 250_000;
+/**
+ * Elements inside one placemark, counted as they open. Held and read, each costs well over a
+ * kilobyte (a gx:Track of 95,000 points, two elements a point, peaked at 391 MB in the browser host,
+ * of 200,000 at 500 MB in the CLI's dry run); this passes a gx:Track of 59,000 points (16 hours at
+ * one a second).
+ */
+export const MAX_PLACEMARK_ELEMENTS = 120_000;
+/**
+ * Folders named after the placemarks in them (their <name> written after their content): each final
+ * name is kept until the rows are written. Exports put the name first; a few late ones are hand edits.
+ */
+export const MAX_LATE_NAMED_FOLDERS = 100_000;
+
+/**
  * Rows one import may queue. Until it is sent, every queued row is held whole in memory by the
  * outbox and the site register, and the run follows each one: `sitewalk import --no-wait` peaks at
  * 236 MB for 10,000 short rows and 594 MB for 100,000 (a 1.23 million row file passed 1.4 GB at
@@ -22,6 +54,28 @@ export const tooManyRowsSentence = (ready: number, limit = MAX_IMPORT_ROWS) =>
 
 export const nestingSentence = (what: string) =>
   `The ${what} nests more than ${MAX_NESTING_DEPTH} levels deep, which no export does; it was not read (the file may be damaged or made to harm). Export it again from the mapping tool.`;
+
+const millions = (n: number) => `${n / 1_000_000} million`;
+const madeToHarm = 'it was not read (the file may be damaged or made to harm)';
+
+export const kmlRunSentence = (line: number) =>
+  `The KML has more than ${millions(MAX_KML_RUN_CHARS)} characters without markup from line ${line} on (one text, comment or tag), which no export writes outside a placemark; ${madeToHarm}. Export it again from the mapping tool.`;
+
+/** `placemark`: how the sentence names it, e.g. 'The <Placemark> on line 12 ("Track 1")'. */
+export const placemarkCharsSentence = (placemark: string) =>
+  `${placemark} is longer than ${millions(MAX_PLACEMARK_CHARS)} characters, the most one placemark may be (a LineString of 250,000 points fits); ${madeToHarm}. Split it or simplify it in the mapping tool.`;
+
+export const placemarkElementsSentence = (placemark: string) =>
+  `${placemark} holds more than ${MAX_PLACEMARK_ELEMENTS.toLocaleString('en-US')} elements, the most one placemark may hold (a gx:Track of 59,000 points fits); ${madeToHarm}. Split it or simplify it in the mapping tool.`;
+
+export const placemarkPointsSentence = (placemark: string) =>
+  `${placemark} has more than ${MAX_PLACEMARK_POINTS.toLocaleString('en-US')} points in its coordinates, the most one placemark may have; ${madeToHarm}. Split it or simplify it in the mapping tool.`;
+
+export const lateFoldersSentence = () =>
+  `The KML names more than ${MAX_LATE_NAMED_FOLDERS.toLocaleString('en-US')} folders after the placemarks in them (each name is kept until the rows are written), which no export does; ${madeToHarm}. Export it again from the mapping tool.`;
+
+export const folderNamesSentence = () =>
+  `The KML's folder names come to more than ${millions(MAX_KML_RUN_CHARS)} characters, which no export writes; ${madeToHarm}. Export it again from the mapping tool.`;
 
 /**
  * Whether JSON text nests arrays and objects deeper than `limit`; one pass, strings skipped.
