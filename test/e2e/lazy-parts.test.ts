@@ -17,7 +17,13 @@ describe('parts loaded when opened', () => {
   test('the site form that cannot be fetched says so, the map keeps its sites, and Try again opens it', async ({ page, demo }) => {
     const site = demo[0]!;
     const corner = page.locator('.map-stack-right');
-    const cornerRight = async () => (await corner.boundingBox())!.x + (await corner.boundingBox())!.width;
+    const cornerRight = async () => {
+      const box = await corner.boundingBox();
+      if (!box) throw new Error("the map's bottom-right controls are not shown");
+      return box.x + box.width;
+    };
+    // boundingBox() does not wait: on a busy machine the controls were not drawn yet when it was asked.
+    await corner.waitFor();
     const mapRight = await cornerRight();
     const allow = await refuseChunk(page, 'site-form');
     await page.getByRole('button', { name: `Edit ${site.name}` }).click();
