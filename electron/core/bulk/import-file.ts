@@ -7,7 +7,7 @@
 // into a table within its own bounds (limits.ts), then each row is checked and written as the CSV's are.
 import { open, readFile } from 'node:fs/promises';
 import { guessBomlessUtf16 } from '../../shared/bulk/decode';
-import { formatFromFileName, readImportTable, type ImportOptions, type ReadOptions } from '../../shared/bulk/import';
+import { formatFromFileName, readImportTable, startsAsZip, type ImportOptions, type ReadOptions } from '../../shared/bulk/import';
 import { previewContext, previewHead } from '../../shared/bulk/preview';
 import type { ImportFormat, TableRow } from '../../shared/bulk/table';
 import { previewCsvFile } from './csv-file';
@@ -16,7 +16,6 @@ import { previewKmlFile } from './kml-file';
 import { PreviewStoreWriter } from './preview-store';
 
 const SNIFF_BYTES = 4096;
-const ZIP = [0x50, 0x4b, 0x03, 0x04];
 
 /** The file's bytes, or where the worker reads them. */
 export type PreviewSource = Uint8Array | { path: string };
@@ -32,9 +31,9 @@ export async function previewToStore(source: PreviewSource, options: ImportOptio
       return;
     }
     // As readImportTable decides: a zip called .kml is read as the KMZ it is.
-    const zip = ZIP.every((byte, index) => head[index] === byte);
+    const zip = startsAsZip(head);
     if (format === 'kml' || format === 'kmz') {
-      store.finish(await previewKmlFile(source.path, zip ? 'kmz' : format, options, store));
+      store.finish(await previewKmlFile(source.path, zip ? 'kmz' : format, zip, options, store));
       return;
     }
     // A FeatureCollection streams; anything else answers null and is read whole below.

@@ -23,7 +23,6 @@ import type { PreviewStoreWriter } from './preview-store';
 type Head = Omit<ImportPreview, 'rows' | 'summary'>;
 
 const PIECE_BYTES = 1024 * 1024;
-const ZIP = [0x50, 0x4b, 0x03, 0x04];
 
 /** The KML's bytes from the start, each time they are asked for. */
 type ByteSource = () => AsyncIterable<Uint8Array>;
@@ -40,12 +39,15 @@ function fileBytes(path: string): ByteSource {
   return () => createReadStream(path, { highWaterMark: PIECE_BYTES }) as AsyncIterable<Uint8Array>;
 }
 
-/** Previews the KML or KMZ at `path` into `store` (rows) and answers the preview's head. Never throws for the file's content. */
-export async function previewKmlFile(path: string, format: 'kml' | 'kmz', options: ImportOptions, store: PreviewStoreWriter): Promise<Head> {
+/**
+ * Previews the KML or KMZ at `path` into `store` (rows) and answers the preview's head; `zip`: the
+ * file starts as a zip archive (the caller has read its head). Never throws for the file's content.
+ */
+export async function previewKmlFile(path: string, format: 'kml' | 'kmz', zip: boolean, options: ImportOptions, store: PreviewStoreWriter): Promise<Head> {
   let document: Document;
   if (format === 'kml') {
     document = { format, source: fileBytes(path), notes: [], details: {} };
-  } else if (!(await startsAsZip(path))) {
+  } else if (!zip) {
     return refusedHead({ format, notes: [], details: {} }, options, [], 'The file is called .kmz but is not a zip archive; it may be a plain KML: rename it to .kml.');
   } else {
     const listed = await listKmz(fileBytes(path)());
@@ -74,11 +76,6 @@ export async function previewKmlFile(path: string, format: 'kml' | 'kmz', option
     }
     throw error;
   }
-}
-
-async function startsAsZip(path: string): Promise<boolean> {
-  const { bytes } = await startOf(fileBytes(path));
-  return ZIP.every((byte, index) => bytes[index] === byte);
 }
 
 async function previewDocument(document: Document, options: ImportOptions, store: PreviewStoreWriter, fileSize: number | null): Promise<Head> {

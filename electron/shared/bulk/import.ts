@@ -41,9 +41,14 @@ export function formatFromFileName(fileName: string | undefined): ImportFormat |
 
 const ZIP = [0x50, 0x4b, 0x03, 0x04];
 
+/** Whether `bytes` start as a zip archive's first entry does (a KMZ). */
+export function startsAsZip(bytes: Uint8Array): boolean {
+  return ZIP.every((byte, index) => bytes[index] === byte);
+}
+
 /** Reads any supported file into a table. Never throws. */
 export async function readImportTable(bytes: Uint8Array, options: ReadOptions = {}): Promise<ImportTable> {
-  const isZip = ZIP.every((byte, index) => bytes[index] === byte);
+  const isZip = startsAsZip(bytes);
   let format = options.format ?? formatFromFileName(options.fileName);
   if (isZip && (format === null || format === 'kmz' || format === 'kml')) format = 'kmz';
   if (format === 'kmz') {

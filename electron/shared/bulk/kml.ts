@@ -6,7 +6,7 @@
 // folder's <name> written after its placemarks, a <Schema> after its data), so the reader says what
 // it learnt at the end: every SimpleField, and the folders renamed after use.
 import { SaxesParser, type SaxesAttributeNS } from 'saxes';
-import { AmpersandEscaper, escapeBareAmpersands } from './kml-ampersand';
+import { AmpersandEscaper } from './kml-ampersand';
 import { finishFeature, localName, readFeature, shortName, TYPE_CONVERTERS, type Element, type GeoFeature, type PendingFeature, type TypeConverter } from './kml-feature';
 import {
   folderNamesSentence,
@@ -381,5 +381,3 @@ function readFeatures(text: string, position: boolean): KmlRead {
 export function entryOf(feature: GeoFeature, folder: string | undefined): FeatureEntry {
   return folder === undefined ? { feature } : { feature, folder };
 }
-
-export { escapeBareAmpersands };
