@@ -1,11 +1,10 @@
-// The browser host's security and contract, against a real started host (random loopback port) in
-// front of a real core: only a request with the run's token, our Host and (when sent) our Origin
-// reaches the API; no CORS, strict headers, no path out of the renderer folder, clear 400s for bad
-// calls, a real round trip and an event delivered over the page's own event client.
+// The browser host's contract, against a real started host (random loopback port) in front of a
+// real core: no CORS, strict headers, no path out of the renderer folder, clear 400s for bad calls,
+// a real round trip and an event delivered over the page's own event client. Who may reach the API
+// at all (address, token, Host, Origin) is browser-host-access.test.ts.
 import { readdirSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { symlink, writeFile } from 'node:fs/promises';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, vi } from 'vitest';
 import type { ApiEvent, Result, ProfileView, SiteView, StatusView } from '../../electron/shared/contract/index';
@@ -13,109 +12,11 @@ import { startBrowserHost } from '../../electron/browser-host/server';
 import { ROOT } from '../../electron/main/build';
 import { apiFromBridge, createHttpBridge } from '../../renderer/src/api/http-bridge';
 import { it } from '../support/fixtures';
-import { call, raw, type TestHost } from '../support/host';
+import { authHeaders as auth, call, raw } from '../support/host';
 import { waiting } from '../support/wait';
 
 // One host for the whole file (the `host` fixture is file-scoped): these tests read it, and what one
-// of them changes (a setting) it puts back.
-const auth = (host: TestHost) => ({ authorization: `Bearer ${host.token}`, 'content-type': 'application/json' });
-
-describe('where the host listens', () => {
-  it('is bound to 127.0.0.1 only', ({ host }) => {
-    expect(host.address.address).toBe('127.0.0.1');
-    expect(host.address.family).toBe('IPv4');
-    expect(host.pageUrl).toBe(`http://127.0.0.1:${host.port}/#token=${host.token}`);
-  });
-
-  it('refuses to listen on any other address', async ({ host }) => {
-    for (const address of ['0.0.0.0', '::', 'localhost', '192.168.1.10']) {
-      await expect(startBrowserHost({ hostApi: host.backend.hostApi, staticDir: host.staticDir, host: address })).rejects.toThrow(/127\.0\.0\.1 only/);
-    }
-  });
-
-  it('hands out a fresh 32-byte token per run', async ({ host }) => {
-    expect(Buffer.from(host.token, 'base64url')).toHaveLength(32);
-    const other = await startBrowserHost({ hostApi: host.backend.hostApi, staticDir: host.staticDir });
-    try {
-      expect(other.token).not.toBe(host.token);
-    } finally {
-      await other.close();
-    }
-  });
-});
-
-describe('the session token', () => {
-  it('answers 401 without a token, and nothing is run', async ({ host }) => {
-    const response = await raw(host.port, { method: 'POST', path: '/api/listSites', headers: { 'content-type': 'application/json' }, body: '[]' });
-    expect(response.status).toBe(401);
-    expect(response.headers['www-authenticate']).toMatch(/^Bearer/);
-    expect(response.json<{ error: { message: string } }>().error.message).toMatch(/token/);
-  });
-
-  it('answers 401 for a wrong token of any length or form', async ({ host }) => {
-    const real = host.token;
-    const wrong = [`${real.slice(0, -1)}${real.endsWith('A') ? 'B' : 'A'}`, 'short', `${real}x`, '', real.toLowerCase() === real ? real.toUpperCase() : real.toLowerCase()];
-    for (const token of wrong) {
-      const response = await raw(host.port, { method: 'POST', path: '/api/listSites', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '[]' });
-      expect(response.status, token).toBe(401);
-    }
-    const basic = await raw(host.port, { method: 'POST', path: '/api/listSites', headers: { authorization: `Basic ${real}`, 'content-type': 'application/json' }, body: '[]' });
-    expect(basic.status).toBe(401);
-  });
-
-  it('does not accept the token from the URL', async ({ host }) => {
-    const response = await raw(host.port, { method: 'POST', path: `/api/listSites?token=${host.token}`, headers: { 'content-type': 'application/json' }, body: '[]' });
-    expect(response.status).toBe(401);
-  });
-
-  it('guards the event stream too', async ({ host }) => {
-    expect((await raw(host.port, { path: '/api/events' })).status).toBe(401);
-  });
-});
-
-describe('Host and Origin', () => {
-  it('answers 403 to a foreign Host even with the right token (DNS rebinding)', async ({ host }) => {
-    for (const foreign of ['evil.example', `evil.example:${host.port}`, `127.0.0.1:${host.port + 1}`, `127.0.0.2:${host.port}`, `127.0.0.1:${host.port}.evil.example`]) {
-      const response = await raw(host.port, { method: 'POST', path: '/api/listSites', headers: { ...auth(host), host: foreign }, body: '[]' });
-      expect(response.status, foreign).toBe(403);
-    }
-    const page = await raw(host.port, { path: '/', headers: { host: `rebound.example:${host.port}` } });
-    expect(page.status).toBe(403);
-  });
-
-  it('answers 403 to a request without a Host header', async ({ host }) => {
-    const socket = connect(host.port, '127.0.0.1');
-    const answer = await new Promise<string>((resolve, reject) => {
-      let text = '';
-      socket.on('data', (chunk) => (text += chunk.toString('utf8')));
-      socket.on('end', () => resolve(text));
-      socket.on('error', reject);
-      socket.write('GET / HTTP/1.0\r\n\r\n');
-    });
-    expect(answer).toMatch(/^HTTP\/1\.[01] 403/);
-  });
-
-  it('accepts localhost as well as 127.0.0.1', async ({ host }) => {
-    const response = await raw(host.port, { method: 'POST', path: '/api/listSites', headers: { ...auth(host), host: `localhost:${host.port}` }, body: '[]' });
-    expect(response.status).toBe(200);
-  });
-
-  it('answers 403 to a foreign Origin even with the right token', async ({ host }) => {
-    for (const origin of ['https://evil.example', 'null', `http://127.0.0.1:${host.port + 1}`, `https://127.0.0.1:${host.port}`]) {
-      const response = await call(host, 'listSites', [], { origin });
-      expect(response.status, origin).toBe(403);
-    }
-  });
-
-  it('answers 403 when the browser says the request is cross-site', async ({ host }) => {
-    expect((await call(host, 'listSites', [], { 'sec-fetch-site': 'cross-site' })).status).toBe(403);
-  });
-
-  it('accepts its own origin', async ({ host }) => {
-    expect((await call(host, 'listSites', [], { origin: `http://127.0.0.1:${host.port}` })).status).toBe(200);
-    expect((await call(host, 'listSites', [], { origin: `http://localhost:${host.port}` })).status).toBe(200);
-  });
-});
+// of them changes (a setting) it puts back. Who may reach it: browser-host-access.test.ts.
 
 describe('headers', () => {
   it('sends the CSP and the security headers with the page', async ({ host }) => {

@@ -118,12 +118,17 @@ export function raw(
   });
 }
 
+/** The headers of an authorized API call to `host`: its token and a JSON body. */
+export function authHeaders(host: Pick<RunningBrowserHost, 'token'>): Record<string, string> {
+  return { authorization: `Bearer ${host.token}`, 'content-type': 'application/json' };
+}
+
 /** An authorized API call, as the page makes it, to the host at `port` with its `token`. */
 export function call(host: Pick<RunningBrowserHost, 'port' | 'token'>, method: string, args: unknown[], headers: Record<string, string> = {}): Promise<RawResponse> {
   return raw(host.port, {
     method: 'POST',
     path: `/api/${method}`,
-    headers: { authorization: `Bearer ${host.token}`, 'content-type': 'application/json', ...headers },
+    headers: { ...authHeaders(host), ...headers },
     body: JSON.stringify(args),
   });
 }
