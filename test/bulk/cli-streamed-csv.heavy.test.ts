@@ -10,39 +10,19 @@ import Database from 'better-sqlite3';
 import { createReadStream, createWriteStream, readdirSync } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect, vi } from 'vitest';
 import { DATABASE_FILE } from '../../electron/core/storage/database';
 import { MAX_IMPORT_ROWS } from '../../electron/shared/bulk/limits';
 import { killedAfterEachTest } from '../support/children';
-import { ROOT, runSitewalk } from '../support/cli';
+import { runSitewalk } from '../support/cli';
 import { it } from '../support/fixtures';
+import { MEASURE_PEAK, PEAK_RSS, peakOf, startSitewalk } from '../support/measured-cli';
 import { writeSitesCsv } from '../support/sites-csv';
 
-const PEAK_RSS = 400 * 1024 * 1024;
-const HOOK = fileURLToPath(new URL('../support/report-peak-rss.mjs', import.meta.url));
-const SITEWALK = join(ROOT, 'electron/cli/sitewalk.mjs');
 const BATCH = 10_000;
 const children = killedAfterEachTest();
 
-/** The process's peak RSS: the largest reported (the hook reports from the preview's worker thread too, as it ends). */
-function peakOf(stderr: string): number {
-  const peaks = [...stderr.matchAll(/^peak-rss (\d+)$/gm)].map((match) => Number(match[1]));
-  if (peaks.length === 0) throw new Error(`no peak-rss line in: ${stderr.slice(-500)}`);
-  return Math.max(...peaks);
-}
-
-function sitewalk(home: string, args: string[], env: Record<string, string> = {}) {
-  const child = children.spawn(SITEWALK, args, {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, XDG_CONFIG_HOME: join(home, '.config'), NO_COLOR: '1', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent-sitewalk-test', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const done = new Promise<{ code: number | null; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stderr })));
-  return { child, done };
-}
+const sitewalk = (home: string, args: string[], env?: Record<string, string>) => startSitewalk(children, home, args, env);
 
 async function countLines(path: string): Promise<number> {
   let lines = 0;
@@ -66,7 +46,7 @@ it('checks a well-formed 40 MB CSV of 1.23 million rows as it streams: every row
   expect(bytes).toBeGreaterThan(40 * 1000 * 1000);
   const report = join(tempDir, 'plan.csv');
   const started = performance.now();
-  const run = await sitewalk(tempDir, ['import', file, '--dry-run', '--report', report, '--data-dir', join(tempDir, 'data')], { NODE_OPTIONS: `--import ${HOOK}` }).done;
+  const run = await sitewalk(tempDir, ['import', file, '--dry-run', '--report', report, '--data-dir', join(tempDir, 'data')], MEASURE_PEAK).done;
   const seconds = (performance.now() - started) / 1000;
   expect(run.stderr).toMatch(/1230000 rows: 0 to create, 1230000 to change, 0 unchanged, 0 invalid, 0 skipped\./);
   // Every row checked and reported; the import itself would be refused past the one-import limit, and the dry run says so (exit 1).
@@ -117,7 +97,7 @@ it('refuses to queue more rows than one import may hold, before queueing any: th
   const rows = MAX_IMPORT_ROWS + 1;
   await writeSitesCsv(file, rows);
   const dataDir = join(tempDir, 'data');
-  const run = await sitewalk(tempDir, ['import', file, '--no-wait', '--data-dir', dataDir], { NODE_OPTIONS: `--import ${HOOK}` }).done;
+  const run = await sitewalk(tempDir, ['import', file, '--no-wait', '--data-dir', dataDir], MEASURE_PEAK).done;
   expect(run.code, run.stderr).toBe(1);
   expect(run.stderr).toContain(
     `${rows.toLocaleString('en-US')} rows are ready to queue; one import queues at most ${MAX_IMPORT_ROWS.toLocaleString('en-US')} (each row is held in memory until it is sent). Nothing was queued: split the file into parts of up to ${MAX_IMPORT_ROWS.toLocaleString('en-US')} rows and import them one after another.`,
@@ -173,7 +153,7 @@ async function writeFeatureCollection(path: string, bytes: number): Promise<numb
 it('checks a 40 MB GeoJSON FeatureCollection a feature at a time: every feature counted, peak RSS under 400 MB', { timeout: 600_000 }, async ({ tempDir }) => {
   const file = join(tempDir, 'towers.geojson');
   const features = await writeFeatureCollection(file, 40 * 1024 * 1024);
-  const run = await sitewalk(tempDir, ['import', file, '--dry-run', '--data-dir', join(tempDir, 'data')], { NODE_OPTIONS: `--import ${HOOK}` }).done;
+  const run = await sitewalk(tempDir, ['import', file, '--dry-run', '--data-dir', join(tempDir, 'data')], MEASURE_PEAK).done;
   expect(run.stderr).toMatch(new RegExp(`${features} rows: 0 to create, ${features} to change, 0 unchanged, 0 invalid, 0 skipped\\.`));
   // Every row checked and reported; the import itself would be refused past the one-import limit, and the dry run says so (exit 1).
   expect(run.stderr).toContain(`one import queues at most ${MAX_IMPORT_ROWS.toLocaleString('en-US')}`);

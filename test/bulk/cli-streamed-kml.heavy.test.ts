@@ -7,40 +7,19 @@ import { zipSync } from 'fflate';
 import { readdirSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, vi } from 'vitest';
 import { MAX_IMPORT_ROWS } from '../../electron/shared/bulk/limits';
 import { killedAfterEachTest } from '../support/children';
-import { ROOT } from '../support/cli';
 import { call } from '../support/host';
 import { startHostProcess, uploadFile, watchStatus } from '../support/host-process-run';
 import { it } from '../support/fixtures';
+import { MEASURE_PEAK, PEAK_RSS, peakOf, startSitewalk } from '../support/measured-cli';
 import { writeSitesKml } from '../support/sites-kml';
 
-const PEAK_RSS = 400 * 1024 * 1024;
 const KML_BYTES = 40 * 1024 * 1024;
-const HOOK = fileURLToPath(new URL('../support/report-peak-rss.mjs', import.meta.url));
-const SITEWALK = join(ROOT, 'electron/cli/sitewalk.mjs');
 const children = killedAfterEachTest();
 
-/** The process's peak RSS: the largest reported (the hook reports from the preview's worker thread too, as it ends). */
-function peakOf(stderr: string): number {
-  const peaks = [...stderr.matchAll(/^peak-rss (\d+)$/gm)].map((match) => Number(match[1]));
-  if (peaks.length === 0) throw new Error(`no peak-rss line in: ${stderr.slice(-500)}`);
-  return Math.max(...peaks);
-}
-
-function sitewalk(home: string, args: string[], env: Record<string, string> = {}) {
-  const child = children.spawn(SITEWALK, args, {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, XDG_CONFIG_HOME: join(home, '.config'), NO_COLOR: '1', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent-sitewalk-test', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const done = new Promise<{ code: number | null; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stderr })));
-  return { child, done };
-}
+const sitewalk = (home: string, args: string[], env?: Record<string, string>) => startSitewalk(children, home, args, env);
 
 /** The 40 MB KML, and as a KMZ: answers the file's path and its placemarks. */
 async function sitesFile(dir: string, format: 'kml' | 'kmz'): Promise<{ path: string; placemarks: number }> {
@@ -57,7 +36,7 @@ describe.each(['kml', 'kmz'] as const)('a 40 MB %s', (format) => {
   it('is checked by the CLI a placemark at a time: every placemark counted, peak RSS under 400 MB', { timeout: 600_000 }, async ({ tempDir }) => {
     const { path, placemarks } = await sitesFile(tempDir, format);
     const started = performance.now();
-    const run = await sitewalk(tempDir, ['import', path, '--dry-run', '--data-dir', join(tempDir, 'data')], { NODE_OPTIONS: `--import ${HOOK}` }).done;
+    const run = await sitewalk(tempDir, ['import', path, '--dry-run', '--data-dir', join(tempDir, 'data')], MEASURE_PEAK).done;
     const seconds = (performance.now() - started) / 1000;
     expect(run.stderr).toMatch(new RegExp(`${placemarks} rows: 0 to create, ${placemarks} to change, 0 unchanged, 0 invalid, 0 skipped\\.`));
     // Every row checked; the import itself would be refused past the one-import limit, and the dry run says so (exit 1).

@@ -6,37 +6,19 @@
 // and the placemark, the process under 400 MB at its peak and the host's getStatus answering within
 // a second throughout. Long tracks within the limits are still read.
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect } from 'vitest';
 import { killedAfterEachTest } from '../support/children';
-import { ROOT } from '../support/cli';
 import { call } from '../support/host';
 import { startHostProcess, uploadFile, watchStatus } from '../support/host-process-run';
 import { writeHugeDescription, writeLateNamedFolders, writeLongLineString, writeLongTrack, writeManyElements } from '../support/huge-kml';
 import { it } from '../support/fixtures';
+import { MEASURE_PEAK, PEAK_RSS, peakOf, startSitewalk } from '../support/measured-cli';
 
-const PEAK_RSS = 400 * 1024 * 1024;
-const HOOK = fileURLToPath(new URL('../support/report-peak-rss.mjs', import.meta.url));
-const SITEWALK = join(ROOT, 'electron/cli/sitewalk.mjs');
 const children = killedAfterEachTest();
-
-/** The process's peak RSS: the largest reported (the hook reports from the preview's worker thread too). */
-function peakOf(stderr: string): number {
-  const peaks = [...stderr.matchAll(/^peak-rss (\d+)$/gm)].map((match) => Number(match[1]));
-  if (peaks.length === 0) throw new Error(`no peak-rss line in: ${stderr.slice(-500)}`);
-  return Math.max(...peaks);
-}
 
 /** `sitewalk import PATH --dry-run`, its peak RSS reported: exit code, stderr and peak. */
 function dryRun(home: string, path: string): Promise<{ code: number | null; stderr: string; peak: number }> {
-  const child = children.spawn(SITEWALK, ['import', path, '--dry-run', '--data-dir', join(home, 'data')], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, XDG_CONFIG_HOME: join(home, '.config'), NO_COLOR: '1', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent-sitewalk-test', NODE_OPTIONS: `--import ${HOOK}` },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stderr, peak: peakOf(stderr) })));
+  return startSitewalk(children, home, ['import', path, '--dry-run', '--data-dir', join(home, 'data')], MEASURE_PEAK).done.then((run) => ({ ...run, peak: peakOf(run.stderr) }));
 }
 
 type Preview = { ok: true; value: { problems: string[]; rowCounts: { all: number } } } | { ok: false; issues: { message: string }[] };

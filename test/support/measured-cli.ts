@@ -1,0 +1,35 @@
+// The CLI run as a user runs it — its own process through the shebang, a clean environment, no
+// keyring — with its peak RSS reported on request: for the tests that hold imports of large and
+// hostile files to a memory bound.
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Children } from './children';
+import { ROOT } from './cli';
+
+/** What no import may take the process past. */
+export const PEAK_RSS = 400 * 1024 * 1024;
+const HOOK = fileURLToPath(new URL('./report-peak-rss.mjs', import.meta.url));
+const SITEWALK = join(ROOT, 'electron/cli/sitewalk.mjs');
+
+/** The environment that makes a run print `peak-rss N` lines on stderr (report-peak-rss.mjs). */
+export const MEASURE_PEAK: Record<string, string> = { NODE_OPTIONS: `--import ${HOOK}` };
+
+/** The process's peak RSS: the largest reported (the hook reports from the preview's worker thread too, as it ends). */
+export function peakOf(stderr: string): number {
+  const peaks = [...stderr.matchAll(/^peak-rss (\d+)$/gm)].map((match) => Number(match[1]));
+  if (peaks.length === 0) throw new Error(`no peak-rss line in: ${stderr.slice(-500)}`);
+  return Math.max(...peaks);
+}
+
+/** `sitewalk ARGS` with `home` as its home folder: the child, and its exit code and stderr once it ends. */
+export function startSitewalk(children: Children, home: string, args: string[], env: Record<string, string> = {}) {
+  const child = children.spawn(SITEWALK, args, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, XDG_CONFIG_HOME: join(home, '.config'), NO_COLOR: '1', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent-sitewalk-test', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const done = new Promise<{ code: number | null; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stderr })));
+  return { child, done };
+}
