@@ -17,13 +17,14 @@ describe('parts loaded when opened', () => {
   test('the site form that cannot be fetched says so, the map keeps its sites, and Try again opens it', async ({ page, demo }) => {
     const site = demo[0]!;
     const corner = page.locator('.map-stack-right');
+    // boundingBox() does not wait, and the controls are drawn again as the map moves to the site: each
+    // measure waits for them to be shown (they were not, once at start and once after the failure).
     const cornerRight = async () => {
+      await corner.waitFor();
       const box = await corner.boundingBox();
       if (!box) throw new Error("the map's bottom-right controls are not shown");
       return box.x + box.width;
     };
-    // boundingBox() does not wait: on a busy machine the controls were not drawn yet when it was asked.
-    await corner.waitFor();
     const mapRight = await cornerRight();
     const allow = await refuseChunk(page, 'site-form');
     await page.getByRole('button', { name: `Edit ${site.name}` }).click();
