@@ -64,13 +64,15 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
   const sockets = new Set<Socket>();
   let port = 0;
 
-  const unsubscribe = hostApi.onEvent((event) => {
-    // With no page listening there is no frame to make: applying an import emits two events a row
-    // (its site and its outbox entry, each whole), 97 MB of JSON for a 40 MB upload of long rows.
-    if (streams.size === 0) return;
+  // The core's events are listened to only while a page's event stream is open: with nobody
+  // listening the core builds no views of what it changes (an import nobody watches made a view of
+  // every row's entry and site) and there is no frame to make. A page that connects starts from the
+  // current status and loads its lists, as after any reconnect.
+  let unsubscribe: (() => void) | null = null;
+  const send = (event: ApiEvent) => {
     const frame = `data: ${JSON.stringify(event)}\n\n`;
     for (const stream of streams) stream.write(frame);
-  });
+  };
 
   function baseHeaders(response: ServerResponse): void {
     response.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
@@ -206,11 +208,16 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
     });
     response.flushHeaders();
     streams.add(response);
+    unsubscribe ??= hostApi.onEvent(send);
     const heartbeat = setInterval(() => response.write(': keep-alive\n\n'), HEARTBEAT_MS);
     heartbeat.unref();
     const forget = () => {
       clearInterval(heartbeat);
       streams.delete(response);
+      if (streams.size === 0) {
+        unsubscribe?.();
+        unsubscribe = null;
+      }
     };
     request.on('close', forget);
     response.on('close', forget);
@@ -320,7 +327,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
     close() {
       closing ??= new Promise<void>((resolveClose) => {
         clearImmediate(warm);
-        unsubscribe();
+        unsubscribe?.();
+        unsubscribe = null;
         for (const stream of streams) stream.end();
         streams.clear();
         server.close(() => resolveClose());

@@ -282,6 +282,43 @@ describe('events', () => {
     }
   });
 
+  it("listens to the core only while a page's event stream is open", async ({ host }) => {
+    // A second host over the same backend, its subscriptions to the core counted.
+    const { hostApi } = host.backend;
+    let listening = 0;
+    const counted = {
+      ...hostApi,
+      onEvent(listener: (event: ApiEvent) => void) {
+        listening++;
+        const unsubscribe = hostApi.onEvent(listener);
+        return () => {
+          listening--;
+          unsubscribe();
+        };
+      },
+    };
+    const other = await startBrowserHost({ hostApi: counted, staticDir: host.staticDir });
+    const bridges: Array<ReturnType<typeof createHttpBridge>> = [];
+    try {
+      expect((await call(other, 'saveSite', [{ name: 'Unwatched', height: 20, latitude: 41, longitude: -81 }])).status).toBe(200);
+      expect(listening).toBe(0);
+      for (let i = 0; i < 2; i++) {
+        const bridge = createHttpBridge({ token: other.token, baseUrl: other.origin });
+        bridges.push(bridge);
+        const received: ApiEvent[] = [];
+        bridge.onEvent((event) => received.push(event));
+        await vi.waitFor(() => expect(received.map((event) => event.type)).toContain('status'), waiting('the first status event'));
+        // One subscription to the core, however many pages listen.
+        expect(listening).toBe(1);
+      }
+      for (const bridge of bridges.splice(0)) bridge.close();
+      await vi.waitFor(() => expect(listening).toBe(0), waiting('the host to stop listening'));
+    } finally {
+      for (const bridge of bridges) bridge.close();
+      await other.close();
+    }
+  });
+
   it('rejects a page call with the host sentence when the token is wrong', async ({ host }) => {
     const bridge = createHttpBridge({ token: 'x'.repeat(43), baseUrl: host.origin });
     await expect(bridge.invoke('listSites')).rejects.toThrow(/token/);
