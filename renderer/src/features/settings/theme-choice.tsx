@@ -36,6 +36,8 @@ export function ThemeToggle() {
       type="button"
       className="theme-toggle"
       data-testid="theme-toggle"
+      // Its name whether or not its words are shown (a narrow window shows the disc alone).
+      aria-label={`Theme: ${THEME_WORDS[theme]}`}
       title={`Colours: ${THEME_WORDS[theme]} (${HINTS[theme]}). Press for ${THEME_WORDS[next]}.`}
       onClick={() => void saveTheme(ui, next)}
     >
