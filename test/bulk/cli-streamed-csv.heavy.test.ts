@@ -7,7 +7,7 @@
 // refused whole, before anything is queued, with the limit and the way out: split it.
 // A 40 MB GeoJSON FeatureCollection is read a feature at a time the same way (it took 770 MB whole).
 import Database from 'better-sqlite3';
-import { createReadStream, createWriteStream, readdirSync } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { expect, vi } from 'vitest';
@@ -16,7 +16,7 @@ import { MAX_IMPORT_ROWS } from '../../electron/shared/bulk/limits';
 import { killedAfterEachTest } from '../support/children';
 import { runSitewalk } from '../support/cli';
 import { it } from '../support/fixtures';
-import { MEASURE_PEAK, PEAK_RSS, peakOf, startSitewalk } from '../support/measured-cli';
+import { MEASURE_PEAK, PEAK_RSS, peakOf, scratchPreviews, startSitewalk } from '../support/measured-cli';
 import { writeSitesCsv } from '../support/sites-csv';
 
 const BATCH = 10_000;
@@ -117,13 +117,7 @@ it('stops on SIGINT while it checks the file: exit 130 at once, nothing queued, 
   await writeSitesCsv(file, 400_000);
   const dataDir = join(tempDir, 'data');
   const run = sitewalk(tempDir, ['import', file, '--data-dir', dataDir]);
-  const previews = () => {
-    try {
-      return readdirSync(join(dataDir, 'uploads')).filter((name) => name.endsWith('-preview.upload'));
-    } catch {
-      return [];
-    }
-  };
+  const previews = () => scratchPreviews(dataDir);
   await vi.waitFor(() => expect(previews()).toHaveLength(1), { timeout: 300_000, interval: 20 });
   run.child.kill('SIGINT');
   const { code, stderr } = await run.done;

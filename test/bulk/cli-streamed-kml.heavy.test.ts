@@ -4,7 +4,6 @@
 // process under 400 MB at its peak, the host's getStatus answering within a second throughout.
 // Stopped by SIGINT or SIGTERM while it checks the KML, the CLI exits at once and leaves no scratch file.
 import { zipSync } from 'fflate';
-import { readdirSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, vi } from 'vitest';
@@ -13,7 +12,7 @@ import { killedAfterEachTest } from '../support/children';
 import { call } from '../support/host';
 import { startHostProcess, uploadFile, watchStatus } from '../support/host-process-run';
 import { it } from '../support/fixtures';
-import { MEASURE_PEAK, PEAK_RSS, peakOf, startSitewalk } from '../support/measured-cli';
+import { MEASURE_PEAK, PEAK_RSS, peakOf, scratchPreviews, startSitewalk } from '../support/measured-cli';
 import { writeSitesKml } from '../support/sites-kml';
 
 const KML_BYTES = 40 * 1024 * 1024;
@@ -75,13 +74,7 @@ for (const [signal, exit] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
     const { path } = await sitesFile(tempDir, 'kml');
     const dataDir = join(tempDir, 'data');
     const run = sitewalk(tempDir, ['import', path, '--data-dir', dataDir]);
-    const previews = () => {
-      try {
-        return readdirSync(join(dataDir, 'uploads')).filter((name) => name.endsWith('-preview.upload'));
-      } catch {
-        return [];
-      }
-    };
+    const previews = () => scratchPreviews(dataDir);
     await vi.waitFor(() => expect(previews()).toHaveLength(1), { timeout: 300_000, interval: 20 });
     run.child.kill(signal);
     const { code, stderr } = await run.done;

@@ -1,39 +1,18 @@
 // `sitewalk outbox` names an entry as the app's outbox does: an edit summarised by the site's service
 // ID alone says the site's name first, and a summary that names the site says it once. Run as a user
 // runs it (test/support/cli.ts), on a temp data folder and a sandbox on loopback.
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { startSandbox } from '../../electron/sandbox/index';
+import { expect } from 'vitest';
 import { sitewalkInTempHome } from '../support/cli';
-import { makeTempDir } from '../support/temp';
+import { it } from '../support/fixtures';
 
 const KEY = 'sandbox-demo-key';
-let sandbox: Awaited<ReturnType<typeof startSandbox>>;
-const dirs: Array<{ remove(): Promise<void> }> = [];
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, host: '127.0.0.1', seed: 'demo' });
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-afterEach(async () => {
-  for (const dir of dirs.splice(0)) await dir.remove();
-});
-
 const run = sitewalkInTempHome();
 const sitewalk = (args: string[], env: Record<string, string> = {}) => run(args, { env });
 
-/** A data folder with a profile "Field" on the test's sandbox, active. */
-async function fieldProfile(): Promise<string> {
-  const dir = await makeTempDir('sitewalk-cli-names-');
-  dirs.push(dir);
-  expect((await sitewalk(['profile', 'add', 'Field', '--base-url', sandbox.url, '--account', '10001', '--data-dir', dir.path])).code).toBe(0);
-  expect((await sitewalk(['profile', 'use', 'Field', '--data-dir', dir.path])).code).toBe(0);
-  return dir.path;
-}
-
-it("names an edit's site as the page does: its name first when the summary gives only the service ID, once when it names it", async () => {
-  const dir = await fieldProfile();
+it("names an edit's site as the page does: its name first when the summary gives only the service ID, once when it names it", async ({ sandbox, tempDir: dir }) => {
+  // A data folder with a profile "Field" on the test's sandbox, active.
+  expect((await sitewalk(['profile', 'add', 'Field', '--base-url', sandbox.url, '--account', '10001', '--data-dir', dir])).code).toBe(0);
+  expect((await sitewalk(['profile', 'use', 'Field', '--data-dir', dir])).code).toBe(0);
   expect((await sitewalk(['site', 'add', '--lat=45.5', '--lon=-93.25', '--height=30', '--name', 'Clyde Park', '--data-dir', dir])).code).toBe(0);
   expect((await sitewalk(['sync', '--until-settled', '--data-dir', dir], { SITEWALK_KEY: KEY })).code).toBe(0);
   const listed = JSON.parse((await sitewalk(['site', 'list', '--json', '--data-dir', dir])).stdout) as { sites: Array<{ siteId: string }> };

@@ -1,6 +1,7 @@
 // The CLI run as a user runs it — its own process through the shebang, a clean environment, no
 // keyring — with its peak RSS reported on request: for the tests that hold imports of large and
 // hostile files to a memory bound.
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Children } from './children';
@@ -32,4 +33,13 @@ export function startSitewalk(children: Children, home: string, args: string[], 
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const done = new Promise<{ code: number | null; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stderr })));
   return { child, done };
+}
+
+/** The scratch preview files an import keeps in `dataDir`'s uploads/ while it checks a file. */
+export function scratchPreviews(dataDir: string): string[] {
+  try {
+    return readdirSync(join(dataDir, 'uploads')).filter((name) => name.endsWith('-preview.upload'));
+  } catch {
+    return [];
+  }
 }
