@@ -133,6 +133,17 @@ describe('the streaming KML reader gives the previous reader’s table', () => {
     expect(table.rows[1]!.cells).toContain('Smith & Sons');
   });
 
+  it('reads text after a CDATA section that ended early as text, bare ampersand and all', () => {
+    // Found by the generated documents (seed 438946469): "]]>&a" inside a section ends it at the first
+    // "]]>", leaving a bare "&a" (no ";"), which the DOM reader refused as an unfinished reference.
+    const text = '<kml><Placemark><name>A</name><ExtendedData><Data name="x"><value><![CDATA[]]>&a]]></value></Data></ExtendedData><Point><coordinates>1,2</coordinates></Point></Placemark></kml>';
+    expect(referenceParseKml(text).problems).toHaveLength(1);
+    const table = parseKml(text);
+    expect(table.problems).toEqual([]);
+    expect(table.rows).toHaveLength(1);
+    expect(table.rows[0]!.cells).toContain('&a]]>');
+  });
+
   it('reads KMZ archives the same way: no doc.kml, several KML files, no KML, not a zip', async () => {
     const kml = '<kml><Placemark><name>A</name><Point><coordinates>1,2</coordinates></Point></Placemark></kml>';
     const archives = [
