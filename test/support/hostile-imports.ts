@@ -21,6 +21,30 @@ export function overlongCsv(chars: number): Buffer {
 }
 
 /**
+ * A CSV whose header names `columns` columns above `rows` short rows (name, position, height only).
+ * Padded to the header, as the reader once did, 40,000 rows of 16,000 columns are 640 million cells.
+ */
+export function wideCsv(columns: number, rows: number): Buffer {
+  const header = ['Name', 'Latitude', 'Longitude', 'Height', ...Array.from({ length: columns - 4 }, (_, i) => `c${i}`)].join(',');
+  const lines = Array.from({ length: rows }, (_, i) => `S${i},45.1,-93.1,10`);
+  return Buffer.from(`${header}\n${lines.join('\n')}\n`);
+}
+
+/**
+ * KML whose first `named` placemarks each carry `fields` ExtendedData names of their own (named ×
+ * fields columns in all), then `more` placemarks that carry only the last of those names.
+ */
+export function manyFieldsKml(named: number, fields: number, more = 0): Buffer {
+  const data = (names: string[]) => `<ExtendedData>${names.map((name) => `<Data name="${name}"><value>v</value></Data>`).join('')}</ExtendedData>`;
+  const placemark = (name: string, names: string[]) => `<Placemark><name>${name}</name>${data(names)}<Point><coordinates>-93.1,45.1</coordinates></Point></Placemark>`;
+  const parts: string[] = [];
+  for (let i = 0; i < named; i++) parts.push(placemark(`S${i}`, Array.from({ length: fields }, (_, j) => `f${i}_${j}`)));
+  const last = `f${named - 1}_${fields - 1}`;
+  for (let i = 0; i < more; i++) parts.push(placemark(`T${i}`, [last]));
+  return Buffer.from(`<?xml version="1.0"?><kml xmlns="http://www.opengis.net/kml/2.2"><Document>${parts.join('')}</Document></kml>`);
+}
+
+/**
  * A KMZ whose doc.kml inflates to `bytes` bytes of spaces after a KML start. `lie`: its headers
  * claim 1 KB unpacked, so only a bound applied while inflating stops it.
  */

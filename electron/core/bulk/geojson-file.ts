@@ -30,6 +30,7 @@ export async function previewGeoJsonFile(path: string, options: ImportOptions, s
     const columns = new FeatureRows('Feature', false);
     const first = await split(path, decoding, (feature) => columns.add({ feature }));
     if (first.problem !== null) return limitHead(options, first.problem, decoding);
+    if (columns.columnsProblem !== null) return limitHead(options, columns.columnsProblem, decoding);
     if (columns.rowCount === 0) return null;
     // Second pass: the same rows again, now with every column known, checked and written.
     const rows = new FeatureRows('Feature', false);
@@ -38,9 +39,7 @@ export async function previewGeoJsonFile(path: string, options: ImportOptions, s
     const encoding = `utf-8${decoding.bom ? ' with byte-order mark' : ''}`;
     const context: PreviewContext = previewContext({ format: 'geojson', columns: columns.columns, decimalComma: false, notes, problems: [], details: { encoding } }, options);
     await split(path, decoding, (feature) => {
-      const row = rows.add({ feature });
-      columns.pad(row);
-      store.check(context, row);
+      store.check(context, rows.add({ feature }));
     });
     return previewHead(context);
   } catch (error) {

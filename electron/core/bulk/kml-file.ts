@@ -178,6 +178,7 @@ async function readRows(document: Document, options: ImportOptions, store: Previ
     return refusedHead(document, options, encodingNotes, problem, details);
   }
   const columns = first.hasFolders ? withFolders : withoutFolders;
+  if (columns.columnsProblem !== null) return refusedHead(document, options, encodingNotes, columns.columnsProblem, details);
   if (columns.rowCount === 0) {
     return previewHead(previewContext({ format: document.format, columns: new FeatureRows('Placemark', false).columns, decimalComma: false, notes, problems: ['The KML has no placemarks.'], details }, options));
   }
@@ -189,9 +190,7 @@ async function readRows(document: Document, options: ImportOptions, store: Previ
     document,
     decoding,
     (pending, folder) => {
-      const row = rows.add(entryOf(finishFeature(pending, first.schema), folderLabel(folder, first.lateNames)));
-      columns.pad(row);
-      store.check(context, row);
+      store.check(context, rows.add(entryOf(finishFeature(pending, first.schema), folderLabel(folder, first.lateNames))));
     },
     false,
   );

@@ -11,6 +11,7 @@ import {
   findHeaderIndex,
   headerColumns,
   headerProblems,
+  headerTooWideSentence,
   isBlank,
   openDelimited,
   rowProblemSentence,
@@ -22,7 +23,7 @@ import {
   type DelimitedOptions,
   type HeaderRule,
 } from './csv';
-import { MAX_LINE_CHARS } from './limits';
+import { MAX_COLUMNS, MAX_LINE_CHARS } from './limits';
 import type { ImportTable, TableRow } from './table';
 
 /** Text read before the separator is chosen: what detectDelimiter's 60 rows need, many times over. */
@@ -129,6 +130,8 @@ export class DelimitedStream {
     }
     const rows: TableRow[] = [];
     parsed.data.forEach((record, offset) => {
+      // A header too wide refuses the file: nothing after it is a row.
+      if (this.stopped) return;
       const held: Held = { record, index: this.next++, problems: byRecord.get(offset) ?? [] };
       if (this.width >= 0) this.emit(held, rows);
       else {
@@ -152,8 +155,13 @@ export class DelimitedStream {
     const records = this.held.map((held) => held.record);
     const found = findHeaderIndex(records, this.headerRule, complete);
     if (found === UNDECIDED || found < 0) return [];
-    this.columns = headerColumns(records[found]!);
-    this.width = this.columns.length;
+    const columns = headerColumns(records[found]!);
+    if (columns.length > MAX_COLUMNS) {
+      this.refuse(headerTooWideSentence(columns.length));
+      return [];
+    }
+    this.columns = columns;
+    this.width = columns.length;
     const above = rowsAboveHeaderNote(this.held[found]!.index, records.slice(0, found).filter((record) => !isBlank(record)).length);
     if (above) this.notes.push(above);
     this.problems.push(...headerProblems(this.columns));

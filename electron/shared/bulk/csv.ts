@@ -5,7 +5,7 @@
 // Pure and browser-safe.
 import Papa from 'papaparse';
 import { normalizeHeader, targetForHeader } from './fields';
-import { overlongLine, overlongLineSentence } from './limits';
+import { MAX_COLUMNS, overlongLine, overlongLineSentence, tooManyColumnsSentence } from './limits';
 import type { ImportTable, TableRow } from './table';
 
 export type Delimiter = ',' | ';' | '\t' | '|';
@@ -75,6 +75,9 @@ export function parseDelimited(text: string, options: DelimitedOptions = {}): Im
     };
   }
   const columns = headerColumns(records[headerIndex]!);
+  if (columns.length > MAX_COLUMNS) {
+    return { format: 'csv', columns: [], rows: [], decimalComma: delimiter !== ',', notes, problems: [...problems, headerTooWideSentence(columns.length)], details: { separator: delimiterName(delimiter) } };
+  }
   const width = columns.length;
   const above = rowsAboveHeaderNote(headerIndex, records.slice(0, headerIndex).filter((record) => !isBlank(record)).length);
   if (above) notes.push(above);
@@ -141,13 +144,14 @@ export function rowsAboveHeaderNote(headerIndex: number, skipped: number): strin
   return `The header is on row ${headerIndex + 1}; ${skipped} row${skipped === 1 ? '' : 's'} above it ${skipped === 1 ? 'was' : 'were'} not read.`;
 }
 
+export const headerTooWideSentence = (columns: number) => tooManyColumnsSentence(`The header names ${columns.toLocaleString('en-US')} columns`);
+
 export const blankRowsNote = (blankRows: number) => `${blankRows} blank row${blankRows === 1 ? ' was' : 's were'} skipped.`;
 
-/** A record below the header as a table row (null for a blank one): cut or padded to the header's width, extra values said. */
+/** A record below the header as a table row (null for a blank one): cut to the header's width (never padded), extra values said. */
 export function tableRowOf(record: readonly string[], index: number, width: number, delimiter: Delimiter, problems: readonly string[]): TableRow | null {
   if (isBlank(record)) return null;
-  const cells = record.slice(0, width);
-  while (cells.length < width) cells.push('');
+  const cells = record.length > width ? record.slice(0, width) : [...record];
   const row: TableRow = { row: index + 1, cells };
   const problemsHere = [...problems];
   const extra = record.slice(width).filter((cell) => cell.trim() !== '').length;

@@ -17,6 +17,11 @@ export interface EusPlaces {
   byRow: Map<number, EusPlace | { problem: string }>;
 }
 
+/** A row's value in `column`: '' when the row has none (never a property every object has, such as "constructor"). */
+export function eusValue(row: { values: Record<string, string> }, column: string): string {
+  return Object.hasOwn(row.values, column) ? row.values[column]! : '';
+}
+
 /** The columns that give positions and each row's place, or null when the file has none. */
 export function findEusPlaces(table: { columns: readonly string[]; rows: ReadonlyArray<{ row: number; values: Record<string, string> }> }): EusPlaces | null {
   const mapping = resolveMapping(table.columns);
@@ -25,8 +30,8 @@ export function findEusPlaces(table: { columns: readonly string[]; rows: Readonl
   if (latitudeColumn === undefined || longitudeColumn === undefined) return null;
   const byRow = new Map<number, EusPlace | { problem: string }>();
   for (const row of table.rows) {
-    const latitude = readAxis(row.values[latitudeColumn] ?? '', 'lat');
-    const longitude = readAxis(row.values[longitudeColumn] ?? '', 'lon');
+    const latitude = readAxis(eusValue(row, latitudeColumn), 'lat');
+    const longitude = readAxis(eusValue(row, longitudeColumn), 'lon');
     if (typeof latitude === 'string' || typeof longitude === 'string') {
       const problems = [latitude, longitude].filter((value): value is string => typeof value === 'string');
       byRow.set(row.row, { problem: problems.join(' ') });

@@ -9,7 +9,7 @@ import { parseEusReprocess } from '../validation';
 import { decodeText } from './decode';
 import { parseDelimited, type Delimiter } from './csv';
 import { normalizeHeader } from './fields';
-import { findEusPlaces, type EusPlace } from './eus-places';
+import { eusValue, findEusPlaces, type EusPlace } from './eus-places';
 
 /** Headers that name the process ID column, compared case/space/underscore-insensitively. */
 export const PROCESS_ID_HEADERS: readonly string[] = ['processid', 'process id', 'process_id', 'ProcessID', 'Process ID', 'process no', 'process number'];
@@ -17,7 +17,7 @@ export const PROCESS_ID_HEADERS: readonly string[] = ['processid', 'process id',
 export interface EusRow {
   row: number;
   processId: string;
-  /** Every column of the row by header, for display and filtering. */
+  /** The row's values by header, for display and filtering; one the row lacks is absent (eusValue reads it as ''). */
   values: Record<string, string>;
 }
 
@@ -54,9 +54,10 @@ export function readEusCsv(bytes: Uint8Array, options: { delimiter?: Delimiter }
   // Duplicate header names would overwrite each other in `values`; number the later ones.
   const keys = uniqueNames(table.columns);
   const rows: EusRow[] = table.rows.map((row) => {
+    // The cells the row has (a row is not padded to the header: a missing value is read as '').
     const values: Record<string, string> = {};
-    keys.forEach((key, index) => {
-      values[key] = (row.cells[index] ?? '').trim();
+    row.cells.forEach((cell, index) => {
+      values[keys[index]!] = cell.trim();
     });
     return { row: row.row, processId: (row.cells[idIndex] ?? '').trim(), values };
   });
@@ -193,7 +194,7 @@ export function planReprocess(table: EusTable, options: EusPlanOptions): EusPlan
   const selected = options.selectedRows ? new Set(options.selectedRows) : null;
   const kept = table.rows.filter(
     (row) =>
-      matchers.every((matcher) => matcher.test.test(row.values[matcher.key] ?? '')) &&
+      matchers.every((matcher) => matcher.test.test(eusValue(row, matcher.key))) &&
       (selected === null || selected.has(row.row)) &&
       (within === undefined || (nearestOf.get(row.row)?.km ?? Infinity) <= within),
   );

@@ -7,7 +7,7 @@
 import { Unzip, UnzipInflate } from 'fflate';
 import { decodeText } from './decode';
 import { readKmlFeatures, type FeatureEntry, type GeoFeature } from './kml';
-import { jsonTooDeep, MAX_KMZ_KML_BYTES, nestingSentence, yieldToLoop } from './limits';
+import { jsonTooDeep, MAX_COLUMNS, MAX_KMZ_KML_BYTES, nestingSentence, tooManyColumnsSentence, yieldToLoop } from './limits';
 import { valueToCell, numberToCell, type ImportTable, type TableRow } from './table';
 
 /** The position columns every geo table starts with, filled from the geometry. */
@@ -228,7 +228,7 @@ function pointOf(feature: GeoFeature, noun: string): Position {
 export function featuresToTable(entries: FeatureEntry[], format: ImportTable['format'], notes: string[], problems: string[], noun: string): ImportTable {
   const table = new FeatureRows(noun, entries.some((entry) => entry.folder !== undefined));
   const rows = entries.map((entry) => table.add(entry));
-  for (const row of rows) table.pad(row);
+  if (table.columnsProblem !== null) return emptyTable(format, notes, [...problems, table.columnsProblem]);
   const skipped = table.skippedNote();
   if (skipped) notes.push(skipped);
   return { format, columns: table.columns, rows, decimalComma: false, notes, problems, details: {} };
@@ -237,10 +237,15 @@ export function featuresToTable(entries: FeatureEntry[], format: ImportTable['fo
 /**
  * Features made rows one at a time: the position columns, then a column per property name in the
  * order first seen (so two readings of the same features give the same columns), a row per feature
- * numbered from 1, padded to the columns once they are all known.
+ * numbered from 1. A row holds the cells its feature has (never padded to the columns: a feature's
+ * missing properties are holes, read as ''), so 2,000 features of 50 different names each cost what
+ * their text costs, not 2,000 × 100,000 cells. Past MAX_COLUMNS names the file is refused
+ * (`columnsProblem`); no name past it is kept.
  */
 export class FeatureRows {
   readonly columns: string[] = [GEO_LATITUDE_COLUMN, GEO_LONGITUDE_COLUMN];
+  /** Set once the features name more than MAX_COLUMNS columns: why the file is refused. */
+  columnsProblem: string | null = null;
   private readonly columnIndex: Map<string, number>;
   private readonly propertyColumns = new Map<string, number>();
   private count = 0;
@@ -272,6 +277,10 @@ export class FeatureRows {
         if (STYLE_PROPERTIES.has(key)) continue;
         let at = this.propertyColumns.get(key);
         if (at === undefined) {
+          if (this.columns.length >= MAX_COLUMNS) {
+            this.columnsProblem ??= tooManyColumnsSentence(`The ${this.noun.toLowerCase()}s' ${this.noun === 'Placemark' ? 'ExtendedData' : 'properties'} name too many different fields (one column each)`);
+            continue;
+          }
           // A property spelled like a fixed column ("Latitude") gets its own column, so the mapping
           // can report it as a second source for the same field instead of overwriting the point.
           const name = this.columnIndex.has(key) ? `${key} (property)` : key;
@@ -286,11 +295,6 @@ export class FeatureRows {
       if (typeof name === 'string' && name.trim() !== '') row.label = name.trim();
     }
     return row;
-  }
-
-  /** Fills a row's missing cells, up to the columns known now. */
-  pad(row: TableRow): void {
-    for (let i = 0; i < this.columns.length; i++) row.cells[i] ??= '';
   }
 
   get rowCount(): number {

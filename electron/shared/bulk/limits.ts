@@ -42,6 +42,15 @@ export const MAX_PLACEMARK_ELEMENTS = 120_000;
 export const MAX_LATE_NAMED_FOLDERS = 100_000;
 
 /**
+ * Columns one table may have: a CSV's header, or the distinct property names (ExtendedData, SimpleData,
+ * GeoJSON properties) of a file's features. Excel and LibreOffice Calc stop at 16,384; a site list
+ * has a few dozen. Rows are never padded to the columns (a cell a row lacks is read as empty), so a
+ * wide table costs what its text costs; this bounds the column list itself, which the mapping reads
+ * and a sentence may quote.
+ */
+export const MAX_COLUMNS = 16_384;
+
+/**
  * Rows one import may queue. Until it is sent, every queued row is held whole in memory by the
  * outbox and the site register, and the run follows each one: `sitewalk import --no-wait` peaks at
  * 236 MB for 10,000 short rows and 594 MB for 100,000 (a 1.23 million row file passed 1.4 GB at
@@ -57,6 +66,10 @@ export const nestingSentence = (what: string) =>
 
 const millions = (n: number) => `${n / 1_000_000} million`;
 const madeToHarm = 'it was not read (the file may be damaged or made to harm)';
+
+/** `what`: how the file's columns are named, e.g. "The header names 120,004 columns". */
+export const tooManyColumnsSentence = (what: string) =>
+  `${what}; one table has at most ${MAX_COLUMNS.toLocaleString('en-US')} columns, as a spreadsheet, and ${madeToHarm}. A site list needs a few dozen: export only the columns you import.`;
 
 export const kmlRunSentence = (line: number) =>
   `The KML has more than ${millions(MAX_KML_RUN_CHARS)} characters without markup from line ${line} on (one text, comment or tag), which no export writes outside a placemark; ${madeToHarm}. Export it again from the mapping tool.`;

@@ -8,7 +8,11 @@ export type ImportFormat = 'csv' | 'kml' | 'kmz' | 'geojson';
 export interface TableRow {
   /** What a person looks for: the spreadsheet row (header = its own row), or the placemark/feature number. */
   row: number;
-  /** Cells in column order; missing trailing cells are ''. */
+  /**
+   * Cells in column order, never padded to the columns: a cell a row lacks (past its end, or a hole
+   * where a feature has no such property) is read as '' (`cells[i] ?? ''`), so a wide table costs
+   * what its text costs.
+   */
   cells: string[];
   /** A short name to show beside the number (a placemark's name). */
   label?: string;

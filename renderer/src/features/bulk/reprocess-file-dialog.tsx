@@ -216,7 +216,7 @@ function ReprocessFlow({ onClose }: { onClose: () => void }) {
                   <td>{row.processId}</td>
                   {plan.coordinates && <td>{row.nearestSite ? `${formatKm(row.nearestSite.km)} · ${row.nearestSite.name || row.nearestSite.siteId || 'a site'}` : (row.placeProblem ?? 'No position')}</td>}
                   {columns.map((column) => (
-                    <td key={column}>{row.values[column]}</td>
+                    <td key={column}>{Object.hasOwn(row.values, column) ? row.values[column] : ''}</td>
                   ))}
                   <td>
                     {issueText(row.issues)}
