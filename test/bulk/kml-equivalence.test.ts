@@ -92,7 +92,7 @@ describe('the streaming KML reader gives the previous reader’s table', () => {
         <Data name="constructor"><value>c</value></Data><SimpleData name="description">typed</SimpleData>
         <Data name="empty"/><Data name="two"><value>1</value><value>2</value></Data>
       </ExtendedData><Point><coordinates>1,2</coordinates></Point></Placemark>
-      <Placemark><ExtendedData><SimpleData name="toString">x</SimpleData><SimpleData name="undeclared">007</SimpleData></ExtendedData></Placemark>
+      <Placemark><ExtendedData><SimpleData name="undeclared">007</SimpleData></ExtendedData></Placemark>
       <Schema><SimpleField name="h" type="double"/><SimpleField name="ok" type="bool"/><SimpleField name="flag" type="bool"/><SimpleField name="undeclared" type="nonsense"/></Schema>
     </Document></kml>`,
     'tracks, polygons, overlays and network links': `<kml xmlns:gx="http://www.google.com/kml/ext/2.2"><Document>
@@ -131,6 +131,20 @@ describe('the streaming KML reader gives the previous reader’s table', () => {
     expect(table.problems).toEqual([]);
     expect(table.rows.map((row) => row.label)).toEqual(['Tom & Jerry & co A', 'R&D &amp; more']);
     expect(table.rows[1]!.cells).toContain('Smith & Sons');
+  });
+
+  it('types SimpleData by its own SimpleField only, never by an Object member of the same name', () => {
+    // togeojson looked types up in a plain object: "toString" read as "[object Undefined]", and with a
+    // SimpleField named "__proto__" the file could not be read at all.
+    const text = `<kml><Document>
+      <Schema><SimpleField name="__proto__" type="int"/><SimpleField name="h" type="constructor"/></Schema>
+      <Placemark><name>A</name><ExtendedData><SimpleData name="toString">x</SimpleData><SimpleData name="h">7</SimpleData><SimpleData name="valueOf">y</SimpleData></ExtendedData><Point><coordinates>1,2</coordinates></Point></Placemark>
+    </Document></kml>`;
+    expect(referenceParseKml(text).problems).toEqual([expect.stringContaining('The KML could not be read')]);
+    const table = parseKml(text);
+    expect(table.problems).toEqual([]);
+    const cells = Object.fromEntries(table.columns.map((column, index) => [column, table.rows[0]!.cells[index]]));
+    expect(cells).toMatchObject({ toString: 'x', h: '7', valueOf: 'y' });
   });
 
   it('reads text after a CDATA section that ended early as text, bare ampersand and all', () => {

@@ -90,6 +90,23 @@ describe('KML and GeoJSON properties', () => {
   });
 });
 
+describe("a KML's schemas", () => {
+  const declaring = (fields: number) =>
+    `<kml><Document><Schema id="s">${Array.from({ length: fields }, (_, i) => `<SimpleField name="f${i}" type="int"/>`).join('')}</Schema><Placemark><name>A</name><ExtendedData><SchemaData schemaUrl="#s"><SimpleData name="f7">0042</SimpleData></SchemaData></ExtendedData><Point><coordinates>-93.1,45.1</coordinates></Point></Placemark></Document></kml>`;
+
+  it(`declare up to ${MAX_COLUMNS.toLocaleString('en-US')} typed fields`, () => {
+    const table = parseKml(declaring(MAX_COLUMNS));
+    expect(table.problems).toEqual([]);
+    expect(table.rows[0]!.cells[table.columns.indexOf('f7')]).toBe('42');
+  });
+
+  it('declaring more is refused with a sentence naming the limit (1.5 million took 617 MB and 48 s)', () => {
+    const table = parseKml(declaring(MAX_COLUMNS + 1));
+    expect(table.problems).toEqual([expect.stringMatching(/^The KML's schemas declare too many typed fields \(SimpleField, one column each\); one table has at most 16,384 columns/)]);
+    expect(table.rows).toEqual([]);
+  });
+});
+
 describe('an EUS download with short rows', () => {
   it('reads a value a row lacks as empty, even in a column named like an object property', () => {
     const table = readEusCsv(new TextEncoder().encode('Process ID,Multi Map,constructor\n101,North\n102,South,x\n'));

@@ -14,7 +14,7 @@ import { decodeText, decodeWindows1252, doubleEncodedNote, windows1252Fallback, 
 import { FeatureRows } from '../../shared/bulk/geo';
 import type { ImportOptions } from '../../shared/bulk/import';
 import { entryOf, folderLabel, KmlReader, type KmlEnd, type OnFeature } from '../../shared/bulk/kml';
-import { finishFeature } from '../../shared/bulk/kml-feature';
+import { finishFeature, type TypeConverter } from '../../shared/bulk/kml-feature';
 import { previewContext, previewHead, type ImportPreview } from '../../shared/bulk/preview';
 import { bomBytes, cutToCharacter, decodeBytePieces, HEAD_BYTES, NotUtf8, Unreadable, type Decoding } from './csv-file';
 import { KmzProblem, kmzEntryBytes, listKmz } from './kmz-entry';
@@ -153,6 +153,9 @@ async function readOnce(document: Document, decoding: Decoding, onFeature: OnFea
   return reader.end();
 }
 
+// The first reading types nothing: types change values, never names.
+const NO_SCHEMA: ReadonlyMap<string, TypeConverter> = new Map();
+
 async function readRows(document: Document, options: ImportOptions, store: PreviewStoreWriter, decoding: Decoding): Promise<Head> {
   const encodingNotes = [...decoding.notes];
   // First reading: the columns both ways (whether a Folder column leads them is known at the end).
@@ -163,7 +166,7 @@ async function readRows(document: Document, options: ImportOptions, store: Previ
     decoding,
     (pending) => {
       // Types change values, never names: the columns come out the same with the schema not yet whole.
-      const feature = finishFeature(pending, {});
+      const feature = finishFeature(pending, NO_SCHEMA);
       withFolders.add({ feature });
       withoutFolders.add({ feature });
     },

@@ -263,8 +263,7 @@ export function readFeature(element: Element): PendingFeature {
   return { geometry, head, tail, extended };
 }
 
-// Plain objects on purpose, as togeojson has them: a SimpleField type or SimpleData name that is
-// also an Object.prototype member behaves the same in both readers.
+/** A SimpleField's type as a converter; an unknown type (or one named like an Object member) reads as text. */
 export const TYPE_CONVERTERS: Record<string, TypeConverter> = {
   string: (x) => x,
   int: (x) => Number(x),
@@ -276,13 +275,22 @@ export const TYPE_CONVERTERS: Record<string, TypeConverter> = {
   bool: (x) => Boolean(x),
 };
 
-export function finishFeature(pending: PendingFeature, schema: Record<string, TypeConverter>): GeoFeature {
+export function converterFor(type: string): TypeConverter {
+  return Object.hasOwn(TYPE_CONVERTERS, type) ? TYPE_CONVERTERS[type]! : TYPE_CONVERTERS.string!;
+}
+
+/**
+ * The feature with its SimpleData typed by the document's SimpleFields. A Map, not an object as
+ * togeojson had it: there a SimpleData named "toString" read as "[object Undefined]", and a SimpleField
+ * named "__proto__" refused the whole file as not well-formed.
+ */
+export function finishFeature(pending: PendingFeature, schema: ReadonlyMap<string, TypeConverter>): GeoFeature {
   let extended: Properties = {};
   if (pending.extended !== null) {
     extended = {};
     for (const [name, value] of pending.extended.data) extended[name] = value;
     for (const [name, raw] of pending.extended.simple) {
-      const typeConverter = schema[name] || TYPE_CONVERTERS.string!;
+      const typeConverter = schema.get(name) ?? TYPE_CONVERTERS.string!;
       extended[name] = typeConverter(raw);
     }
   }

@@ -7,11 +7,12 @@
 // it learnt at the end: every SimpleField, and the folders renamed after use.
 import { SaxesParser, type SaxesAttributeNS } from 'saxes';
 import { AmpersandEscaper } from './kml-ampersand';
-import { finishFeature, localName, readFeature, shortName, TYPE_CONVERTERS, type Element, type GeoFeature, type PendingFeature, type TypeConverter } from './kml-feature';
+import { converterFor, finishFeature, localName, readFeature, shortName, type Element, type GeoFeature, type PendingFeature, type TypeConverter } from './kml-feature';
 import {
   folderNamesSentence,
   kmlRunSentence,
   lateFoldersSentence,
+  MAX_COLUMNS,
   MAX_KML_RUN_CHARS,
   MAX_LATE_NAMED_FOLDERS,
   MAX_NESTING_DEPTH,
@@ -22,6 +23,7 @@ import {
   placemarkCharsSentence,
   placemarkElementsSentence,
   placemarkPointsSentence,
+  schemaFieldsSentence,
 } from './limits';
 
 export type { GeoFeature } from './kml-feature';
@@ -53,7 +55,7 @@ export interface KmlFolder {
 export type KmlEnd =
   | {
     ok: true;
-    schema: Record<string, TypeConverter>;
+    schema: ReadonlyMap<string, TypeConverter>;
     /** Folders renamed after a feature inside them was handed on: ordinal → final name. */
     lateNames: Map<number, string>;
     /** Some feature lies in a folder whose final name is not blank. */
@@ -118,7 +120,8 @@ export type OnFeature = (pending: PendingFeature, folder: KmlFolder | undefined)
 export class KmlReader {
   private readonly parser: SaxesParser<{ xmlns: true; position: boolean }>;
   private readonly escaper = new AmpersandEscaper();
-  private readonly schema: Record<string, TypeConverter> = {};
+  /** Every SimpleField's type by name, at most MAX_COLUMNS of them (each names a column). */
+  private readonly schema = new Map<string, TypeConverter>();
   private readonly lateNames = new Map<number, string>();
   private hasFolders = false;
   // Features not handed on yet, in document order: a feature waits for those that opened before it.
@@ -219,7 +222,11 @@ export class KmlReader {
     }
     if (!this.isKml) return;
     const folder = this.folder;
-    if (name === 'SimpleField') this.schema[attributes.name?.value || ''] = TYPE_CONVERTERS[attributes.type?.value || ''] || TYPE_CONVERTERS.string!;
+    if (name === 'SimpleField') {
+      const field = attributes.name?.value || '';
+      if (!this.schema.has(field) && this.schema.size >= MAX_COLUMNS) throw new Refused(schemaFieldsSentence());
+      this.schema.set(field, converterFor(attributes.type?.value || ''));
+    }
     if (name === 'name' && folder !== undefined && folder.depth === this.depth - 1) this.folderNames.push({ folder, depth: this.depth, text: '' });
     const isFeature = FEATURE_TAGS.has(name);
     if (this.current !== undefined || isFeature) {

@@ -71,6 +71,8 @@ const madeToHarm = 'it was not read (the file may be damaged or made to harm)';
 export const tooManyColumnsSentence = (what: string) =>
   `${what}; one table has at most ${MAX_COLUMNS.toLocaleString('en-US')} columns, as a spreadsheet, and ${madeToHarm}. A site list needs a few dozen: export only the columns you import.`;
 
+export const schemaFieldsSentence = () => tooManyColumnsSentence("The KML's schemas declare too many typed fields (SimpleField, one column each)");
+
 export const kmlRunSentence = (line: number) =>
   `The KML has more than ${millions(MAX_KML_RUN_CHARS)} characters without markup from line ${line} on (one text, comment or tag), which no export writes outside a placemark; ${madeToHarm}. Export it again from the mapping tool.`;
 
