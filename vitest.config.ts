@@ -102,6 +102,8 @@ export default defineConfig({
         test: {
           name: 'heavy',
           include: HEAVY,
+          // The CLI and the other processes these files start, bundled once for the run.
+          globalSetup: ['test/support/process-bundles-setup.ts'],
           exclude: ['test/e2e/**', 'node_modules/**'],
           maxWorkers: SLOW_WORKERS,
           // A cap, not a wait: these files read gigabyte files and hostile inputs in child processes.

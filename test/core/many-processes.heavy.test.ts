@@ -21,13 +21,13 @@ import { killedAfterEachTest } from '../support/children';
 import { pageApi, type PageCall } from '../support/page-api';
 import { runSitewalk } from '../support/cli';
 import { it } from '../support/fixtures';
+import { bundledProcess } from '../support/process-bundles';
 import { serviceCalls, serviceSites } from '../support/service-state';
 import { waiting } from '../support/wait';
 
 const SEED = 20_261_125;
 const ROUNDS = 20;
 const PROCESSES = 4;
-const SITEWALK = join(process.cwd(), 'electron/cli/sitewalk.mjs');
 const START = join(process.cwd(), 'electron/start.ts');
 const children = killedAfterEachTest();
 
@@ -71,7 +71,7 @@ async function startAppWithKey(home: string, dataDir: string, key: string): Prom
 /** `sitewalk sync --until-settled` on the folder; SIGKILLed after `killAfterMs` when given. Resolves when it has exited. */
 function syncProcess(home: string, dataDir: string, key: string, killAfterMs: number | null): Promise<number | null> {
   return new Promise((resolve, reject) => {
-    const child = children.spawn(process.execPath, [SITEWALK, 'sync', '--until-settled', '--data-dir', dataDir], {
+    const child = children.spawn(process.execPath, [bundledProcess('sitewalk'), 'sync', '--until-settled', '--data-dir', dataDir], {
       env: env(home, { SITEWALK_KEY: key }),
       stdio: ['ignore', 'ignore', 'ignore'],
     });
