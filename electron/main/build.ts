@@ -164,7 +164,9 @@ async function main(argv: string[]): Promise<void> {
   process.stderr.write(`Built ${argv.includes('--main-only') ? '' : 'dist/renderer and '}dist/electron.\n`);
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+// Run as a script, not imported. In a bundle that includes this module (the tests' bundle of
+// start.ts) import.meta.url is the bundle's own, so the file's name is checked too.
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url) && import.meta.url.endsWith('/build.ts')) {
   main(process.argv.slice(2)).catch((error: unknown) => {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 1;

@@ -28,7 +28,6 @@ import { waiting } from '../support/wait';
 const SEED = 20_261_125;
 const ROUNDS = 20;
 const PROCESSES = 4;
-const START = join(process.cwd(), 'electron/start.ts');
 const children = killedAfterEachTest();
 
 /** The environment of every process of the test: a HOME of its own, no OS keyring. */
@@ -42,9 +41,9 @@ interface AppProcess {
   call: PageCall;
 }
 
-/** The app as `npm start -- --browser --no-open` runs it (the script is `node --import tsx electron/start.ts`), once it says where it runs. */
+/** The app as `npm start -- --browser --no-open` runs it (electron/start.ts, from the run's bundle of it), once it says where it runs. */
 async function startApp(home: string, dataDir: string): Promise<AppProcess> {
-  const child = children.spawn(process.execPath, ['--import', 'tsx', START, '--browser', '--no-open', '--port', '0', '--data-dir', dataDir], {
+  const child = children.spawn(process.execPath, [bundledProcess('start'), '--browser', '--no-open', '--port', '0', '--data-dir', dataDir], {
     env: env(home),
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -18,6 +18,8 @@ const ENTRIES = {
   sitewalk: 'electron/cli/run.ts',
   'host-process': 'test/support/host-process.ts',
   'crash-child': 'test/core/crash-child.ts',
+  // The app as `npm start` runs it (many-processes kills and restarts it).
+  start: 'electron/start.ts',
   // Beside the bundles that start them, where preview-off-thread.ts and mbtiles-fork.ts look.
   'preview-thread': 'electron/core/bulk/preview-thread.ts',
   'mbtiles-child': 'electron/core/tiles/mbtiles-child.ts',
