@@ -17,6 +17,7 @@ import { playwright } from '@vitest/browser-playwright';
 import react from '@vitejs/plugin-react';
 import { filesOverridingAtTopLevel } from './test/support/isolation';
 import SlowFirstSequencer from './test/support/slow-first-sequencer';
+import { testTmpdirEnv } from './test/support/test-tmpdir';
 import { FAST_WORKERS, SLOW_WORKERS } from './test/support/workers';
 
 /**
@@ -122,5 +123,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     expect: { poll: { timeout: 15_000 } },
     pool: 'forks',
+    // Temp folders in memory: the app's disk syncs cost nothing there (test-tmpdir.ts).
+    env: testTmpdirEnv(),
   },
 });
