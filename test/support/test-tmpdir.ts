@@ -3,8 +3,9 @@
 // every durable write to disk — SQLite's full synchronous commits, the sandbox's operation log —
 // and on these machines' disks a sync waits: the 10,000-row import of e2e/bulk-large spent 150 of
 // its 250 s in SQLite's commits and fsync, and took 132 s in memory; apply-sandbox 169 s, then 42 s
-// (and 36 CPU-s, then 21). On tmpfs a sync returns at once, and what a test can observe is the same: a SIGKILLed process's writes survive it, a full disk refuses a write (no
-// test cuts the power). SITEWALK_TEST_TMPDIR names another folder; elsewhere the OS's stays.
+// (and 36 CPU-s, then 21). On tmpfs a sync returns at once, and what a test can observe is the
+// same: a SIGKILLed process's writes survive it, a full disk refuses a write (no test cuts the
+// power). SITEWALK_TEST_TMPDIR names another folder; elsewhere the OS's stays.
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
