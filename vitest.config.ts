@@ -17,6 +17,7 @@ import { playwright } from '@vitest/browser-playwright';
 import react from '@vitejs/plugin-react';
 import { filesOverridingAtTopLevel } from './test/support/isolation';
 import SlowFirstSequencer from './test/support/slow-first-sequencer';
+import { testTmpdirEnv } from './test/support/test-tmpdir';
 import { FAST_WORKERS, SLOW_WORKERS } from './test/support/workers';
 
 /**
@@ -102,6 +103,8 @@ export default defineConfig({
         test: {
           name: 'heavy',
           include: HEAVY,
+          // The CLI and the other processes these files start, bundled once for the run.
+          globalSetup: ['test/support/process-bundles-setup.ts'],
           exclude: ['test/e2e/**', 'node_modules/**'],
           maxWorkers: SLOW_WORKERS,
           // A cap, not a wait: these files read gigabyte files and hostile inputs in child processes.
@@ -120,5 +123,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     expect: { poll: { timeout: 15_000 } },
     pool: 'forks',
+    // Temp folders in memory: the app's disk syncs cost nothing there (test-tmpdir.ts).
+    env: testTmpdirEnv(),
   },
 });

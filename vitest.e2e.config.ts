@@ -6,6 +6,7 @@
 // any test. What a test gets (app, browser, page…) is in test/e2e/fixtures.ts; `expect.poll` waits
 // as long as the app may take on such a machine unless a test says otherwise.
 import { defineConfig } from 'vitest/config';
+import { testTmpdirEnv } from './test/support/test-tmpdir';
 import { SLOW_WORKERS } from './test/support/workers';
 
 export default defineConfig({
@@ -23,6 +24,8 @@ export default defineConfig({
     testTimeout: 180_000,
     hookTimeout: 180_000,
     pool: 'forks',
+    // Temp folders in memory: the app's disk syncs cost nothing there (test-tmpdir.ts).
+    env: testTmpdirEnv(),
     expect: { poll: { timeout: 60_000, interval: 250 } },
   },
 });

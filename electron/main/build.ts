@@ -81,12 +81,15 @@ const commonBundleOptions = (root: string) => ({
   absWorkingDir: root,
 });
 
-/** esbuild's settings for what runs as Node in the app: main.cjs and the files beside it. */
-function nodeBundleOptions(root: string) {
+/** The Node that Electron 45 runs in main (and in the files main.cjs starts). */
+const ELECTRON_NODE = 'node22';
+
+/** esbuild's settings for what runs as Node: main.cjs and the files beside it, for `target`. */
+function nodeBundleOptions(root: string, target = ELECTRON_NODE) {
   return {
     ...commonBundleOptions(root),
     platform: 'node' as const,
-    target: 'node22',
+    target,
     // Native bindings (the keyring, SQLite) are loaded from node_modules at run time.
     external: ['electron', '@napi-rs/keyring', 'better-sqlite3'],
     // Bundled ESM packages ask import.meta.url for their own location.
@@ -95,11 +98,20 @@ function nodeBundleOptions(root: string) {
   };
 }
 
+/**
+ * One entry (a path relative to `root`) as a CommonJS file for Node `target`, with the app's
+ * settings: main.cjs and the files beside it, and the processes tests start (test/support/process-bundles.ts),
+ * which pay a bundle's start instead of compiling TypeScript in every process.
+ */
+export async function bundleNodeEntry(entry: string, outfile: string, root = ROOT, target = ELECTRON_NODE): Promise<void> {
+  const esbuild = await import('esbuild');
+  await esbuild.build({ ...nodeBundleOptions(root, target), entryPoints: [join(root, entry)], outfile });
+}
+
 /** The MBTiles reader as one CommonJS file: the app's is beside main.cjs; tests build one elsewhere. */
 export async function bundleMbtilesChild(outfile: string, root = ROOT): Promise<void> {
-  const esbuild = await import('esbuild');
   // A process of its own for every MBTiles read (a query SQLite would run for hours is ended by killing it).
-  await esbuild.build({ ...nodeBundleOptions(root), entryPoints: [join(root, 'electron/core/tiles/mbtiles-child.ts')], outfile });
+  await bundleNodeEntry('electron/core/tiles/mbtiles-child.ts', outfile, root);
 }
 
 /** Electron 45 runs Node 22 in main and Chromium 140 in the preload. */
@@ -152,7 +164,9 @@ async function main(argv: string[]): Promise<void> {
   process.stderr.write(`Built ${argv.includes('--main-only') ? '' : 'dist/renderer and '}dist/electron.\n`);
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+// Run as a script, not imported. In a bundle that includes this module (the tests' bundle of
+// start.ts) import.meta.url is the bundle's own, so the file's name is checked too.
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url) && import.meta.url.endsWith('/build.ts')) {
   main(process.argv.slice(2)).catch((error: unknown) => {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 1;

@@ -20,20 +20,33 @@ const children = killedAfterEachTest();
 
 const sitewalk = (home: string, args: string[], env?: Record<string, string>) => startSitewalk(children, home, args, env);
 
-/** The 40 MB KML, and as a KMZ: answers the file's path and its placemarks. */
-async function sitesFile(dir: string, format: 'kml' | 'kmz'): Promise<{ path: string; placemarks: number }> {
-  const kml = join(dir, 'towers.kml');
-  const placemarks = await writeSitesKml(kml, KML_BYTES);
-  if (format === 'kml') return { path: kml, placemarks };
-  // Made in the test's process, which is not the one measured.
-  const path = join(dir, 'towers.kmz');
-  await writeFile(path, zipSync({ 'doc.kml': await readFile(kml), 'files/readme.txt': new TextEncoder().encode('towers') }, { level: 6 }));
-  return { path, placemarks };
+type SitesFile = { path: string; placemarks: number };
+const made = new Map<string, Promise<SitesFile>>();
+
+/**
+ * The 40 MB KML, and as a KMZ, in `dir`: the file's path and its placemarks. Made once for the
+ * file's tests (in `fileTempDir`; they read it and change nothing), not once a test.
+ */
+function sitesFile(dir: string, format: 'kml' | 'kmz'): Promise<SitesFile> {
+  const key = join(dir, `towers.${format}`);
+  let file = made.get(key);
+  if (!file) {
+    file = format === 'kml' ? writeSitesKml(key, KML_BYTES).then((placemarks) => ({ path: key, placemarks })) : zipped(dir, key);
+    made.set(key, file);
+  }
+  return file;
+}
+
+/** The KMZ of the KML, made in the test's process, which is not the one measured. */
+async function zipped(dir: string, path: string): Promise<SitesFile> {
+  const kml = await sitesFile(dir, 'kml');
+  await writeFile(path, zipSync({ 'doc.kml': await readFile(kml.path), 'files/readme.txt': new TextEncoder().encode('towers') }, { level: 6 }));
+  return { path, placemarks: kml.placemarks };
 }
 
 describe.each(['kml', 'kmz'] as const)('a 40 MB %s', (format) => {
-  it('is checked by the CLI a placemark at a time: every placemark counted, peak RSS under 400 MB', { timeout: 600_000 }, async ({ tempDir }) => {
-    const { path, placemarks } = await sitesFile(tempDir, format);
+  it('is checked by the CLI a placemark at a time: every placemark counted, peak RSS under 400 MB', { timeout: 600_000 }, async ({ tempDir, fileTempDir }) => {
+    const { path, placemarks } = await sitesFile(fileTempDir, format);
     const started = performance.now();
     const run = await sitewalk(tempDir, ['import', path, '--dry-run', '--data-dir', join(tempDir, 'data')], MEASURE_PEAK).done;
     const seconds = (performance.now() - started) / 1000;
@@ -46,8 +59,8 @@ describe.each(['kml', 'kmz'] as const)('a 40 MB %s', (format) => {
     expect(peak).toBeLessThan(PEAK_RSS);
   });
 
-  it('is previewed by the browser host under 400 MB, getStatus answering within a second throughout', { timeout: 600_000 }, async ({ tempDir }) => {
-    const { path, placemarks } = await sitesFile(tempDir, format);
+  it('is previewed by the browser host under 400 MB, getStatus answering within a second throughout', { timeout: 600_000 }, async ({ tempDir, fileTempDir }) => {
+    const { path, placemarks } = await sitesFile(fileTempDir, format);
     const host = await startHostProcess(join(tempDir, 'data'));
     try {
       const uploaded = await uploadFile(host, path, `towers.${format}`);
@@ -70,8 +83,8 @@ describe.each(['kml', 'kmz'] as const)('a 40 MB %s', (format) => {
 });
 
 for (const [signal, exit] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
-  it(`stops on ${signal} while it checks a KML: exit ${exit} at once, nothing queued, the scratch file removed`, { timeout: 600_000 }, async ({ tempDir }) => {
-    const { path } = await sitesFile(tempDir, 'kml');
+  it(`stops on ${signal} while it checks a KML: exit ${exit} at once, nothing queued, the scratch file removed`, { timeout: 600_000 }, async ({ tempDir, fileTempDir }) => {
+    const { path } = await sitesFile(fileTempDir, 'kml');
     const dataDir = join(tempDir, 'data');
     const run = sitewalk(tempDir, ['import', path, '--data-dir', dataDir]);
     const previews = () => scratchPreviews(dataDir);

@@ -11,13 +11,13 @@ import { describe, expect } from 'vitest';
 import { seededRandom } from '../../electron/core/clock';
 import { DATABASE_FILE } from '../../electron/core/storage/database';
 import { killedAfterEachTest } from '../support/children';
-import { ROOT, runSitewalk } from '../support/cli';
+import { runSitewalk } from '../support/cli';
 import { it } from '../support/fixtures';
+import { spawnSitewalk } from '../support/measured-cli';
 
 const ROWS = 10_000;
 const ROUNDS = 6;
 const SEED = 20_261_125;
-const SITEWALK = join(ROOT, 'electron/cli/sitewalk.mjs');
 const children = killedAfterEachTest();
 
 type KillAt = { after: 'delay'; ms: number } | { after: 'wal-grows' } | { after: 'queued' };
@@ -30,11 +30,7 @@ function csv(): string {
 
 /** Starts `sitewalk import` and SIGKILLs it at `killAt` (when it gets there before exiting); resolves when it is gone. */
 function importKilled(home: string, dataDir: string, file: string, killAt: KillAt): Promise<{ killed: boolean; stderr: string }> {
-  const child = children.spawn(SITEWALK, ['import', file, '--no-wait', '--data-dir', dataDir], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, XDG_CONFIG_HOME: join(home, '.config'), NO_COLOR: '1', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent-sitewalk-test' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawnSitewalk(children, home, ['import', file, '--no-wait', '--data-dir', dataDir]);
   let stderr = '';
   let killed = false;
   const kill = () => {

@@ -3,7 +3,8 @@
 // printing one line per fact on stdout for the parent: READY, OPEN <journal problems as JSON>,
 // ACK <op index> once an op's enqueue has returned (it is then on disk), and SETTLED <summary>.
 // It finds where to resume by looking for each op's marker in the outbox (ops are queued in order).
-// Run: node --import tsx test/core/crash-child.ts <dataDir> <baseUrl> <planFile>; key in CRASH_KEY.
+// Run: node --import tsx test/core/crash-child.ts <dataDir> <baseUrl> <planFile>; key in CRASH_KEY (the test
+// starts the run's bundle of it: test/support/process-bundles.ts).
 import { readFile } from 'node:fs/promises';
 import { openCore } from '../../electron/core/open-core';
 import { createSessionSecretStore } from '../../electron/core/profiles/session';

@@ -14,12 +14,12 @@ import { createServiceClient } from '../../electron/core/service/client';
 import type { RunningSandbox } from '../../electron/sandbox/index';
 import { killedAfterEachTest } from '../support/children';
 import { it } from '../support/fixtures';
+import { bundledProcess } from '../support/process-bundles';
 import { serviceCalls, serviceSites, type SandboxSite } from '../support/service-state';
 import type { CrashOp, CrashPlan } from './crash-child';
 
 const SEED = 20_251_122;
 const KILLS = 18;
-const CHILD = join(process.cwd(), 'test/core/crash-child.ts');
 
 const children = killedAfterEachTest();
 
@@ -34,7 +34,7 @@ interface Run {
 /** Starts the child on `dataDir`; kills it `killAfterMs` after it is READY (never, when null). */
 function runChild(sandbox: RunningSandbox, dataDir: string, planFile: string, killAfterMs: number | null): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = children.spawn(process.execPath, ['--import', 'tsx', CHILD, dataDir, sandbox.url, planFile], {
+    const child = children.spawn(process.execPath, [bundledProcess('crash-child'), dataDir, sandbox.url, planFile], {
       env: { ...process.env, CRASH_KEY: sandbox.demo.key },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

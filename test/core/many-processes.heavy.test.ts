@@ -21,14 +21,13 @@ import { killedAfterEachTest } from '../support/children';
 import { pageApi, type PageCall } from '../support/page-api';
 import { runSitewalk } from '../support/cli';
 import { it } from '../support/fixtures';
+import { bundledProcess } from '../support/process-bundles';
 import { serviceCalls, serviceSites } from '../support/service-state';
 import { waiting } from '../support/wait';
 
 const SEED = 20_261_125;
 const ROUNDS = 20;
 const PROCESSES = 4;
-const SITEWALK = join(process.cwd(), 'electron/cli/sitewalk.mjs');
-const START = join(process.cwd(), 'electron/start.ts');
 const children = killedAfterEachTest();
 
 /** The environment of every process of the test: a HOME of its own, no OS keyring. */
@@ -42,9 +41,9 @@ interface AppProcess {
   call: PageCall;
 }
 
-/** The app as `npm start -- --browser --no-open` runs it (the script is `node --import tsx electron/start.ts`), once it says where it runs. */
+/** The app as `npm start -- --browser --no-open` runs it (electron/start.ts, from the run's bundle of it), once it says where it runs. */
 async function startApp(home: string, dataDir: string): Promise<AppProcess> {
-  const child = children.spawn(process.execPath, ['--import', 'tsx', START, '--browser', '--no-open', '--port', '0', '--data-dir', dataDir], {
+  const child = children.spawn(process.execPath, [bundledProcess('start'), '--browser', '--no-open', '--port', '0', '--data-dir', dataDir], {
     env: env(home),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -71,7 +70,7 @@ async function startAppWithKey(home: string, dataDir: string, key: string): Prom
 /** `sitewalk sync --until-settled` on the folder; SIGKILLed after `killAfterMs` when given. Resolves when it has exited. */
 function syncProcess(home: string, dataDir: string, key: string, killAfterMs: number | null): Promise<number | null> {
   return new Promise((resolve, reject) => {
-    const child = children.spawn(process.execPath, [SITEWALK, 'sync', '--until-settled', '--data-dir', dataDir], {
+    const child = children.spawn(process.execPath, [bundledProcess('sitewalk'), 'sync', '--until-settled', '--data-dir', dataDir], {
       env: env(home, { SITEWALK_KEY: key }),
       stdio: ['ignore', 'ignore', 'ignore'],
     });

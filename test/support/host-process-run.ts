@@ -1,4 +1,4 @@
-// Starts test/support/host-process.ts and watches it: its API latency (getStatus, asked again and
+// Starts test/support/host-process.ts (the run's bundle of it: process-bundles.ts) and watches it: its API latency (getStatus, asked again and
 // again while a test does its work) and its peak resident memory (VmHWM, Linux's high-water mark,
 // which no sampling can miss).
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
@@ -6,11 +6,9 @@ import { once } from 'node:events';
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
-import { fileURLToPath } from 'node:url';
 import type { Readable } from 'node:stream';
 import { call } from './host';
-
-const SCRIPT = fileURLToPath(new URL('./host-process.ts', import.meta.url));
+import { bundledProcess } from './process-bundles';
 
 export interface HostProcess {
   port: number;
@@ -24,7 +22,7 @@ export interface HostProcess {
 }
 
 export async function startHostProcess(dataDir: string): Promise<HostProcess> {
-  const child: ChildProcessByStdio<null, Readable, Readable> = spawn(process.execPath, ['--import', 'tsx', SCRIPT, dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcessByStdio<null, Readable, Readable> = spawn(process.execPath, [bundledProcess('host-process'), dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));

@@ -20,6 +20,9 @@ export function overlongCsv(chars: number): Buffer {
   return Buffer.concat([Buffer.from('Name,Latitude,Longitude\n'), Buffer.alloc(chars, 'a,')]);
 }
 
+/** The deflated doc.kml of a bomb, by its unpacked size: made once, as both kinds of bomb share it. */
+const bodies = new Map<number, Promise<{ data: Buffer; crc: number; written: number }>>();
+
 /**
  * A CSV whose header names `columns` columns above `rows` short rows (name, position, height only).
  * Padded to the header, as the reader once did, 40,000 rows of 16,000 columns are 640 million cells.
@@ -49,6 +52,24 @@ export function manyFieldsKml(named: number, fields: number, more = 0): Buffer {
  * claim 1 KB unpacked, so only a bound applied while inflating stops it.
  */
 export async function kmzBomb(bytes: number, lie = false): Promise<Buffer> {
+  let body = bodies.get(bytes);
+  if (!body) {
+    body = deflatedSpaces(bytes);
+    bodies.set(bytes, body);
+  }
+  const { data, crc, written } = await body;
+  const name = Buffer.from('doc.kml');
+  const stated = lie ? 1024 : written;
+  // [offset, width, value]: signature, version 2.0, method 8 (deflate), CRC-32, sizes, name length.
+  const local = zipRecord(30, [[0, 4, 0x04034b50], [4, 2, 20], [8, 2, 8], [14, 4, crc], [18, 4, data.length], [22, 4, stated], [26, 2, name.length]]);
+  const central = zipRecord(46, [[0, 4, 0x02014b50], [4, 2, 20], [6, 2, 20], [10, 2, 8], [16, 4, crc], [20, 4, data.length], [24, 4, stated], [28, 2, name.length]]);
+  // One entry on this disk and in all; the directory's size and where it starts.
+  const end = zipRecord(22, [[0, 4, 0x06054b50], [8, 2, 1], [10, 2, 1], [12, 4, central.length + name.length], [16, 4, local.length + name.length + data.length]]);
+  return Buffer.concat([local, name, data, central, name, end]);
+}
+
+/** A KML start and spaces up to `bytes`, deflated as a stream (seconds of CPU for a gigabyte). */
+async function deflatedSpaces(bytes: number): Promise<{ data: Buffer; crc: number; written: number }> {
   const deflate = createDeflateRaw({ level: 9 });
   const parts: Buffer[] = [];
   deflate.on('data', (chunk: Buffer) => parts.push(chunk));
@@ -65,15 +86,7 @@ export async function kmzBomb(bytes: number, lie = false): Promise<Buffer> {
   }
   deflate.end();
   await once(deflate, 'end');
-  const data = Buffer.concat(parts);
-  const name = Buffer.from('doc.kml');
-  const stated = lie ? 1024 : written;
-  // [offset, width, value]: signature, version 2.0, method 8 (deflate), CRC-32, sizes, name length.
-  const local = zipRecord(30, [[0, 4, 0x04034b50], [4, 2, 20], [8, 2, 8], [14, 4, crc], [18, 4, data.length], [22, 4, stated], [26, 2, name.length]]);
-  const central = zipRecord(46, [[0, 4, 0x02014b50], [4, 2, 20], [6, 2, 20], [10, 2, 8], [16, 4, crc], [20, 4, data.length], [24, 4, stated], [28, 2, name.length]]);
-  // One entry on this disk and in all; the directory's size and where it starts.
-  const end = zipRecord(22, [[0, 4, 0x06054b50], [8, 2, 1], [10, 2, 1], [12, 4, central.length + name.length], [16, 4, local.length + name.length + data.length]]);
-  return Buffer.concat([local, name, data, central, name, end]);
+  return { data: Buffer.concat(parts), crc, written };
 }
 
 /** A ZIP header record of `size` bytes, zeros but for the little-endian fields given. */

@@ -1,16 +1,16 @@
-// The CLI run as a user runs it — its own process through the shebang, a clean environment, no
-// keyring — with its peak RSS reported on request: for the tests that hold imports of large and
-// hostile files to a memory bound.
+// The CLI in a process of its own — the run's bundle of it (process-bundles.ts), a clean
+// environment, no keyring — with its peak RSS reported on request: for the tests that hold imports
+// of large and hostile files to a memory bound, and the ones that signal or kill it.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Children } from './children';
 import { ROOT } from './cli';
+import { bundledProcess } from './process-bundles';
 
 /** What no import may take the process past. */
 export const PEAK_RSS = 400 * 1024 * 1024;
 const HOOK = fileURLToPath(new URL('./report-peak-rss.mjs', import.meta.url));
-const SITEWALK = join(ROOT, 'electron/cli/sitewalk.mjs');
 
 /** The environment that makes a run print `peak-rss N` lines on stderr (report-peak-rss.mjs). */
 export const MEASURE_PEAK: Record<string, string> = { NODE_OPTIONS: `--import ${HOOK}` };
@@ -22,13 +22,19 @@ export function peakOf(stderr: string): number {
   return Math.max(...peaks);
 }
 
+/** The environment of a `sitewalk` process with `home` as its home folder: nothing of this machine's, no OS keyring. */
+function sitewalkEnv(home: string, env: Record<string, string> = {}): Record<string, string> {
+  return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, XDG_CONFIG_HOME: join(home, '.config'), NO_COLOR: '1', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent-sitewalk-test', ...env };
+}
+
+/** `sitewalk ARGS` in a process of its own (the run's bundle), stderr piped, stdin and stdout ignored. */
+export function spawnSitewalk(children: Children, home: string, args: string[], env: Record<string, string> = {}) {
+  return children.spawn(process.execPath, [bundledProcess('sitewalk'), ...args], { cwd: ROOT, env: sitewalkEnv(home, env), stdio: ['ignore', 'ignore', 'pipe'] });
+}
+
 /** `sitewalk ARGS` with `home` as its home folder: the child, and its exit code and stderr once it ends. */
 export function startSitewalk(children: Children, home: string, args: string[], env: Record<string, string> = {}) {
-  const child = children.spawn(SITEWALK, args, {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, XDG_CONFIG_HOME: join(home, '.config'), NO_COLOR: '1', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent-sitewalk-test', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawnSitewalk(children, home, args, env);
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const done = new Promise<{ code: number | null; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stderr })));

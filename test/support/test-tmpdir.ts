@@ -1,0 +1,32 @@
+// Where the tests' temp folders go (TMPDIR, set for every test process by vitest.config.ts and
+// vitest.e2e.config.ts): a folder in memory (/dev/shm) where the machine has one. The app syncs
+// every durable write to disk — SQLite's full synchronous commits, the sandbox's operation log —
+// and on these machines' disks a sync waits: the 10,000-row import of e2e/bulk-large spent 150 of
+// its 250 s in SQLite's commits and fsync, and took 132 s in memory; apply-sandbox 169 s, then 42 s
+// (and 36 CPU-s, then 21). On tmpfs a sync returns at once, and what a test can observe is the
+// same: a SIGKILLed process's writes survive it, a full disk refuses a write (no test cuts the
+// power). SITEWALK_TEST_TMPDIR names another folder; elsewhere the OS's stays.
+import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const MEMORY = '/dev/shm';
+
+function writableFolder(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The environment that puts the tests' temp folders in memory: `{ TMPDIR }`, or nothing where there is no such folder. */
+export function testTmpdirEnv(): { TMPDIR?: string } {
+  const chosen = process.env.SITEWALK_TEST_TMPDIR;
+  if (chosen) return { TMPDIR: chosen };
+  if (process.platform !== 'linux' || !writableFolder(MEMORY)) return {};
+  // A folder of the tests' own, so what a killed run leaves is found in one place.
+  const dir = join(MEMORY, 'sitewalk-tests');
+  mkdirSync(dir, { recursive: true });
+  return { TMPDIR: dir };
+}
