@@ -38,7 +38,7 @@ const status: StatusView = { online: true, syncing: false, paused: null, blocked
 function harness(initialSites: SiteView[]) {
   const listeners = new Set<(event: ApiEvent) => void>();
   let releaseList: () => void = () => undefined;
-  const listGate = new Promise<void>((resolve) => (releaseList = resolve));
+  let listGate = new Promise<void>((resolve) => (releaseList = resolve));
   const api = {
     getStatus: async () => status,
     listProfiles: async () => [],
@@ -57,7 +57,11 @@ function harness(initialSites: SiteView[]) {
   return {
     store,
     emit: (event: ApiEvent) => listeners.forEach((l) => l(event)),
-    releaseList,
+    releaseList: () => releaseList(),
+    /** The next listSites answers only once releaseList is called again. */
+    holdList: () => {
+      listGate = new Promise<void>((resolve) => (releaseList = resolve));
+    },
   };
 }
 
@@ -69,6 +73,21 @@ describe('the renderer store', () => {
     h.emit({ type: 'site', site: site('a', { syncState: 'synced', siteId: '100', updatedAt: '2026-01-01T00:00:05.000Z', revision: 5 }) });
     h.releaseList();
     await started;
+    expect(h.store.getState().sites.get('a')).toMatchObject({ syncState: 'synced', siteId: '100' });
+  });
+
+  it('applies events that arrive while a profile switch reloads the lists after them, so the reload never shows an older view', async () => {
+    const h = harness([site('a', { syncState: 'pending' })]);
+    h.releaseList();
+    await h.store.start();
+    // The lists are read (the site still pending), then the site is sent, and a call's answer makes the
+    // store apply what it gathered before they arrive.
+    h.holdList();
+    const reloading = h.store.reloadData();
+    h.emit({ type: 'site', site: site('a', { syncState: 'synced', siteId: '100', updatedAt: '2026-01-01T00:00:05.000Z', revision: 5 }) });
+    h.store.applyChanges({ entries: [], entriesRemoved: [], sites: [], sitesRemoved: [] });
+    h.releaseList();
+    await reloading;
     expect(h.store.getState().sites.get('a')).toMatchObject({ syncState: 'synced', siteId: '100' });
   });
 

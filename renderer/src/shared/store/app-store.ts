@@ -3,10 +3,11 @@
 // applying it is idempotent). Every site and entry view, and every removal, carries a revision from
 // the core that only grows: a view is applied only when it is newer than what is held (or than the
 // object's removal), so neither a call's late answer nor a batch can put an older view on screen.
-// Events arriving during the first load are held and applied after it. React reads slices with
-// useSyncExternalStore; the map hears site changes directly (no re-render of 10,000 pins). The
-// register, outbox, status, profiles and settings are applied here; a feature's own data (basemaps,
-// bulk runs, GPS, problems, older outbox pages) by its slice (features/<name>/*-slice.ts, app/store.ts).
+// Events arriving during a load (the first, or a reload's) are held and applied after its lists, which
+// may predate them. React reads slices with useSyncExternalStore; the map hears site changes directly
+// (no re-render of 10,000 pins). The register, outbox, status, profiles and settings are applied here;
+// a feature's own data (basemaps, bulk runs, GPS, problems, older outbox pages) by its slice
+// (features/<name>/*-slice.ts, app/store.ts).
 import { useSyncExternalStore } from 'react';
 import type { ApiEvent, GpsView, BasemapView, BulkRunView, ChangeSet, DownloadView, OutboxEntryView, OutboxListing, ProfileView, SettingsView, SiteView, SitewalkApi, StatusView } from '../../../../electron/shared/contract/index';
 // From their own files, not the contract's index: the index brings the input schemas (zod), and the
@@ -153,10 +154,7 @@ export class AppStore {
         timed('sites-reset', () => this.replaceData(sites, outbox, { loaded: true, connectionError: null, status, profiles, settings }));
         // A slice's own data (basemaps and downloads) arrives after and apart from the rest: the map works without it.
         for (const slice of this.slices) slice.afterLoad?.(this);
-        const held = this.held ?? [];
-        this.held = null;
-        for (const event of held) this.apply(event);
-        this.flush();
+        this.releaseHeld();
       } finally {
         this.quiet = false;
       }
@@ -175,10 +173,24 @@ export class AppStore {
     this.unsubscribe = null;
   }
 
-  /** Reloads sites and outbox (after a profile switch the register changes wholesale). */
+  /** Reloads sites and outbox (a profile switch changes them wholesale); events meanwhile are held, as at start. */
   async reloadData(): Promise<void> {
-    const [sites, outbox, status] = await Promise.all([loadSites(this.api), this.api.listOutbox(), this.api.getStatus()]);
-    this.replaceData(sites, outbox, { status });
+    const holding = this.held === null;
+    if (holding) this.held = [];
+    try {
+      const [sites, outbox, status] = await Promise.all([loadSites(this.api), this.api.listOutbox(), this.api.getStatus()]);
+      this.replaceData(sites, outbox, { status });
+    } finally {
+      if (holding) this.releaseHeld();
+    }
+  }
+
+  /** Applies the events held during a load, then follows them as they come. */
+  private releaseHeld(): void {
+    const held = this.held ?? [];
+    this.held = null;
+    for (const event of held) this.apply(event);
+    this.flush();
   }
 
   /** Every site and outbox entry at once (with `patch`); the map hears it as a reset. */
