@@ -25,6 +25,8 @@ if (!root) throw new Error('The page has no #root element.');
 
 try {
   const store = createAppStore(getApi(), onApiEvent);
+  // The map (in the first screen) draws the first load's pins from its columns, whichever comes first.
+  store.expectMap();
   void store.start();
   // The pin pictures decode while the host answers: the map draws as soon as both are there.
   preloadPinImages();
