@@ -2,7 +2,8 @@
 // have built: every zoom's clusters and pins, each cluster's count, centre, box and badges, its members
 // and the zoom it splits at are the same.
 import { describe, expect, it } from 'vitest';
-import { buildIndex, northFirst, northFirstOrder, packIndex, transferables, unpackIndex, type ClusterIndex, type ClusterOptions, type Summary } from '../../renderer/src/map/pins/cluster-index';
+import { buildIndex, northFirst, northFirstOrder, packIndex, transferables, unpackIndex, type ClusterIndex, type Summary } from '../../renderer/src/map/pins/cluster-index';
+import type { ClusterOptions } from '../../renderer/src/map/pins/cluster-protocol';
 import { CLUSTER_DEFAULTS } from '../../renderer/src/map/pins/clusters';
 import type { Pin } from '../../renderer/src/map/pins/types';
 

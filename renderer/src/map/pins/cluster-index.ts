@@ -6,16 +6,7 @@
 // every query the same (test/renderer/cluster-index.test.ts builds both and compares them).
 import KDBush from 'kdbush';
 import Supercluster from 'supercluster';
-import type { PinMark } from '../../shared/sprites';
-
-export interface ClusterOptions {
-  /** Pins closer than this (screen pixels at a zoom) are gathered. About a pin's height. */
-  radius: number;
-  /** The last zoom with clusters; from the next one on every pin is drawn on its own. */
-  maxZoom: number;
-  /** Fewer pins than this close together stay pins. */
-  minPoints: number;
-}
+import type { ClusterOptions, Located, PackedIndex } from './cluster-protocol';
 
 /** What a cluster summarises of its members. */
 export interface Summary {
@@ -28,28 +19,6 @@ export interface Summary {
   review: number;
 }
 
-/** What the index reads of a pin. */
-export interface Located {
-  lat: number;
-  lng: number;
-  mark: PinMark;
-}
-
-/** How a request to build an index crosses to the worker: the pins' positions and marks, in the layer's order. */
-export interface BuildRequest {
-  ticket: number;
-  options: ClusterOptions;
-  lat: Float64Array;
-  lng: Float64Array;
-  /** Each pin's mark as its place in MARKS. */
-  marks: Uint8Array;
-}
-
-export const MARKS: readonly PinMark[] = ['none', 'pending', 'failed', 'review'];
-
-/** The answer: the index of the pins in drawing order, and that order (`order[k]` is the request's place of the k-th pin). */
-export type BuildAnswer = { ticket: number; ok: true; packed: PackedIndex; order: Uint32Array } | { ticket: number; ok: false; message: string };
-
 /**
  * Drawing order, north first, by which the index is built: the order decides which pin a cluster grows
  * from, so the page and the worker sort alike (a stable sort by the same comparison gives one order).
@@ -58,7 +27,7 @@ export function northFirst<P extends Located>(pins: readonly P[]): P[] {
   return [...pins].sort((a, b) => b.lat - a.lat);
 }
 
-/** northFirst as places in `lat`. */
+/** northFirst as places in `lat` (the worker's way: it has the latitudes, not the pins). */
 export function northFirstOrder(lat: Float64Array): Uint32Array {
   const order = Array.from(lat, (_, k) => k).sort((a, b) => lat[b]! - lat[a]!);
   return Uint32Array.from(order);
@@ -97,16 +66,6 @@ function newIndex<P extends Located>({ radius, maxZoom, minPoints }: ClusterOpti
 /** The index of `pins`, in their order (the page's: northFirst). */
 export function buildIndex<P extends Located>(pins: readonly P[], options: ClusterOptions): ClusterIndex<P> {
   return newIndex<P>(options).load(pins.map((pin) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: [pin.lng, pin.lat] }, properties: pin })));
-}
-
-/** An index as it crosses between threads: per zoom its kdbush buffer and its cluster data, and the summaries. */
-export interface PackedIndex {
-  /** How many pins it was built from. */
-  count: number;
-  /** Zoom by zoom, 0 to maxZoom + 1 (the pins themselves). */
-  levels: Array<{ tree: ArrayBuffer; data: Float64Array }>;
-  /** Each cluster's summary, SUMMARY_FIELDS numbers apiece, in supercluster's order. */
-  summaries: Float64Array;
 }
 
 const SUMMARY_FIELDS = ['south', 'west', 'north', 'east', 'pending', 'failed', 'review'] as const;

@@ -2,7 +2,8 @@
 // buffers (cluster-index.ts). It holds nothing between requests: each names its pins' positions and
 // marks, and gets the whole index with the pins' drawing order (sorted here, not on the page), or the
 // reason it failed.
-import { MARKS, buildIndex, northFirstOrder, packIndex, transferables, type BuildAnswer, type BuildRequest, type Located } from './cluster-index';
+import { buildIndex, northFirstOrder, packIndex, transferables } from './cluster-index';
+import { MARKS, type BuildAnswer, type BuildRequest, type Located } from './cluster-protocol';
 
 self.addEventListener('message', (event: MessageEvent<BuildRequest>) => {
   const { ticket, options, lat, lng, marks } = event.data;

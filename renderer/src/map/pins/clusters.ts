@@ -6,19 +6,12 @@
 // DOM: positions are degrees, boxes are west/south/east/north.
 import type Supercluster from 'supercluster';
 import { record, timed } from '../../shared/load-timing';
-import { buildIndex, northFirst, type ClusterIndex, type ClusterOptions, type Summary } from './cluster-index';
+import { buildIndex, northFirst, type ClusterIndex, type Summary } from './cluster-index';
 import { offThread, type OffThreadBuilder } from './cluster-builder';
+import { CLUSTER_DEFAULTS, OFF_THREAD_FROM, type ClusterOptions } from './cluster-protocol';
 import type { Pin } from './types';
 
-export type { ClusterOptions } from './cluster-index';
-
-export const CLUSTER_DEFAULTS: ClusterOptions = { radius: 44, maxZoom: 12, minPoints: 3 };
-
-/**
- * From this many pins the index is built in the worker (cluster-builder.ts): 50,000 take 100-400 ms,
- * a few thousand take less than the trip to the worker and back.
- */
-export const OFF_THREAD_FROM = 5_000;
+export { CLUSTER_DEFAULTS, type ClusterOptions } from './cluster-protocol';
 
 export interface ClusterMark extends Readonly<Summary> {
   readonly kind: 'cluster';

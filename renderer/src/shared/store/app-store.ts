@@ -97,6 +97,8 @@ export class AppStore {
   private readonly columnListeners = new Set<ColumnsListener>();
   /** Set when a map will subscribe to the columns (the page's boot): the first load waits for it. */
   private mapComing = false;
+  /** Hears the first load's columns as they arrive, before the map may have (expectMap). */
+  private columnsArrived: ((list: SiteList) => void) | null = null;
   private columnsSubscribed: (() => void) | null = null;
   private held: ApiEvent[] | null = [];
   private unsubscribe: (() => void) | null = null;
@@ -133,10 +135,11 @@ export class AppStore {
   /**
    * A map will subscribe to the first load's columns, perhaps after they have arrived (its code
    * loads beside them): they wait for it, rather than the page making every site's view first and
-   * the map its pins from those, before its first frame.
+   * the map its pins from those, before its first frame. `arrived` hears them at once (a worker starts their clusters).
    */
-  expectMap(): void {
+  expectMap(arrived?: (list: SiteList) => void): void {
     this.mapComing = true;
+    this.columnsArrived = arrived ?? null;
   }
 
   /** Loads everything, then follows events. Safe to call again after a connection error. */
@@ -150,7 +153,10 @@ export class AppStore {
         this.api.getStatus(),
         this.api.listProfiles(),
         this.api.getSettings(),
-        loadSiteList(this.api),
+        loadSiteList(this.api).then((list) => {
+          if (!Array.isArray(list)) this.columnsArrived?.(list);
+          return list;
+        }),
         this.api.listOutbox(),
       ]);
       let sites: SiteView[];
