@@ -23,6 +23,8 @@ export interface BenchGroup {
   exportName: string;
   /** One line for `--help`. */
   about: string;
+  /** Part of another group's figures, for a closer look: run only when `--only` names it. */
+  namedOnly?: boolean;
 }
 
 export const GROUPS: readonly BenchGroup[] = [
@@ -33,6 +35,7 @@ export const GROUPS: readonly BenchGroup[] = [
   { name: 'sync', file: 'sync', exportName: 'benchSync', about: 'edits through the outbox at 25/100/300 ms latency × concurrency 4/8/16, beside the ideal' },
   { name: 'startup', file: 'startup', exportName: 'benchStartup', about: 'start-up to first paint and Node RSS at 50,000 sites beside 1,000, first paint at 1,000 beside a bare Leaflet page, register load at 100,000' },
   { name: 'paint', file: 'startup', exportName: 'benchFirstPaint', about: 'first paint at 1,000 sites beside a bare Leaflet page in the same Chromium (the start-up group includes it)' },
+  { name: 'paint-scale', file: 'startup', exportName: 'benchPaintAtScale', about: 'first paint at 50,000 sites beside 1,000, with where each page spent its time (the start-up group includes it; run only when named)', namedOnly: true },
   { name: 'nearest', file: 'nearest', exportName: 'benchNearest', about: 'nearest site for 5,000 EUS submissions among 50,000 sites, beside measuring every pair' },
   { name: 'redact', file: 'redact', exportName: 'benchRedact', about: 'a call with a multi-MB answer: the key removed from what is kept or shown, beside the whole-body pass it made before' },
   { name: 'store', file: 'store', exportName: 'benchStore', about: '10,000 enqueues in one transaction, a history page of 50 out of 100,000, `outbox --json` while the app runs' },
@@ -211,7 +214,7 @@ export function toReport(outcomes: readonly GroupOutcome[], machine = machineFac
 const USAGE = `Usage: npm run bench -- [--only NAME[,NAME…]] [--json FILE] [--group-timeout SECONDS]
 
 Groups, run in this order:
-${GROUPS.map((group) => `  ${group.name.padEnd(7)} ${group.about}`).join('\n')}`;
+${GROUPS.map((group) => `  ${group.name.padEnd(11)} ${group.about}`).join('\n')}`;
 
 export interface MainIo {
   out: (text: string) => void;
@@ -259,7 +262,7 @@ export async function main(argv: readonly string[], io: MainIo, options: Omit<Ru
   }
   const jsonFile = values.json === undefined ? undefined : path.resolve(values.json);
 
-  const selected = wanted.length === 0 ? groups : groups.filter((group) => wanted.includes(group.name));
+  const selected = wanted.length === 0 ? groups.filter((group) => group.namedOnly !== true) : groups.filter((group) => wanted.includes(group.name));
   const machine = machineFacts();
   io.err(`bench: ${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}, load ${machine.loadAverage.join(' ')}`);
   const outcomes = await runGroups({ ...options, groups: selected, timeoutMs, progress: io.err });

@@ -102,6 +102,19 @@ describe('bench runner', () => {
     expect(out.join('\n')).not.toContain('a figure');
   });
 
+  it('runs a group that only looks closer at another one only when --only names it', async () => {
+    const ran: string[] = [];
+    const load: GroupLoader = async (g) => async () => {
+      ran.push(g.name);
+      return figures;
+    };
+    const groups = [group('startup'), { ...group('paint-scale'), namedOnly: true }];
+    expect(await main([], capture().io, { groups, load })).toBe(0);
+    expect(ran).toEqual(['startup']);
+    expect(await main(['--only', 'paint-scale'], capture().io, { groups, load })).toBe(0);
+    expect(ran).toEqual(['startup', 'paint-scale']);
+  });
+
   it('refuses an unknown group name or a bad time limit with a usage error and runs nothing', async () => {
     const ran: string[] = [];
     const load: GroupLoader = async (g) => async () => {

@@ -117,6 +117,38 @@ describe('the renderer store', () => {
     expect(store.getState().sites.get('a')?.syncState).toBe('synced');
   });
 
+  it('keeps the first load as columns for a map still loading, and makes the views once its pins are drawn', async () => {
+    const api = {
+      getStatus: async () => status,
+      listProfiles: async () => [],
+      getSettings: async () => DEFAULT_SETTINGS,
+      listSitesPacked: async () => JSON.parse(JSON.stringify(encodeSiteList(packSites([site('a'), site('b')])))) as SiteListWire,
+      listOutbox: async () => ({ active: [], history: { entries: [], next: null, total: 0 } }),
+    } as unknown as SitewalkApi;
+    const store = createAppStore(api, () => () => undefined);
+    store.expectMap();
+    const heard: string[] = [];
+    store.onSites((changed, _removed, reset) => heard.push(`${reset ? 'reset' : 'change'} ${changed.map((s) => s.localId).join(',')}`));
+    const started = store.start();
+    // The answer is in; the map's code is not: no view is made meanwhile.
+    await vi.waitFor(() => expect(store.getState().connectionError).toBeNull());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(store.getState().loaded).toBe(false);
+    let drawn: () => void = () => undefined;
+    store.onSiteColumns((list) => {
+      heard.push(`columns ${list.localId.join(',')}`);
+      return new Promise<void>((resolve) => (drawn = resolve));
+    });
+    await vi.waitFor(() => expect(heard).toEqual(['columns a,b']));
+    // The pins are still waiting for their clusters: the views wait with them.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(store.getState().loaded).toBe(false);
+    drawn();
+    await started;
+    expect(heard).toEqual(['columns a,b', 'reset a,b']);
+    expect(store.getState().loaded).toBe(true);
+  });
+
   it('ignores a call answer older than the event already shown', async () => {
     const h = harness([]);
     h.releaseList();

@@ -11,6 +11,7 @@ import { getApi, onApiEvent } from '../api';
 import { describeError } from '../shared/store/app-store';
 import { preloadPinImages } from '../shared/sprites';
 import { applyTheme, savedTheme } from '../shared/theme';
+import { indexEarly } from '../map/pins/cluster-early';
 
 // The last theme before the first paint: no flash of white at night while the settings load.
 applyTheme(savedTheme());
@@ -25,6 +26,9 @@ if (!root) throw new Error('The page has no #root element.');
 
 try {
   const store = createAppStore(getApi(), onApiEvent);
+  // The map (in the first screen) draws the first load's pins from its columns, whichever comes first;
+  // many pins are clustered in a worker, asked as soon as they arrive.
+  store.expectMap(indexEarly);
   void store.start();
   // The pin pictures decode while the host answers: the map draws as soon as both are there.
   preloadPinImages();

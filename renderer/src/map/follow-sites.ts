@@ -31,11 +31,14 @@ export function followSites(map: L.Map, layer: PinLayer, store: AppStore, shown:
   // that follows with the views puts them through the filter if one is set, the map already fitted.
   let drawnFromColumns = false;
   const stopColumns = store.onSiteColumns((list) => {
+    // Many sites: the worker that clusters them starts loading while their pins are made.
+    layer.expectPins(list.count);
     const pins = timed('pins-from-columns', () => pinsFromColumns(list));
     layer.setPins(pins);
     fitNow(fitted);
     drawnFromColumns = true;
     columnPinsHeld.add(layer);
+    return layer.whenDrawn();
   });
   const stopSites = store.onSites((changed, removed, reset) => {
     const show = shown();

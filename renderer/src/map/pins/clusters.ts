@@ -1,33 +1,17 @@
 // Clustering: where pins are too close to tell apart at a zoom, one cluster stands for them, with its
 // count, the box around its members (a click zooms to it) and how many of them carry each state badge
 // (so a failed site is not lost inside a cluster). A thin adapter over supercluster: its index is
-// immutable, so it is built again after the pins change, lazily, on the next query. No Leaflet, no
+// immutable, so it is built again after the pins change: for a few pins here, lazily, on the next
+// query; for many in a worker (cluster-index.ts), the page's thread free meanwhile. No Leaflet, no
 // DOM: positions are degrees, boxes are west/south/east/north.
-import Supercluster from 'supercluster';
-import { timed } from '../../shared/load-timing';
+import type Supercluster from 'supercluster';
+import { record, timed } from '../../shared/load-timing';
+import { buildIndex, northFirst, type ClusterIndex, type Summary } from './cluster-index';
+import { offThread, type OffThreadBuilder } from './cluster-builder';
+import { CLUSTER_DEFAULTS, OFF_THREAD_FROM, type ClusterOptions } from './cluster-protocol';
 import type { Pin } from './types';
 
-export interface ClusterOptions {
-  /** Pins closer than this (screen pixels at a zoom) are gathered. About a pin's height. */
-  radius: number;
-  /** The last zoom with clusters; from the next one on every pin is drawn on its own. */
-  maxZoom: number;
-  /** Fewer pins than this close together stay pins. */
-  minPoints: number;
-}
-
-export const CLUSTER_DEFAULTS: ClusterOptions = { radius: 44, maxZoom: 12, minPoints: 3 };
-
-/** What a cluster summarises of its members. */
-interface Summary {
-  south: number;
-  west: number;
-  north: number;
-  east: number;
-  pending: number;
-  failed: number;
-  review: number;
-}
+export { CLUSTER_DEFAULTS, type ClusterOptions } from './cluster-protocol';
 
 export interface ClusterMark extends Readonly<Summary> {
   readonly kind: 'cluster';
@@ -51,20 +35,51 @@ export interface ClusterView {
 
 export class PinClusters {
   readonly options: ClusterOptions;
-  private index: Supercluster<Pin, Summary> | null = null;
+  /** The index queries answer from: the pins last loaded, or those before while the worker builds theirs. */
+  private index: ClusterIndex<Pin> | null = null;
   private source: readonly Pin[] = [];
   private dirty = true;
+  /** A build in the worker is under way (one at a time; the pins loaded meanwhile go next). */
+  private building = false;
+  /** Pins the worker could not index: the page builds their index itself. */
+  private refused: readonly Pin[] | null = null;
+  /** Told when the worker's index has arrived (the layer draws with it). */
+  private onBuilt: (() => void) | null = null;
   /** Counts the indexes built: a cluster's ID means something only within one. */
   generation = 0;
 
-  constructor(options: Partial<ClusterOptions> = {}) {
+  constructor(
+    options: Partial<ClusterOptions> = {},
+    private readonly offThreadFrom = OFF_THREAD_FROM,
+    private readonly worker: () => OffThreadBuilder | null = offThread,
+  ) {
     this.options = { ...CLUSTER_DEFAULTS, ...options };
   }
 
-  /** Takes the pins to cluster; the index is built on the next query. */
+  /**
+   * Takes the pins to cluster, in any order (each index is built from them in drawing order, north
+   * first); their index is built on the next query, or started in the worker by `prepare`.
+   */
   load(pins: readonly Pin[]): void {
     this.source = pins;
     this.dirty = true;
+  }
+
+  /**
+   * Whether queries can answer now. Many pins are indexed in the worker: until their index arrives
+   * the one of the pins before answers (what is drawn from it agrees with itself) and `onBuilt` is
+   * called when it is here; false while there is no index at all yet (nothing to draw clusters from).
+   */
+  prepare(onBuilt: () => void): boolean {
+    this.onBuilt = onBuilt;
+    if (!this.dirty || !this.offThread(this.source)) return true;
+    this.startBuild();
+    return this.index !== null;
+  }
+
+  /** Many pins are coming: the worker that will index them starts now, so it is ready when they are. */
+  expect(count: number): void {
+    if (count >= this.offThreadFrom) this.worker();
   }
 
   /** Whether a zoom has clusters at all. */
@@ -117,35 +132,38 @@ export class PinClusters {
     return this.built().getClusterExpansionZoom(clusterId);
   }
 
-  private built(): Supercluster<Pin, Summary> {
+  /** The worker's builder when `pins` are to be indexed there, else null. */
+  private offThread(pins: readonly Pin[]): OffThreadBuilder | null {
+    return pins.length >= this.offThreadFrom && pins !== this.refused ? this.worker() : null;
+  }
+
+  private startBuild(): void {
+    const worker = this.offThread(this.source);
+    if (this.building || !this.dirty || !worker) return;
+    const source = this.source;
+    const asked = performance.now();
+    this.building = true;
+    const settled = (index: ClusterIndex<Pin> | null) => {
+      this.building = false;
+      if (source === this.source && this.dirty) {
+        if (index) {
+          record('clusters-off-thread', asked);
+          this.install(index);
+        } else this.refused = source;
+        this.onBuilt?.();
+      } else this.startBuild();
+    };
+    worker.build(source, this.options).then(settled, () => settled(null));
+  }
+
+  private built(): ClusterIndex<Pin> {
     if (this.index && !this.dirty) return this.index;
-    const { radius, maxZoom, minPoints } = this.options;
-    const index = new Supercluster<Pin, Summary>({
-      radius,
-      // Leaflet's world is 256 pixels wide at zoom 0: the radius is then in screen pixels.
-      extent: 256,
-      maxZoom,
-      minPoints,
-      map: (pin) => ({
-        south: pin.lat,
-        north: pin.lat,
-        west: pin.lng,
-        east: pin.lng,
-        pending: pin.mark === 'pending' ? 1 : 0,
-        failed: pin.mark === 'failed' ? 1 : 0,
-        review: pin.mark === 'review' ? 1 : 0,
-      }),
-      reduce: (acc, p) => {
-        acc.south = Math.min(acc.south, p.south);
-        acc.north = Math.max(acc.north, p.north);
-        acc.west = Math.min(acc.west, p.west);
-        acc.east = Math.max(acc.east, p.east);
-        acc.pending += p.pending;
-        acc.failed += p.failed;
-        acc.review += p.review;
-      },
-    });
-    timed('clusters', () => index.load(this.source.map((pin) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: [pin.lng, pin.lat] }, properties: pin }))));
+    // The worker is building the new pins' index: the last one answers until it is here.
+    if (this.index && this.building && this.offThread(this.source)) return this.index;
+    return this.install(timed('clusters', () => buildIndex(northFirst(this.source), this.options)));
+  }
+
+  private install(index: ClusterIndex<Pin>): ClusterIndex<Pin> {
     this.index = index;
     this.dirty = false;
     this.generation++;

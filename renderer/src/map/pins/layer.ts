@@ -10,14 +10,14 @@
 import L from 'leaflet';
 import { loadSprites, type Sprite, type SpriteSet } from '../../shared/sprites';
 import { PinDrag, type PinDragHost } from './drag';
-import { PinClusters, isCluster, type ClusterMark } from './clusters';
+import { isCluster, type ClusterMark } from './clusters';
 import { HitGrid } from './hit-grid';
-import { PinPainter, type ProjectedClusters } from './painter';
+import { PinPainter } from './painter';
 import { PinPointer } from './pointer';
 import { PIN_LAYER_DEFAULTS, type PinLayerOptions } from './options';
-import { PinSet, type Projected } from './pin-set';
-import { ChosenInClusters } from './chosen-clusters';
-import { clusteredView } from './cluster-view';
+import { PinSet } from './pin-set';
+import { LayerClusters } from './layer-clusters';
+import { canvasBounds, zoomedCanvas } from './canvas-place';
 import type { MovePreview, Pin } from './types';
 import { LIGHT_MAP_PALETTE, type MapPalette } from '../../shared/theme';
 import { timed } from '../../shared/load-timing';
@@ -31,11 +31,9 @@ export class PinLayer extends L.Layer implements PinDragHost {
   private readonly opts: PinLayerOptions;
   private readonly pins = new PinSet();
   private readonly hits = new HitGrid<Pin | ClusterMark>();
-  private readonly clusters: PinClusters;
-  private readonly chosenIn: ChosenInClusters;
+  private readonly clusters: LayerClusters;
   /** Pointer input on the canvas: taps, holds, menus, hover, and presses on the movable pin. */
   private readonly pointer: PinPointer;
-  private clustersDirty = true;
   private painter: PinPainter | null = null;
   private sprites: SpriteSet | null = null;
   private canvas: HTMLCanvasElement | null = null;
@@ -55,12 +53,12 @@ export class PinLayer extends L.Layer implements PinDragHost {
   private hiddenId: string | null = null;
   private preview: MovePreview | null = null;
   private palette: MapPalette = LIGHT_MAP_PALETTE;
+  private drawnWaiters: Array<() => void> = [];
 
   constructor(options: Partial<PinLayerOptions> = {}) {
     super();
     this.opts = { ...PIN_LAYER_DEFAULTS, ...options };
-    this.clusters = new PinClusters({ radius: this.opts.clusterRadius, maxZoom: this.opts.clusterMaxZoom });
-    this.chosenIn = new ChosenInClusters(this.clusters, (id) => this.pins.get(id));
+    this.clusters = new LayerClusters(this.opts, this.pins, () => this.scheduleRedraw(true));
     this.pointer = new PinPointer({
       opts: this.opts,
       movable: () => this.movableId,
@@ -80,14 +78,26 @@ export class PinLayer extends L.Layer implements PinDragHost {
   /** Replaces every pin. */
   setPins(pins: Iterable<Pin>): void {
     timed('set-pins', () => this.pins.replace(pins));
-    this.clustersDirty = true;
+    this.clusters.changed();
+    // Many pins are clustered in the worker: it starts now, while the page fits the map and renders.
+    this.clusters.ready();
     this.scheduleRedraw();
+  }
+
+  /** About `count` pins are coming (before they are made): many, and their clustering gets ready. */
+  expectPins(count: number): void {
+    this.clusters.expect(count);
+  }
+
+  /** Settles after the next redraw that draws the pins (not one still waiting for their clusters). */
+  whenDrawn(): Promise<void> {
+    return new Promise((resolve) => this.drawnWaiters.push(resolve));
   }
 
   /** Adds or replaces some pins and removes others, in one redraw. */
   update(changed: Iterable<Pin>, removedIds: Iterable<string> = []): void {
     this.pins.update(changed, removedIds);
-    this.clustersDirty = true;
+    this.clusters.changed();
     if (this.preview && !this.pins.get(this.preview.id)) this.preview = null;
     this.scheduleRedraw();
   }
@@ -246,15 +256,8 @@ export class PinLayer extends L.Layer implements PinDragHost {
 
   /** During a zoom animation the last drawing is scaled, as Leaflet's own renderers do. */
   private zoomTransform(center: L.LatLng, zoom: number): void {
-    const map = this.leafletMap;
-    if (!map || !this.canvas) return;
-    const scale = map.getZoomScale(zoom, this.viewZoom);
-    const size = map.getSize();
-    const viewHalf = size.multiplyBy(0.5 + this.opts.padding);
-    const currentCenterPoint = map.project(this.viewCenter, zoom);
-    const panePos = L.DomUtil.getPosition(map.getPane('mapPane')!);
-    const newPixelOrigin = map.project(center, zoom).subtract(size.divideBy(2)).add(panePos).round();
-    const topLeft = viewHalf.multiplyBy(-scale).add(currentCenterPoint).subtract(newPixelOrigin);
+    if (!this.leafletMap || !this.canvas) return;
+    const { topLeft, scale } = zoomedCanvas(this.leafletMap, this.opts.padding, this.viewCenter, this.viewZoom, center, zoom);
     L.DomUtil.setTransform(this.canvas, topLeft, scale);
   }
 
@@ -263,10 +266,7 @@ export class PinLayer extends L.Layer implements PinDragHost {
     const map = this.leafletMap;
     const canvas = this.canvas;
     if (!map || !canvas) return;
-    const p = this.opts.padding;
-    const size = map.getSize();
-    const min = map.containerPointToLayerPoint(size.multiplyBy(-p)).round();
-    const full = size.multiplyBy(1 + 2 * p).round();
+    const { min, size: full } = canvasBounds(map, this.opts.padding);
     this.boundsMin = min;
     this.viewCenter = map.getCenter();
     this.viewZoom = map.getZoom();
@@ -322,7 +322,11 @@ export class PinLayer extends L.Layer implements PinDragHost {
     const zoom = map.getZoom();
     const crs = map.options.crs ?? L.CRS.EPSG3857;
     const min = this.boundsMin;
-    const clustered = this.opts.clusterRadius > 0 && this.clusters.clusters(zoom) ? this.clusteredView(map, crs, zoom) : null;
+    const clustering = this.clusters.at(zoom);
+    // Pins the worker is clustering for the first time: nothing to draw them from until it answers.
+    if (clustering && !this.clusters.ready()) return;
+    const always = [this.selectedId, this.movableId, this.preview?.id ?? null].filter((id): id is string => id !== null);
+    const clustered = clustering ? this.clusters.view(map, crs, zoom, always, min, L.point(this.cssWidth, this.cssHeight)) : null;
     const projected = clustered?.pins ?? this.pins.project(crs, zoom);
     const origin = map.getPixelOrigin();
     const previewPin = this.preview && this.pins.get(this.preview.id);
@@ -340,7 +344,7 @@ export class PinLayer extends L.Layer implements PinDragHost {
         zoom,
         selectedId: this.selectedId,
         chosen: this.chosen,
-        chosenIn: clustered ? this.chosenIn.counter(this.chosen) : null,
+        chosenIn: clustered ? this.clusters.chosenCounter(this.chosen) : null,
         movableId: this.movableId,
         hiddenId: this.hiddenId,
         preview: previewPin && previewAt ? { pin: previewPin, x: previewAt.x, y: previewAt.y } : null,
@@ -355,14 +359,9 @@ export class PinLayer extends L.Layer implements PinDragHost {
       this.lastFullCost = performance.now() - started;
     }
     this.opts.onDrawn?.(info);
-  }
-
-  /** The pins drawn on their own and the clusters around the canvas, at a zoom with clusters. */
-  private clusteredView(map: L.Map, crs: L.CRS, zoom: number): { pins: Projected; clusters: ProjectedClusters } {
-    if (this.clustersDirty) this.clusters.load(this.pins.ordered());
-    this.clustersDirty = false;
-    const always = [this.selectedId, this.movableId, this.preview?.id ?? null].filter((id): id is string => id !== null);
-    return clusteredView(map, crs, zoom, this.clusters, (id) => this.pins.get(id), always, this.boundsMin, L.point(this.cssWidth, this.cssHeight));
+    const waiters = this.drawnWaiters;
+    this.drawnWaiters = [];
+    for (const resolve of waiters) resolve();
   }
 
   // ---------- what dragging asks of the layer ----------

@@ -54,6 +54,11 @@ export class PinSet {
     return L.latLngBounds([s, w], [n, e]);
   }
 
+  /** Every pin, in the order they were first set (cheaper than `ordered` where order does not matter). */
+  all(): Pin[] {
+    return [...this.byId.values()];
+  }
+
   /** Every pin in drawing order (north first). */
   ordered(): readonly Pin[] {
     if (this.orderDirty) {

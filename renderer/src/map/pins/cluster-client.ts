@@ -1,0 +1,112 @@
+// The page's side of the cluster worker: one worker for the page, started when first needed
+// (cluster-worker.ts, served from the page's own origin, which the CSP's worker-src allows), its
+// answers matched to their requests. Where no worker can run (Node, a script that fails to load or is
+// refused) there is no client, or its answers fail, and the page builds its indexes itself. No
+// supercluster here: the page's boot asks through this module before the map's code has arrived.
+import { marked } from '../../shared/load-timing';
+import { MARKS, type BuildAnswer, type BuildRequest, type ClusterOptions, type Located } from './cluster-protocol';
+
+/** The pins as the worker reads them: positions and marks (places in MARKS), in the layer's order. */
+export interface Positions {
+  lat: Float64Array;
+  lng: Float64Array;
+  marks: Uint8Array;
+}
+
+type Waiting = { resolve: (answer: BuildAnswer) => void; reject: (error: Error) => void };
+
+class WorkerClient {
+  private nextTicket = 1;
+  private readonly waiting = new Map<number, Waiting>();
+  private failed: Error | null = null;
+
+  constructor(private readonly worker: Worker) {
+    worker.addEventListener('message', (event: MessageEvent<BuildAnswer>) => {
+      const waiting = this.waiting.get(event.data.ticket);
+      this.waiting.delete(event.data.ticket);
+      waiting?.resolve(event.data);
+    });
+    // A script that cannot be loaded or run: every build asked of it, now and later, goes back to the page.
+    worker.addEventListener('error', (event) => {
+      event.preventDefault();
+      this.fail(new Error(`the cluster worker stopped: ${event.message || 'it could not be loaded'}`));
+    });
+    worker.addEventListener('messageerror', () => this.fail(new Error('the cluster worker sent an answer that could not be read')));
+  }
+
+  /** The worker's answer for these pins (copied to it: the caller may keep them). */
+  request(positions: Positions, options: ClusterOptions): Promise<BuildAnswer> {
+    if (this.failed) return Promise.reject(this.failed);
+    const ticket = this.nextTicket++;
+    const request: BuildRequest = { ticket, options, ...positions };
+    return new Promise<BuildAnswer>((resolve, reject) => {
+      this.waiting.set(ticket, { resolve, reject });
+      this.worker.postMessage(request);
+    });
+  }
+
+  private fail(error: Error): void {
+    this.failed = error;
+    for (const waiting of this.waiting.values()) waiting.reject(error);
+    this.waiting.clear();
+    this.worker.terminate();
+    if (shared === this) shared = null;
+  }
+}
+
+let shared: WorkerClient | null | undefined;
+
+/** The page's worker, started on the first call; null where workers cannot run. */
+export function workerClient(): WorkerClient | null {
+  if (shared !== undefined) return shared;
+  try {
+    shared = typeof Worker === 'function' ? new WorkerClient(new Worker(new URL('./cluster-worker.ts', import.meta.url), { type: 'module', name: 'sitewalk-clusters' })) : null;
+  } catch {
+    // Refused at once (a policy without worker-src 'self'): the page builds its indexes itself.
+    shared = null;
+  }
+  return shared;
+}
+
+/** `pins` as the worker reads them. */
+export function positionsOf(pins: readonly Located[]): Positions {
+  const positions: Positions = { lat: new Float64Array(pins.length), lng: new Float64Array(pins.length), marks: new Uint8Array(pins.length) };
+  pins.forEach((pin, k) => {
+    positions.lat[k] = pin.lat;
+    positions.lng[k] = pin.lng;
+    positions.marks[k] = Math.max(0, MARKS.indexOf(pin.mark));
+  });
+  return positions;
+}
+
+/** An index asked for before its pins were made (cluster-early.ts), for the first build of the same pins. */
+let early: { positions: Positions; options: ClusterOptions; answer: Promise<BuildAnswer> } | null = null;
+
+/** Asks the worker now for the index of pins the map will be given later. */
+export function askEarly(positions: Positions, options: ClusterOptions): void {
+  const client = workerClient();
+  if (!client) return;
+  const answer = client.request(positions, options);
+  marked('clusters-asked-early');
+  // Never taken (the map was given other pins): its failure is nobody's to hear.
+  answer.catch(() => undefined);
+  early = { positions, options, answer };
+}
+
+/** The answer asked early, when it was for exactly these pins and options; each early answer is offered once. */
+export function takeEarly(positions: Positions, options: ClusterOptions): Promise<BuildAnswer> | null {
+  const asked = early;
+  early = null;
+  if (!asked || !sameOptions(asked.options, options) || !sameArrays(asked.positions.lat, positions.lat) || !sameArrays(asked.positions.lng, positions.lng) || !sameArrays(asked.positions.marks, positions.marks)) return null;
+  return asked.answer;
+}
+
+function sameOptions(a: ClusterOptions, b: ClusterOptions): boolean {
+  return a.radius === b.radius && a.maxZoom === b.maxZoom && a.minPoints === b.minPoints;
+}
+
+function sameArrays(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+  return true;
+}

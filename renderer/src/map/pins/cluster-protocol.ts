@@ -1,0 +1,52 @@
+// What crosses between the page and the cluster worker, and the clustering's options: no library
+// here, so the page's boot can ask for an index (cluster-early.ts) without loading supercluster.
+import type { PinMark } from '../../shared/sprites';
+
+export interface ClusterOptions {
+  /** Pins closer than this (screen pixels at a zoom) are gathered. About a pin's height. */
+  radius: number;
+  /** The last zoom with clusters; from the next one on every pin is drawn on its own. */
+  maxZoom: number;
+  /** Fewer pins than this close together stay pins. */
+  minPoints: number;
+}
+
+export const CLUSTER_DEFAULTS: ClusterOptions = { radius: 44, maxZoom: 12, minPoints: 3 };
+
+/**
+ * From this many pins the index is built in the worker (cluster-builder.ts): 50,000 take 100-400 ms,
+ * a few thousand take less than the trip to the worker and back.
+ */
+export const OFF_THREAD_FROM = 5_000;
+
+/** What the index reads of a pin. */
+export interface Located {
+  lat: number;
+  lng: number;
+  mark: PinMark;
+}
+
+/** How a request to build an index crosses to the worker: the pins' positions and marks, in the layer's order. */
+export interface BuildRequest {
+  ticket: number;
+  options: ClusterOptions;
+  lat: Float64Array;
+  lng: Float64Array;
+  /** Each pin's mark as its place in MARKS. */
+  marks: Uint8Array;
+}
+
+export const MARKS: readonly PinMark[] = ['none', 'pending', 'failed', 'review'];
+
+/** The answer: the index of the pins in drawing order, and that order (`order[k]` is the request's place of the k-th pin). */
+export type BuildAnswer = { ticket: number; ok: true; packed: PackedIndex; order: Uint32Array } | { ticket: number; ok: false; message: string };
+
+/** An index as it crosses between threads: per zoom its kdbush buffer and its cluster data, and the summaries. */
+export interface PackedIndex {
+  /** How many pins it was built from. */
+  count: number;
+  /** Zoom by zoom, 0 to maxZoom + 1 (the pins themselves). */
+  levels: Array<{ tree: ArrayBuffer; data: Float64Array }>;
+  /** Each cluster's summary, seven numbers apiece (cluster-index.ts), in supercluster's order. */
+  summaries: Float64Array;
+}

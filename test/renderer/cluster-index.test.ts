@@ -1,0 +1,73 @@
+// The cluster index built in the worker and sent to the page as buffers is the index the page would
+// have built: every zoom's clusters and pins, each cluster's count, centre, box and badges, its members
+// and the zoom it splits at are the same.
+import { describe, expect, it } from 'vitest';
+import { buildIndex, northFirst, northFirstOrder, packIndex, transferables, unpackIndex, type ClusterIndex, type Summary } from '../../renderer/src/map/pins/cluster-index';
+import type { ClusterOptions } from '../../renderer/src/map/pins/cluster-protocol';
+import { CLUSTER_DEFAULTS } from '../../renderer/src/map/pins/clusters';
+import type { Pin } from '../../renderer/src/map/pins/types';
+
+const MARKS: Pin['mark'][] = ['none', 'none', 'none', 'pending', 'failed', 'review'];
+
+/** Towers around 40 towns, some sharing a position or a latitude, with every state badge. */
+function towers(count: number): Pin[] {
+  return Array.from({ length: count }, (_, k) => {
+    const town = k % 40;
+    return {
+      id: `s${k}`,
+      lat: 38 + (town % 8) * 0.7 + ((k * 7919) % 4001) / 6000,
+      lng: -100 + Math.floor(town / 8) * 1.1 + ((k * 104729) % 3989) / 4000,
+      style: 1 as const,
+      mark: MARKS[(k * 31) % MARKS.length]!,
+      title: `Tower ${k}`,
+    };
+  });
+}
+
+/** What a query shows of an index at a zoom, in a form two indexes can be compared by. */
+function shown(index: ClusterIndex<Pin>, zoom: number) {
+  return index.getClusters([-180, -85, 180, 85], zoom).map((feature) => {
+    const props = feature.properties as Pin | (Summary & { cluster: true; cluster_id: number; point_count: number });
+    return 'cluster' in props ? { ...props, at: feature.geometry.coordinates } : props.id;
+  });
+}
+
+describe('the cluster index built off the page', () => {
+  it('answers every zoom, cluster and member as the one built on the page', () => {
+    const options: ClusterOptions = CLUSTER_DEFAULTS;
+    const pins = towers(8_000);
+    const here = buildIndex(northFirst(pins), options);
+    // As the worker does: the order from the latitudes alone, its pins plain positions and marks; the
+    // buffers cross as a structured clone.
+    const order = northFirstOrder(Float64Array.from(pins, (pin) => pin.lat));
+    expect([...order].map((k) => pins[k]!.id)).toEqual(northFirst(pins).map((pin) => pin.id));
+    const plain = Array.from(order, (k) => ({ lat: pins[k]!.lat, lng: pins[k]!.lng, mark: pins[k]!.mark }));
+    const packed = packIndex(buildIndex(plain, options), plain.length, options);
+    expect(transferables(packed).length).toBe(2 * (options.maxZoom + 2) + 1);
+    const there = unpackIndex(structuredClone(packed), Array.from(order, (k) => pins[k]!), options);
+
+    let clusters = 0;
+    for (let zoom = 0; zoom <= options.maxZoom + 1; zoom++) {
+      const mine = shown(here, zoom);
+      expect(shown(there, zoom)).toEqual(mine);
+      for (const item of mine) {
+        if (typeof item === 'string') continue;
+        expect(there.getClusterExpansionZoom(item.cluster_id)).toBe(here.getClusterExpansionZoom(item.cluster_id));
+        // The members of one cluster in seven (all of them would take seconds).
+        if (clusters++ % 7 !== 0) continue;
+        const id = item.cluster_id;
+        expect(there.getLeaves(id, Infinity).map((leaf) => leaf.properties.id)).toEqual(here.getLeaves(id, Infinity).map((leaf) => leaf.properties.id));
+      }
+    }
+    // The comparison saw clusters with every badge, not only lone pins.
+    expect(clusters).toBeGreaterThan(100);
+    expect(shown(there, 8).some((item) => typeof item !== 'string' && item.pending > 0 && item.failed > 0 && item.review > 0)).toBe(true);
+  });
+
+  it('refuses to stand an index on pins other than those it was built from', () => {
+    const options = CLUSTER_DEFAULTS;
+    const pins = towers(50);
+    const packed = packIndex(buildIndex(pins, options), pins.length, options);
+    expect(() => unpackIndex(packed, pins.slice(1), options)).toThrow('the packed cluster index is not of these pins');
+  });
+});
