@@ -18,7 +18,8 @@ import { describeError } from '../../../../electron/shared/result';
 import { changeSetOf } from './change-set';
 import { timed } from '../load-timing';
 import { loadSiteList, loadSites } from './load-sites';
-import { afterPaint, within } from './frames';
+import { afterPaint } from './frames';
+import { FirstColumns, type ColumnsListener } from './first-columns';
 
 export { describeError };
 
@@ -57,14 +58,7 @@ export interface AppProblem {
 
 export type SitesListener = (changed: SiteView[], removed: string[], reset: boolean) => void;
 
-/**
- * The first load's sites as columns, before any SiteView is made (the map draws its pins from them);
- * a promise it returns settles once what it drew from them is on screen.
- */
-export type ColumnsListener = (list: SiteList) => void | Promise<void>;
-
-/** How long the views wait for the map: to subscribe to the columns, then to draw them. */
-const MAP_WAIT_MS = { subscribe: 10_000, draw: 3_000 } as const;
+export type { ColumnsListener };
 
 type EventOf<K extends ApiEvent['type']> = Extract<ApiEvent, { type: K }>;
 
@@ -95,12 +89,7 @@ export class AppStore {
 
   private readonly listeners = new Set<() => void>();
   private readonly siteListeners = new Set<SitesListener>();
-  private readonly columnListeners = new Set<ColumnsListener>();
-  /** Set when a map will subscribe to the columns (the page's boot): the first load waits for it. */
-  private mapComing = false;
-  /** Hears the first load's columns as they arrive, before the map may have (expectMap). */
-  private columnsArrived: ((list: SiteList) => void) | null = null;
-  private columnsSubscribed: (() => void) | null = null;
+  private readonly columns = new FirstColumns();
   private held: ApiEvent[] | null = [];
   private unsubscribe: (() => void) | null = null;
 
@@ -128,19 +117,12 @@ export class AppStore {
    * sites as views once they are made (after the frame that shows what `listener` drew).
    */
   onSiteColumns(listener: ColumnsListener): () => void {
-    this.columnListeners.add(listener);
-    this.columnsSubscribed?.();
-    return () => this.columnListeners.delete(listener);
+    return this.columns.subscribe(listener);
   }
 
-  /**
-   * A map will subscribe to the first load's columns, perhaps after they have arrived (its code
-   * loads beside them): they wait for it, rather than the page making every site's view first and
-   * the map its pins from those, before its first frame. `arrived` hears them at once (a worker starts their clusters).
-   */
+  /** A map will subscribe to the first load's columns, perhaps after they arrive (first-columns.ts); `arrived` hears them at once. */
   expectMap(arrived?: (list: SiteList) => void): void {
-    this.mapComing = true;
-    this.columnsArrived = arrived ?? null;
+    this.columns.expectMap(arrived);
   }
 
   /** Loads everything, then follows events. Safe to call again after a connection error. */
@@ -155,7 +137,7 @@ export class AppStore {
         this.api.listProfiles(),
         this.api.getSettings(),
         loadSiteList(this.api).then((list) => {
-          if (!Array.isArray(list)) this.columnsArrived?.(list);
+          if (!Array.isArray(list)) this.columns.heard(list);
           return list;
         }),
         this.api.listOutbox(),
@@ -166,16 +148,7 @@ export class AppStore {
         // Pins before views: the map draws from the columns in this task; the 50,000 SiteViews (their
         // times as text) and the map of them by ID are made once that frame is on screen. Events
         // arriving meanwhile stay held, and nothing but the map has heard of the sites yet.
-        if (this.mapComing && this.columnListeners.size === 0) {
-          await within(new Promise<void>((resolve) => (this.columnsSubscribed = resolve)), MAP_WAIT_MS.subscribe);
-          this.columnsSubscribed = null;
-        }
-        const drawn = [...this.columnListeners].map((l) => l(loadedSites));
-        // The pins on screen (their clusters may come from a worker), a frame for them, and one free
-        // for input before the views take the main thread.
-        await within(Promise.all(drawn).then(() => undefined), MAP_WAIT_MS.draw);
-        await new Promise<void>((resolve) => afterPaint(resolve));
-        await new Promise<void>((resolve) => afterPaint(resolve));
+        await this.columns.hand(loadedSites);
         sites = timed('site-views', () => unpackSites(loadedSites));
       }
       // The map hears the sites now (and draws them in this task, unless it drew them from the
