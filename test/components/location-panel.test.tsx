@@ -21,7 +21,10 @@ function view(host: FakeHost, state: GpsView['state'], message: string, withFix:
   return { source: 'gpsd', state, message, endpoint: '127.0.0.1:2947', fix: withFix, counts: { read: 10, dropped: 0, badValues: 0 }, revision: host.nextRevision() };
 }
 
-/** `width`: the map's bottom strip as wide as that (beside the docked form at 1024×640 it is about 260 px). */
+/**
+ * `width`: the map's bottom strip as wide as that (beside the docked form at 1024×640 it is about 260
+ * px), marked narrow at 31rem or less as the map marks it (map-bottom.test.tsx).
+ */
 async function openPanel(settings: SettingsView = GPSD, gateM = 5, width?: number) {
   const added: StakeResult[] = [];
   const control = () => <LocationControl map={null} settings={settings} gateM={gateM} onAddSiteHere={(r) => added.push(r)} stakeRequest={null} onStakeDone={() => undefined} />;
@@ -30,7 +33,7 @@ async function openPanel(settings: SettingsView = GPSD, gateM = 5, width?: numbe
       control()
     ) : (
       <div style={{ position: 'relative', width: width + 22, height: 600 }}>
-        <div className="map-bottom">
+        <div className="map-bottom" data-narrow={width <= 496 ? '' : undefined}>
           <div className="map-stack map-stack-right">{control()}</div>
         </div>
       </div>
