@@ -46,7 +46,8 @@ it('checks a well-formed 40 MB CSV of 1.23 million rows as it streams: every row
   expect(bytes).toBeGreaterThan(40 * 1000 * 1000);
   const report = join(tempDir, 'plan.csv');
   const started = performance.now();
-  const run = await sitewalk(tempDir, ['import', file, '--dry-run', '--report', report, '--data-dir', join(tempDir, 'data')], MEASURE_PEAK).done;
+  // The shipped executable, as issue 24 measured it: what a user runs is held to the bound.
+  const run = await startSitewalk(children, tempDir, ['import', file, '--dry-run', '--report', report, '--data-dir', join(tempDir, 'data')], MEASURE_PEAK, 'shipped').done;
   const seconds = (performance.now() - started) / 1000;
   expect(run.stderr).toMatch(/1230000 rows: 0 to create, 1230000 to change, 0 unchanged, 0 invalid, 0 skipped\./);
   // Every row checked and reported; the import itself would be refused past the one-import limit, and the dry run says so (exit 1).

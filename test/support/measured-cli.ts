@@ -1,6 +1,6 @@
-// The CLI in a process of its own — the run's bundle of it (process-bundles.ts), a clean
-// environment, no keyring — with its peak RSS reported on request: for the tests that hold imports
-// of large and hostile files to a memory bound, and the ones that signal or kill it.
+// The CLI in a process of its own — the run's bundle of it (process-bundles.ts) or the shipped
+// executable, a clean environment, no keyring — with its peak RSS reported on request: for the tests
+// that hold imports of large and hostile files to a memory bound, and the ones that signal or kill it.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,14 +27,24 @@ function sitewalkEnv(home: string, env: Record<string, string> = {}): Record<str
   return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, XDG_CONFIG_HOME: join(home, '.config'), NO_COLOR: '1', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent-sitewalk-test', ...env };
 }
 
-/** `sitewalk ARGS` in a process of its own (the run's bundle), stderr piped, stdin and stdout ignored. */
-export function spawnSitewalk(children: Children, home: string, args: string[], env: Record<string, string> = {}) {
-  return children.spawn(process.execPath, [bundledProcess('sitewalk'), ...args], { cwd: ROOT, env: sitewalkEnv(home, env), stdio: ['ignore', 'ignore', 'pipe'] });
+/**
+ * Which `sitewalk` runs: the run's bundle, or the shipped executable (sitewalk.mjs through its
+ * shebang, TypeScript compiled by tsx as it loads, in the main thread and again in the preview's
+ * worker): the same program, but tsx holds memory of its own — the 40 MB KML peaked at 292 MB
+ * shipped and 187 MB bundled — so a bound users meet is checked on the shipped one too.
+ */
+export type SitewalkBuild = 'bundle' | 'shipped';
+const SHIPPED = join(ROOT, 'electron/cli/sitewalk.mjs');
+
+/** `sitewalk ARGS` in a process of its own, stderr piped, stdin and stdout ignored. */
+export function spawnSitewalk(children: Children, home: string, args: string[], env: Record<string, string> = {}, build: SitewalkBuild = 'bundle') {
+  const [command, argv] = build === 'shipped' ? [SHIPPED, args] : [process.execPath, [bundledProcess('sitewalk'), ...args]];
+  return children.spawn(command, argv, { cwd: ROOT, env: sitewalkEnv(home, env), stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
 /** `sitewalk ARGS` with `home` as its home folder: the child, and its exit code and stderr once it ends. */
-export function startSitewalk(children: Children, home: string, args: string[], env: Record<string, string> = {}) {
-  const child = spawnSitewalk(children, home, args, env);
+export function startSitewalk(children: Children, home: string, args: string[], env: Record<string, string> = {}, build: SitewalkBuild = 'bundle') {
+  const child = spawnSitewalk(children, home, args, env, build);
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const done = new Promise<{ code: number | null; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stderr })));

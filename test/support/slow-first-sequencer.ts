@@ -23,6 +23,9 @@ export const KNOWN_SLOW_FILES = [
   'test/e2e/ask-first.test.ts',
   'test/core/many-processes.heavy.test.ts',
   'test/bulk/cli-streamed-csv.heavy.test.ts',
+  // The fifth slowest file of the last fresh-clone run (77 s), missing here; with the temp folders
+  // in memory apply-sandbox takes 42 s rather than 170.
+  'test/bulk/cli-streamed-kml.heavy.test.ts',
   'test/bulk/apply-sandbox.test.ts',
   'test/e2e/many-sites.test.ts',
   'test/e2e/staking.test.ts',
