@@ -326,10 +326,13 @@ class Core implements SitewalkCore {
   private marker(now: number): Marker {
     let unsent = 0;
     const sites: Marker['sites'] = [];
-    for (const [key, lane] of this.store.laneEntries()) {
-      unsent += lane.length;
+    for (const [key, heads] of this.store.laneEntries()) {
+      unsent += heads.length;
+      if (!key.startsWith('site:') || heads[0]?.kind !== 'site' || sites.length >= MARKER_SITES) continue;
+      // The few lanes the marker lists are read whole (their edits are on disk only).
+      const lane = this.store.lane(key);
       const first = lane[0];
-      if (!key.startsWith('site:') || first?.kind !== 'site' || sites.length >= MARKER_SITES) continue;
+      if (first?.kind !== 'site') continue;
       const fields: Marker['sites'][number]['fields'] = {};
       // As the site view overlays them, so a measurement goes with its position here too.
       for (const entry of lane) if (entry.kind === 'site') overlay(fields, entry);
