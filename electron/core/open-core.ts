@@ -28,11 +28,11 @@ import { Revisions } from './revisions';
 import { adoptSandboxSites, foldDone } from './sites/fold';
 import { SiteRegister } from './sites/register';
 import { SiteService } from './sites/service';
-import { overlay } from './sites/view';
 import { ensureDataDir } from './storage/data-dir';
 import { openFolderDatabase } from './storage/open-folder';
 import { BEAT_EVERY_MS, Peers } from './storage/peers';
-import { MARKER_SITES, writeMarker, writeMarkerSync, type Marker } from './storage/marker';
+import { writeMarker, writeMarkerSync, type Marker } from './storage/marker';
+import { UnsentSites } from './unsent-sites';
 import type { SitewalkDb } from './storage/database';
 import type { StoredProblem } from './storage/problems';
 import type { CoreEvents, CoreOptions, SettleSummary, SitewalkCore, StorageStats, SyncStatus } from './sitewalk-core';
@@ -101,6 +101,7 @@ class Core implements SitewalkCore {
   private readonly db: SitewalkDb;
   private readonly peers: Peers;
   private readonly expiry: HistoryExpiry;
+  private readonly unsent: UnsentSites;
   private closing: Promise<void> | null = null;
   /** Follows the other processes' changes and beats this process's heart (see follow()). */
   private pollTimer: ReturnType<typeof setInterval> | null = null;
@@ -172,6 +173,7 @@ class Core implements SitewalkCore {
     this.outbox = this.actions.outbox;
     this.sync = syncControl(engine, store, activeId, () => this.status(), (result) => this.summary(result));
     this.expiry = new HistoryExpiry(store, clock, log);
+    this.unsent = new UnsentSites(store, register);
     // A result and the register's record of it commit in one transaction.
     store.onApplied((changes) => foldDone(register, changes, now()));
     store.subscribe(relayOutboxChanges({ events, store, register, engine, siteView: (record) => this.siteService.viewOf(record) }));
@@ -324,19 +326,7 @@ class Core implements SitewalkCore {
 
   /** What the folder's marker records now: the revision reached and what waits to be sent. */
   private marker(now: number): Marker {
-    let unsent = 0;
-    const sites: Marker['sites'] = [];
-    for (const [key, lane] of this.store.laneEntries()) {
-      unsent += lane.length;
-      const first = lane[0];
-      if (!key.startsWith('site:') || first?.kind !== 'site' || sites.length >= MARKER_SITES) continue;
-      const fields: Marker['sites'][number]['fields'] = {};
-      // As the site view overlays them, so a measurement goes with its position here too.
-      for (const entry of lane) if (entry.kind === 'site') overlay(fields, entry);
-      const siteId = this.register.get(first.localId)?.siteId ?? first.payload.siteId ?? null;
-      sites.push({ localId: first.localId, profileId: first.profileId, siteId, create: lane.some((entry) => entry.kind === 'site' && entry.op === 'create'), fields });
-    }
-    return { revision: this.db.revision, unsent, sites, at: now };
+    return { revision: this.db.revision, ...this.unsent.now(), at: now };
   }
 
   storage(): StorageStats {

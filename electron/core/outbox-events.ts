@@ -4,7 +4,7 @@
 import type { TypedEvents } from './events';
 import type { SyncEngine } from './outbox/engine';
 import type { OutboxChange, OutboxStore } from './outbox/store';
-import type { OutboxEntry } from './outbox/types';
+import type { EntryHead } from './outbox/types';
 import { entryView } from './outbox/views';
 import type { CoreEvents } from './sitewalk-core';
 import type { SiteRecord, SiteRegister } from './sites/register';
@@ -18,7 +18,7 @@ export interface RelayDeps {
   siteView: (record: SiteRecord) => SiteView;
 }
 
-export function relayOutboxChanges({ events, store, register, engine, siteView }: RelayDeps): (changes: readonly OutboxChange[], removed: readonly OutboxEntry[]) => void {
+export function relayOutboxChanges({ events, store, register, engine, siteView }: RelayDeps): (changes: readonly OutboxChange[], removed: readonly EntryHead[]) => void {
   return (changes, removed) => {
     const touched = new Set<string>();
     const tellEntries = events.listenerCount('outbox') > 0;

@@ -12,6 +12,7 @@ import type { SiteRegister } from './sites/register';
 import type { Blocked } from './outbox/engine';
 import type { RetryPolicy } from './outbox/policy';
 import type { OutboxState, Problem } from './outbox/types';
+
 import type { RecentEmail } from './outbox/recent-email';
 import type { KeyValueStore, KvStoreFactory } from './profiles/kv';
 import type { SandboxStarter } from './profiles/sandbox';
@@ -31,6 +32,16 @@ import type {
 } from '../shared/contract/views';
 import type { BatchResult, Result } from '../shared/result';
 import type { SiteList } from '../shared/contract/site-list';
+
+/** How an entry stands, without its edit: what a bulk run follows for each of its thousands of rows. */
+export interface EntryStanding {
+  id: string;
+  state: OutboxState;
+  /** For a site entry: the service's site ID once known (a create's new ID); null otherwise. */
+  siteId: string | null;
+  /** The service's answer once done, else the problem's sentence ('' when none). */
+  message: string;
+}
 
 export type { ConnectionTestView, ProfileView, SyncStatus };
 
@@ -166,6 +177,8 @@ export interface SitewalkCore {
     /** A page of the active profile's done entries, newest first; `before` is an earlier page's `next`. */
     history(query?: { before?: string; limit?: number }): OutboxHistoryPage;
     get(id: string): OutboxEntryView | null;
+    /** How the entry stands, without its edit read (cheap: a bulk run asks it of every row it follows). */
+    standing(id: string): EntryStanding | null;
     /** The entry's newest revision (its removal's once removed; 0 when unknown). */
     revision(id: string): number;
     /** Sends again: failed, needs-review (a deliberate resend), paused (lifts the pause), or pending in backoff. */

@@ -2,8 +2,8 @@
 // and reprocessMany (one durable write each, all or nothing), entries are read from the outbox,
 // cancel uses the outbox's discard, and "blocked" is the sync status's own reason. Main process and
 // CLI only; the renderer asks the host instead.
-import type { OutboxEntryView, SitewalkCore } from '../sitewalk-core';
-import type { EntrySnapshot, OutboxPort } from './apply';
+import type { SitewalkCore } from '../sitewalk-core';
+import type { OutboxPort } from './apply';
 import type { ExportSite } from '../../shared/bulk/export';
 import type { KnownSite } from '../../shared/bulk/preview';
 
@@ -27,8 +27,7 @@ export function coreOutboxPort(core: SitewalkCore): OutboxPort {
       return { ok: true, entries: outcome.value.map((entry) => ({ entryId: entry.id })) };
     },
     entry(entryId) {
-      const view = core.outbox.get(entryId);
-      return view ? snapshotOf(view) : null;
+      return core.outbox.standing(entryId);
     },
     async discard(entryId) {
       const outcome = await core.outbox.discard(entryId);
@@ -51,15 +50,6 @@ export function coreOutboxPort(core: SitewalkCore): OutboxPort {
       const status = core.sync.status();
       return status.blocked?.message ?? status.paused?.message ?? null;
     },
-  };
-}
-
-function snapshotOf(view: OutboxEntryView): EntrySnapshot {
-  return {
-    id: view.id,
-    state: view.state,
-    siteId: view.siteId ?? null,
-    message: view.state === 'done' ? (view.result ?? '') : (view.problem?.message ?? ''),
   };
 }
 

@@ -17,12 +17,19 @@ import { follow, refused, siteOutcome, unqueuedOrRefused, type ImportRunOptions,
 /** Ready rows per transaction (the CLI's): what the register and the outbox take at once without a long write. */
 export const BATCH_ROWS = 10_000;
 
+/**
+ * Rows read from a stored preview at a time, whatever the transaction's size: a row read holds its
+ * file values and its checked edit (about 8 KB with 2 KB of notes), and 10,000 read at once took
+ * 80 MB of the host's heap in one step while the previous batch's garbage was still there.
+ */
+const READ_ROWS = 500;
+
 /** An import's rows as a run reads them: the whole preview, or its findings and its rows in batches (a stored preview). */
 export type ImportRows = ImportPreview | (Omit<ImportPreview, 'rows'> & { batches(size: number): AsyncIterable<PreviewRow[]> });
 
 async function* batchesOf(preview: ImportRows, size: number): AsyncGenerator<PreviewRow[]> {
   if (!('rows' in preview)) {
-    yield* preview.batches(size);
+    yield* preview.batches(Math.min(size, READ_ROWS));
     return;
   }
   for (let start = 0; start < preview.rows.length; start += size) yield preview.rows.slice(start, start + size);

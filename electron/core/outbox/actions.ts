@@ -8,9 +8,9 @@ import type { OutboxHistoryPage } from '../../shared/contract/views';
 import type { CoreParts, OutboxEntryView, SitewalkCore } from '../sitewalk-core';
 import type { Draft, OutboxStore } from './store';
 import * as transitions from './transitions';
-import { laneOf, type OutboxEntry } from './types';
+import { laneOf, type EntryHead, type OutboxEntry } from './types';
 import { DUPLICATE_EMAIL_WINDOW_MS, recentEmails, type RecentEmail } from './recent-email';
-import { entryView, HISTORY_PAGE, HISTORY_PAGE_MAX, historyCursor, parseHistoryCursor } from './views';
+import { entryView, standingOf, HISTORY_PAGE, HISTORY_PAGE_MAX, historyCursor, parseHistoryCursor } from './views';
 
 /** Validates an edit of a site whose service ID is not known yet (its create is still queued). */
 const PENDING_ID = '0';
@@ -33,6 +33,10 @@ export class OutboxActions {
       get: (id) => {
         const entry = this.deps.store.get(id);
         return entry ? entryView(entry, this.deps.store.revisionOf(entry.id)) : null;
+      },
+      standing: (id) => {
+        const entry = this.deps.store.glance(id);
+        return entry ? standingOf(entry) : null;
       },
       revision: (id) => this.deps.store.revisionOf(id),
       retry: (id) => this.retry(id),
@@ -180,13 +184,13 @@ export class OutboxActions {
   }
 
   /** Discards asked for in the same turn (a cancelled import's 10,000), waiting to be written together. */
-  private discards: Array<{ ids: string[]; dropSite: string | null; done: (removed: OutboxEntry[] | null) => void; failed: (error: unknown) => void }> = [];
+  private discards: Array<{ ids: string[]; dropSite: string | null; done: (removed: EntryHead[] | null) => void; failed: (error: unknown) => void }> = [];
 
   /**
    * Removes the entries and the unsent site in one transaction, with every other discard asked for
    * in the same turn: one commit for a whole cancelled import rather than one per entry.
    */
-  private discardTogether(ids: string[], dropSite: string | null): Promise<OutboxEntry[] | null> {
+  private discardTogether(ids: string[], dropSite: string | null): Promise<EntryHead[] | null> {
     return new Promise((done, failed) => {
       this.discards.push({ ids, dropSite, done, failed });
       if (this.discards.length > 1) return;
@@ -198,7 +202,7 @@ export class OutboxActions {
           const results = store.transaction(() =>
             batch.map((one) => {
               // Checked again on the rows as they are now, inside the transaction.
-              if (one.ids.some((id) => store.get(id)?.state === 'sending')) return null;
+              if (one.ids.some((id) => store.stateOf(id) === 'sending')) return null;
               const gone = store.removeNow(one.ids);
               if (one.dropSite) register.removeNow([one.dropSite]);
               return gone;

@@ -4,19 +4,19 @@
 import type { Blocked, EngineStatus } from './engine-types';
 import { HUNG_AFTER_MS, type ConnectionMonitor } from './connection';
 import type { OutboxStore } from './store';
-import type { OutboxEntry } from './types';
+import type { EntryHead } from './types';
 
 /** Whether a lane's head is the profile's and pending, and can go (an edit waits for its site's ID). */
-export function isSendable(head: OutboxEntry | undefined, profileId: string): head is OutboxEntry {
+export function isSendable(head: EntryHead | undefined, profileId: string): head is EntryHead {
   if (!head || head.profileId !== profileId || head.state !== 'pending') return false;
-  return !(head.kind === 'site' && head.op === 'edit' && head.payload.siteId === undefined);
+  return !(head.kind === 'site' && head.op === 'edit' && head.siteId === null);
 }
 
 /**
  * When the head's backoff ends, while it is waiting one out; null when it is due now (its time
  * came, or the user asked to sync after it failed).
  */
-export function waitingUntil(head: OutboxEntry, now: number, manualSyncAt: number): number | null {
+export function waitingUntil(head: EntryHead, now: number, manualSyncAt: number): number | null {
   return head.nextAttemptAt !== null && head.nextAttemptAt > now && head.updatedAt > manualSyncAt ? head.nextAttemptAt : null;
 }
 

@@ -17,7 +17,7 @@ import { connectionStatus, currentBlock, isSendable, waitingUntil } from './engi
 import { recordResult, type RecordContext } from './record-result';
 import { ServiceProbe } from './service-probe';
 import * as transitions from './transitions';
-import { isIdempotent, type OutboxEntry } from './types';
+import { isIdempotent, type EntryHead, type OutboxEntry } from './types';
 
 export type { Blocked, EngineOptions, EngineStatus, Reachability, ServiceAccessPort, SettleResult } from './engine-types';
 
@@ -188,7 +188,7 @@ export class SyncEngine {
   /** Lifts the profile's pause: paused entries go back to pending and sending resumes. */
   async resume(profileId: string): Promise<void> {
     const now = this.clock.now();
-    await this.store.update(transitions.resume(this.store.unfinished(profileId), now));
+    await this.store.update(transitions.resume(this.store.unfinishedHeads(profileId), now));
     await this.store.setPause(profileId, null);
     this.probe.reached();
     this.kick();
@@ -261,7 +261,7 @@ export class SyncEngine {
     }, at - this.clock.now());
   }
 
-  private async send(entry: OutboxEntry): Promise<void> {
+  private async send(entry: EntryHead): Promise<void> {
     let client: ServiceClient;
     try {
       client = await this.options.access.clientFor(entry.profileId);

@@ -5,13 +5,13 @@
 // moved (SitewalkDb.poll), and tells its subscribers what changed once it is read.
 import { entryKey, type Revisions, siteKey } from '../revisions';
 import type { OutboxTable } from '../storage/outbox-table';
-import type { OutboxEntry, PauseInfo } from './types';
+import { headOf, type EntryHead, type OutboxEntry, type PauseInfo } from './types';
 import type { UnfinishedEntries } from './unfinished';
 
 export interface OutboxChange {
   entry: OutboxEntry;
-  /** null when the entry was just added. */
-  previous: OutboxEntry | null;
+  /** What was held of it before (its head), null when the entry was just added. */
+  previous: EntryHead | null;
   /** The entry's revision as of this change. */
   revision: number;
 }
@@ -29,7 +29,7 @@ export interface OutboxMemory {
 
 export interface OthersChanges {
   changes: OutboxChange[];
-  removed: OutboxEntry[];
+  removed: EntryHead[];
   /** Whether any profile's pause was set or lifted. */
   pausesMoved: boolean;
 }
@@ -44,12 +44,12 @@ export function readOthersChanges(state: OutboxMemory, since: number): OthersCha
     revisions.note(entryKey(entry.id), rev);
     if (entry.kind === 'site') revisions.note(siteKey(entry.localId), rev);
     if (entry.state !== 'sending' || claimedBy !== state.processId) state.claims.delete(entry.id);
-    if (previous) memory.replace(previous, entry);
+    if (previous) memory.replace(previous, headOf(entry));
     else if (entry.state === 'done') memory.bumpDone(entry.profileId, 1);
-    else memory.insert(entry);
+    else memory.insert(headOf(entry));
     changes.push({ entry, previous, revision: rev });
   }
-  const gone: OutboxEntry[] = [];
+  const gone: EntryHead[] = [];
   for (const { key, rev } of removed) {
     revisions.note(entryKey(key), rev);
     const entry = memory.entries.get(key);

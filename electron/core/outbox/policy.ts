@@ -11,7 +11,7 @@
 // Transport failures, 502/503/504 and timeouts keep the attempt limit (RetryPolicy.maxAttempts).
 import { mayHaveBeenApplied, type CallError } from '../service/types';
 import type { Random } from '../clock';
-import { isIdempotent, type OutboxEntry, type PauseInfo, type Problem } from './types';
+import { isIdempotent, type EntryHead, type OutboxEntry, type PauseInfo, type Problem } from './types';
 
 export interface RetryPolicy {
   /** First retry waits up to this long. */
@@ -157,7 +157,7 @@ export function decide(entry: OutboxEntry, error: CallError, policy: RetryPolicy
 }
 
 /** The problem recorded for an entry found 'sending' at start-up: the app stopped mid-call. */
-export function interruptedProblem(entry: OutboxEntry): Problem {
+export function interruptedProblem(entry: OutboxEntry | EntryHead): Problem {
   const idempotent = isIdempotent(entry);
   return {
     kind: 'interrupted',

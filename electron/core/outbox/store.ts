@@ -1,7 +1,8 @@
 // The outbox's durable state in sitewalk.db (storage/outbox-table.ts): every entry, the FIFO lanes
 // of unfinished entries and the profiles' pauses. Unfinished entries (what the engine sends and the
-// page shows as queued) are also kept in memory; finished ones are read from the database when
-// asked for (history pages, one entry, the full list), so start-up reads only what is still to do.
+// page shows as queued) are also kept in memory as their heads (what is scheduled and counted by,
+// not the edit sent: unfinished.ts); an entry is read whole from the database when it is sent,
+// shown or changed, and finished ones only when asked for (history pages, one entry, the list).
 // Every change is one transaction, committed (on disk) before the call returns: an enqueue of
 // 10,000 drafts, a result with the new site ID handed to the edits behind its create and the
 // register's update all commit together or not at all. Changes other processes make to the same
@@ -14,10 +15,10 @@ import { entryKey, Revisions, siteKey } from '../revisions';
 import { SitewalkDb } from '../storage/database';
 import { OutboxTable } from '../storage/outbox-table';
 import { canCoalesce, canMove, coalesce, recoverInterrupted, TransitionError, type Transition } from './transitions';
-import { newEntry, type Draft, type Enqueued, type HistoryCursor } from './drafts';
+import { newEntry, type Draft, type Enqueued } from './drafts';
 import { readOthersChanges, type OutboxChange, type OutboxMemory } from './others-changes';
-import type { OutboxEntry, OutboxState, PauseInfo, SiteEntry } from './types';
-import { UnfinishedEntries } from './unfinished';
+import { headOf, type EntryHead, type OutboxEntry, type PauseInfo } from './types';
+import { OutboxReads } from './entry-reads';
 
 export type { Draft, Enqueued, HistoryCursor, ReprocessDraft, SiteDraft } from './drafts';
 export type { OutboxChange } from './others-changes';
@@ -35,17 +36,14 @@ export interface OutboxStoreOptions {
   processId?: string;
 }
 
-type ChangeListener = (changes: OutboxChange[], removed: OutboxEntry[]) => void;
+type ChangeListener = (changes: OutboxChange[], removed: EntryHead[]) => void;
 
-export class OutboxStore {
-  /** Unfinished entries, their lanes and the counts per state (done ones live in the database only). */
-  private readonly memory = new UnfinishedEntries();
+export class OutboxStore extends OutboxReads {
   private readonly pauses = new Map<string, PauseInfo>();
   private readonly listeners = new Set<ChangeListener>();
   private readonly appliedListeners = new Set<ChangeListener>();
   private commits = 0;
   private failure: Error | null = null;
-  private readonly table: OutboxTable;
   /** What other processes' changes are read into (others-changes.ts). */
   private readonly shared: OutboxMemory;
 
@@ -54,10 +52,10 @@ export class OutboxStore {
     private readonly ownsDb: boolean,
     private readonly clock: Clock,
     private readonly historyMs: number,
-    private readonly revisions: Revisions,
+    revisions: Revisions,
     readonly processId: string,
   ) {
-    this.table = new OutboxTable(db);
+    super(new OutboxTable(db), revisions);
     this.shared = { table: this.table, memory: this.memory, pauses: this.pauses, claims: this.claims, revisions, processId };
   }
 
@@ -66,8 +64,9 @@ export class OutboxStore {
     const db = options.db ?? SitewalkDb.open(options.dataDir);
     const revisions = options.revisions ?? new Revisions(db);
     const store = new OutboxStore(db, !options.db, options.clock, options.historyMs ?? 7 * 24 * 3600_000, revisions, options.processId ?? `p-${process.pid}-${Math.random().toString(36).slice(2, 10)}`);
+    // Read a row at a time: only the heads stay.
     for (const stored of store.table.unfinished()) {
-      store.memory.insert(stored.entry);
+      store.memory.insert(headOf(stored.entry));
       revisions.note(entryKey(stored.entry.id), stored.rev);
     }
     for (const { profileId, pause } of store.table.pausesAfter(0).set) store.pauses.set(profileId, pause);
@@ -89,69 +88,6 @@ export class OutboxStore {
   onApplied(listener: ChangeListener): () => void {
     this.appliedListeners.add(listener);
     return () => this.appliedListeners.delete(listener);
-  }
-
-  get(id: string): OutboxEntry | undefined {
-    const open = this.memory.entries.get(id);
-    if (open) return open;
-    const stored = this.table.get(id);
-    if (stored) this.revisions.note(entryKey(id), stored.rev);
-    return stored?.entry;
-  }
-
-  /** Every entry, finished ones included, oldest first (read from the database). */
-  list(): OutboxEntry[] {
-    return this.table.all().map((stored) => {
-      this.revisions.note(entryKey(stored.entry.id), stored.rev);
-      return this.memory.entries.get(stored.entry.id) ?? stored.entry;
-    });
-  }
-
-  /** Unfinished entries of one lane (site:<localId> or eus:<processId>), in FIFO order. */
-  lane(key: string): readonly OutboxEntry[] {
-    return this.memory.lanes.get(key) ?? [];
-  }
-
-  /** The folder's newest revision (shared with the register): it changes with every change. */
-  get revisionNow(): number {
-    return this.revisions.current;
-  }
-
-  /** Lanes with unfinished entries. */
-  laneEntries(): IterableIterator<[string, OutboxEntry[]]> {
-    return this.memory.lanes.entries();
-  }
-
-  /** Unfinished entries (every state but done) of one profile, oldest first: memory only. */
-  unfinished(profileId: string): OutboxEntry[] {
-    const out: OutboxEntry[] = [];
-    for (const lane of this.memory.lanes.values()) for (const entry of lane) if (entry.profileId === profileId) out.push(entry);
-    return out.sort((a, b) => a.seq - b.seq);
-  }
-
-  /** Up to `limit` done entries of one profile, newest first, older than `before` when given: one indexed query. */
-  history(profileId: string, limit: number, before?: HistoryCursor): { entries: OutboxEntry[]; more: boolean } {
-    const rows = this.table.history(profileId, limit + 1, before);
-    const entries = rows.slice(0, limit).map((stored) => {
-      this.revisions.note(entryKey(stored.entry.id), stored.rev);
-      return stored.entry;
-    });
-    return { entries, more: rows.length > limit };
-  }
-
-  /** How many entries of a profile are in each state (kept up to date, so it costs nothing to ask). */
-  countsOf(profileId: string): Readonly<Record<OutboxState, number>> {
-    return this.memory.countsOf(profileId);
-  }
-
-  /** A lane's entries: the unfinished ones and those finished at or after `since` (an indexed query). */
-  laneSince(key: string, since: number): OutboxEntry[] {
-    return [...this.table.doneInLane(key, since).map((stored) => stored.entry), ...this.lane(key)];
-  }
-
-  /** When each profile's service last accepted a request. */
-  lastDonePerProfile(): Map<string, number> {
-    return this.table.lastDoneByProfile();
   }
 
   /** Why the last write failed (the disk is full…), or null once a write succeeded again. */
@@ -191,22 +127,28 @@ export class OutboxStore {
       const results: Enqueued[] = [];
       const changes: OutboxChange[] = [];
       let nextSeq = this.table.nextSeq();
+      // Entries made or merged into by this call, whole: their rows are written once it is over.
+      const made = new Map<string, OutboxEntry>();
       for (const draft of drafts) {
         if (draft.kind === 'site') {
           const lane = this.memory.lanes.get(`site:${draft.localId}`) ?? [];
-          const last = lane[lane.length - 1] as SiteEntry | undefined;
+          const last = lane[lane.length - 1];
           const sending = lane.some((entry) => entry.state === 'sending');
-          if (last && !sending && canCoalesce(last) && last.profileId === draft.profileId) {
-            const { patch } = coalesce(last, draft.payload, now);
-            const updated = this.applyPatch(last.id, patch)!;
+          const whole = last?.kind === 'site' && !sending && canCoalesce(last) && last.profileId === draft.profileId ? (made.get(last.id) ?? this.whole(last)) : undefined;
+          if (last && whole?.kind === 'site') {
+            const { patch } = coalesce(whole, draft.payload, now);
+            const updated = this.applyPatch(last, whole, patch);
+            made.set(updated.id, updated);
             changes.push({ entry: updated, previous: last, revision: 0 });
             results.push({ entry: updated, coalesced: true });
             continue;
           }
         }
         const entry = newEntry(draft, nextSeq++, now);
-        this.memory.insert(entry);
-        this.db.undo(() => this.memory.drop(entry));
+        const head = headOf(entry);
+        made.set(entry.id, entry);
+        this.memory.insert(head);
+        this.db.undo(() => this.memory.drop(head));
         changes.push({ entry, previous: null, revision: 0 });
         results.push({ entry, coalesced: false });
       }
@@ -239,8 +181,9 @@ export class OutboxStore {
       const changes: OutboxChange[] = [];
       for (const { id, patch } of transitions) {
         const previous = this.memory.entries.get(id);
-        if (!previous) continue;
-        const entry = this.applyPatch(id, patch)!;
+        const whole = previous && this.whole(previous);
+        if (!previous || !whole) continue;
+        const entry = this.applyPatch(previous, whole, patch);
         if (entry.state === 'sending') this.claim(id, true);
         else if (previous.state === 'sending') this.claim(id, false);
         changes.push({ entry, previous, revision: 0 });
@@ -251,13 +194,13 @@ export class OutboxStore {
   }
 
   /** Removes entries durably (discard). */
-  async remove(ids: readonly string[]): Promise<OutboxEntry[]> {
+  async remove(ids: readonly string[]): Promise<EntryHead[]> {
     return this.removeNow(ids);
   }
 
-  removeNow(ids: readonly string[]): OutboxEntry[] {
+  removeNow(ids: readonly string[]): EntryHead[] {
     return this.transact(() => {
-      const removed: OutboxEntry[] = [];
+      const removed: EntryHead[] = [];
       for (const id of ids) {
         const entry = this.memory.entries.get(id);
         if (!entry) continue;
@@ -341,7 +284,7 @@ export class OutboxStore {
   }
 
   /** Writes the changed rows with their revisions, tells onApplied listeners, and subscribers after the commit. */
-  private persist(changes: OutboxChange[], removed: OutboxEntry[]): void {
+  private persist(changes: OutboxChange[], removed: EntryHead[]): void {
     const now = this.clock.now();
     for (const change of changes) {
       change.revision = this.revisions.stamp(entryKey(change.entry.id));
@@ -371,15 +314,17 @@ export class OutboxStore {
     this.db.undo(() => (mine ? this.claims.delete(id) : this.claims.add(id)));
   }
 
-  /** Replaces the entry with its patched copy (in memory until it is done), undone if the transaction fails. */
-  private applyPatch(id: string, patch: Readonly<Partial<OutboxEntry>>): OutboxEntry | undefined {
-    const previous = this.memory.entries.get(id);
-    if (!previous) return undefined;
+  /**
+   * Replaces the entry with its patched copy (its head in memory until it is done), undone if the
+   * transaction fails; returns the patched entry, whole. `whole` is `previous` with its edit.
+   */
+  private applyPatch(previous: EntryHead, whole: OutboxEntry, patch: Readonly<Partial<OutboxEntry>>): OutboxEntry {
     // id, seq, kind and lane never change through a patch.
-    const entry = { ...previous, ...patch, id: previous.id, seq: previous.seq, kind: previous.kind } as OutboxEntry;
-    if (entry.kind === 'site' && previous.kind === 'site') entry.localId = previous.localId;
-    this.memory.replace(previous, entry);
-    this.db.undo(() => this.memory.replace(entry, previous));
+    const entry = { ...whole, ...patch, id: whole.id, seq: whole.seq, kind: whole.kind } as OutboxEntry;
+    if (entry.kind === 'site' && whole.kind === 'site') entry.localId = whole.localId;
+    const head = headOf(entry);
+    this.memory.replace(previous, head);
+    this.db.undo(() => this.memory.replace(head, previous));
     return entry;
   }
 
@@ -388,7 +333,7 @@ export class OutboxStore {
     return this.revisions.of(entryKey(id));
   }
 
-  private notify(changes: OutboxChange[], removed: OutboxEntry[]): void {
+  private notify(changes: OutboxChange[], removed: EntryHead[]): void {
     for (const listener of [...this.listeners]) listener(changes, removed);
   }
 }

@@ -28,7 +28,7 @@
 // reprocess). Discard removes an unsent entry (store.remove).
 import type { Decision } from './policy';
 import { interruptedProblem } from './policy';
-import { isIdempotent, type OutboxEntry, type OutboxState, type Problem, type SiteEntry } from './types';
+import { isIdempotent, type EntryHead, type OutboxEntry, type OutboxState, type Problem, type SiteEntry } from './types';
 import type { CarriedBy, EusReprocess, SiteEdit } from '../service/types';
 import { movesPosition } from '../../shared/validation/measurement';
 
@@ -51,7 +51,7 @@ declare const made: unique symbol;
 /** A change of one entry, made by this module only (the brand keeps anyone else from writing one). */
 export type Transition = { readonly id: string; readonly patch: Readonly<Partial<OutboxEntry>>; readonly [made]: true };
 
-function transition(entry: OutboxEntry, patch: Partial<OutboxEntry>): Transition {
+function transition(entry: Pick<OutboxEntry, 'id'>, patch: Partial<OutboxEntry>): Transition {
   return { id: entry.id, patch } as Transition;
 }
 
@@ -70,7 +70,7 @@ export class TransitionError extends Error {
 // ---------- the sync engine's ----------
 
 /** A request is about to leave: one more attempt. */
-export function markSending(entry: OutboxEntry, now: number): Transition {
+export function markSending(entry: OutboxEntry | EntryHead, now: number): Transition {
   return transition(entry, { state: 'sending', attempts: entry.attempts + 1, totalAttempts: entry.totalAttempts + 1, updatedAt: now });
 }
 
@@ -132,12 +132,12 @@ export function applyDecision(
 }
 
 /** A pause is lifted (the user fixed the key, or retried): paused entries go back to pending. */
-export function resume(entries: readonly OutboxEntry[], now: number): Transition[] {
+export function resume(entries: readonly (OutboxEntry | EntryHead)[], now: number): Transition[] {
   return entries.filter((entry) => entry.state === 'paused').map((entry) => transition(entry, { state: 'pending', nextAttemptAt: null, updatedAt: now }));
 }
 
 /** Entries a dead process left 'sending': safe ones are sent again, the rest wait for review. */
-export function recoverInterrupted(entries: Iterable<OutboxEntry>, now: number): Transition[] {
+export function recoverInterrupted(entries: Iterable<OutboxEntry | EntryHead>, now: number): Transition[] {
   const changes: Transition[] = [];
   for (const entry of entries) {
     if (entry.state !== 'sending') continue;
@@ -149,7 +149,7 @@ export function recoverInterrupted(entries: Iterable<OutboxEntry>, now: number):
 // ---------- the store's ----------
 
 /** States a site edit may be merged into (nothing of its site is being sent). */
-export function canCoalesce(entry: OutboxEntry): boolean {
+export function canCoalesce(entry: OutboxEntry | EntryHead): boolean {
   return entry.state === 'pending' || entry.state === 'failed' || entry.state === 'paused';
 }
 

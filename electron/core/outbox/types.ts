@@ -83,6 +83,52 @@ export interface ReprocessEntry extends EntryBase {
 
 export type OutboxEntry = SiteEntry | ReprocessEntry;
 
+/**
+ * What the outbox holds in memory of an unfinished site entry: everything it schedules, counts and
+ * checks by, without the edit it sends (a site's notes can be kilobytes, and an import queues tens of
+ * thousands): that is read from the database when the entry is sent, shown or changed.
+ */
+export type SiteHead = Omit<SiteEntry, 'payload'> & {
+  /**
+   * The service ID the request names (its edit's siteId): null for a create, and for an edit
+   * queued behind a create not yet done, which cannot be sent until it has one (engine-status.ts).
+   */
+  siteId: string | null;
+};
+
+/** An unfinished entry as held in memory: a reprocess is small enough to be held whole. */
+export type EntryHead = SiteHead | ReprocessEntry;
+
+/** The head of an entry (outbox/unfinished.ts holds these). */
+export function headOf(entry: OutboxEntry): EntryHead {
+  if (entry.kind === 'reprocess') return entry;
+  return {
+    id: entry.id,
+    seq: entry.seq,
+    profileId: entry.profileId,
+    state: entry.state,
+    attempts: entry.attempts,
+    totalAttempts: entry.totalAttempts,
+    createdAt: entry.createdAt,
+    updatedAt: entry.updatedAt,
+    nextAttemptAt: entry.nextAttemptAt,
+    result: entry.result,
+    problem: entry.problem,
+    ...(entry.carriedBy !== undefined ? { carriedBy: entry.carriedBy } : {}),
+    kind: 'site',
+    localId: entry.localId,
+    op: entry.op,
+    resultSiteId: entry.resultSiteId,
+    siteId: entry.payload.siteId ?? null,
+  };
+}
+
+/** The whole entry of `head`, with the edit it sends as stored. */
+export function withPayload(head: SiteHead, payload: SiteEdit): SiteEntry {
+  const { siteId: _siteId, ...fields } = head;
+  return { ...fields, payload };
+}
+
 export interface PauseInfo {
   reason: 'quota' | 'auth';
   message: string;
@@ -91,7 +137,7 @@ export interface PauseInfo {
 }
 
 /** The FIFO lane an entry belongs to: entries of one lane go one at a time, in order. */
-export function laneOf(entry: OutboxEntry): string {
+export function laneOf(entry: OutboxEntry | EntryHead): string {
   return entry.kind === 'site' ? `site:${entry.localId}` : `eus:${entry.payload.processId}`;
 }
 
@@ -100,7 +146,7 @@ export function laneOf(entry: OutboxEntry): string {
  * again; a create makes a second site; a reprocess with email sends the email twice. A reprocess
  * without email only reassigns the submission again.
  */
-export function isIdempotent(entry: OutboxEntry): boolean {
+export function isIdempotent(entry: OutboxEntry | EntryHead): boolean {
   if (entry.kind === 'site') return entry.op === 'edit';
   return !entry.payload.sendEmail;
 }

@@ -1,12 +1,14 @@
 // The outbox's unfinished entries in memory: by ID, in their FIFO lanes (site:<localId> or
 // eus:<processId>, oldest first), and counted per profile and state — with the count of finished
-// ones, which are on disk only. The store changes it inside its transactions (and undoes what a
-// failed one changed); it decides nothing.
-import { laneOf, OUTBOX_STATES, type OutboxEntry, type OutboxState } from './types';
+// ones, which are on disk only. A site entry is held as its head (types.ts: all but the edit it
+// sends, which the store reads from the database when it needs it), so 20,000 queued rows with long
+// notes cost their scheduling facts, not their text. The store changes it inside its transactions
+// (and undoes what a failed one changed); it decides nothing.
+import { laneOf, OUTBOX_STATES, type EntryHead, type OutboxState } from './types';
 
 export class UnfinishedEntries {
-  readonly entries = new Map<string, OutboxEntry>();
-  readonly lanes = new Map<string, OutboxEntry[]>();
+  readonly entries = new Map<string, EntryHead>();
+  readonly lanes = new Map<string, EntryHead[]>();
   private readonly counts = new Map<string, Record<OutboxState, number>>();
   /** Finished entries per profile: counted once at open, then kept with every change. */
   doneCounts = new Map<string, number>();
@@ -19,7 +21,7 @@ export class UnfinishedEntries {
     this.doneCounts.set(profileId, (this.doneCounts.get(profileId) ?? 0) + delta);
   }
 
-  private track(previous: OutboxEntry | undefined, next: OutboxEntry | undefined): void {
+  private track(previous: EntryHead | undefined, next: EntryHead | undefined): void {
     if (previous && previous.state !== 'done') {
       const counts = this.counts.get(previous.profileId);
       if (counts) counts[previous.state]--;
@@ -34,7 +36,7 @@ export class UnfinishedEntries {
     }
   }
 
-  insert(entry: OutboxEntry): void {
+  insert(entry: EntryHead): void {
     if (entry.state === 'done') return;
     this.entries.set(entry.id, entry);
     this.track(undefined, entry);
@@ -50,7 +52,7 @@ export class UnfinishedEntries {
     lane.splice(index, 0, entry);
   }
 
-  drop(entry: OutboxEntry): void {
+  drop(entry: EntryHead): void {
     if (!this.entries.delete(entry.id)) return;
     this.track(entry, undefined);
     const key = laneOf(entry);
@@ -62,7 +64,7 @@ export class UnfinishedEntries {
   }
 
   /** Puts `next` where `previous` is (same lane, same place); a done entry leaves memory. */
-  replace(previous: OutboxEntry, next: OutboxEntry): void {
+  replace(previous: EntryHead, next: EntryHead): void {
     if (previous.state === 'done' && next.state !== 'done') this.bumpDone(previous.profileId, -1);
     if (next.state === 'done' && previous.state !== 'done') this.bumpDone(next.profileId, 1);
     const lane = this.lanes.get(laneOf(previous));

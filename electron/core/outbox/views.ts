@@ -2,9 +2,9 @@
 // the summary line, and for a site entry its local ID, operation and service ID once known; when
 // another binding than the profile's carried the last try, which one and why (carriedBy). The
 // history (done entries) is handed out in pages, newest first, each ending with a cursor.
-import type { OutboxEntryView } from '../sitewalk-core';
+import type { EntryStanding, OutboxEntryView } from '../sitewalk-core';
 import type { HistoryCursor } from './store';
-import { summarize, type OutboxEntry } from './types';
+import { summarize, type EntryHead, type OutboxEntry } from './types';
 
 /** The entry as shown, at `revision` (the change's, or the newest for a listing). */
 export function entryView(entry: OutboxEntry, revision: number): OutboxEntryView {
@@ -31,6 +31,13 @@ export function entryView(entry: OutboxEntry, revision: number): OutboxEntryView
     view.siteId = entry.op === 'create' ? entry.resultSiteId : (entry.payload.siteId ?? null);
   }
   return view;
+}
+
+/** How the entry stands, from its head or its whole. */
+export function standingOf(entry: EntryHead | OutboxEntry): EntryStanding {
+  let siteId: string | null = null;
+  if (entry.kind === 'site') siteId = entry.op === 'create' ? entry.resultSiteId : 'payload' in entry ? (entry.payload.siteId ?? null) : entry.siteId;
+  return { id: entry.id, state: entry.state, siteId, message: entry.state === 'done' ? (entry.result ?? '') : (entry.problem?.message ?? '') };
 }
 
 let lastMs = Number.NaN;

@@ -5,7 +5,7 @@
 // The answer is what packSites(sites.list()) gives, column for column (test/core/packed-sites.test.ts).
 import { SiteListPacker, type SiteList } from '../../shared/contract/site-list';
 import type { PinStyle } from '../../shared/domain';
-import type { OutboxEntry } from '../outbox/types';
+import type { EntryHead, OutboxEntry } from '../outbox/types';
 import type { ListRow } from '../storage/sites-table';
 import type { SiteRecord } from './site-record';
 import { siteView } from './view';
@@ -16,8 +16,10 @@ export interface PackSource {
   rows: Iterable<ListRow>;
   /** How many there may be at most (the columns are made that long, then cut to the count). */
   capacity: number;
-  /** The outbox's unfinished lanes (site:<localId> or eus:<id>). */
-  lanes: Iterable<[string, readonly OutboxEntry[]]>;
+  /** The outbox's unfinished lanes (site:<localId> or eus:<id>), as the heads of their entries. */
+  lanes: Iterable<[string, readonly EntryHead[]]>;
+  /** A lane's entries whole (their edits read), for a site with something queued. */
+  lane: (key: string) => readonly OutboxEntry[];
   /** The revision noted for a site beyond its row's (an entry of it changed since); 0 if none. */
   notedRevisionOf: (localId: string) => number;
   /** A site's whole record, through the one check of a stored site; undefined for one that cannot be read. */
@@ -45,8 +47,8 @@ const WHOLE = 13;
 export function packRegister(source: PackSource): SiteList {
   const { profileId } = source;
   const packer = new SiteListPacker(source.capacity);
-  const queued = new Map<string, readonly OutboxEntry[]>();
-  for (const [key, lane] of source.lanes) if (key.startsWith('site:') && lane.length > 0) queued.set(key.slice(5), lane);
+  const queued = new Set<string>();
+  for (const [key, lane] of source.lanes) if (key.startsWith('site:') && lane.length > 0) queued.add(key.slice(5));
   // Sites saved together share their times: each is formatted and packed once (as siteView then
   // packSites would: the text of the milliseconds, then packed).
   const times = new Map<number, number | string>();
@@ -61,7 +63,7 @@ export function packRegister(source: PackSource): SiteList {
   for (const row of source.rows) {
     const localId = row[LOCAL_ID];
     if (source.isUnreadable(localId)) continue;
-    const lane = queued.get(localId);
+    const lane = queued.has(localId) ? source.lane(`site:${localId}`) : undefined;
     const revision = Math.max(row[REV], source.notedRevisionOf(localId));
     // A site with something queued, lost, or measured goes through its whole record and its view
     // (its measurement's JSON checked on the way). The others are checked at open

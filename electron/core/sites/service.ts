@@ -57,6 +57,7 @@ export class SiteService {
       rows: register.listRowsOf(profileId),
       capacity: register.size,
       lanes: store.laneEntries(),
+      lane: (key) => store.lane(key),
       notedRevisionOf: (localId) => register.notedRevisionOf(localId),
       record: (localId) => register.get(localId),
       isUnreadable: (localId) => register.isUnreadable(localId),
@@ -82,6 +83,8 @@ export class SiteService {
     const drafts: SiteDraft[] = [];
     const newRecords = new Map<string, SiteRecord>();
     const newBySiteId = new Map<string, SiteRecord>();
+    /** Sites this batch makes: every entry of theirs is one this write returns. */
+    const made = new Set<string>();
     /** Whether a create is queued for a local site (in the outbox, or earlier in this batch). */
     const createQueued = new Set<string>();
 
@@ -144,6 +147,7 @@ export class SiteService {
         // A local ID must not repeat within the batch either.
         while (newRecords.has(record.localId)) record.localId = register.newLocalId();
         newRecords.set(record.localId, record);
+        made.add(record.localId);
         if (knownSiteId) newBySiteId.set(knownSiteId, record);
       }
       if (op === 'create') createQueued.add(record.localId);
@@ -173,11 +177,23 @@ export class SiteService {
       if (!records.has(localId)) records.set(localId, register.get(localId));
       return records.get(localId);
     };
-    const gone = enqueued.findIndex(({ entry }) => !recordOf((entry as SiteEntry).localId) || !store.get(entry.id));
+    const gone = enqueued.findIndex(({ entry }) => !recordOf((entry as SiteEntry).localId) || !store.glance(entry.id));
     if (gone >= 0) return { ok: false, issues: [{ index: gone, field: 'localId', message: 'The site was discarded while this change was being saved; nothing of it is queued.' }] };
+    // Each entry as this write left it (a later draft merged into an earlier one of the batch wins):
+    // the write returned them whole, so none is read back.
+    const written = new Map(enqueued.map(({ entry }) => [entry.id, entry]));
+    const madeLanes = new Map<string, SiteEntry[]>();
+    for (const entry of written.values()) {
+      if (entry.kind !== 'site' || !made.has(entry.localId)) continue;
+      const lane = madeLanes.get(entry.localId);
+      if (lane) lane.push(entry);
+      else madeLanes.set(entry.localId, [entry]);
+    }
     const saved: SavedSite[] = enqueued.map(({ entry, coalesced }) => {
       const record = recordOf((entry as SiteEntry).localId)!;
-      return { site: this.viewOf(record), entry: entryView(store.get(entry.id)!, store.revisionOf(entry.id)), coalesced };
+      const lane = madeLanes.get(record.localId);
+      const site = lane ? siteView(record, lane, register.revisionOf(record.localId)) : this.viewOf(record);
+      return { site, entry: entryView(written.get(entry.id)!, store.revisionOf(entry.id)), coalesced };
     });
     // The 'site' events were told once the transaction committed (outbox-events.ts relays every site
     // the queued entries touch): telling them again here built and sent 10,000 views twice.
@@ -196,7 +212,7 @@ export class SiteService {
   }
 
   private hasUnfinishedCreate(localId: string): boolean {
-    return this.deps.store.lane(`site:${localId}`).some((entry) => entry.kind === 'site' && entry.op === 'create');
+    return this.deps.store.laneHeads(`site:${localId}`).some((entry) => entry.kind === 'site' && entry.op === 'create');
   }
 
   private async addExisting(siteIdInput: string, fields: Omit<SiteEditInput, 'siteId'>): Promise<Result<SiteView>> {

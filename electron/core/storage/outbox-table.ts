@@ -111,8 +111,9 @@ export class OutboxTable {
     return row ? parseEntryRow(row) : undefined;
   }
 
-  unfinished(): StoredEntry[] {
-    return this.unfinishedRows.all().map(parseEntryRow);
+  /** Unfinished entries in queue order, parsed one row at a time as the caller takes them. */
+  * unfinished(): Generator<StoredEntry> {
+    for (const row of this.unfinishedRows.iterate()) yield parseEntryRow(row);
   }
 
   all(): StoredEntry[] {

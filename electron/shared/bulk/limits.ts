@@ -51,10 +51,11 @@ export const MAX_LATE_NAMED_FOLDERS = 100_000;
 export const MAX_COLUMNS = 16_384;
 
 /**
- * Rows one import may queue. Until it is sent, every queued row is held whole in memory by the
- * outbox and the site register, and the run follows each one: `sitewalk import --no-wait` peaks at
- * 236 MB for 10,000 short rows and 594 MB for 100,000 (a 1.23 million row file passed 1.4 GB at
- * 680,000), so past this a file is refused before anything is queued, with the way out: split it.
+ * Rows one import may queue. Until it is sent, every queued row's head is held in memory by the
+ * outbox (its edit is on disk) and the run follows each one: `sitewalk import --no-wait` of short
+ * rows peaks at 294 MB for 40,000, 408 MB for 60,000 and 474 MB for 100,000 (594 MB while the outbox
+ * held whole entries; a 1.23 million row file passed 1.4 GB at 680,000), so past this a file is
+ * refused before anything is queued, with the way out: split it.
  */
 export const MAX_IMPORT_ROWS = 40_000;
 
