@@ -1,5 +1,5 @@
 // Gathers the site and outbox changes the core tells in one go into one 'changes' event for the page.
-// A committed transaction tells every row's entry and site at once (an import's ~50 ms transaction,
+// A committed transaction tells every row's entry and site at once (an import's ~25 ms transaction,
 // thousands of rows): the page then hears one event per transaction, not two per row, and applies it
 // in one store update. Any other event first sends what was gathered, so the page hears everything
 // in the order the core told it; revisions (not order) decide which view of one object wins.

@@ -126,6 +126,10 @@ export async function runImport(port: OutboxPort, preview: ImportRows, options: 
       const failed = await queue();
       if (failed) return withRest(failed, preview, row.row);
     }
+    // Reading a stored preview's rows costs time too (500 rows, some 4 MB of JSON): a host answers its
+    // API between two reads as between two transactions. Several reads could run back to back
+    // before a large batch was full — 1.1 s without a getStatus answer on a loaded CI machine.
+    if (options.batchMs !== undefined) await yieldToLoop();
   }
   if (stoppedAt === null && options.signal?.aborted) {
     if (tracked.length === 0) return refused(['Cancelled before anything was queued.'], [...unqueued, ...ready.map(notQueued), ...left].sort((a, b) => a.row - b.row), started, now, 'cancelled');
