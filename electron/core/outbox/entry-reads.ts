@@ -8,6 +8,7 @@
 import { entryKey, type Revisions } from '../revisions';
 import type { OutboxTable } from '../storage/outbox-table';
 import type { HistoryCursor } from './drafts';
+import type { SiteEdit } from '../service/types';
 import { withPayload, type EntryHead, type OutboxEntry, type OutboxState } from './types';
 import { UnfinishedEntries } from './unfinished';
 
@@ -76,9 +77,22 @@ export class OutboxReads {
     return out.sort((a, b) => a.seq - b.seq);
   }
 
-  /** Unfinished entries of one profile, oldest first, whole (each edit read from the database). */
+  /** Unfinished entries of one profile, oldest first, whole (their edits read in one query). */
   unfinished(profileId: string): OutboxEntry[] {
-    return this.wholeOf(this.unfinishedHeads(profileId));
+    const edits = this.unfinishedEdits();
+    return this.wholeOf(this.unfinishedHeads(profileId), edits);
+  }
+
+  /**
+   * Every lane's unfinished entries, whole, in FIFO order: their edits read in one query over the
+   * unfinished rows (an index of their own) instead of one lookup an entry — the site list of a
+   * folder with 20,000 queued rows reads them at once.
+   */
+  unfinishedLanes(): Map<string, OutboxEntry[]> {
+    const edits = this.unfinishedEdits();
+    const lanes = new Map<string, OutboxEntry[]>();
+    for (const [key, heads] of this.memory.lanes) if (heads.length > 0) lanes.set(key, this.wholeOf(heads, edits));
+    return lanes;
   }
 
   /** Up to `limit` done entries of one profile, newest first, older than `before` when given: one indexed query. */
@@ -107,16 +121,27 @@ export class OutboxReads {
   }
 
   /** The entry of `head`, whole; undefined when its row is gone (removed by another process). */
-  protected whole(head: EntryHead): OutboxEntry | undefined {
+  protected whole(head: EntryHead, edits?: ReadonlyMap<string, SiteEdit>): OutboxEntry | undefined {
     if (head.kind === 'reprocess') return head;
-    const stored = this.table.get(head.id)?.entry;
-    return stored?.kind === 'site' ? withPayload(head, stored.payload) : undefined;
+    let edit = edits?.get(head.id);
+    if (edit === undefined) {
+      const stored = this.table.get(head.id)?.entry;
+      edit = stored?.kind === 'site' ? stored.payload : undefined;
+    }
+    return edit === undefined ? undefined : withPayload(head, edit);
   }
 
-  private wholeOf(heads: Iterable<EntryHead>): OutboxEntry[] {
+  /** Every unfinished site entry's edit by entry ID: one query. */
+  private unfinishedEdits(): Map<string, SiteEdit> {
+    const edits = new Map<string, SiteEdit>();
+    for (const { entry } of this.table.unfinished()) if (entry.kind === 'site') edits.set(entry.id, entry.payload);
+    return edits;
+  }
+
+  private wholeOf(heads: Iterable<EntryHead>, edits?: ReadonlyMap<string, SiteEdit>): OutboxEntry[] {
     const out: OutboxEntry[] = [];
     for (const head of heads) {
-      const entry = this.whole(head);
+      const entry = this.whole(head, edits);
       if (entry) out.push(entry);
     }
     return out;

@@ -52,12 +52,14 @@ export class SiteService {
     const profileId = this.deps.activeId();
     const cached = this.packed;
     if (cached && cached.profileId === profileId && cached.register === register.revisionNow && cached.store === store.revisionNow) return cached.list;
+    // The queued sites' entries, their edits read in one query rather than one lookup an entry.
+    const lanes = store.unfinishedLanes();
     const list = packRegister({
       profileId,
       rows: register.listRowsOf(profileId),
       capacity: register.size,
       lanes: store.laneEntries(),
-      lane: (key) => store.lane(key),
+      lane: (key) => lanes.get(key) ?? [],
       notedRevisionOf: (localId) => register.notedRevisionOf(localId),
       record: (localId) => register.get(localId),
       isUnreadable: (localId) => register.isUnreadable(localId),
