@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHostApi } from '../../electron/core/host-api';
 import { openCore } from '../../electron/core/open-core';
 import { createSessionSecretStore } from '../../electron/core/profiles/session';
@@ -129,19 +129,28 @@ async function run(ops: Op[], seed: number): Promise<void> {
     await core.sync.untilIdle();
     await chain;
     await drained();
-    store.flush();
 
-    const shown = store.getState();
-    const truthSites = core.sites.list();
-    const truthEntries = core.outbox.list();
-    expect([...shown.sites.keys()].sort()).toEqual(truthSites.map((site) => site.localId).sort());
-    for (const site of truthSites) {
-      expect(shown.sites.get(site.localId), `site ${site.localId}`).toMatchObject({ revision: site.revision, syncState: site.syncState, height: site.height });
-    }
-    expect([...shown.outbox.keys()].sort()).toEqual(truthEntries.map((entry) => entry.id).sort());
-    for (const entry of truthEntries) {
-      expect(shown.outbox.get(entry.id), `entry ${entry.id}`).toMatchObject({ revision: entry.revision, state: entry.state });
-    }
+    // Waits for the screen to settle on the truth: the host gathers a transaction's changes into one
+    // event after it commits, so the last one can still be on its way once the sync is idle.
+    await vi.waitFor(
+      async () => {
+        await chain;
+        await drained();
+        store.flush();
+        const shown = store.getState();
+        const truthSites = core.sites.list();
+        const truthEntries = core.outbox.list();
+        expect([...shown.sites.keys()].sort()).toEqual(truthSites.map((site) => site.localId).sort());
+        for (const site of truthSites) {
+          expect(shown.sites.get(site.localId), `site ${site.localId}`).toMatchObject({ revision: site.revision, syncState: site.syncState, height: site.height });
+        }
+        expect([...shown.outbox.keys()].sort()).toEqual(truthEntries.map((entry) => entry.id).sort());
+        for (const entry of truthEntries) {
+          expect(shown.outbox.get(entry.id), `entry ${entry.id}`).toMatchObject({ revision: entry.revision, state: entry.state });
+        }
+      },
+      { timeout: 10_000, interval: 50 },
+    );
     store.stop();
   } finally {
     sandbox.setFaults({});
