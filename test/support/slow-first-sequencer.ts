@@ -11,40 +11,42 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** Slowest first (the groups still run one after the other, each in this order). */
 export const KNOWN_SLOW_FILES = [
-  // The slow group: heavy and e2e, side by side. Not strictly slowest first at its start: the
-  // 10,000-row import in the page (bulk-large) previews and queues in its first minute, and beside
-  // many-processes, cli-streamed-csv and apply-sandbox (each wanting a core or two) its queueing
-  // outlasted the page's 30 s wait for the progress bar (a run at load 25). So it starts beside
-  // end-to-end files only, and the three heavy runs take the workers those free, well before the
-  // group ends.
+  // The slow group: heavy and e2e side by side, longest first whatever the project (their times in a
+  // fresh-clone run). bulk-large's page waits as long as queueing 10,000 rows may take beside the
+  // heavy runs, so it need not start apart from them.
+  'test/bulk/cli-streamed-csv.heavy.test.ts',
+  'test/bulk/cli-streamed-kml.heavy.test.ts',
   'test/e2e/bulk-large.test.ts',
   'test/e2e/layout.test.ts',
   'test/e2e/truth.test.ts',
   'test/e2e/ask-first.test.ts',
-  'test/core/many-processes.heavy.test.ts',
-  'test/bulk/cli-streamed-csv.heavy.test.ts',
-  // The fifth slowest file of the last fresh-clone run (77 s), missing here; with the temp folders
-  // in memory apply-sandbox takes 42 s rather than 170.
-  'test/bulk/cli-streamed-kml.heavy.test.ts',
-  'test/bulk/apply-sandbox.test.ts',
-  'test/e2e/many-sites.test.ts',
-  'test/e2e/staking.test.ts',
   'test/cli/import-sigkill.heavy.test.ts',
+  'test/bulk/apply-sandbox.test.ts',
+  'test/core/many-processes.heavy.test.ts',
+  'test/bulk/hostile-imports.heavy.test.ts',
+  'test/e2e/basemaps.test.ts',
+  'test/e2e/sites.test.ts',
+  'test/bulk/hostile-kml.heavy.test.ts',
+  'test/e2e/map-scale.test.ts',
+  'test/e2e/staking.test.ts',
+  'test/e2e/location.test.ts',
+  'test/e2e/bulk.test.ts',
+  'test/e2e/ask-first-screens.test.ts',
+  'test/e2e/many-sites.test.ts',
   'test/e2e/pin-moves.test.ts',
   'test/e2e/a11y.test.ts',
-  'test/core/crash.test.ts',
-  'test/basemaps/hostile-files.heavy.test.ts',
-  'test/e2e/ask-first-screens.test.ts',
-  'test/bulk/hostile-imports.heavy.test.ts',
-  'test/e2e/location.test.ts',
-  'test/e2e/basemaps.test.ts',
-  'test/e2e/bulk.test.ts',
-  'test/e2e/map-scale.test.ts',
-  'test/e2e/sites.test.ts',
   'test/e2e/eus-map.test.ts',
-  'test/e2e/map-50k.test.ts',
   'test/e2e/status-truth.test.ts',
   'test/bulk/big-upload.heavy.test.ts',
+  'test/e2e/map-50k.test.ts',
+  'test/core/crash.test.ts',
+  'test/basemaps/hostile-files.heavy.test.ts',
+  'test/bulk/kml-bounds.heavy.test.ts',
+  'test/e2e/lazy-parts.test.ts',
+  'test/release/pack.test.ts',
+  'test/e2e/tiles.test.ts',
+  'test/e2e/offline.test.ts',
+  'test/bulk/cli-large-csv.heavy.test.ts',
   // The fast group: unit (and components, one page for all its files, beside them).
   'test/gps/gpsd.test.ts',
   'test/host/start.test.ts',
