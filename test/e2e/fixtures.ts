@@ -3,7 +3,7 @@
 // set up when a test names it and taken down after, in reverse order: a failed test first leaves a
 // picture of its page in test-results/e2e/FAILED-<test name>.png, then its browser context, the
 // profiles it added (their keys may sit in the OS keyring, outside any folder), the app and its
-// temporary folder go. Chromium is launched once a file (the slow part); everything else is fresh
+// temporary folder go. Chromium is launched once a worker (the slow part); everything else is fresh
 // for each test, so no test sees another's data. Without Chromium every test reports itself
 // skipped, with the reason (global-setup.ts makes that a failure under CI). A file with a need of
 // its own extends this `test`. Also here: `demo` (the built-in Sandbox's demo sites, all drawn) and
@@ -38,8 +38,11 @@ export const test = base
   .extend('skipWithoutChromium', { auto: true }, ({ skip }) => {
     if (E2E_SKIP_REASON !== null) skip(E2E_SKIP_REASON);
   })
-  /** One Chromium for the whole file; each test gets its own context in it. */
-  .extend('browser', { scope: 'file' }, async ({ chromiumPath }, { onCleanup }) => {
+  /**
+   * One Chromium for every file a worker runs (a launch costs about a CPU-second, 24 of them a run);
+   * each test gets its own context in it, so no test sees another's cookies, storage or cache.
+   */
+  .extend('browser', { scope: 'worker' }, async ({ chromiumPath }, { onCleanup }) => {
     const browser = await launchChromium(chromiumPath);
     onCleanup(() => browser.close());
     return browser;
