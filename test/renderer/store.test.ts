@@ -221,6 +221,32 @@ describe('the renderer store', () => {
     }
   });
 
+  it('shows a quiet status change within a moment, and a sync\'s status after every site at most 5 times a second, the newest last', async () => {
+    const h = harness([]);
+    h.releaseList();
+    await h.store.start();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      let renders = 0;
+      h.store.subscribe(() => renders++);
+      h.emit({ type: 'status', status: { ...status, syncing: true, revision: 2 } });
+      vi.advanceTimersByTime(25);
+      expect(h.store.getState().status).toMatchObject({ syncing: true, revision: 2 });
+      expect(renders).toBe(1);
+      // A status every 5 ms for two seconds (a sync sending a site each time), its count falling.
+      for (let i = 0; i < 400; i++) {
+        h.emit({ type: 'status', status: { ...status, syncing: true, pendingCount: 400 - i, revision: 3 + i } });
+        vi.advanceTimersByTime(5);
+      }
+      vi.advanceTimersByTime(200);
+      expect(renders - 1).toBeLessThanOrEqual(11);
+      expect(h.store.getState().status).toMatchObject({ pendingCount: 1, revision: 402 });
+    } finally {
+      vi.useRealTimers();
+      h.store.stop();
+    }
+  });
+
   it('removes a site on site-removed, and tells the map', async () => {
     const h = harness([site('c')]);
     h.releaseList();
