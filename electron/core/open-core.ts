@@ -17,7 +17,7 @@ import { HistoryExpiry } from './outbox/history-expiry';
 import { OutboxStore } from './outbox/store';
 import { relayOutboxChanges } from './outbox-events';
 import { lastDonePerProfile, syncControl, toSyncStatus } from './sync-status';
-import { confStoreFactory, memoryCached, type KeyValueStore } from './profiles/kv';
+import { confStoreFactory, fileCached, memoryCached, type KeyValueStore } from './profiles/kv';
 import { ProfileBook, SANDBOX_PROFILE_ID, sandboxProfile, type Profile } from './profiles/profiles';
 import { SandboxRunner } from './profiles/sandbox';
 import { chooseSecretStore, LayeredSecretStore, type SecretStoreKind } from './profiles/secrets';
@@ -214,7 +214,8 @@ class Core implements SitewalkCore {
         notice: choice.fallbackReason,
         // Preferences: written by this process alone, read often: from memory after the first read.
         settings: memoryCached(factory('settings')),
-        profilesKv: factory('profiles'),
+        // Profiles: written by the CLI too; from memory while their file is unchanged.
+        profilesKv: fileCached(factory('profiles')),
         problems: [...problems, ...unreadable, ...(folderWarning ? [{ kind: 'warning' as const, message: folderWarning }] : [])],
       });
     } catch (error) {

@@ -1,8 +1,8 @@
 // Profiles: where a profile's calls go (base URL, service path, namespace, binding) and as which
 // account. Several can exist, one is active; the built-in "Sandbox" profile always exists, is never
-// stored or deleted, and is active on a first run. Stored through a KeyValueStore ("profiles"), read
-// fresh on every call so another process's change (the CLI beside the app) is seen. Keys are not
-// here: they live in the SecretStore, by profile ID.
+// stored or deleted, and is active on a first run. Stored through a KeyValueStore ("profiles") that
+// sees another process's change (the CLI beside the app) at the next call: kv.ts fileCached. Keys are
+// not here: they live in the SecretStore, by profile ID.
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { BINDINGS, REAL_SERVICE } from '../../shared/domain';
