@@ -2,7 +2,8 @@
 // streams, rows are written as they are read, the rows-together checks run on the store) equals the
 // preview made whole from the same bytes: every fixture, Windows-1252 found after the first part of a
 // file, and generated files with site IDs on several rows, creates at one position and the
-// register's sites. Pages follow the filters the page offers; batches give back every row in order.
+// register's sites. Pages follow the filters the page offers; batches give back every row in order,
+// and the dry-run report's lines, kept beside the rows, are the ones the whole preview's rows give.
 import { readdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { previewToStore } from '../../electron/core/bulk/import-file';
 import { PreviewStoreWriter, StoredPreview } from '../../electron/core/bulk/preview-store';
 import { previewImport, type ImportOptions } from '../../electron/shared/bulk/import';
 import { rowMatches } from '../../electron/shared/bulk/preview-page';
+import { dryRunReport } from '../../electron/shared/bulk/report';
 import type { KnownSite } from '../../electron/shared/bulk/preview';
 import { it } from '../support/fixtures';
 
@@ -32,6 +34,11 @@ async function expectSame(dir: string, name: string, bytes: Uint8Array, options:
   const whole = await previewImport(bytes, { fileName: name, ...options });
   const preview = await stored(dir, name, bytes, options);
   expect(await preview.whole()).toEqual(whole);
+  // The report lines kept beside the rows are the ones the rows give, key for key (the CLI prints them as JSON).
+  const report = [];
+  for await (const batch of preview.reportBatches(700)) report.push(...batch);
+  expect(report).toEqual(dryRunReport(whole));
+  expect(JSON.stringify(report)).toBe(JSON.stringify(dryRunReport(whole)));
   return preview;
 }
 

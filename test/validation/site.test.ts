@@ -1,6 +1,7 @@
 // The site create/edit rules, one by one, as the form, the CSV import and the CLI see them.
 import { describe, expect, it } from 'vitest';
-import { TEXT_LIMITS, formatCoordinate, parseSiteEdit, type SiteEditInput } from '../../electron/shared/validation';
+import { seededRandom } from '../../electron/core/clock';
+import { TEXT_LIMITS, formatCoordinate, parseSiteEdit, roundCoordinate, type SiteEditInput } from '../../electron/shared/validation';
 
 const place = { latitude: '45.5', longitude: '-93.25' };
 
@@ -78,6 +79,24 @@ describe('coordinates', () => {
       { field: 'longitude', message: 'Longitude must be between -180 and 180 degrees; -180.1 is outside.' },
     ]);
     expect(valueOf({ height: 1, latitude: -90, longitude: 180 })).toMatchObject({ latitude: -90, longitude: 180 });
+  });
+
+  it('rounds every coordinate to the number its 7-decimal text reads as, short or long, ties, -0 and extremes included', () => {
+    const random = seededRandom(11);
+    const values = [0, -0, 1e-7, -5e-8, 5e-8, 0.00000005, 45.00000005, -93.00000015, 0.1 + 0.2, 1e21, -1e300, 5e-324, Infinity, -Infinity];
+    for (let n = 0; n < 200_000; n++) {
+      const decimals = Math.floor(random() * 16);
+      values.push(Number(((random() - 0.5) * 360).toFixed(decimals)));
+      values.push((random() - 0.5) * 10 ** Math.floor(random() * 12));
+    }
+    const byText = (n: number) => {
+      const rounded = Number(n.toFixed(7));
+      return Object.is(rounded, -0) ? 0 : rounded;
+    };
+    const wrong = values.filter((n) => !Object.is(roundCoordinate(n), byText(n)));
+    expect(wrong).toEqual([]);
+    expect(Object.is(roundCoordinate(-0), 0)).toBe(true);
+    expect(roundCoordinate(NaN)).toBeNaN();
   });
 
   it('formats coordinates in plain decimal without exponent or trailing zeros', () => {

@@ -23,7 +23,6 @@ import type { SitewalkCore } from '../../core/open-core';
 import { parseMappingSpec, type ManualMapping } from '../../shared/bulk/mapping';
 import { DEFAULT_FIELDS, type DefaultField, type PreviewSummary } from '../../shared/bulk/preview';
 import { MAX_IMPORT_ROWS, tooManyRowsSentence } from '../../shared/bulk/limits';
-import { dryRunReportRow } from '../../shared/bulk/report';
 import type { ImportFormat } from '../../shared/bulk/table';
 import type { InputIssue } from '../../core/service/types';
 import { CliExit, fail, issuesExit, output, printJsonWithRows, type CliIo, type CommonFlags } from '../io';
@@ -167,7 +166,7 @@ async function importPreviewed(io: CliIo, options: BulkCommandOptions, flags: Im
     notes: head.notes,
   };
   const reportRows = async function* () {
-    for await (const batch of preview.batches()) yield batch.map(dryRunReportRow);
+    yield* preview.reportBatches();
   };
 
   if (head.problems.length > 0) {

@@ -24,7 +24,7 @@ import type { ImportOptions } from '../../shared/bulk/import';
 import { previewImportStored } from './preview-off-thread';
 import type { StoredPreview } from './preview-store';
 import type { ImportPreviewView, PreviewRowsPage, RowFilter } from '../../shared/bulk/preview-page';
-import { dryRunReportRow, reportCsv, reportCsvHeader, reportCsvLines } from '../../shared/bulk/report';
+import { reportCsv, reportCsvHeader, reportCsvLines } from '../../shared/bulk/report';
 import { BODY_TOO_LARGE } from '../../node/body-file';
 import { HeldFiles } from './held-files';
 
@@ -203,7 +203,7 @@ export class BulkSession {
     const base = held.name.replace(/\.[^.]+$/, '');
     // Built a batch of rows at a time: only the report's own text is whole.
     const parts = [reportCsvHeader({ bom: true })];
-    for await (const batch of held.preview.batches()) parts.push(reportCsvLines(batch.map(dryRunReportRow)));
+    for await (const batch of held.preview.reportBatches()) parts.push(reportCsvLines(batch));
     return { ok: true, value: { fileName: `${base}-dry-run.csv`, mimeType: 'text/csv;charset=utf-8', content: parts.join(''), notes: [] } };
   }
 

@@ -118,7 +118,9 @@ interface Geometry {
 
 function coord1(value: string): Position {
   return value
-    .replace(/\s*/g, '')
+    // togeojson's /\s*/g removes the same characters, but matches (and replaces) the empty string
+    // between every two of them: ~3 µs a point, half a second of a 140,000-placemark file.
+    .replace(/\s+/g, '')
     .split(',')
     .map(Number.parseFloat)
     .filter((num) => !Number.isNaN(num))

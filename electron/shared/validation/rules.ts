@@ -71,9 +71,16 @@ export function labelFor(field: string): string {
   return LABELS[field] ?? field;
 }
 
+const COORDINATE_SCALE = 10 ** COORDINATE_DECIMALS;
+
 /** Rounds to COORDINATE_DECIMALS, the precision that is sent. */
 export function roundCoordinate(n: number): number {
-  const rounded = Number(n.toFixed(COORDINATE_DECIMALS));
+  // Most coordinates have 7 decimals or fewer already: when n is the double nearest to k / 10^7
+  // for a whole k, toFixed would write exactly k's digits and Number() would read back n (the double
+  // is within 1e-13 of k / 10^7, far from a rounding tie). Checking that costs a multiplication and
+  // a division; toFixed and Number() cost ~0.3 µs a coordinate, 0.7 s of a 1.2-million-row import.
+  const scaled = Math.round(n * COORDINATE_SCALE) / COORDINATE_SCALE;
+  const rounded = scaled === n ? n : Number(n.toFixed(COORDINATE_DECIMALS));
   return Object.is(rounded, -0) ? 0 : rounded;
 }
 
