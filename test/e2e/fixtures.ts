@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test as base } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox/index';
+import type { Browser } from 'playwright';
 import type { SandboxSite } from '../../electron/sandbox/state';
 import type { ProfileView } from '../../electron/shared/contract/index';
 import { CHROMIUM_PATH, chooseSandbox, E2E_SKIP_REASON, findSandboxUrl, inspect, launchChromium, openSession, pinsDrawn, startApp, type App, type Session } from './helpers';
@@ -39,14 +40,22 @@ export const test = base
     if (E2E_SKIP_REASON !== null) skip(E2E_SKIP_REASON);
   })
   /**
-   * One Chromium for every file a worker runs (a launch costs about a CPU-second, 24 of them a run);
-   * each test gets its own context in it, so no test sees another's cookies, storage or cache.
+   * One Chromium for every file a worker runs (a launch costs about a CPU-second, 24 of them a run),
+   * launched again for the next file if it went away (a crash stays with the file it happened in).
+   * Each test gets its own context in it, so no test sees another's cookies, storage or cache.
    */
-  .extend('browser', { scope: 'worker' }, async ({ chromiumPath }, { onCleanup }) => {
-    const browser = await launchChromium(chromiumPath);
-    onCleanup(() => browser.close());
-    return browser;
+  .extend('chromium', { scope: 'worker' }, ({ chromiumPath }, { onCleanup }) => {
+    let running: Promise<Browser> | null = null;
+    onCleanup(async () => {
+      await (await running?.catch(() => null))?.close();
+    });
+    return async (): Promise<Browser> => {
+      const current = await running?.catch(() => null);
+      if (!current?.isConnected()) running = launchChromium(chromiumPath);
+      return running!;
+    };
   })
+  .extend('browser', { scope: 'file' }, ({ chromium }) => chromium())
   /** A fresh folder for this test: the app's data (in data/) and the files the test writes. */
   .extend('tempDir', async ({ task }, { onCleanup }) => {
     const dir = await mkdtemp(join(tmpdir(), `sitewalk-e2e-${slug(task.name).slice(0, 40)}-`));
