@@ -230,30 +230,32 @@ export class StoredPreview {
   }
 
   /** Every row (or those `filter` shows) in file order, `size` at a time, the event loop turning between batches. */
-  async* batches(size = READ_ROWS, filter: RowFilter = 'all'): AsyncGenerator<PreviewRow[]> {
+  batches(size = READ_ROWS, filter: RowFilter = 'all'): AsyncGenerator<PreviewRow[]> {
+    return this.inFileOrder<[string], PreviewRow>('body', filter, size, ([, , body]) => JSON.parse(body) as PreviewRow);
+  }
+
+  /** Every row's dry-run report line (as dryRunReportRow gives it) in file order, `size` at a time. */
+  reportBatches(size = READ_ROWS): AsyncGenerator<ReportRow[]> {
+    return this.inFileOrder<ReportColumns, ReportRow>('r_site, r_name, r_action, r_status, r_message', 'all', size, ([, row, siteId, name, action, status, message]) => ({
+      row,
+      siteId,
+      name,
+      action,
+      status: status as RowStatus,
+      message,
+    }));
+  }
+
+  /** `columns` (after idx and row) of the rows `filter` shows, in file order, a page of `size` at a time (by idx, never OFFSET). */
+  private async* inFileOrder<C extends unknown[], T>(columns: string, filter: RowFilter, size: number, read: (values: [number, number, ...C]) => T): AsyncGenerator<T[]> {
     const bit = 1 << ROW_FILTERS.indexOf(filter);
-    const next = this.db.prepare<[number, number, number], { idx: number; body: string }>('SELECT idx, body FROM rows WHERE idx > ? AND bits & ? ORDER BY idx LIMIT ?');
+    const next = this.db.prepare<[number, number, number], [number, number, ...C]>(`SELECT idx, row, ${columns} FROM rows WHERE idx > ? AND bits & ? ORDER BY idx LIMIT ?`).raw();
     let after = -1;
     for (;;) {
       const page = next.all(after, bit, size);
       if (page.length === 0) return;
-      after = page[page.length - 1]!.idx;
-      yield page.map((item) => JSON.parse(item.body) as PreviewRow);
-      await yieldToLoop();
-    }
-  }
-
-  /** Every row's dry-run report line (as dryRunReportRow gives it) in file order, `size` at a time. */
-  async* reportBatches(size = READ_ROWS): AsyncGenerator<ReportRow[]> {
-    const next = this.db.prepare<[number, number], [number, number, ...ReportColumns]>(
-      'SELECT idx, row, r_site, r_name, r_action, r_status, r_message FROM rows WHERE idx > ? ORDER BY idx LIMIT ?',
-    ).raw();
-    let after = -1;
-    for (;;) {
-      const page = next.all(after, size);
-      if (page.length === 0) return;
       after = page[page.length - 1]![0];
-      yield page.map(([, row, siteId, name, action, status, message]) => ({ row, siteId, name, action, status: status as RowStatus, message }));
+      yield page.map(read);
       await yieldToLoop();
     }
   }

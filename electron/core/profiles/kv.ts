@@ -37,21 +37,7 @@ export function confStoreFactory(dataDir: string): KvStoreFactory {
  * every get otherwise.
  */
 export function memoryCached(store: KeyValueStore): KeyValueStore {
-  const values = new Map<string, unknown>();
-  return {
-    get: (key) => {
-      if (!values.has(key)) values.set(key, store.get(key));
-      return copy(values.get(key));
-    },
-    set: (key, value) => {
-      store.set(key, value);
-      values.set(key, copy(value));
-    },
-    delete: (key) => {
-      store.delete(key);
-      values.set(key, undefined);
-    },
-  };
+  return cached(store, () => 'written by this process alone');
 }
 
 /**
@@ -64,35 +50,43 @@ export function memoryCached(store: KeyValueStore): KeyValueStore {
 export function fileCached(store: KeyValueStore & { readonly path?: string }): KeyValueStore {
   const path = store.path;
   if (path === undefined) return store;
-  const values = new Map<string, unknown>();
-  let seen: string | null = null;
-  const current = (): void => {
-    let version = 'absent';
+  return cached(store, () => {
     try {
       const stat = statSync(path, { bigint: true });
-      version = `${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+      return `${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
     } catch {
       // No file yet: the store answers its defaults.
+      return 'absent';
     }
-    // Stat before reading: a write landing between the two is seen at the next get, never missed.
-    if (version !== seen) values.clear();
-    seen = version;
+  });
+}
+
+/**
+ * `store`'s values kept in memory until `version` answers something else (asked before each read, so
+ * a change landing between the two is seen at the next get, never missed) or this process writes.
+ */
+function cached(store: KeyValueStore, version: () => string): KeyValueStore {
+  const values = new Map<string, unknown>();
+  let seen: string | null = null;
+  const forget = () => {
+    values.clear();
+    seen = null;
   };
   return {
     get: (key) => {
-      current();
+      const now = version();
+      if (now !== seen) values.clear();
+      seen = now;
       if (!values.has(key)) values.set(key, store.get(key));
       return copy(values.get(key));
     },
     set: (key, value) => {
       store.set(key, value);
-      values.clear();
-      seen = null;
+      forget();
     },
     delete: (key) => {
       store.delete(key);
-      values.clear();
-      seen = null;
+      forget();
     },
   };
 }
