@@ -9,6 +9,8 @@ import { LocationControl } from '../../renderer/src/features/location/location-c
 import type { StakeResult } from '../../renderer/src/features/location/stake-panel';
 import { renderWithHost } from './support/shell';
 import type { FakeHost } from './support/fake-host';
+import { TestMap } from './support/test-map';
+import type L from 'leaflet';
 
 const GPSD: SettingsView = { ...DEFAULT_SETTINGS, gpsSource: 'gpsd', gpsHost: '127.0.0.1', gpsPort: 2947 };
 
@@ -164,5 +166,57 @@ describe('the location panel', () => {
       expect(node.getAttribute('aria-hidden')).not.toBe('true');
     }
     await expect.element(state).toHaveTextContent(/DGPS fix from gpsd at 127\.0\.0\.1:2947, 9 satellites\./);
+  });
+});
+
+describe('following the position on the map', () => {
+  /** The map's centre, in pixels from where `at` is drawn. */
+  const offCentre = (map: L.Map, at: GpsFixView) => map.latLngToContainerPoint([at.lat, at.lon]).distanceTo(map.getSize().divideBy(2));
+
+  it('centres the first fix, keeps still while fixes wander in the middle, moves when one leaves it, and centres again when following resumes', async () => {
+    let leaflet: L.Map | null = null;
+    const { screen, host } = await renderWithHost({ settings: GPSD }, () => (
+      <div className="map-area" style={{ width: 800, height: 500 }}>
+        <TestMap
+          controls={(map) => {
+            leaflet = map;
+            // Where nothing of the map's own covers it (the app puts it in the map's bottom stack).
+            return (
+              <div style={{ position: 'absolute', top: 0, left: 0, zIndex: 2000 }}>
+                <LocationControl map={map} settings={GPSD} gateM={5} onAddSiteHere={() => undefined} stakeRequest={null} onStakeDone={() => undefined} />
+              </div>
+            );
+          }}
+        />
+      </div>
+    ));
+    await expect.poll(() => leaflet).not.toBeNull();
+    const map = leaflet!;
+    expect(map.getSize()).toMatchObject({ x: 800, y: 500 });
+    await screen.getByRole('button', { name: 'My location' }).click();
+    const first = fix();
+    host.emit({ type: 'gps', gps: view(host, 'fix', 'Fix.', first) });
+    await expect.poll(() => offCentre(map, first)).toBeLessThan(1);
+    const centre = map.getCenter();
+
+    // A standing receiver's next fixes, a few meters off (a few pixels at this zoom): the map keeps still.
+    for (const [dLat, dLon] of [[0.00003, 0], [0, -0.00004], [-0.00002, 0.00003]] as const) {
+      const wander = fix({ lat: first.lat + dLat, lon: first.lon + dLon });
+      host.emit({ type: 'gps', gps: view(host, 'fix', 'Fix.', wander) });
+      await expect.element(screen.getByText(`${wander.lat.toFixed(6)}, ${wander.lon.toFixed(6)}`)).toBeVisible();
+      expect(map.getCenter()).toEqual(centre);
+    }
+
+    // 300 m east: out of the middle, and the map follows.
+    const walked = fix({ lon: first.lon + 0.004 });
+    host.emit({ type: 'gps', gps: view(host, 'fix', 'Fix.', walked) });
+    await expect.poll(() => offCentre(map, walked)).toBeLessThan(1);
+
+    // Moved by hand, less than the middle's width: following stops, and taken up again it centres the
+    // position exactly.
+    map.fire('dragstart');
+    map.panBy([40, 0], { animate: false });
+    await screen.getByRole('button', { name: 'Follow my position' }).click();
+    await expect.poll(() => offCentre(map, walked)).toBeLessThan(1);
   });
 });

@@ -47,6 +47,15 @@ const POOR_FIX = { word: 'Fix worse than the gate', icon: '◍' };
 /** Zoom the map goes to on the first fix, when it is further out (about a meter a pixel: a walk shows). */
 const FIRST_FIX_ZOOM = 17;
 
+/**
+ * Whether `at` lies further from the map's centre than a tenth of its shorter side (about 60 pixels
+ * on a laptop: ±17 m of multipath at the first fix's zoom stays inside, a walk leaves it in seconds).
+ */
+function leftTheMiddle(map: L.Map, at: L.LatLng): boolean {
+  const size = map.getSize();
+  return map.latLngToContainerPoint(at).distanceTo(size.divideBy(2)) > Math.min(size.x, size.y) / 10;
+}
+
 export function LocationControl({ map, settings, gateM, onAddSiteHere, stakeRequest, onStakeDone }: LocationControlProps) {
   const ui = useUi();
   const id = useId();
@@ -178,18 +187,29 @@ export function LocationControl({ map, settings, gateM, onAddSiteHere, stakeRequ
       container.removeEventListener('keydown', onKey);
     };
   }, [map, on]);
+  // Following taken up again ("Follow my position"): the next fix centres the map exactly.
+  const resumed = useRef(true);
   useEffect(() => {
     if (!on) centred.current = false;
   }, [on]);
+  useEffect(() => {
+    if (!following) resumed.current = true;
+  }, [following]);
   useEffect(() => {
     if (!map || !fix || !following) return;
     const at = L.latLng(fix.lat, fix.lon);
     if (!centred.current) {
       centred.current = true;
+      resumed.current = false;
       map.setView(at, Math.max(map.getZoom(), FIRST_FIX_ZOOM), { animate: false });
-    } else {
-      map.panTo(at, { animate: true, duration: 0.25 });
+      return;
     }
+    // Standing at a tower, a receiver's fixes wander a few meters: panning to each one shook the whole
+    // map every second and kept the page redrawing (measured: a quarter of a core at one fix a second).
+    // So the map moves when the position has left the middle of the view, and when following resumes.
+    if (!resumed.current && !leftTheMiddle(map, at)) return;
+    resumed.current = false;
+    map.panTo(at, { animate: true, duration: 0.25 });
   }, [map, fix, following]);
 
   // The panel grows upwards from the map's bottom stack: it may use the height up to the map's top or
