@@ -318,11 +318,12 @@ export function createHostApi(
       return services.close();
     },
     onEvent(listener) {
-      // Site and outbox changes reach the page as one 'changes' event per transaction (change-events.ts).
+      // Site and outbox changes and the status reach the page gathered: a transaction's changes in one
+      // 'changes' event, a sync's burst at most ten times a second (change-events.ts).
       const gather = gatherChanges(listener);
       const unsubscribeServices = services.on(gather.other);
       const unsubscribers = [
-        core.on('status', (status) => gather.other({ type: 'status', status: toStatusView(status, host) })),
+        core.on('status', (status) => gather.status(toStatusView(status, host))),
         core.on('site', gather.site),
         core.on('site-removed', ({ localId, revision }) => gather.siteRemoved(localId, revision)),
         core.on('outbox', gather.entry),

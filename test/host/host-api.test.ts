@@ -140,8 +140,11 @@ describe('sites and the outbox', () => {
       value: { entries: [], entriesRemoved: [{ entryId: entry!.id, revision: expect.any(Number) }], sites: [], sitesRemoved: [{ localId: entry!.localId, revision: expect.any(Number) }] },
     });
     expect(await hostApi.api.listOutbox()).toEqual({ active: [], history: { entries: [], next: null, total: 0 } });
-    // The page heard the save (its site and entry) and the discard (both gone) in change sets.
-    const told = events.flatMap((event) => (event.type === 'changes' ? [event.changes] : []));
+    // The page heard the save (its site and entry) and the discard (both gone) in change sets: the
+    // discard, told within a batch's interval of the save, in the next batch.
+    const heard = () => events.flatMap((event) => (event.type === 'changes' ? [event.changes] : []));
+    await vi.waitFor(() => expect(heard().flatMap((changes) => changes.entriesRemoved)).toHaveLength(1));
+    const told = heard();
     expect(told[0]).toEqual({ entries: [expect.objectContaining({ id: entry!.id, state: 'pending' })], entriesRemoved: [], sites: [expect.objectContaining({ localId: entry!.localId, name: 'Ridge' })], sitesRemoved: [] });
     expect(told.flatMap((changes) => changes.entriesRemoved)).toEqual([{ entryId: entry!.id, revision: expect.any(Number) }]);
     expect(told.flatMap((changes) => changes.sitesRemoved)).toEqual([{ localId: entry!.localId, revision: expect.any(Number) }]);
