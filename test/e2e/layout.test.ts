@@ -7,7 +7,9 @@
 // Screenshots: test-results/e2e/layout-*.png.
 import type { Locator, Page } from 'playwright';
 import type { SettingsView } from '../../electron/shared/contract/index';
+import type { SandboxSite } from '../../electron/sandbox/state';
 import { describe, expect, testOnDemoSites as test } from './fixtures';
+import type { Session } from './helpers';
 
 interface Box {
   x: number;
@@ -68,6 +70,193 @@ async function chooseTheme(page: Page, word: 'System' | 'Light' | 'Dark'): Promi
   await expect.poll(() => toggle(page).textContent()).toBe(`Theme: ${word}`);
 }
 
+/** Where a layout step runs: the page, its session (for screenshots) and the window size set. */
+interface Step {
+  page: Page;
+  session: Session;
+  width: number;
+  height: number;
+}
+
+/** At the step's window size, a site's card open leaves at least 8 whole rows of the list, in light and in dark, and nothing overflows. */
+async function siteCardLeavesRows({ page, session, width, height }: Step): Promise<void> {
+  for (const theme of ['Light', 'Dark'] as const) {
+    await chooseTheme(page, theme);
+    // A site from the middle of the list, as a crew picks one.
+    const row = page.locator('.site-row .row-main').nth(2);
+    const name = (await row.locator('.row-name').textContent())!.split(',')[0]!.trim();
+    await row.click();
+    const card = page.locator('section.site-details');
+    await card.locator('#site-details-title', { hasText: name }).waitFor();
+    await expect.poll(() => page.getByTestId('map').getAttribute('data-moving'), { timeout: 10_000 }).not.toBe('1');
+
+    expect(await wholeRows(page), `whole rows at ${width}×${height} in ${theme}`).toBeGreaterThanOrEqual(8);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    expect(await page.evaluate(() => document.body.scrollWidth)).toBeLessThanOrEqual(width);
+    // The sidebar's panel scrolls only down, never sideways.
+    expect(await page.locator('.panel').evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+
+    // The card: wholly in the window, clear of the list and of the map's buttons.
+    const cardBox = await box(card);
+    expect(cardBox.x).toBeGreaterThanOrEqual(0);
+    expect(cardBox.y).toBeGreaterThanOrEqual(0);
+    expect(cardBox.x + cardBox.width).toBeLessThanOrEqual(width);
+    expect(cardBox.y + cardBox.height).toBeLessThanOrEqual(height);
+    expect(overlap(cardBox, await box(page.locator('.site-rows')))).toBe(false);
+    for (const control of [
+      page.getByRole('button', { name: '+ Add site' }),
+      page.getByRole('button', { name: 'Show all sites' }),
+      page.getByRole('button', { name: 'Legend' }),
+      page.getByRole('button', { name: 'Zoom in' }),
+      page.getByRole('button', { name: 'Measure' }),
+    ]) {
+      expect(overlap(cardBox, await box(control)), `the card over ${await control.textContent()}`).toBe(false);
+    }
+    // Every button of the card and the top bar can be reached: none is cut off by the window.
+    for (const button of await page.locator('section.site-details button, .status-bar button').all()) {
+      const b = await box(button);
+      expect(b.x + b.width).toBeLessThanOrEqual(width);
+      expect(b.height).toBeGreaterThanOrEqual(24);
+    }
+    // The top bar is one line: nothing in it wraps below the rest, and "Sync now" keeps its words together.
+    const bar = await page.locator('.status-bar').evaluate((el) =>
+      [...el.querySelectorAll<HTMLElement>(':scope > *, :scope button')].filter((c) => c.offsetParent !== null).map((c) => ({ text: c.textContent?.trim() ?? '', top: c.getBoundingClientRect().top, height: c.getBoundingClientRect().height })),
+    );
+    const barTop = await page.locator('.status-bar').evaluate((el) => el.getBoundingClientRect().top);
+    for (const item of bar) expect(item.top - barTop, `"${item.text}" on the top bar's first line at ${width}×${height}`).toBeLessThan(20);
+    expect(await lines(page.getByRole('button', { name: 'Sync now' })), `"Sync now" on one line at ${width}×${height}`).toBe(1);
+    await moveInCard(card, `at ${width}×${height}`);
+    await session.screenshot(`layout-${width}x${height}-${theme.toLowerCase()}`);
+
+    // Its secondary details open on request, still inside the window, and Move stays in the card.
+    await card.getByRole('button', { name: 'More details' }).click();
+    await card.getByText('Changed').waitFor();
+    const opened = await box(card);
+    expect(opened.y + opened.height).toBeLessThanOrEqual(height);
+    await moveInCard(card, `at ${width}×${height} with more details`);
+    await session.screenshot(`layout-${width}x${height}-${theme.toLowerCase()}-more`);
+    await card.getByRole('button', { name: 'Fewer details' }).click();
+    await card.getByRole('button', { name: 'Clear selection' }).click();
+  }
+  await chooseTheme(page, 'System');
+}
+
+/** At the step's window size, the tile notice and the coordinates take one line each in the map's corner, and presses beside them reach the map. */
+async function mapCornerOneLineEach({ page, session, width, height }: Step): Promise<void> {
+  await expect.poll(() => page.getByTestId('map').getAttribute('data-tiles'), { message: 'the coordinate grid' }).toBe('grid');
+  const notice = page.locator('.map-notice');
+  const coords = page.getByTestId('cursor-coordinates');
+  // The whole sentence is in the page for screen readers while only the chip shows.
+  expect(await notice.textContent()).toMatch(/Map tiles cannot load here \(offline or blocked\) — showing a coordinate grid\./);
+  const [chip, coordsBox] = [await box(notice), await box(coords)];
+  await session.screenshot(`layout-${width}x${height}-map-corner`);
+  // Together they covered about 415×150 px (62,000 px²) of pins; now each is one short line.
+  expect(chip.height, `the notice one line at ${width}×${height}`).toBeLessThanOrEqual(36);
+  expect(coordsBox.height, `the coordinates one line at ${width}×${height}`).toBeLessThanOrEqual(36);
+  expect(chip.width * chip.height + coordsBox.width * coordsBox.height, `the corner's area at ${width}×${height}`).toBeLessThan(20_000);
+  // Beside and above them is map: a press there reaches it, not a panel.
+  const onMap = (x: number, y: number) => page.evaluate(([px, py]) => !!document.elementFromPoint(px!, py!)?.closest('[data-testid="map"]'), [x, y]);
+  expect(await onMap(chip.x + chip.width + 12, chip.y + chip.height / 2), 'right of the notice').toBe(true);
+  expect(await onMap(coordsBox.x + coordsBox.width + 12, coordsBox.y + coordsBox.height / 2), 'right of the coordinates').toBe(true);
+  expect(await onMap(chip.x + 10, chip.y - 12), 'above the notice').toBe(true);
+
+  // Pressed, the chip opens on the sentence; hidden, it stays away.
+  await notice.getByRole('button', { name: /No map tiles/ }).click();
+  await notice.getByText(/Map tiles cannot load here/).waitFor();
+  expect((await box(page.locator('.map-notice-text'))).width).toBeGreaterThan(100);
+  await session.screenshot(`layout-${width}x${height}-map-corner-open`);
+  await notice.getByRole('button', { name: 'Hide until restart' }).click();
+  await expect.poll(() => notice.count()).toBe(0);
+  // The coordinates' DMS opens on request.
+  await coords.getByRole('button', { name: 'DMS' }).click();
+  await coords.getByRole('button', { name: 'Copy DMS' }).waitFor();
+}
+
+/** At the step's window size, a longitude label under the Measure button moves below it, still on its line. */
+async function gridLabelMovesBelowMeasure({ page, session, width, height }: Step): Promise<void> {
+  await expect.poll(() => page.getByTestId('map').getAttribute('data-tiles'), { message: 'the coordinate grid' }).toBe('grid');
+  const measure = await box(page.getByRole('button', { name: 'Measure' }));
+  const lonLabels = () => page.locator('.grid-label').filter({ hasText: /°[EW]$/ });
+  await expect.poll(() => lonLabels().count()).toBeGreaterThan(0);
+  const first = await box(lonLabels().first());
+  // Drag the map sideways so that grid line runs under the middle of Measure.
+  const map = await box(page.getByTestId('map'));
+  const dx = measure.x + measure.width / 2 - (first.x - 3);
+  const from = { x: map.x + map.width / 2, y: map.y + map.height * 0.8 };
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move(from.x + dx, from.y, { steps: 8 });
+  await page.mouse.up();
+  const underMeasure = () =>
+    page.evaluate(([left, right]) => [...document.querySelectorAll<HTMLElement>('.grid-label')].filter((l) => /°[EW]$/.test(l.textContent ?? '')).some((l) => Math.abs(l.getBoundingClientRect().left - 3 - (left! + right!) / 2) < 4), [measure.x, measure.x + measure.width]);
+  await expect.poll(underMeasure, { message: 'a longitude line under Measure' }).toBe(true);
+  const covered = await page.evaluate(() => {
+    const controls = [...document.querySelectorAll('.map-measure button, .map-toolbar button, .leaflet-control-zoom, .basemap-button')].map((c) => c.getBoundingClientRect());
+    return [...document.querySelectorAll('.grid-label')]
+      .filter((l) => {
+        const r = l.getBoundingClientRect();
+        return controls.some((c) => c.left < r.right && r.left < c.right && c.top < r.bottom && r.top < c.bottom);
+      })
+      .map((l) => l.textContent);
+  });
+  expect(covered, `grid labels under the map's buttons at ${width}×${height}`).toEqual([]);
+  await session.screenshot(`layout-${width}x${height}-grid-label-measure`);
+}
+
+/** At the step's window size, "Edit N sites together" keeps a gap between "Preview changes" and "Cancel". */
+async function batchEditKeepsGap({ page, session, width, height }: Step): Promise<void> {
+  const rows = page.locator('.site-row .row-main');
+  await rows.nth(0).click();
+  await rows.nth(1).click({ modifiers: ['Shift'] });
+  await page.getByRole('button', { name: 'Edit together…' }).click();
+  const dialog = page.getByRole('dialog');
+  const preview = await box(dialog.getByRole('button', { name: 'Preview changes' }));
+  const cancel = await box(dialog.getByRole('button', { name: 'Cancel' }));
+  // Side by side or one above the other, never touching.
+  const apart = Math.max(cancel.x - (preview.x + preview.width), cancel.y - (preview.y + preview.height));
+  expect(apart, `the gap between the two buttons at ${width}×${height}`).toBeGreaterThanOrEqual(6);
+  await session.screenshot(`layout-${width}x${height}-batch-edit`);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  await page.getByRole('button', { name: 'Deselect all' }).click();
+  // The row pressed first stays chosen, its card open: closed as well.
+  const card = page.locator('section.site-details');
+  await card.getByRole('button', { name: 'Clear selection' }).click();
+  await card.waitFor({ state: 'hidden' });
+}
+
+/** At the step's window size, the import dialog shows why an invalid row holds the file back without scrolling. */
+async function importDialogShowsWhy({ page, session, width, height }: Step, inputFile: (name: string, text: string) => Promise<string>): Promise<void> {
+  const path = await inputFile('audit.csv', ['Tower name;Height (ft);Lat;Lon', 'Audit North;100;45,61;-111,02', 'Audit Broken;tall;45,55;-111,05', ''].join('\r\n'));
+  await page.getByRole('button', { name: 'Import file…' }).click();
+  const dialog = page.getByRole('dialog', { name: /Import sites/ });
+  await dialog.getByLabel('Sites file').setInputFiles(path);
+  await dialog.getByRole('cell', { name: /Height in feet must be a number/ }).waitFor();
+  const help = dialog.getByText(/^Invalid rows refuse the whole file/);
+  const [line, frame] = [await box(help), await box(dialog)];
+  await session.screenshot(`layout-${width}x${height}-import-invalid`);
+  expect(await dialog.evaluate((el) => el.scrollTop), 'the dialog not scrolled').toBe(0);
+  expect(line.y + line.height, `the line inside the dialog's view at ${width}×${height}`).toBeLessThanOrEqual(frame.y + frame.height);
+  // Before a run starts, the header's button is Cancel.
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+}
+
+/** At the step's window size, a search's count ("Showing 3 of 25 sites") leaves the map check box its words on two lines at most. */
+async function searchCountLeavesCheckBox({ page, session, width, height }: Step, demo: SandboxSite[]): Promise<void> {
+  const group = demo.find((site) => site.group)!.group;
+  await page.getByLabel('Search sites').fill(group);
+  const count = page.locator('.result-count');
+  await expect.poll(() => count.textContent()).toMatch(/^Showing \d+ of 25 sites$/);
+  // Beside a long count the label was squeezed into a column one word wide: five lines at 1366×768.
+  expect(await lines(page.locator('label.map-follows > span')), `"Show only these sites on the map" at ${width}×${height}`).toBeLessThanOrEqual(2);
+  expect(await lines(count), `the count at ${width}×${height}`).toBe(1);
+  expect(await page.locator('.panel').evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+  await session.screenshot(`layout-${width}x${height}-search-count`);
+  await page.getByLabel('Search sites').fill('');
+  await expect.poll(() => count.textContent()).toBe('25 sites');
+}
+
 describe('night and sun, and short windows', () => {
   test('the Theme button cycles System, Light and Dark, is saved, and System follows the system setting', async ({ page, session, app }) => {
     await page.emulateMedia({ colorScheme: 'light' });
@@ -104,180 +293,23 @@ describe('night and sun, and short windows', () => {
     expect(session.errors).toEqual([]);
   });
 
+  // One walk through the screens a crew meets at each window size (one app and page for all of them:
+  // each step leaves the page as it found it, its own message naming the step and the size).
   for (const [width, height] of [
     [1366, 768],
     [1024, 640],
   ] as const) {
-    test(`at ${width}×${height}, a site's card open leaves at least 8 whole rows of the list, in light and in dark, and nothing overflows`, async ({ page, session, demo }) => {
+    test(`at ${width}×${height}: a site's card leaves 8 list rows, a search's count, the import dialog, "Edit together", the map's corner and a grid label under Measure keep their layout`, async ({ page, session, demo, inputFile }) => {
       await page.setViewportSize({ width, height });
-      for (const theme of ['Light', 'Dark'] as const) {
-        await chooseTheme(page, theme);
-        // A site from the middle of the list, as a crew picks one.
-        const row = page.locator('.site-row .row-main').nth(2);
-        const name = (await row.locator('.row-name').textContent())!.split(',')[0]!.trim();
-        await row.click();
-        const card = page.locator('section.site-details');
-        await card.locator('#site-details-title', { hasText: name }).waitFor();
-        await expect.poll(() => page.getByTestId('map').getAttribute('data-moving'), { timeout: 10_000 }).not.toBe('1');
-
-        expect(await wholeRows(page), `whole rows at ${width}×${height} in ${theme}`).toBeGreaterThanOrEqual(8);
-        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-        expect(await page.evaluate(() => document.body.scrollWidth)).toBeLessThanOrEqual(width);
-        // The sidebar's panel scrolls only down, never sideways.
-        expect(await page.locator('.panel').evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
-
-        // The card: wholly in the window, clear of the list and of the map's buttons.
-        const cardBox = await box(card);
-        expect(cardBox.x).toBeGreaterThanOrEqual(0);
-        expect(cardBox.y).toBeGreaterThanOrEqual(0);
-        expect(cardBox.x + cardBox.width).toBeLessThanOrEqual(width);
-        expect(cardBox.y + cardBox.height).toBeLessThanOrEqual(height);
-        expect(overlap(cardBox, await box(page.locator('.site-rows')))).toBe(false);
-        for (const control of [
-          page.getByRole('button', { name: '+ Add site' }),
-          page.getByRole('button', { name: 'Show all sites' }),
-          page.getByRole('button', { name: 'Legend' }),
-          page.getByRole('button', { name: 'Zoom in' }),
-          page.getByRole('button', { name: 'Measure' }),
-        ]) {
-          expect(overlap(cardBox, await box(control)), `the card over ${await control.textContent()}`).toBe(false);
-        }
-        // Every button of the card and the top bar can be reached: none is cut off by the window.
-        for (const button of await page.locator('section.site-details button, .status-bar button').all()) {
-          const b = await box(button);
-          expect(b.x + b.width).toBeLessThanOrEqual(width);
-          expect(b.height).toBeGreaterThanOrEqual(24);
-        }
-        // The top bar is one line: nothing in it wraps below the rest, and "Sync now" keeps its words together.
-        const bar = await page.locator('.status-bar').evaluate((el) =>
-          [...el.querySelectorAll<HTMLElement>(':scope > *, :scope button')].filter((c) => c.offsetParent !== null).map((c) => ({ text: c.textContent?.trim() ?? '', top: c.getBoundingClientRect().top, height: c.getBoundingClientRect().height })),
-        );
-        const barTop = await page.locator('.status-bar').evaluate((el) => el.getBoundingClientRect().top);
-        for (const item of bar) expect(item.top - barTop, `"${item.text}" on the top bar's first line at ${width}×${height}`).toBeLessThan(20);
-        expect(await lines(page.getByRole('button', { name: 'Sync now' })), `"Sync now" on one line at ${width}×${height}`).toBe(1);
-        await moveInCard(card, `at ${width}×${height}`);
-        await session.screenshot(`layout-${width}x${height}-${theme.toLowerCase()}`);
-
-        // Its secondary details open on request, still inside the window, and Move stays in the card.
-        await card.getByRole('button', { name: 'More details' }).click();
-        await card.getByText('Changed').waitFor();
-        const opened = await box(card);
-        expect(opened.y + opened.height).toBeLessThanOrEqual(height);
-        await moveInCard(card, `at ${width}×${height} with more details`);
-        await session.screenshot(`layout-${width}x${height}-${theme.toLowerCase()}-more`);
-        await card.getByRole('button', { name: 'Fewer details' }).click();
-        await card.getByRole('button', { name: 'Clear selection' }).click();
-      }
+      const step: Step = { page, session, width, height };
       expect(demo.length).toBeGreaterThanOrEqual(10);
-      expect(session.errors).toEqual([]);
-    });
-
-    test(`at ${width}×${height}, the tile notice and the coordinates take one line each in the map's corner, and presses beside them reach the map`, async ({ page, session }) => {
-      await page.setViewportSize({ width, height });
-      await expect.poll(() => page.getByTestId('map').getAttribute('data-tiles'), { message: 'the coordinate grid' }).toBe('grid');
-      const notice = page.locator('.map-notice');
-      const coords = page.getByTestId('cursor-coordinates');
-      // The whole sentence is in the page for screen readers while only the chip shows.
-      expect(await notice.textContent()).toMatch(/Map tiles cannot load here \(offline or blocked\) — showing a coordinate grid\./);
-      const [chip, coordsBox] = [await box(notice), await box(coords)];
-      await session.screenshot(`layout-${width}x${height}-map-corner`);
-      // Together they covered about 415×150 px (62,000 px²) of pins; now each is one short line.
-      expect(chip.height, `the notice one line at ${width}×${height}`).toBeLessThanOrEqual(36);
-      expect(coordsBox.height, `the coordinates one line at ${width}×${height}`).toBeLessThanOrEqual(36);
-      expect(chip.width * chip.height + coordsBox.width * coordsBox.height, `the corner's area at ${width}×${height}`).toBeLessThan(20_000);
-      // Beside and above them is map: a press there reaches it, not a panel.
-      const onMap = (x: number, y: number) => page.evaluate(([px, py]) => !!document.elementFromPoint(px!, py!)?.closest('[data-testid="map"]'), [x, y]);
-      expect(await onMap(chip.x + chip.width + 12, chip.y + chip.height / 2), 'right of the notice').toBe(true);
-      expect(await onMap(coordsBox.x + coordsBox.width + 12, coordsBox.y + coordsBox.height / 2), 'right of the coordinates').toBe(true);
-      expect(await onMap(chip.x + 10, chip.y - 12), 'above the notice').toBe(true);
-
-      // Pressed, the chip opens on the sentence; hidden, it stays away.
-      await notice.getByRole('button', { name: /No map tiles/ }).click();
-      await notice.getByText(/Map tiles cannot load here/).waitFor();
-      expect((await box(page.locator('.map-notice-text'))).width).toBeGreaterThan(100);
-      await session.screenshot(`layout-${width}x${height}-map-corner-open`);
-      await notice.getByRole('button', { name: 'Hide until restart' }).click();
-      await expect.poll(() => notice.count()).toBe(0);
-      // The coordinates' DMS opens on request.
-      await coords.getByRole('button', { name: 'DMS' }).click();
-      await coords.getByRole('button', { name: 'Copy DMS' }).waitFor();
-      expect(session.errors).toEqual([]);
-    });
-
-    test(`at ${width}×${height}, a longitude label under the Measure button moves below it, still on its line`, async ({ page, session }) => {
-      await page.setViewportSize({ width, height });
-      await expect.poll(() => page.getByTestId('map').getAttribute('data-tiles'), { message: 'the coordinate grid' }).toBe('grid');
-      const measure = await box(page.getByRole('button', { name: 'Measure' }));
-      const lonLabels = () => page.locator('.grid-label').filter({ hasText: /°[EW]$/ });
-      await expect.poll(() => lonLabels().count()).toBeGreaterThan(0);
-      const first = await box(lonLabels().first());
-      // Drag the map sideways so that grid line runs under the middle of Measure.
-      const map = await box(page.getByTestId('map'));
-      const dx = measure.x + measure.width / 2 - (first.x - 3);
-      const from = { x: map.x + map.width / 2, y: map.y + map.height * 0.8 };
-      await page.mouse.move(from.x, from.y);
-      await page.mouse.down();
-      await page.mouse.move(from.x + dx, from.y, { steps: 8 });
-      await page.mouse.up();
-      const underMeasure = () =>
-        page.evaluate(([left, right]) => [...document.querySelectorAll<HTMLElement>('.grid-label')].filter((l) => /°[EW]$/.test(l.textContent ?? '')).some((l) => Math.abs(l.getBoundingClientRect().left - 3 - (left! + right!) / 2) < 4), [measure.x, measure.x + measure.width]);
-      await expect.poll(underMeasure, { message: 'a longitude line under Measure' }).toBe(true);
-      const covered = await page.evaluate(() => {
-        const controls = [...document.querySelectorAll('.map-measure button, .map-toolbar button, .leaflet-control-zoom, .basemap-button')].map((c) => c.getBoundingClientRect());
-        return [...document.querySelectorAll('.grid-label')]
-          .filter((l) => {
-            const r = l.getBoundingClientRect();
-            return controls.some((c) => c.left < r.right && r.left < c.right && c.top < r.bottom && r.top < c.bottom);
-          })
-          .map((l) => l.textContent);
-      });
-      expect(covered, `grid labels under the map's buttons at ${width}×${height}`).toEqual([]);
-      await session.screenshot(`layout-${width}x${height}-grid-label-measure`);
-      expect(session.errors).toEqual([]);
-    });
-
-    test(`at ${width}×${height}, "Edit N sites together" keeps a gap between "Preview changes" and "Cancel"`, async ({ page, session }) => {
-      await page.setViewportSize({ width, height });
-      const rows = page.locator('.site-row .row-main');
-      await rows.nth(0).click();
-      await rows.nth(1).click({ modifiers: ['Shift'] });
-      await page.getByRole('button', { name: 'Edit together…' }).click();
-      const dialog = page.getByRole('dialog');
-      const preview = await box(dialog.getByRole('button', { name: 'Preview changes' }));
-      const cancel = await box(dialog.getByRole('button', { name: 'Cancel' }));
-      // Side by side or one above the other, never touching.
-      const apart = Math.max(cancel.x - (preview.x + preview.width), cancel.y - (preview.y + preview.height));
-      expect(apart, `the gap between the two buttons at ${width}×${height}`).toBeGreaterThanOrEqual(6);
-      await session.screenshot(`layout-${width}x${height}-batch-edit`);
-      expect(session.errors).toEqual([]);
-    });
-
-    test(`at ${width}×${height}, the import dialog shows why an invalid row holds the file back without scrolling`, async ({ page, session, inputFile }) => {
-      await page.setViewportSize({ width, height });
-      const path = await inputFile('audit.csv', ['Tower name;Height (ft);Lat;Lon', 'Audit North;100;45,61;-111,02', 'Audit Broken;tall;45,55;-111,05', ''].join('\r\n'));
-      await page.getByRole('button', { name: 'Import file…' }).click();
-      const dialog = page.getByRole('dialog', { name: /Import sites/ });
-      await dialog.getByLabel('Sites file').setInputFiles(path);
-      await dialog.getByRole('cell', { name: /Height in feet must be a number/ }).waitFor();
-      const help = dialog.getByText(/^Invalid rows refuse the whole file/);
-      const [line, frame] = [await box(help), await box(dialog)];
-      await session.screenshot(`layout-${width}x${height}-import-invalid`);
-      expect(await dialog.evaluate((el) => el.scrollTop), 'the dialog not scrolled').toBe(0);
-      expect(line.y + line.height, `the line inside the dialog's view at ${width}×${height}`).toBeLessThanOrEqual(frame.y + frame.height);
-      expect(session.errors).toEqual([]);
-    });
-
-    test(`at ${width}×${height}, a search's count ("Showing 3 of 25 sites") leaves the map check box its words on two lines at most`, async ({ page, session, demo }) => {
-      await page.setViewportSize({ width, height });
-      const group = demo.find((site) => site.group)!.group;
-      await page.getByLabel('Search sites').fill(group);
-      const count = page.locator('.result-count');
-      await expect.poll(() => count.textContent()).toMatch(/^Showing \d+ of 25 sites$/);
-      // Beside a long count the label was squeezed into a column one word wide: five lines at 1366×768.
-      expect(await lines(page.locator('label.map-follows > span')), `"Show only these sites on the map" at ${width}×${height}`).toBeLessThanOrEqual(2);
-      expect(await lines(count), `the count at ${width}×${height}`).toBe(1);
-      expect(await page.locator('.panel').evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
-      await session.screenshot(`layout-${width}x${height}-search-count`);
+      await siteCardLeavesRows(step);
+      await searchCountLeavesCheckBox(step, demo);
+      await importDialogShowsWhy(step, inputFile);
+      await batchEditKeepsGap(step);
+      await mapCornerOneLineEach(step);
+      // Last: it drags the map.
+      await gridLabelMovesBelowMeasure(step);
       expect(session.errors).toEqual([]);
     });
   }
