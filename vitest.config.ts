@@ -36,6 +36,9 @@ const HEAVY = ['test/**/*.heavy.test.ts', ...HEAVY_FILES];
 const NOT_UNIT = ['test/e2e/**', 'test/components/**', 'node_modules/**', ...HEAVY];
 const OVERRIDING = filesOverridingAtTopLevel(fileURLToPath(new URL('.', import.meta.url)));
 
+/** Bundles the CLI, the hosts and the preview's worker thread once a run (process-bundles-setup.ts). */
+const PROCESS_BUNDLES = 'test/support/process-bundles-setup.ts';
+
 const FAST = 0;
 const SLOW = 1;
 
@@ -52,6 +55,8 @@ export default defineConfig({
           name: 'unit',
           include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
           exclude: [...NOT_UNIT, ...OVERRIDING],
+          // The preview's worker thread (and the processes heavy starts), bundled once for the run.
+          globalSetup: [PROCESS_BUNDLES],
           isolate: false,
           maxWorkers: FAST_WORKERS,
           sequence: { groupOrder: FAST },
@@ -65,6 +70,7 @@ export default defineConfig({
               test: {
                 name: 'unit-isolated',
                 include: OVERRIDING,
+                globalSetup: [PROCESS_BUNDLES],
                 exclude: NOT_UNIT,
                 maxWorkers: FAST_WORKERS,
                 sequence: { groupOrder: FAST },
@@ -104,7 +110,7 @@ export default defineConfig({
           name: 'heavy',
           include: HEAVY,
           // The CLI and the other processes these files start, bundled once for the run.
-          globalSetup: ['test/support/process-bundles-setup.ts'],
+          globalSetup: [PROCESS_BUNDLES],
           exclude: ['test/e2e/**', 'node_modules/**'],
           maxWorkers: SLOW_WORKERS,
           // A cap, not a wait: these files read gigabyte files and hostile inputs in child processes.

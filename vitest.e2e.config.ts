@@ -19,7 +19,8 @@ export default defineConfig({
     // already starts its own app, so nothing of one file's app reaches the next). A fixture override
     // stays inside a describe here (test/support/isolation.ts; test/unit/test-isolation.test.ts).
     isolate: false,
-    globalSetup: ['test/e2e/global-setup.ts'],
+    // The renderer built, and the import preview's worker thread bundled (process-bundles-setup.ts).
+    globalSetup: ['test/e2e/global-setup.ts', 'test/support/process-bundles-setup.ts'],
     maxWorkers: SLOW_WORKERS,
     testTimeout: 180_000,
     hookTimeout: 180_000,

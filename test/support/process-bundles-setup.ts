@@ -58,7 +58,12 @@ async function build(): Promise<string> {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const run = (shared.sitewalkProcessBundles ??= { dir: build(), users: 0 });
   run.users++;
-  project.provide('processBundles', await run.dir);
+  const dir = await run.dir;
+  project.provide('processBundles', dir);
+  // The in-process CLI, hosts and app of the unit and end-to-end files start their import previews'
+  // worker threads from the bundle too (preview-off-thread.ts); the test workers are started after
+  // this and inherit it.
+  process.env['SITEWALK_PREVIEW_THREAD'] = join(dir, 'preview-thread.cjs');
   return async () => {
     if (--run.users > 0) return;
     shared.sitewalkProcessBundles = undefined;

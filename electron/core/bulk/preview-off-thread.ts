@@ -28,8 +28,15 @@ await import(${JSON.stringify(SOURCE.href)});
 
 const present = (url: URL): boolean => url.protocol === 'file:' && existsSync(fileURLToPath(url));
 
-/** The bundled worker as a file a thread can start: packaged, it sits in app.asar.unpacked (electron-builder.yml). */
+/**
+ * The bundled worker as a file a thread can start: packaged, it sits in app.asar.unpacked
+ * (electron-builder.yml). A process running from source may be given one built elsewhere in
+ * SITEWALK_PREVIEW_THREAD (the test run builds one for its in-process CLI and hosts): loading the
+ * TypeScript through tsx again cost each preview twice the CPU of the bundle's start.
+ */
 function bundledWorker(): string | null {
+  const given = process.env['SITEWALK_PREVIEW_THREAD'];
+  if (given && existsSync(given)) return given;
   if (BUNDLED.protocol !== 'file:') return null;
   const path = fileURLToPath(BUNDLED);
   const unpacked = path.replace(/([\\/])app\.asar([\\/])/, '$1app.asar.unpacked$2');
