@@ -80,8 +80,22 @@ const openMbtilesFiles = (pid: number) =>
 
 const isPng = (bytes: Buffer | null) => bytes?.subarray(1, 4).toString('latin1') === 'PNG';
 
+/**
+ * forkReaderProcess as a host running from source starts it (`npm start`, the CLI): the TypeScript
+ * through tsx, not the bundle the test run gives its in-process hosts (electron/node/prebuilt.ts).
+ */
+const fromSource: ReaderProcessStarter = (events) => {
+  const given = process.env['SITEWALK_PROCESS_BUNDLES'];
+  delete process.env['SITEWALK_PROCESS_BUNDLES'];
+  try {
+    return forkReaderProcess(events);
+  } finally {
+    if (given !== undefined) process.env['SITEWALK_PROCESS_BUNDLES'] = given;
+  }
+};
+
 describe.each<[string, () => ReaderProcessStarter]>([
-  ['child_process.fork', () => forkReaderProcess],
+  ['child_process.fork, from source', () => fromSource],
   ["Electron's utilityProcess (a fake of it on fork)", () => utilityReaderProcess(fakeUtilityProcess, BUNDLED_CHILD)],
 ])('the MBTiles reader started by %s', (_label, starterOf) => {
   it('reads two files in one process, within its memory bound, and leaves none behind when they close', async ({ tempDir }) => {

@@ -61,9 +61,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const dir = await run.dir;
   project.provide('processBundles', dir);
   // The in-process CLI, hosts and app of the unit and end-to-end files start their import previews'
-  // worker threads from the bundle too (preview-off-thread.ts); the test workers are started after
-  // this and inherit it.
-  process.env['SITEWALK_PREVIEW_THREAD'] = join(dir, 'preview-thread.cjs');
+  // worker threads and MBTiles readers from these bundles too (electron/node/prebuilt.ts); the test
+  // workers are started after this and inherit it.
+  process.env['SITEWALK_PROCESS_BUNDLES'] = dir;
   return async () => {
     if (--run.users > 0) return;
     shared.sitewalkProcessBundles = undefined;

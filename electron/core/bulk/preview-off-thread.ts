@@ -9,6 +9,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { prebuilt } from '../../node/prebuilt';
 import type { ImportOptions } from '../../shared/bulk/import';
 import { previewToStore, type PreviewSource } from './import-file';
 import { StoredPreview } from './preview-store';
@@ -30,13 +31,12 @@ const present = (url: URL): boolean => url.protocol === 'file:' && existsSync(fi
 
 /**
  * The bundled worker as a file a thread can start: packaged, it sits in app.asar.unpacked
- * (electron-builder.yml). A process running from source may be given one built elsewhere in
- * SITEWALK_PREVIEW_THREAD (the test run builds one for its in-process CLI and hosts): loading the
- * TypeScript through tsx again cost each preview twice the CPU of the bundle's start.
+ * (electron-builder.yml). Running from source, one built elsewhere if given (../../node/prebuilt.ts):
+ * through tsx each preview's thread cost twice the CPU of the bundle's start.
  */
 function bundledWorker(): string | null {
-  const given = process.env['SITEWALK_PREVIEW_THREAD'];
-  if (given && existsSync(given)) return given;
+  const given = prebuilt('preview-thread');
+  if (given) return given;
   if (BUNDLED.protocol !== 'file:') return null;
   const path = fileURLToPath(BUNDLED);
   const unpacked = path.replace(/([\\/])app\.asar([\\/])/, '$1app.asar.unpacked$2');

@@ -1,10 +1,11 @@
 // The MBTiles reader's process in a Node host (the browser host, the CLI): child_process.fork of
-// mbtiles-child, bundled beside this module (mbtiles-child.cjs) or its TypeScript source under the
-// loader these hosts run with. The child never keeps its host alive: the pool's deadline timers do
+// mbtiles-child, bundled beside this module (mbtiles-child.cjs), given prebuilt (../../node/prebuilt.ts),
+// or its TypeScript source under the loader these hosts run with. The child never keeps its host alive: the pool's deadline timers do
 // while a read is pending. Also the pool of a caller that brings none (openTileFile without one).
 import { fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { prebuilt } from '../../node/prebuilt';
 import { MbtilesPool } from './mbtiles-pool';
 import type { ReaderMessage, ReaderProcess, ReaderProcessEvents, ReaderProcessStarter } from './mbtiles-process';
 
@@ -18,7 +19,9 @@ const present = (url: URL): boolean => url.protocol === 'file:' && existsSync(fi
 export function forkReaderProcess(events: ReaderProcessEvents): ReaderProcess {
   const options = { serialization: 'advanced' as const, stdio: ['ignore', 'ignore', 'ignore', 'ipc'] as ('ignore' | 'ipc')[] };
   let child;
-  if (present(BUNDLED)) child = fork(fileURLToPath(BUNDLED), [], options);
+  const given = prebuilt('mbtiles-child');
+  if (given) child = fork(given, [], options);
+  else if (present(BUNDLED)) child = fork(fileURLToPath(BUNDLED), [], options);
   // The loader the browser host and the CLI run under, found from here (not from the working folder).
   else if (present(SOURCE)) child = fork(fileURLToPath(SOURCE), [], { ...options, execArgv: ['--import', import.meta.resolve('tsx')] });
   else throw new Error(`the MBTiles reader is missing (${fileURLToPath(SOURCE)})`);
