@@ -6,9 +6,10 @@
 // after the other, heavy and e2e each left a core idle at their tail, and the end-to-end files, which
 // mostly wait on their pages, left one idle throughout. Vitest 4 runs the projects of a group side by
 // side only when they share one `maxWorkers` (test/support/workers.ts).
-// The unit and e2e files share a process per worker (isolate: false), so the app's modules are
-// imported once a worker rather than once a file; a unit file that overrides a fixture at its top
-// level runs in `unit-isolated`, in a process of its own (test/support/isolation.ts says why).
+// The unit, heavy and e2e files share a process per worker (isolate: false), so the app's modules
+// are imported once a worker rather than once a file; a unit or heavy file that overrides a fixture
+// at its top level runs in `unit-isolated` or `heavy-isolated`, in a process of its own
+// (test/support/isolation.ts says why).
 // `npx vitest run test/x.test.ts` runs one file in whichever project holds it;
 // `--project 'unit*'` runs only the inner loop.
 import { fileURLToPath } from 'node:url';
@@ -35,6 +36,7 @@ const HEAVY_FILES = [
 const HEAVY = ['test/**/*.heavy.test.ts', ...HEAVY_FILES];
 const NOT_UNIT = ['test/e2e/**', 'test/components/**', 'node_modules/**', ...HEAVY];
 const OVERRIDING = filesOverridingAtTopLevel(fileURLToPath(new URL('.', import.meta.url)));
+const HEAVY_OVERRIDING = OVERRIDING.filter((file) => file.endsWith('.heavy.test.ts') || HEAVY_FILES.includes(file));
 
 /** Bundles the CLI, the hosts and the preview's worker thread once a run (process-bundles-setup.ts). */
 const PROCESS_BUNDLES = 'test/support/process-bundles-setup.ts';
@@ -104,21 +106,24 @@ export default defineConfig({
           },
         },
       },
-      {
-        extends: true,
+      // The heavy files share a process per worker too (each start and import of the app's modules
+      // was about a CPU-second a file), but for those that override a fixture at their top level.
+      ...[false, true].map((isolated) => ({
+        extends: true as const,
         test: {
-          name: 'heavy',
-          include: HEAVY,
+          name: isolated ? 'heavy-isolated' : 'heavy',
+          include: isolated ? HEAVY_OVERRIDING : HEAVY,
+          isolate: isolated,
           // The CLI and the other processes these files start, bundled once for the run.
           globalSetup: [PROCESS_BUNDLES],
-          exclude: ['test/e2e/**', 'node_modules/**'],
+          exclude: ['test/e2e/**', 'node_modules/**', ...(isolated ? [] : OVERRIDING)],
           maxWorkers: SLOW_WORKERS,
           // A cap, not a wait: these files read gigabyte files and hostile inputs in child processes.
           testTimeout: 180_000,
           hookTimeout: 180_000,
           sequence: { groupOrder: SLOW },
         },
-      },
+      })),
       // Its groupOrder and maxWorkers are SLOW's (it also runs alone with -c).
       './vitest.e2e.config.ts',
     ],

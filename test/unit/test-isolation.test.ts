@@ -1,6 +1,6 @@
 // The end-to-end files share a process per worker (vitest.e2e.config.ts), where an override of a
-// fixture at a file's top level would reach every file after it; the unit files that have one run
-// in a project of their own (vitest.config.ts). Both read the same finder.
+// fixture at a file's top level would reach every file after it; the unit and heavy files that have
+// one run in projects of their own (vitest.config.ts). Both read the same finder.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
