@@ -146,6 +146,8 @@ function firstLoadSteps(): Record<string, number> {
   const steps: Record<string, number> = {};
   const list = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).find((entry) => /\/api\/listSites/.test(entry.name));
   if (list) Object.assign(steps, { 'list asked at': list.startTime, 'list first byte': list.responseStart - list.startTime, 'list transfer': list.responseEnd - list.responseStart });
+  const positions = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).find((entry) => /\/api\/sitePositions/.test(entry.name));
+  if (positions) Object.assign(steps, { 'positions asked at': positions.startTime, 'positions answered at': positions.responseEnd });
   for (const entry of performance.getEntriesByType('measure')) {
     const name = entry.name.replace(/^sitewalk:/, '');
     if (name !== entry.name) steps[name] = Math.max(steps[name] ?? 0, entry.duration);
