@@ -163,7 +163,7 @@ describe('50,000 sites', () => {
       return {
         positions: all('positions-received').length,
         inWorker: since('clusters-off-thread').length,
-        onPage: all('clusters').length,
+        onPage: since('clusters').length,
         refused: all('clusters-early-refused').length,
         askedFirst: asked !== undefined && pinsMade !== undefined && asked.startTime <= pinsMade.startTime,
       };
