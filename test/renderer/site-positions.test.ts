@@ -71,11 +71,24 @@ describe('the sites\' positions beside the list', () => {
     }
   });
 
+  it('go as whole numbers of 10⁻⁷ degrees, 9 bytes a site, while every coordinate has 7 decimals or fewer; else all as doubles, still exact', () => {
+    const rounded = [{ ...sample(), latitude: 45.1234567, longitude: -180 }, { ...sample(), latitude: -89.9999999, longitude: 179.9999999 }, { ...sample(), latitude: -0, longitude: 0.0000001 }];
+    const scaled = encodeSitePositions(sitePositionsOf(packSites(rounded)));
+    expect(scaled.byteLength).toBe(16 + 3 * 9);
+    expect(Array.from(decodeSitePositions(scaled).latitude)).toEqual([45.1234567, -89.9999999, 0]);
+    expect(Array.from(decodeSitePositions(scaled).longitude)).toEqual([-180, 179.9999999, 0.0000001]);
+    const finer = [...rounded, { ...sample(), latitude: 45.12345678901, longitude: 1 / 3 }];
+    const doubles = encodeSitePositions(sitePositionsOf(packSites(finer)));
+    expect(doubles.byteLength).toBe(16 + 4 * 17);
+    expect(Array.from(decodeSitePositions(doubles).latitude)).toEqual([45.1234567, -89.9999999, -0, 45.12345678901]);
+    expect(Array.from(decodeSitePositions(doubles).longitude)).toEqual([-180, 179.9999999, 0.0000001, 1 / 3]);
+  });
+
   it('refuses bytes that are not a positions answer, or are cut short, with a sentence', () => {
     const bytes = encodeSitePositions(sitePositionsOf(packSites([sample(), sample()])));
     expect(() => decodeSitePositions(new Uint8Array(3))).toThrow(/form this page does not read/);
     expect(() => decodeSitePositions(new TextEncoder().encode('{"value":[1,2,3]}'))).toThrow(/form this page does not read/);
-    expect(() => decodeSitePositions(bytes.subarray(0, bytes.length - 1))).toThrow(/cut short or too long \(41 bytes for 2 sites\)/);
+    expect(() => decodeSitePositions(bytes.subarray(0, bytes.length - 1))).toThrow(/cut short or too long \(33 bytes for 2 sites\)/);
   });
 });
 
