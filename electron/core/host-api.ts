@@ -314,11 +314,12 @@ export function createHostApi(
     },
   };
 
-  // The page's first paint waits for the packed site list and the outbox's first history page: build
-  // both while the page is still loading; the core keeps them until something changes.
+  // The page's first paint waits for the packed site list, its sites' positions (the first cluster
+  // index is built from them) and the outbox's first history page: build them while the page is still
+  // loading; the core keeps them until something changes.
   const warm = setImmediate(() => {
     try {
-      core.sites.listPacked();
+      positionsOf(core.sites.listPacked(), 0);
       core.outbox.history();
     } catch {
       // The page's own call will say what went wrong.
