@@ -117,4 +117,25 @@ describe('the first cluster index, built from the positions before the list arri
     await session.screenshot('early-clusters-refused');
     expect(session.errors).toEqual([]);
   });
+
+  test('is asked from the list as before when the positions cannot be read, and every site is still clustered', { timeout: 120_000 }, async ({ page, session }) => {
+    await chooseSandbox(page);
+    await expect.poll(() => mapData(page, 'pins-on-map'), { message: 'every site on the map', timeout: 60_000 }).toBeGreaterThanOrEqual(SITES);
+    const total = await mapData(page, 'pins-on-map');
+    // An answer of another format (a host of another version): the page must not take it for positions.
+    await page.route('**/api/sitePositions', (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body: Buffer.from('not positions at all') }));
+    await page.reload();
+    await expect.poll(() => page.evaluate(() => performance.getEntriesByName('sitewalk:sites-reset').length), { message: 'the first load done', timeout: 60_000 }).toBe(1);
+    const timeline = await page.evaluate(() => {
+      const received = performance.getEntriesByName('sitewalk:sites-received')[0]!.startTime;
+      const asked = performance.getEntriesByName('sitewalk:clusters-asked-early');
+      return { positions: performance.getEntriesByName('sitewalk:positions-received').length, askedEarly: asked.length, fromTheList: asked.every((entry) => entry.startTime >= received), refused: performance.getEntriesByName('sitewalk:clusters-early-refused').length };
+    });
+    expect(timeline).toEqual({ positions: 1, askedEarly: 1, fromTheList: true, refused: 0 });
+    await page.getByRole('button', { name: 'Show all sites' }).click();
+    await mapSettled(page);
+    await expect.poll(() => pinsDrawn(page), { message: 'every site drawn, as pins or in clusters' }).toBe(total);
+    expect(await mapData(page, 'clusters-drawn')).toBeGreaterThan(0);
+    expect(session.errors).toEqual([]);
+  });
 });

@@ -1,6 +1,6 @@
 // A large first load's cluster index, asked of the worker before the map has its pins: the map's first
 // build of the same pins takes the answer (cluster-client.ts, takeEarly, which compares the pins). The
-// page's boot asks the host for the located sites' positions beside the site list (a tenth of its
+// page's boot asks the host for the located sites' positions beside the site list (a sixth of its
 // bytes) and hands them to the worker the moment they arrive, so the index is built while the list is
 // still coming and being decoded; a host without that answer has the index asked when the list lands.
 // Either way the pins are those map/column-pins.ts makes: the sites with a position, in the list's
@@ -31,15 +31,16 @@ export function workerPositions(positions: SitePositions): Positions {
  */
 export function indexFromPositions(api: SitewalkApi): void {
   if (typeof api.sitePositions !== 'function' || !workerClient()) return;
-  api.sitePositions(OFF_THREAD_FROM).then(
-    (bytes) => {
+  api
+    .sitePositions(OFF_THREAD_FROM)
+    .then((bytes) => {
       marked('positions-received');
       const positions = decodeSitePositions(bytes);
       if (positions.count >= OFF_THREAD_FROM) askEarly(workerPositions(positions), CLUSTER_DEFAULTS);
-    },
-    // No positions (an older host, a refusal): the index is asked when the list arrives, as without them.
-    () => undefined,
-  );
+    })
+    // No positions (an older host, a refusal, bytes of another format): the index is asked when the list
+    // arrives, as without them.
+    .catch(() => undefined);
 }
 
 /** The index of the list's pins, asked as the list arrives (the page's boot calls this) unless one was asked already. */
