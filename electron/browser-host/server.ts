@@ -105,6 +105,12 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
     response.end(text);
   }
 
+  /** An answer that is bytes (sitePositions) goes as they are: JSON would spell each number out. */
+  function sendBytes(response: ServerResponse, bytes: Uint8Array): void {
+    response.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': bytes.byteLength, 'Cache-Control': 'no-store' });
+    response.end(bytes);
+  }
+
   function sendError(response: ServerResponse, status: number, code: string, message: string): void {
     sendJson(response, status, { error: { code, message } });
   }
@@ -166,6 +172,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
     try {
       const value = await hostApi.dispatch(method, args);
       if (method === 'listSitesPacked' && typeof value === 'object' && value !== null) sendJson(response, 200, null, packedBody(value));
+      else if (value instanceof Uint8Array) sendBytes(response, value);
       else sendJson(response, 200, { value: value ?? null });
     } catch (error) {
       if (error instanceof HostApiError) return sendError(response, 400, error.code, error.message);

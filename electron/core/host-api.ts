@@ -16,6 +16,7 @@ import { openHostServices, type HostServicesOptions, type SitewalkCore, type Syn
 import { refuse } from '../shared/result';
 import { encodeSiteList, type SiteListWire } from '../shared/contract/site-list-wire';
 import type { SiteList } from '../shared/contract/site-list';
+import { encodeSitePositions, sitePositionsOf } from '../shared/contract/site-positions';
 import type { TileProvider } from './tiles/index';
 import type { BulkSession } from './bulk/session';
 import { applySitesBatch, previewSitesBatch } from './sites/batch-edit';
@@ -116,6 +117,19 @@ function wireOf(list: SiteList): SiteListWire {
   return wire;
 }
 
+// The same for the positions: made once per list, whatever threshold the page asks with (empty below it).
+const positionsByList = new WeakMap<SiteList, { count: number; bytes: Uint8Array }>();
+const NO_POSITIONS = encodeSitePositions({ count: 0, latitude: new Float64Array(0), longitude: new Float64Array(0), state: new Uint8Array(0) });
+function positionsOf(list: SiteList, atLeast: number): Uint8Array {
+  let known = positionsByList.get(list);
+  if (!known) {
+    const positions = sitePositionsOf(list);
+    known = { count: positions.count, bytes: encodeSitePositions(positions) };
+    positionsByList.set(list, known);
+  }
+  return known.count < atLeast ? NO_POSITIONS : known.bytes;
+}
+
 function mapResult<T, U>(outcome: Result<T>, map: (value: T) => U): Result<U> {
   return outcome.ok ? { ok: true, value: map(outcome.value) } : { ok: false, issues: outcome.issues };
 }
@@ -161,6 +175,9 @@ export function createHostApi(
     },
     async listSitesPacked() {
       return wireOf(core.sites.listPacked());
+    },
+    async sitePositions(atLeast) {
+      return positionsOf(core.sites.listPacked(), atLeast);
     },
     async saveSite(input) {
       const { localId, ...fields } = input;
@@ -297,11 +314,12 @@ export function createHostApi(
     },
   };
 
-  // The page's first paint waits for the packed site list and the outbox's first history page: build
-  // both while the page is still loading; the core keeps them until something changes.
+  // The page's first paint waits for the packed site list, its sites' positions (the first cluster
+  // index is built from them) and the outbox's first history page: build them while the page is still
+  // loading; the core keeps them until something changes.
   const warm = setImmediate(() => {
     try {
-      core.sites.listPacked();
+      positionsOf(core.sites.listPacked(), 0);
       core.outbox.history();
     } catch {
       // The page's own call will say what went wrong.

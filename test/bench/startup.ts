@@ -146,9 +146,15 @@ function firstLoadSteps(): Record<string, number> {
   const steps: Record<string, number> = {};
   const list = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).find((entry) => /\/api\/listSites/.test(entry.name));
   if (list) Object.assign(steps, { 'list asked at': list.startTime, 'list first byte': list.responseStart - list.startTime, 'list transfer': list.responseEnd - list.responseStart });
+  const positions = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).find((entry) => /\/api\/sitePositions/.test(entry.name));
+  if (positions) Object.assign(steps, { 'positions asked at': positions.startTime, 'positions answered at': positions.responseEnd });
+  const worker = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).find((entry) => /cluster-worker/.test(entry.name));
+  if (worker) Object.assign(steps, { 'worker script asked at': worker.startTime, 'worker script sent from': worker.requestStart, 'worker script answered at': worker.responseEnd });
   for (const entry of performance.getEntriesByType('measure')) {
     const name = entry.name.replace(/^sitewalk:/, '');
     if (name !== entry.name) steps[name] = Math.max(steps[name] ?? 0, entry.duration);
+    // The worker's spans run beside the page's: when each began says what waited on what.
+    if (name === 'clusters-early' || name === 'clusters-worker-build') steps[`${name} began at`] ??= entry.startTime;
   }
   return steps;
 }

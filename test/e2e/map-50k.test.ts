@@ -152,15 +152,23 @@ describe('50,000 sites', () => {
     });
     expect(replaced).toBe(1);
     // Their cluster index was built once, in the worker (its script allowed by the page's policy, as
-    // session.errors would say otherwise), asked for before the pins were made, and not on the page's thread.
+    // session.errors would say otherwise), asked for before the pins were made (from the sites'
+    // positions, which the page asks for beside the list), taken, and not built on the page's thread.
     const indexed = await page.evaluate(() => {
       const received = performance.getEntriesByName('sitewalk:sites-received')[0]!.startTime;
-      const since = (name: string) => performance.getEntriesByName(`sitewalk:${name}`).filter((entry) => entry.startTime >= received);
-      const [asked] = since('clusters-asked-early');
+      const all = (name: string) => performance.getEntriesByName(`sitewalk:${name}`);
+      const since = (name: string) => all(name).filter((entry) => entry.startTime >= received);
+      const [asked] = all('clusters-asked-early');
       const [pinsMade] = since('pins-from-columns');
-      return { inWorker: since('clusters-off-thread').length, onPage: since('clusters').length, askedFirst: asked !== undefined && pinsMade !== undefined && asked.startTime <= pinsMade.startTime };
+      return {
+        positions: all('positions-received').length,
+        inWorker: since('clusters-off-thread').length,
+        onPage: since('clusters').length,
+        refused: all('clusters-early-refused').length,
+        askedFirst: asked !== undefined && pinsMade !== undefined && asked.startTime <= pinsMade.startTime,
+      };
     });
-    expect(indexed).toEqual({ inWorker: 1, onPage: 0, askedFirst: true });
+    expect(indexed).toEqual({ positions: 1, inWorker: 1, onPage: 0, refused: 0, askedFirst: true });
 
     // The list and its search work on every site at once.
     await page.getByLabel('Search sites').fill('Tower 50000');

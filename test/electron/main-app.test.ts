@@ -7,7 +7,7 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApiEvent, Result, ProfileView, StatusView } from '../../electron/shared/contract/index';
+import { decodeSiteList, decodeSitePositions, sitePositionsOf, type ApiEvent, type Result, type ProfileView, type SiteListWire, type StatusView } from '../../electron/shared/contract/index';
 import { openHostBackend, type HostBackend } from '../../electron/core/host-backend';
 import { createSessionSecretStore } from '../../electron/core/profiles/session';
 import { createMainApp, type MainApp } from '../../electron/main/app';
@@ -208,6 +208,19 @@ describe('IPC', () => {
     contents.mainFrame.url = 'app://sitewalk/index.html';
     expect(await app.invoke('listSites')).toEqual([]);
     expect(app.logs.filter((line) => line.startsWith('refused an API call'))).toHaveLength(5);
+  });
+
+  it("answers where the list's located sites are as bytes, which reach the page through IPC's structured clone as the list gives them", async () => {
+    const app = await start();
+    for (const [k, name] of ['North', 'South'].entries()) await app.invoke('saveSite', { name, height: 30, latitude: 45.25 + k, longitude: -111.1234567 });
+    // What Electron's IPC does to a reply on its way to the page.
+    const bytes = structuredClone(await app.invoke<Uint8Array>('sitePositions', 0));
+    expect(bytes).toBeInstanceOf(Uint8Array);
+    const plain = (positions: ReturnType<typeof decodeSitePositions>) => ({ count: positions.count, latitude: Array.from(positions.latitude), longitude: Array.from(positions.longitude), state: Array.from(positions.state) });
+    const listed = plain(sitePositionsOf(decodeSiteList(structuredClone(await app.invoke<SiteListWire>('listSitesPacked')))));
+    expect(listed.latitude).toEqual(expect.arrayContaining([45.25, 46.25]));
+    expect(plain(decodeSitePositions(bytes))).toEqual(listed);
+    expect(decodeSitePositions(structuredClone(await app.invoke<Uint8Array>('sitePositions', listed.count + 1))).count).toBe(0);
   });
 
   it('refuses unknown methods and bad arguments with a sentence', async () => {

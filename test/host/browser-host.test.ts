@@ -7,7 +7,7 @@ import { request as httpRequest } from 'node:http';
 import { symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, vi } from 'vitest';
-import type { ApiEvent, Result, ProfileView, SiteView, StatusView } from '../../electron/shared/contract/index';
+import { decodeSiteList, decodeSitePositions, sitePositionsOf, type ApiEvent, type Result, type ProfileView, type SiteView, type StatusView } from '../../electron/shared/contract/index';
 import { startBrowserHost } from '../../electron/browser-host/server';
 import { ROOT } from '../../electron/main/build';
 import { apiFromBridge, createHttpBridge } from '../../renderer/src/api/http-bridge';
@@ -240,6 +240,21 @@ describe('calls', () => {
     const status = (await call(host, 'getStatus', [])).json<{ value: StatusView }>().value;
     expect(status.host).toBe('browser');
     expect(status.activeProfileId).toBe('sandbox');
+  });
+
+  it("answers where the list's located sites are as raw bytes the page's bridge reads, and none below its threshold", async ({ host }) => {
+    expect((await call(host, 'saveSite', [{ name: 'Bytes Ridge', height: 45, latitude: 40.4412345, longitude: -79.99 }])).status).toBe(200);
+    const response = await call(host, 'sitePositions', [0]);
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('application/octet-stream');
+    const api = apiFromBridge(createHttpBridge({ token: host.token, baseUrl: host.origin }));
+    const plain = (positions: ReturnType<typeof decodeSitePositions>) => ({ count: positions.count, latitude: Array.from(positions.latitude), longitude: Array.from(positions.longitude), state: Array.from(positions.state) });
+    const expected = plain(sitePositionsOf(decodeSiteList(await api.listSitesPacked())));
+    expect(expected.latitude).toContain(40.4412345);
+    expect(plain(decodeSitePositions(await api.sitePositions(0)))).toEqual(expected);
+    expect(plain(decodeSitePositions(await api.sitePositions(expected.count + 1)))).toEqual({ count: 0, latitude: [], longitude: [], state: [] });
+    // A refusal still comes as the host's sentence, not as bytes.
+    await expect(api.sitePositions(-1)).rejects.toThrow(/sitePositions/);
   });
 
   it('returns input issues as a result, not an error', async ({ host }) => {

@@ -5,7 +5,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, vi } from 'vitest';
-import { DEFAULT_SETTINGS, type ApiEvent, type Result, type ProfileView } from '../../electron/shared/contract/index';
+import { DEFAULT_SETTINGS, decodeSiteList, decodeSitePositions, sitePositionsOf, type ApiEvent, type Result, type ProfileView } from '../../electron/shared/contract/index';
 import { it } from '../support/fixtures';
 
 // Nothing is sent in these tests.
@@ -101,6 +101,30 @@ describe('sites and the outbox', () => {
     expect(await hostApi.api.addExistingSite({ name: 'Somewhere' })).toEqual({ ok: false, issues: [{ field: 'siteId', message: expect.stringMatching(/ID/) }] });
     const added = await hostApi.api.addExistingSite({ siteId: '98765', name: 'Hilltop' });
     expect(added).toMatchObject({ ok: true, value: { siteId: '98765', name: 'Hilltop', syncState: 'synced' } });
+  });
+
+  it("answers where the list's located sites are, through IPC's structured clone, none below the page's threshold, and anew after a change", async ({ openBackend }) => {
+    const { hostApi } = await openBackend();
+    for (const [k, state] of ['north', 'south', 'east'].entries()) expect((await hostApi.api.saveSite({ name: `Mast ${state}`, height: 30, latitude: 40 + k / 4, longitude: -80.1234567 })).ok).toBe(true);
+    expect((await hostApi.api.addExistingSite({ siteId: '98765', name: 'Nowhere yet' })).ok).toBe(true);
+    // What the Electron host's invoke does to an answer on its way to the page.
+    const asked = async (atLeast: unknown) => decodeSitePositions(structuredClone((await hostApi.dispatch('sitePositions', [atLeast])) as Uint8Array));
+    const plain = (positions: ReturnType<typeof decodeSitePositions>) => ({ count: positions.count, latitude: Array.from(positions.latitude), longitude: Array.from(positions.longitude), state: Array.from(positions.state) });
+    const listed = async () => plain(sitePositionsOf(decodeSiteList(await hostApi.api.listSitesPacked())));
+
+    const expected = await listed();
+    expect(expected.count).toBeGreaterThanOrEqual(3);
+    expect(expected.latitude).toEqual(expect.arrayContaining([40, 40.25, 40.5]));
+    expect(plain(await asked(0))).toEqual(expected);
+    expect(plain(await asked(expected.count))).toEqual(expected);
+    expect((await asked(expected.count + 1)).count).toBe(0);
+
+    expect((await hostApi.api.saveSite({ name: 'Mast west', height: 30, latitude: -33.5, longitude: 151.25 })).ok).toBe(true);
+    const after = plain(await asked(0));
+    expect(after).toEqual(await listed());
+    expect(after.count).toBe(expected.count + 1);
+    await expect(hostApi.dispatch('sitePositions', ['many'])).rejects.toThrow(/sitePositions/);
+    await expect(hostApi.dispatch('sitePositions', [])).rejects.toThrow(/takes 1 argument/);
   });
 
   it('tells the page what one transaction changed on many sites as one event', async ({ openBackend }) => {

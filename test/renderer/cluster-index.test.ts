@@ -1,6 +1,7 @@
 // The cluster index built in the worker and sent to the page as buffers is the index the page would
 // have built: every zoom's clusters and pins, each cluster's count, centre, box and badges, its members
 // and the zoom it splits at are the same.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildIndex, northFirst, northFirstOrder, packIndex, transferables, unpackIndex, type ClusterIndex, type Summary } from '../../renderer/src/map/pins/cluster-index';
 import type { ClusterOptions } from '../../renderer/src/map/pins/cluster-protocol';
@@ -62,6 +63,17 @@ describe('the cluster index built off the page', () => {
     // The comparison saw clusters with every badge, not only lone pins.
     expect(clusters).toBeGreaterThan(100);
     expect(shown(there, 8).some((item) => typeof item !== 'string' && item.pending > 0 && item.failed > 0 && item.review > 0)).toBe(true);
+  });
+
+  it("orders the worker's pins exactly as the page's stable sort does, through ties, -0 and 0, and extremes", () => {
+    const latitude = fc.oneof(fc.constantFrom(0, -0, 90, -90, 45.5, 45.5000001), fc.double({ min: -90, max: 90, noNaN: true }), fc.integer({ min: -3, max: 3 }).map((n) => n / 10));
+    fc.assert(
+      fc.property(fc.array(latitude, { maxLength: 300 }), (lats) => {
+        const pins = lats.map((lat, k) => ({ id: k, lat, lng: 0, mark: 'none' as const }));
+        expect(Array.from(northFirstOrder(Float64Array.from(lats)))).toEqual(northFirst(pins).map((pin) => pin.id));
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('refuses to stand an index on pins other than those it was built from', () => {

@@ -8,6 +8,7 @@ export * from './basemaps';
 export * from './gps';
 export * from './site-list';
 export * from './site-list-wire';
+export * from './site-positions';
 export * from './batch-edit';
 export type { Result } from '../result';
 export type { Binding, InputIssue, KeyStoreKind, OutboxState, PinStyle, SyncState } from '../domain';

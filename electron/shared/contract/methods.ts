@@ -73,6 +73,7 @@ export const API_METHODS = {
   testProfile: z.tuple([id, connectionTestOptionsSchema]),
   listSites: z.tuple([]),
   listSitesPacked: z.tuple([]),
+  sitePositions: z.tuple([z.number().int().min(0).max(100_000_000)]),
   saveSite: z.tuple([siteInputSchema]),
   addExistingSite: z.tuple([siteInputSchema]),
   listOutbox: z.tuple([]),
@@ -134,6 +135,11 @@ export interface SitewalkApi {
   listSites(): Promise<SiteView[]>;
   /** The same sites as listSites, in the lean columnar form the page loads at start (decodeSiteList, then unpackSites). */
   listSitesPacked(): Promise<SiteListWire>;
+  /**
+   * Where the located sites of that list are, as bytes (decodeSitePositions): for the page's cluster
+   * worker, asked beside the list and far smaller. Empty when fewer than `atLeast` sites are located.
+   */
+  sitePositions(atLeast: number): Promise<Uint8Array>;
   /** Validates, queues durably, returns the site as now pending. */
   saveSite(input: SiteInput): Promise<Result<SiteView>>;
   /** Adds a site the service already has, by its ID, to the local register (nothing is sent). */

@@ -134,6 +134,8 @@ export function createHttpBridge(options: HttpBridgeOptions): HttpBridge {
       hostGone(true);
       throw new ApiCallError('host-gone', HOST_GONE_MESSAGE, 0);
     }
+    // An answer that is bytes (sitePositions) comes as they are.
+    if (response.ok && response.headers.get('Content-Type') === 'application/octet-stream') return new Uint8Array(await response.arrayBuffer());
     const body = (await response.json().catch(() => null)) as { value?: unknown; error?: { code?: string; message?: string } } | null;
     // Over the size limit: a refusal of the file, said where the dialog says the others.
     if (chosen && response.status === 413 && body?.error?.message) return { ok: false, issues: [{ field: 'file', message: body.error.message }] };
@@ -253,6 +255,7 @@ export const API_METHOD_NAMES = Object.keys({
   testProfile: true,
   listSites: true,
   listSitesPacked: true,
+  sitePositions: true,
   saveSite: true,
   addExistingSite: true,
   listOutbox: true,

@@ -11,7 +11,7 @@ import { getApi, onApiEvent } from '../api';
 import { describeError } from '../shared/store/app-store';
 import { preloadPinImages } from '../shared/sprites';
 import { applyTheme, savedTheme } from '../shared/theme';
-import { indexEarly } from '../map/pins/cluster-early';
+import { indexEarly, indexFromPositions } from '../map/pins/cluster-early';
 
 // The last theme before the first paint: no flash of white at night while the settings load.
 applyTheme(savedTheme());
@@ -25,9 +25,13 @@ const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element.');
 
 try {
-  const store = createAppStore(getApi(), onApiEvent);
+  const api = getApi();
+  const store = createAppStore(api, onApiEvent);
+  // Many pins are clustered in a worker: it starts now, and builds from the sites' positions (asked
+  // first, before the larger list) while the list is still coming.
+  indexFromPositions(api);
   // The map (in the first screen) draws the first load's pins from its columns, whichever comes first;
-  // many pins are clustered in a worker, asked as soon as they arrive.
+  // if the positions did not start their clusters, the list does as soon as it arrives.
   store.expectMap(indexEarly);
   void store.start();
   // The pin pictures decode while the host answers: the map draws as soon as both are there.

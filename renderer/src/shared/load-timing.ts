@@ -20,14 +20,14 @@ export function marked(name: string): void {
   record(name, performance.now());
 }
 
-/** Records the span from `start` (a performance.now()) to now as `sitewalk:<name>`, the first few times. */
-export function record(name: string, start: number): void {
+/** Records the span from `start` (a performance.now()) to `end` (now by default) as `sitewalk:<name>`, the first few times. */
+export function record(name: string, start: number, end = performance.now()): void {
   const count = recorded.get(name) ?? 0;
   if (count >= RECORDED_PER_NAME) return;
   recorded.set(name, count + 1);
   // Measuring is never worth an error: a browser without the User Timing API just has no figures.
   try {
-    performance.measure(`sitewalk:${name}`, { start, end: performance.now() });
+    performance.measure(`sitewalk:${name}`, { start, end });
   } catch {
     // Nothing to record on.
   }

@@ -3,7 +3,7 @@
 // answers matched to their requests. Where no worker can run (Node, a script that fails to load or is
 // refused) there is no client, or its answers fail, and the page builds its indexes itself. No
 // supercluster here: the page's boot asks through this module before the map's code has arrived.
-import { marked } from '../../shared/load-timing';
+import { marked, record } from '../../shared/load-timing';
 import { MARKS, type BuildAnswer, type BuildRequest, type ClusterOptions, type Located } from './cluster-protocol';
 
 /** The pins as the worker reads them: positions and marks (places in MARKS), in the layer's order. */
@@ -22,6 +22,9 @@ class WorkerClient {
 
   constructor(private readonly worker: Worker) {
     worker.addEventListener('message', (event: MessageEvent<BuildAnswer>) => {
+      // The build itself on the page's timeline: what the time from asking to answer spent building,
+      // the rest was the worker's start and the crossings.
+      if (event.data.ok) record('clusters-worker-build', event.data.built[0] - performance.timeOrigin, event.data.built[1] - performance.timeOrigin);
       const waiting = this.waiting.get(event.data.ticket);
       this.waiting.delete(event.data.ticket);
       waiting?.resolve(event.data);
@@ -81,15 +84,24 @@ export function positionsOf(pins: readonly Located[]): Positions {
 
 /** An index asked for before its pins were made (cluster-early.ts), for the first build of the same pins. */
 let early: { positions: Positions; options: ClusterOptions; answer: Promise<BuildAnswer> } | null = null;
+/** Only the first load's pins are asked early, once: from the host's positions, or else from the list. */
+let askedEarly = false;
 
-/** Asks the worker now for the index of pins the map will be given later. */
+/** Whether an index was asked early already (then the list's arrival asks nothing more). */
+export function earlyAsked(): boolean {
+  return askedEarly;
+}
+
+/** Asks the worker now for the index of pins the map will be given later (once a page). */
 export function askEarly(positions: Positions, options: ClusterOptions): void {
   const client = workerClient();
-  if (!client) return;
+  if (!client || askedEarly) return;
+  askedEarly = true;
+  const asked = performance.now();
   const answer = client.request(positions, options);
   marked('clusters-asked-early');
   // Never taken (the map was given other pins): its failure is nobody's to hear.
-  answer.catch(() => undefined);
+  answer.then(() => record('clusters-early', asked), () => undefined);
   early = { positions, options, answer };
 }
 
@@ -97,7 +109,13 @@ export function askEarly(positions: Positions, options: ClusterOptions): void {
 export function takeEarly(positions: Positions, options: ClusterOptions): Promise<BuildAnswer> | null {
   const asked = early;
   early = null;
-  if (!asked || !sameOptions(asked.options, options) || !sameArrays(asked.positions.lat, positions.lat) || !sameArrays(asked.positions.lng, positions.lng) || !sameArrays(asked.positions.marks, positions.marks)) return null;
+  if (!asked) return null;
+  if (!sameOptions(asked.options, options) || !sameArrays(asked.positions.lat, positions.lat) || !sameArrays(asked.positions.lng, positions.lng) || !sameArrays(asked.positions.marks, positions.marks)) {
+    // A site changed between the positions and the list (or the map was given other pins): said on the
+    // page's timeline, so a slow first paint can be told from a refused index.
+    marked('clusters-early-refused');
+    return null;
+  }
   return asked.answer;
 }
 

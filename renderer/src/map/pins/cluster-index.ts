@@ -27,10 +27,33 @@ export function northFirst<P extends Located>(pins: readonly P[]): P[] {
   return [...pins].sort((a, b) => b.lat - a.lat);
 }
 
-/** northFirst as places in `lat` (the worker's way: it has the latitudes, not the pins). */
+/**
+ * northFirst as places in `lat` (the worker's way: it has the latitudes, not the pins). The worker runs
+ * this once a page, cold: a comparison function called ~800,000 times for 50,000 pins took it 25 ms, so
+ * the latitudes are sorted by the engine's own numeric sort instead, and each place put after the
+ * earlier places of its latitude (found by bisection), which is the stable sort's order.
+ */
 export function northFirstOrder(lat: Float64Array): Uint32Array {
-  const order = Array.from(lat, (_, k) => k).sort((a, b) => lat[b]! - lat[a]!);
-  return Uint32Array.from(order);
+  const n = lat.length;
+  // Ascending keys are descending latitudes; 0 - x makes -0 and 0 one key, as the comparison has them.
+  const keys = new Float64Array(n);
+  for (let k = 0; k < n; k++) keys[k] = 0 - lat[k]!;
+  if (keys.some(Number.isNaN)) return Uint32Array.from(Array.from(lat, (_, k) => k).sort((a, b) => lat[b]! - lat[a]!));
+  const sorted = keys.slice().sort();
+  const placed = new Uint32Array(n);
+  const order = new Uint32Array(n);
+  for (let k = 0; k < n; k++) {
+    const key = keys[k]!;
+    let low = 0;
+    let high = n;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (sorted[middle]! < key) low = middle + 1;
+      else high = middle;
+    }
+    order[low + placed[low]!++] = k;
+  }
+  return order;
 }
 
 export type ClusterIndex<P extends Located> = Supercluster<P, Summary>;

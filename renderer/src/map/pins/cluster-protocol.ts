@@ -38,8 +38,12 @@ export interface BuildRequest {
 
 export const MARKS: readonly PinMark[] = ['none', 'pending', 'failed', 'review'];
 
-/** The answer: the index of the pins in drawing order, and that order (`order[k]` is the request's place of the k-th pin). */
-export type BuildAnswer = { ticket: number; ok: true; packed: PackedIndex; order: Uint32Array } | { ticket: number; ok: false; message: string };
+/**
+ * The answer: the index of the pins in drawing order, and that order (`order[k]` is the request's place
+ * of the k-th pin); `built` is when the worker started and ended the build (ms since 1970, as
+ * performance.timeOrigin + now(): the two threads' timelines start at different moments).
+ */
+export type BuildAnswer = { ticket: number; ok: true; packed: PackedIndex; order: Uint32Array; built: [number, number] } | { ticket: number; ok: false; message: string };
 
 /** An index as it crosses between threads: per zoom its kdbush buffer and its cluster data, and the summaries. */
 export interface PackedIndex {

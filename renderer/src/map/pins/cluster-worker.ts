@@ -8,10 +8,12 @@ import { MARKS, type BuildAnswer, type BuildRequest, type Located } from './clus
 self.addEventListener('message', (event: MessageEvent<BuildRequest>) => {
   const { ticket, options, lat, lng, marks } = event.data;
   let answer: BuildAnswer;
+  const started = performance.timeOrigin + performance.now();
   try {
     const order = northFirstOrder(lat);
     const pins: Located[] = Array.from(order, (k) => ({ lat: lat[k]!, lng: lng[k]!, mark: MARKS[marks[k]!] ?? 'none' }));
-    answer = { ticket, ok: true, packed: packIndex(buildIndex(pins, options), pins.length, options), order };
+    const packed = packIndex(buildIndex(pins, options), pins.length, options);
+    answer = { ticket, ok: true, packed, order, built: [started, performance.timeOrigin + performance.now()] };
   } catch (error) {
     answer = { ticket, ok: false, message: error instanceof Error ? error.message : String(error) };
   }

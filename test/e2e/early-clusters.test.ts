@@ -1,0 +1,141 @@
+// The first paint of many sites clusters them in a worker from their positions, asked of the host
+// beside the (much larger) site list and handed to the worker before the list has arrived. When the CLI
+// moves a site between those two answers, the positions the worker built from are no longer the list's:
+// the map must refuse that index and show the clusters of the sites as the list has them — the moved
+// site where it is now, counted as pending — never the stale ones.
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Page } from 'playwright';
+import type { SiteView } from '../../electron/shared/contract/index';
+import { SiteRegister, type SiteRecord } from '../../electron/core/sites/register';
+import { SANDBOX_PROFILE_ID } from '../../electron/core/profiles/profiles';
+import { systemClock } from '../../electron/core/clock';
+import { runSitewalk } from '../support/cli';
+import { describe, expect, test as e2e } from './fixtures';
+import { chooseSandbox, findSandboxUrl, pinsDrawn, startApp } from './helpers';
+
+// Enough to be clustered off the page's thread (OFF_THREAD_FROM), all in one region.
+const SITES = 6_000;
+
+async function seedRegister(dataDir: string): Promise<void> {
+  const { register } = await SiteRegister.open({ dataDir, clock: systemClock });
+  try {
+    const now = Date.now();
+    const records: SiteRecord[] = Array.from({ length: SITES }, (_, k) => ({
+      localId: register.newLocalId(),
+      profileId: SANDBOX_PROFILE_ID,
+      siteId: String(700_000 + k),
+      origin: 'existing',
+      known: { name: `Mast ${k + 1}`, height: 30, latitude: 45 + ((k * 7919) % 1000) / 1000, longitude: -112 + ((k * 104729) % 1000) / 700, group: '', description: '' },
+      appliedSeq: 0,
+      createdAt: now,
+      updatedAt: now,
+    }));
+    await register.put(records);
+  } finally {
+    await register.close();
+  }
+}
+
+const test = e2e.extend('app', async ({ tempDir }, { onCleanup }) => {
+  const dataDir = join(tempDir, 'data');
+  await mkdir(dataDir);
+  await seedRegister(dataDir);
+  const app = await startApp(dataDir);
+  onCleanup(() => app.stop());
+  return app;
+});
+
+function mapData(page: Page, name: string): Promise<number> {
+  return page.getByTestId('map').getAttribute(`data-${name}`).then(Number);
+}
+
+async function mapSettled(page: Page): Promise<void> {
+  await expect.poll(() => page.getByTestId('map').getAttribute('data-moving'), { message: 'the map to stop moving', timeout: 10_000 }).not.toBe('1');
+}
+
+describe('the first cluster index, built from the positions before the list arrives', () => {
+  test('is refused when the CLI moves a site between the two answers, and the map clusters the sites as the list has them', { timeout: 120_000 }, async ({ app, page, session, tempDir }) => {
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await chooseSandbox(page);
+    await expect.poll(() => mapData(page, 'pins-on-map'), { message: 'every site on the map', timeout: 60_000 }).toBeGreaterThanOrEqual(SITES);
+    const total = await mapData(page, 'pins-on-map');
+    expect(await mapData(page, 'pins-pending')).toBe(0);
+    // The CLI's edit is never answered, so the site stays pending and nothing after the load changes its pin.
+    const sandbox = await findSandboxUrl(app);
+    const faults = await fetch(`${sandbox}/_sandbox/faults`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ hangRate: 1, operations: ['SitesAPI'] }) });
+    expect(faults.ok).toBe(true);
+    const moved = (await app.call<SiteView[]>('listSites')).find((site) => site.name === 'Mast 1')!;
+    const home = join(tempDir, 'home');
+    await mkdir(home);
+
+    // The page opened again; its site list is held until the host has answered the positions and the CLI has moved a site.
+    const positionsAnswered = page.waitForResponse((response) => response.url().endsWith('/api/sitePositions'));
+    let edited: Awaited<ReturnType<typeof runSitewalk>> | null = null;
+    await page.route('**/api/listSitesPacked', async (route) => {
+      try {
+        await (await positionsAnswered).finished();
+        edited = await runSitewalk(home, ['site', 'edit', moved.localId, '--lat', '30.5', '--lon=-90.25', '--data-dir', app.dataDir]);
+        // The app has read the CLI's change before it answers the list.
+        await expect.poll(async () => (await app.call<SiteView[]>('listSites')).find((site) => site.localId === moved.localId)?.latitude, { message: 'the app to see the move' }).toBe(30.5);
+      } finally {
+        await route.continue();
+      }
+    });
+    // What the first frame drew, before anything the page hears afterwards (the sync's changes) redraws it.
+    await page.addInitScript(() => {
+      const seen = new MutationObserver(() => {
+        const map = document.querySelector<HTMLElement>('[data-testid="map"]');
+        if (Number(map?.dataset['pinsDrawn'] ?? 0) === 0) return;
+        (window as unknown as { firstDraw: object }).firstDraw = { drawn: Number(map!.dataset['pinsDrawn']), pending: Number(map!.dataset['pinsPending']) };
+        seen.disconnect();
+      });
+      seen.observe(document, { subtree: true, attributes: true, attributeFilter: ['data-pins-drawn'] });
+    });
+    await page.reload();
+    await expect.poll(() => page.evaluate(() => performance.getEntriesByName('sitewalk:sites-reset').length), { message: 'the first load done', timeout: 60_000 }).toBe(1);
+    expect(edited).toMatchObject({ code: 0 });
+
+    // The worker's first index was of the positions before the move, and the map refused it.
+    const timeline = await page.evaluate(() => ({
+      positions: performance.getEntriesByName('sitewalk:positions-received').length,
+      askedEarly: performance.getEntriesByName('sitewalk:clusters-asked-early').length,
+      refused: performance.getEntriesByName('sitewalk:clusters-early-refused').length,
+    }));
+    expect(timeline).toEqual({ positions: 1, askedEarly: 1, refused: 1 });
+    // Its first frame counted the moved site as pending (the index of the positions before the move knew it as synced).
+    const firstDraw = await page.evaluate(() => (window as unknown as { firstDraw?: { drawn: number; pending: number } }).firstDraw);
+    expect(firstDraw?.pending).toBe(1);
+    expect(firstDraw?.drawn).toBeGreaterThan(0);
+
+    // Every site drawn, the moved one counted once, as pending.
+    await page.getByRole('button', { name: 'Show all sites' }).click();
+    await mapSettled(page);
+    await expect.poll(() => mapData(page, 'pins-on-map')).toBe(total);
+    await expect.poll(() => pinsDrawn(page), { message: 'every site drawn, as pins or in clusters' }).toBe(total);
+    await expect.poll(() => mapData(page, 'pins-pending'), { message: 'the moved site drawn as pending' }).toBe(1);
+    await session.screenshot('early-clusters-refused');
+    expect(session.errors).toEqual([]);
+  });
+
+  test('is asked from the list as before when the positions cannot be read, and every site is still clustered', { timeout: 120_000 }, async ({ page, session }) => {
+    await chooseSandbox(page);
+    await expect.poll(() => mapData(page, 'pins-on-map'), { message: 'every site on the map', timeout: 60_000 }).toBeGreaterThanOrEqual(SITES);
+    const total = await mapData(page, 'pins-on-map');
+    // An answer of another format (a host of another version): the page must not take it for positions.
+    await page.route('**/api/sitePositions', (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body: Buffer.from('not positions at all') }));
+    await page.reload();
+    await expect.poll(() => page.evaluate(() => performance.getEntriesByName('sitewalk:sites-reset').length), { message: 'the first load done', timeout: 60_000 }).toBe(1);
+    const timeline = await page.evaluate(() => {
+      const received = performance.getEntriesByName('sitewalk:sites-received')[0]!.startTime;
+      const asked = performance.getEntriesByName('sitewalk:clusters-asked-early');
+      return { positions: performance.getEntriesByName('sitewalk:positions-received').length, askedEarly: asked.length, fromTheList: asked.every((entry) => entry.startTime >= received), refused: performance.getEntriesByName('sitewalk:clusters-early-refused').length };
+    });
+    expect(timeline).toEqual({ positions: 1, askedEarly: 1, fromTheList: true, refused: 0 });
+    await page.getByRole('button', { name: 'Show all sites' }).click();
+    await mapSettled(page);
+    await expect.poll(() => pinsDrawn(page), { message: 'every site drawn, as pins or in clusters' }).toBe(total);
+    expect(await mapData(page, 'clusters-drawn')).toBeGreaterThan(0);
+    expect(session.errors).toEqual([]);
+  });
+});
