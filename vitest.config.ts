@@ -108,7 +108,7 @@ export default defineConfig({
       },
       // The heavy files share a process per worker too (each start and import of the app's modules
       // was about a CPU-second a file), but for those that override a fixture at their top level.
-      ...[false, true].map((isolated) => ({
+      ...[false, ...(HEAVY_OVERRIDING.length > 0 ? [true] : [])].map((isolated) => ({
         extends: true as const,
         test: {
           name: isolated ? 'heavy-isolated' : 'heavy',

@@ -1,7 +1,8 @@
 // The MBTiles reader's process in a Node host (the browser host, the CLI): child_process.fork of
-// mbtiles-child, bundled beside this module (mbtiles-child.cjs), given prebuilt (../../node/prebuilt.ts),
-// or its TypeScript source under the loader these hosts run with. The child never keeps its host alive: the pool's deadline timers do
-// while a read is pending. Also the pool of a caller that brings none (openTileFile without one).
+// mbtiles-child, given prebuilt (../../node/prebuilt.ts), bundled beside this module
+// (mbtiles-child.cjs), or its TypeScript source under the loader these hosts run with. The child never
+// keeps its host alive: the pool's deadline timers do while a read is pending. Also the pool of a
+// caller that brings none (openTileFile without one).
 import { fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
