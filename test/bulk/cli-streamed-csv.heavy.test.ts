@@ -60,8 +60,10 @@ it('checks a well-formed 40 MB CSV of 1.23 million rows as it streams: every row
   expect(peak).toBeLessThan(PEAK_RSS);
 });
 
+// What the same import does after the stop does not depend on the signal: checked after SIGTERM only.
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  it(`stops queueing on ${signal} between batches: the rows queued are whole batches, it says how many, and the same import again queues the rest`, { timeout: 600_000 }, async ({ tempDir }) => {
+  const again = signal === 'SIGTERM';
+  it(`stops queueing on ${signal} between batches: the rows queued are whole batches, it says how many${again ? ', and the same import again queues the rest' : ''}`, { timeout: 600_000 }, async ({ tempDir }) => {
     const file = join(tempDir, 'sites.csv');
     // Ten batches: as many rows as one import may queue.
     const rows = MAX_IMPORT_ROWS;
@@ -85,10 +87,11 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     expect(queued % BATCH).toBe(0);
     expect(queued).toBeGreaterThan(0);
     expect(queued).toBeLessThan(rows);
+    if (!again) return;
 
-    const again = await runSitewalk(tempDir, ['import', file, '--no-wait', '--json', '--data-dir', dataDir]);
-    expect(again.code, again.stderr).toBe(0);
-    expect(again.json.counts).toMatchObject({ unchanged: queued, queued: rows - queued });
+    const rerun = await runSitewalk(tempDir, ['import', file, '--no-wait', '--json', '--data-dir', dataDir]);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.json.counts).toMatchObject({ unchanged: queued, queued: rows - queued });
     expect(entriesIn(dataDir)).toBe(rows);
   });
 }
