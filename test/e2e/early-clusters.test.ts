@@ -5,54 +5,23 @@
 // site where it is now, counted as pending — never the stale ones.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Page } from 'playwright';
 import type { SiteView } from '../../electron/shared/contract/index';
-import { SiteRegister, type SiteRecord } from '../../electron/core/sites/register';
-import { SANDBOX_PROFILE_ID } from '../../electron/core/profiles/profiles';
-import { systemClock } from '../../electron/core/clock';
 import { runSitewalk } from '../support/cli';
-import { describe, expect, test as e2e } from './fixtures';
-import { chooseSandbox, findSandboxUrl, pinsDrawn, startApp } from './helpers';
+import { describe, expect } from './fixtures';
+import { chooseSandbox, findSandboxUrl, pinsDrawn } from './helpers';
+import { mapData, mapSettled, testOnSeededRegister } from './seeded-register';
 
 // Enough to be clustered off the page's thread (OFF_THREAD_FROM), all in one region.
 const SITES = 6_000;
 
-async function seedRegister(dataDir: string): Promise<void> {
-  const { register } = await SiteRegister.open({ dataDir, clock: systemClock });
-  try {
-    const now = Date.now();
-    const records: SiteRecord[] = Array.from({ length: SITES }, (_, k) => ({
-      localId: register.newLocalId(),
-      profileId: SANDBOX_PROFILE_ID,
-      siteId: String(700_000 + k),
-      origin: 'existing',
-      known: { name: `Mast ${k + 1}`, height: 30, latitude: 45 + ((k * 7919) % 1000) / 1000, longitude: -112 + ((k * 104729) % 1000) / 700, group: '', description: '' },
-      appliedSeq: 0,
-      createdAt: now,
-      updatedAt: now,
-    }));
-    await register.put(records);
-  } finally {
-    await register.close();
-  }
-}
-
-const test = e2e.extend('app', async ({ tempDir }, { onCleanup }) => {
-  const dataDir = join(tempDir, 'data');
-  await mkdir(dataDir);
-  await seedRegister(dataDir);
-  const app = await startApp(dataDir);
-  onCleanup(() => app.stop());
-  return app;
-});
-
-function mapData(page: Page, name: string): Promise<number> {
-  return page.getByTestId('map').getAttribute(`data-${name}`).then(Number);
-}
-
-async function mapSettled(page: Page): Promise<void> {
-  await expect.poll(() => page.getByTestId('map').getAttribute('data-moving'), { message: 'the map to stop moving', timeout: 10_000 }).not.toBe('1');
-}
+const test = testOnSeededRegister(SITES, 700_000, (k) => ({
+  name: `Mast ${k + 1}`,
+  height: 30,
+  latitude: 45 + ((k * 7919) % 1000) / 1000,
+  longitude: -112 + ((k * 104729) % 1000) / 700,
+  group: '',
+  description: '',
+}));
 
 describe('the first cluster index, built from the positions before the list arrives', () => {
   test('is refused when the CLI moves a site between the two answers, and the map clusters the sites as the list has them', { timeout: 120_000 }, async ({ app, page, session, tempDir }) => {

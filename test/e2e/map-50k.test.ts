@@ -3,14 +3,10 @@
 // click on a cluster zooms in until single pins appear. The register is written before the app
 // starts (as an import and its sync leave it), so the test spends its time on the map, not on 50,000
 // calls to a sandbox.
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Page } from 'playwright';
-import { SiteRegister, type SiteRecord } from '../../electron/core/sites/register';
-import { SANDBOX_PROFILE_ID } from '../../electron/core/profiles/profiles';
-import { systemClock } from '../../electron/core/clock';
-import { describe, expect, test as e2e } from './fixtures';
-import { chooseSandbox, pinsDrawn, startApp } from './helpers';
+import { describe, expect } from './fixtures';
+import { chooseSandbox, pinsDrawn } from './helpers';
+import { mapData, mapSettled, testOnSeededRegister } from './seeded-register';
 
 const SITES = 50_000;
 const TOWNS = 25;
@@ -28,44 +24,8 @@ function site(k: number) {
   };
 }
 
-/** The Sandbox profile's register holding SITES synced sites, written before the app opens it. */
-async function seedRegister(dataDir: string): Promise<void> {
-  const { register } = await SiteRegister.open({ dataDir, clock: systemClock });
-  try {
-    const now = Date.now();
-    const records: SiteRecord[] = Array.from({ length: SITES }, (_, k) => ({
-      localId: register.newLocalId(),
-      profileId: SANDBOX_PROFILE_ID,
-      siteId: String(900_000 + k),
-      origin: 'existing',
-      known: site(k),
-      appliedSeq: 0,
-      createdAt: now,
-      updatedAt: now,
-    }));
-    for (let start = 0; start < SITES; start += 10_000) await register.put(records.slice(start, start + 10_000));
-  } finally {
-    await register.close();
-  }
-}
-
 /** The app on a data folder that already holds the 50,000 sites. */
-const test = e2e.extend('app', async ({ tempDir }, { onCleanup }) => {
-  const dataDir = join(tempDir, 'data');
-  await mkdir(dataDir);
-  await seedRegister(dataDir);
-  const app = await startApp(dataDir);
-  onCleanup(() => app.stop());
-  return app;
-});
-
-function mapData(page: Page, name: string): Promise<number> {
-  return page.getByTestId('map').getAttribute(`data-${name}`).then(Number);
-}
-
-async function mapSettled(page: Page): Promise<void> {
-  await expect.poll(() => page.getByTestId('map').getAttribute('data-moving'), { message: 'the map to stop moving', timeout: 10_000 }).not.toBe('1');
-}
+const test = testOnSeededRegister(SITES, 900_000, site);
 
 /** A cluster near the map's centre, found the way a user finds one: by pointing (the tooltip says "N sites"). */
 async function findCluster(page: Page): Promise<{ x: number; y: number; count: number }> {
