@@ -8,8 +8,8 @@
 // refuses the early index and asks for its own pins' (never a stale cluster).
 import type { SitewalkApi } from '../../../../electron/shared/contract/methods';
 import type { SiteList } from '../../../../electron/shared/contract/site-list';
-import { decodeSitePositions, type SitePositions } from '../../../../electron/shared/contract/site-positions';
-import { SYNC_STATES, type SyncState } from '../../../../electron/shared/domain';
+import { decodeSitePositions, sitePositionsOf, type SitePositions } from '../../../../electron/shared/contract/site-positions';
+import { SYNC_STATES } from '../../../../electron/shared/domain';
 import { markFor } from '../../shared/format';
 import { marked } from '../../shared/load-timing';
 import { askEarly, earlyAsked, workerClient, type Positions } from './cluster-client';
@@ -46,20 +46,7 @@ export function indexFromPositions(api: SitewalkApi): void {
 /** The index of the list's pins, asked as the list arrives (the page's boot calls this) unless one was asked already. */
 export function indexEarly(list: SiteList): void {
   if (earlyAsked()) return;
-  let count = 0;
-  for (let k = 0; k < list.count; k++) if (list.latitude[k] != null && list.longitude[k] != null) count++;
-  if (count < OFF_THREAD_FROM) return;
-  const markOf = list.texts.map((text) => Math.max(0, MARKS.indexOf(markFor(text as SyncState))));
-  const positions = { lat: new Float64Array(count), lng: new Float64Array(count), marks: new Uint8Array(count) };
-  let at = 0;
-  for (let k = 0; k < list.count; k++) {
-    const lat = list.latitude[k];
-    const lng = list.longitude[k];
-    if (lat == null || lng == null) continue;
-    positions.lat[at] = lat;
-    positions.lng[at] = lng;
-    positions.marks[at] = markOf[list.syncState[k]!] ?? 0;
-    at++;
-  }
-  askEarly(positions, CLUSTER_DEFAULTS);
+  // The same located sites, in the same order, as the host's positions answer holds.
+  const positions = sitePositionsOf(list);
+  if (positions.count >= OFF_THREAD_FROM) askEarly(workerPositions(positions), CLUSTER_DEFAULTS);
 }
