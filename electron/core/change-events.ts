@@ -57,7 +57,8 @@ export function gatherChanges(listener: (event: ApiEvent) => void, now: () => nu
     owed = false;
     if (timer) clearTimeout(timer);
     timer = null;
-    if (closed) return;
+    if (closed || (status === null && sites.size === 0 && entries.size === 0)) return;
+    lastBatch = now();
     const told = status;
     status = null;
     if (sites.size > 0 || entries.size > 0) {
@@ -72,13 +73,9 @@ export function gatherChanges(listener: (event: ApiEvent) => void, now: () => nu
       }
       entries.clear();
       sites.clear();
-      lastBatch = now();
       listener({ type: 'changes', changes });
     }
-    if (told) {
-      lastBatch = now();
-      listener({ type: 'status', status: told });
-    }
+    if (told) listener({ type: 'status', status: told });
   }
 
   return {
