@@ -27,6 +27,17 @@ export const systemClock: Clock = {
   },
 };
 
+/** Waits for `work` to settle, for at most `ms` on `clock`: whether it settled in time. */
+export async function settledWithin(clock: Clock, ms: number, work: Promise<unknown>): Promise<boolean> {
+  let timer: TimerHandle | null = null;
+  const late = new Promise<boolean>((resolve) => (timer = clock.setTimer(() => resolve(false), ms)));
+  try {
+    return await Promise.race([work.then(() => true, () => true), late]);
+  } finally {
+    if (timer) clock.clearTimer(timer);
+  }
+}
+
 export interface ManualClock extends Clock {
   /** Moves time forward, firing every timer that falls due, in order, letting promises settle between. */
   advance(ms: number): Promise<void>;

@@ -145,6 +145,7 @@ class Core implements SitewalkCore {
       retry: { ...DEFAULT_RETRY, ...options.retry },
       probe: { ...DEFAULT_PROBE, ...options.probe },
       ...(options.checkEveryMs !== undefined ? { checkEveryMs: options.checkEveryMs } : {}),
+      ...(options.closeGraceMs !== undefined ? { closeGraceMs: options.closeGraceMs } : {}),
       activeProfile: activeId,
       access: this.access,
       onStatus: () => events.emit('status', this.status()),

@@ -66,6 +66,8 @@ export interface CoreOptions {
   checkEveryMs?: number;
   /** Per service call (default 30 s). */
   timeoutMs?: number;
+  /** How long closing waits for calls in flight before cancelling them as interrupted (default 5 s). */
+  closeGraceMs?: number;
   /** Start sending as soon as the core opens and after every enqueue (default true; the CLI sends only on `sync`). */
   autoSync?: boolean;
   /** How the built-in sandbox starts; false = no built-in sandbox (its profile cannot sync). */

@@ -139,6 +139,29 @@ describe('core against the sandbox', () => {
     expect((await serviceMail(sandbox.url)).length).toBe(mailBefore + recipients);
   });
 
+  it('closes without waiting out calls the service never answers: the edit goes again, the create waits for review', async ({ sandbox, openCore, tempDir, binding }) => {
+    const core = await openCore({ sandbox: false, autoSync: false, closeGraceMs: 200 });
+    await useService(core, sandbox.url, { binding });
+    const known = await core.sites.save({ name: 'Known', height: 30, latitude: 45, longitude: -93 });
+    if (!known.ok) throw new Error('save failed');
+    await core.sync.syncNow();
+    expect((await core.sync.untilSettled()).blocked).toBeNull();
+
+    sandbox.setFaults({ hangRate: 1, operations: ['SitesAPI'] });
+    const edit = await core.sites.save({ localId: known.value.site.localId, height: 44 });
+    const create = await core.sites.save({ name: 'Hung', height: 20, latitude: 46, longitude: -94 });
+    if (!edit.ok || !create.ok) throw new Error('save failed');
+    await core.sync.syncNow();
+    await expect.poll(() => [edit, create].map((saved) => core.outbox.get(saved.value.entry.id)?.state), waiting('both calls to be on their way')).toEqual(['sending', 'sending']);
+    // The calls' own limit is 20 s: closing cancels them after its grace instead, and says so.
+    await core.close();
+
+    const reopened = await openCore({ sandbox: false, autoSync: false, dataDir: tempDir });
+    expect(reopened.outbox.get(edit.value.entry.id)).toMatchObject({ state: 'pending', problem: { kind: 'interrupted', message: expect.stringMatching(/sent again/) } });
+    expect(reopened.outbox.get(create.value.entry.id)).toMatchObject({ state: 'needs-review', problem: { kind: 'interrupted', mayHaveBeenApplied: true } });
+    expect(reopened.sites.get(known.value.site.localId)).toMatchObject({ syncState: 'pending', height: 44 });
+  });
+
   it('shows the rendering qualities offline from the cache, and says it is the cache', async ({ sandbox, core }) => {
     const fresh = await core.renderingQualities({ refresh: true });
     expect(fresh.fromCache).toBe(false);

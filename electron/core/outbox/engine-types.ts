@@ -73,6 +73,12 @@ export interface EngineOptions {
    * while it cannot be reached (default 20 s).
    */
   checkEveryMs?: number;
+  /**
+   * How long closing waits for calls in flight to be answered (default 5 s). After that they are
+   * cancelled and recorded as interrupted, as a crash would leave them: an edit is sent again later,
+   * a create or an emailing reprocess goes to review.
+   */
+  closeGraceMs?: number;
   /** The profile whose entries are sent, or null. */
   activeProfile(): string | null;
   /** The one way to the service: clients, keys and reachability per profile. */

@@ -7,10 +7,10 @@
 // service every `checkEveryMs` (a free probe), so the status is never just the last call's result.
 // Its parts: the probe (service-probe.ts), recording a call's answer (record-result.ts), and how
 // the queue and the connection read for the user (engine-status.ts).
-import type { Clock, Random, TimerHandle } from '../clock';
+import { settledWithin, type Clock, type Random, type TimerHandle } from '../clock';
 import type { Blocked, EngineOptions, EngineStatus, SettleResult } from './engine-types';
 import type { CallResult, ReprocessResult, ServiceClient, SiteResult } from '../service/types';
-import { DEFAULT_CHECK_EVERY_MS, DEFAULT_PROBE, DEFAULT_RETRY, type RetryPolicy } from './policy';
+import { CLOSE_GRACE_MS, DEFAULT_CHECK_EVERY_MS, DEFAULT_PROBE, DEFAULT_RETRY, type RetryPolicy } from './policy';
 import type { OutboxStore } from './store';
 import { ConnectionMonitor, HUNG_AFTER_MS } from './connection';
 import { connectionStatus, currentBlock, isSendable, waitingUntil } from './engine-status';
@@ -46,6 +46,8 @@ export class SyncEngine {
   private readonly waiters = new Set<{ skipWaiting: boolean; resolve: (result: SettleResult) => void }>();
   private readonly recorder: RecordContext;
   private readonly probe: ServiceProbe;
+  /** Cancels the calls still in flight once closing has waited its grace for them. */
+  private readonly closing = new AbortController();
 
   constructor(private readonly options: EngineOptions) {
     this.store = options.store;
@@ -194,13 +196,18 @@ export class SyncEngine {
     this.kick();
   }
 
-  /** Stops scheduling and waits for requests in flight to be answered and recorded. */
+  /**
+   * Stops scheduling and waits for requests in flight to be answered and recorded, at most the close
+   * grace: a call unanswered then (a hung service) is cancelled and recorded as interrupted.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     this.probe.stop();
     if (this.retryTimer) this.clock.clearTimer(this.retryTimer);
     this.retryTimer = null;
-    await Promise.allSettled([...this.inflight.values()]);
+    const answered = Promise.allSettled([...this.inflight.values()]);
+    if (!(await settledWithin(this.clock, this.options.closeGraceMs ?? CLOSE_GRACE_MS, answered))) this.closing.abort(new Error('Sitewalk is closing.'));
+    await answered;
     await Promise.allSettled([...this.writes]);
     const status = this.status();
     for (const waiter of this.waiters) waiter.resolve({ blocked: { reason: 'offline', message: 'Sync stopped: Sitewalk is closing.' }, status });
@@ -284,9 +291,15 @@ export class SyncEngine {
       if (!isIdempotent(entry)) await marked;
       const current = this.store.get(entry.id);
       if (!current || current.state !== 'sending') return void (await marked);
+      const call = { signal: this.closing.signal };
       const result: CallResult<SiteResult | ReprocessResult> =
-        current.kind === 'site' ? await client.saveSite(current.payload) : await client.reprocessEus(current.payload);
+        current.kind === 'site' ? await client.saveSite(current.payload, call) : await client.reprocessEus(current.payload, call);
       await marked;
+      if (!result.ok && result.error.kind === 'network' && result.error.code === 'ABORTED' && result.error.sent === 'maybe' && this.closing.signal.aborted) {
+        // Cancelled by closing: what a crash leaves, said as such (an edit goes again, a create to review).
+        await this.store.update(transitions.recoverInterrupted([current], this.clock.now()));
+        return;
+      }
       if (result.ok) {
         // The result is committed in one transaction with the register's fold (and, for a create,
         // the new site ID handed to the edits behind it). Settling waits for it.

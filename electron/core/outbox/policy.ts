@@ -30,10 +30,11 @@ export const DEFAULT_RETRY: RetryPolicy = { baseMs: 2_000, capMs: 5 * 60_000, ma
  */
 export const SAME_ANSWER_LIMIT = 4;
 
-/** Probe of an unreachable service: first after ~baseMs, then doubling, never more than capMs apart. */
 /** How often a started engine re-checks the service with nothing in flight (a free probe). */
 export const DEFAULT_CHECK_EVERY_MS = 20_000;
-
+/** How long closing waits for a call in flight before cancelling it (engine.stop). */
+export const CLOSE_GRACE_MS = 5_000;
+/** Probe of an unreachable service: first after ~baseMs, then doubling, never more than capMs apart. */
 export const DEFAULT_PROBE: RetryPolicy = { baseMs: 1_000, capMs: 60_000, maxAttempts: Number.POSITIVE_INFINITY };
 
 /**
