@@ -1,6 +1,6 @@
-// Where the first paint at 1,000 sites goes, beside the bare Leaflet page: each page opened once with
-// a Chromium performance trace and a CPU profile until the pins (or the marker) are drawn: the main
-// thread's tasks summed by kind (script compile and run, style and layout, paint), the CPU samples by
+// Where the first paint at 1,000 sites (SITES=N: another count) goes, beside the bare Leaflet page:
+// each page opened once with a Chromium performance trace and a CPU profile until the pins (or the
+// marker) are drawn: the main thread's tasks summed by kind (script compile and run, style and layout, paint), the CPU samples by
 // where their code came from (a package or a folder of ours, through the build's source maps) overall
 // and per 50 ms, the page's requests (when each left and ended) and the long tasks.
 // `npx tsx test/bench/paint-profile.ts [rounds]` prints it (DEPTH=6 names our files instead of their
@@ -168,11 +168,12 @@ function summarise(label: string, run: Awaited<ReturnType<typeof traced>>): void
 }
 
 const rounds = Number(process.argv[2] ?? 1);
+const sites = Number(process.env['SITES'] ?? 1_000);
 const sandbox = await startSandboxProcess();
 let dataDir: string | null = null;
 try {
   await raiseQuota(sandbox);
-  dataDir = (await prepare(sandbox, 1_000)).dataDir;
+  dataDir = (await prepare(sandbox, sites)).dataDir;
 } finally {
   await sandbox.stop();
 }
@@ -187,7 +188,7 @@ try {
     const app = await spawnApp(copy);
     try {
       await app.call('saveSettings', { tileUrl: 'http://127.0.0.1:9/{z}/{x}/{y}.png' });
-      summarise('Sitewalk, 1,000 sites', await traced(browser, app.url, (page) => page.waitForFunction(() => Number(document.querySelector('[data-testid="map"]')?.getAttribute('data-pins-drawn') ?? 0) > 0, null, { polling: 'raf' })));
+      summarise(`Sitewalk, ${sites.toLocaleString('en')} sites`, await traced(browser, app.url, (page) => page.waitForFunction(() => Number(document.querySelector('[data-testid="map"]')?.getAttribute('data-pins-drawn') ?? 0) > 0, null, { polling: 'raf' })));
     } finally {
       await app.stop();
       await rm(copy, { recursive: true, force: true });

@@ -16,8 +16,7 @@ export function offThread(): OffThreadBuilder | null {
   if (!client) return null;
   return {
     async build<P extends Located>(pins: readonly P[], options: ClusterOptions): Promise<ClusterIndex<P>> {
-      const positions = positionsOf(pins);
-      const answer = await (takeEarly(positions, options) ?? client.request(positions, options));
+      const answer = await (takeEarly(pins, options) ?? client.request(positionsOf(pins), options));
       if (!answer.ok) throw new Error(answer.message);
       const started = performance.now();
       try {

@@ -106,11 +106,11 @@ export function askEarly(positions: Positions, options: ClusterOptions): void {
 }
 
 /** The answer asked early, when it was for exactly these pins and options; each early answer is offered once. */
-export function takeEarly(positions: Positions, options: ClusterOptions): Promise<BuildAnswer> | null {
+export function takeEarly(pins: readonly Located[], options: ClusterOptions): Promise<BuildAnswer> | null {
   const asked = early;
   early = null;
   if (!asked) return null;
-  if (!sameOptions(asked.options, options) || !sameArrays(asked.positions.lat, positions.lat) || !sameArrays(asked.positions.lng, positions.lng) || !sameArrays(asked.positions.marks, positions.marks)) {
+  if (!sameOptions(asked.options, options) || !samePins(asked.positions, pins)) {
     // A site changed between the positions and the list (or the map was given other pins): said on the
     // page's timeline, so a slow first paint can be told from a refused index.
     marked('clusters-early-refused');
@@ -123,8 +123,12 @@ function sameOptions(a: ClusterOptions, b: ClusterOptions): boolean {
   return a.radius === b.radius && a.maxZoom === b.maxZoom && a.minPoints === b.minPoints;
 }
 
-function sameArrays(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
-  if (a.length !== b.length) return false;
-  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+/** Whether `pins` are, place by place, the positions and marks asked with (read in place: no copy of 50,000). */
+function samePins(positions: Positions, pins: readonly Located[]): boolean {
+  if (positions.lat.length !== pins.length) return false;
+  for (let k = 0; k < pins.length; k++) {
+    const pin = pins[k]!;
+    if (pin.lat !== positions.lat[k] || pin.lng !== positions.lng[k] || Math.max(0, MARKS.indexOf(pin.mark)) !== positions.marks[k]) return false;
+  }
   return true;
 }

@@ -134,17 +134,41 @@ export function packIndex(index: ClusterIndex<Located>, count: number, options: 
   };
 }
 
-/** The index `packed` describes, over `pins`: the same pins, in the same order, as it was built from. */
+/**
+ * The index `packed` describes, over `pins`: the same pins, in the same order, as it was built from.
+ * Its points and cluster summaries are made as queries reach them (a view shows a few hundred of the
+ * 50,000 pins and of the clusters of every zoom), not all at once before the first frame.
+ */
 export function unpackIndex<P extends Located>(packed: PackedIndex, pins: readonly P[], options: ClusterOptions): ClusterIndex<P> {
   if (pins.length !== packed.count || packed.levels.length !== options.maxZoom + 2) throw new Error('the packed cluster index is not of these pins');
   const index = newIndex<P>(options);
   const parts = partsOf(index, false);
   parts.trees = packed.levels.map((level) => Object.assign(KDBush.from(level.tree), { data: level.data }));
-  parts.clusterProps = Array.from({ length: packed.summaries.length / SUMMARY_FIELDS.length }, (_, k) => {
+  const s = packed.summaries;
+  parts.clusterProps = onDemand<Summary>(s.length / SUMMARY_FIELDS.length, (k) => {
     const at = k * SUMMARY_FIELDS.length;
-    const s = packed.summaries;
     return { south: s[at]!, west: s[at + 1]!, north: s[at + 2]!, east: s[at + 3]!, pending: s[at + 4]!, failed: s[at + 5]!, review: s[at + 6]! };
   });
-  parts.points = pins.map((pin) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: [pin.lng, pin.lat] }, properties: pin }));
+  parts.points = onDemand(pins.length, (k) => {
+    const pin = pins[k]!;
+    return { type: 'Feature', geometry: { type: 'Point', coordinates: [pin.lng, pin.lat] }, properties: pin };
+  });
   return index;
+}
+
+/**
+ * An array of `length` items, each made by `make` when first read and kept: what supercluster reads of
+ * its points and summaries (an item by place, and the length), and no more.
+ */
+function onDemand<T>(length: number, make: (k: number) => T): T[] {
+  const made: Array<T | undefined> = new Array<T | undefined>(length);
+  return new Proxy(made, {
+    get(target, key, receiver) {
+      if (typeof key === 'string' && key !== '') {
+        const k = Number(key);
+        if (Number.isInteger(k) && k >= 0 && k < length) return (target[k] ??= make(k));
+      }
+      return Reflect.get(target, key, receiver);
+    },
+  }) as T[];
 }

@@ -1,6 +1,9 @@
 // The pins the layer knows, by ID, and what a redraw needs of them: the drawing order (north first,
 // so a pin further south overlaps the one above it, as on paper) and every pin's projected position
-// at one zoom. Both are cached: they are rebuilt only after the pins or the zoom change.
+// at one zoom. Both are cached: they are rebuilt only after the pins or the zoom change. A replace
+// keeps the pins as given and makes their index by ID when it is first asked for: the first frame
+// of 50,000 pins is drawn from their clusters, which need no lookup by ID, and the 50,000-key map
+// (10-25 ms on the page) is made afterwards, when a pin is hovered, chosen or changed.
 import L from 'leaflet';
 import type { Pin } from './types';
 
@@ -12,40 +15,43 @@ export interface Projected {
 }
 
 export class PinSet {
-  private readonly byId = new Map<string, Pin>();
+  /** Every pin, when they came as one replace and nothing since: the index by ID is not made yet. */
+  private given: readonly Pin[] | null = null;
+  private index = new Map<string, Pin>();
   private order: Pin[] = [];
   private orderDirty = true;
   private x = new Float64Array(0);
   private y = new Float64Array(0);
   private projectedZoom = NaN;
 
-  /** Replaces every pin. */
+  /** Replaces every pin; their IDs are distinct (sites' local IDs). */
   replace(pins: Iterable<Pin>): void {
-    this.byId.clear();
-    for (const pin of pins) this.byId.set(pin.id, pin);
+    this.given = Array.isArray(pins) ? (pins as readonly Pin[]) : [...pins];
+    this.index = new Map();
     this.changed();
   }
 
   /** Adds or replaces some pins and removes others. */
   update(changed: Iterable<Pin>, removedIds: Iterable<string>): void {
-    for (const pin of changed) this.byId.set(pin.id, pin);
-    for (const id of removedIds) this.byId.delete(id);
+    const byId = this.byId();
+    for (const pin of changed) byId.set(pin.id, pin);
+    for (const id of removedIds) byId.delete(id);
     this.changed();
   }
 
   get(id: string): Pin | undefined {
-    return this.byId.get(id);
+    return this.byId().get(id);
   }
 
   get size(): number {
-    return this.byId.size;
+    return this.given?.length ?? this.index.size;
   }
 
   /** The box around every pin, or null when there is none. */
   bounds(): L.LatLngBounds | null {
-    if (this.byId.size === 0) return null;
+    if (this.size === 0) return null;
     let s = 90, w = 180, n = -90, e = -180;
-    for (const pin of this.byId.values()) {
+    for (const pin of this.given ?? this.index.values()) {
       if (pin.lat < s) s = pin.lat;
       if (pin.lat > n) n = pin.lat;
       if (pin.lng < w) w = pin.lng;
@@ -55,14 +61,14 @@ export class PinSet {
   }
 
   /** Every pin, in the order they were first set (cheaper than `ordered` where order does not matter). */
-  all(): Pin[] {
-    return [...this.byId.values()];
+  all(): readonly Pin[] {
+    return this.given ?? [...this.index.values()];
   }
 
   /** Every pin in drawing order (north first). */
   ordered(): readonly Pin[] {
     if (this.orderDirty) {
-      this.order = [...this.byId.values()].sort((a, b) => b.lat - a.lat);
+      this.order = [...this.all()].sort((a, b) => b.lat - a.lat);
       this.orderDirty = false;
       this.projectedZoom = NaN;
     }
@@ -87,6 +93,15 @@ export class PinSet {
       this.projectedZoom = zoom;
     }
     return { pins: this.order, x: this.x, y: this.y };
+  }
+
+  /** The pins by ID, made from the last replace's pins on first use. */
+  private byId(): Map<string, Pin> {
+    if (this.given) {
+      for (const pin of this.given) this.index.set(pin.id, pin);
+      this.given = null;
+    }
+    return this.index;
   }
 
   private changed(): void {
