@@ -119,7 +119,7 @@ function wireOf(list: SiteList): SiteListWire {
 
 // The same for the positions: made once per list, whatever threshold the page asks with (empty below it).
 const positionsByList = new WeakMap<SiteList, { count: number; bytes: Uint8Array }>();
-const NO_POSITIONS = encodeSitePositions({ count: 0, latitude: new Float64Array(0), longitude: new Float64Array(0), state: new Uint8Array(0) });
+const NO_POSITIONS = encodeSitePositions({ count: 0, latitude: new Float64Array(0), longitude: new Float64Array(0), state: new Uint8Array(0), style: new Uint8Array(0) });
 function positionsOf(list: SiteList, atLeast: number): Uint8Array {
   let known = positionsByList.get(list);
   if (!known) {

@@ -1,8 +1,8 @@
-// The first paint of many sites clusters them in a worker from their positions, asked of the host
-// beside the (much larger) site list and handed to the worker before the list has arrived. When the CLI
-// moves a site between those two answers, the positions the worker built from are no longer the list's:
-// the map must refuse that index and show the clusters of the sites as the list has them — the moved
-// site where it is now, counted as pending — never the stale ones.
+// The first paint of many sites draws them from their positions, asked of the host before the (much
+// larger) site list, clustered in a worker; the list is asked once those pins are on screen, and they
+// learn their sites from it. When the CLI moves a site between the two answers, the pins drawn are no
+// longer the list's: the map must replace them with the list's and show the moved site where it is
+// now, counted as pending, never keep the positions' picture.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SiteView } from '../../electron/shared/contract/index';
@@ -23,8 +23,33 @@ const test = testOnSeededRegister(SITES, 700_000, (k) => ({
   description: '',
 }));
 
-describe('the first cluster index, built from the positions before the list arrives', () => {
-  test('is refused when the CLI moves a site between the two answers, and the map clusters the sites as the list has them', { timeout: 120_000 }, async ({ app, page, session, tempDir }) => {
+describe('the first pins, drawn from the positions before the list arrives', () => {
+  test('learn their sites from the list: a pin drawn first opens its site', { timeout: 120_000 }, async ({ page, session }) => {
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await chooseSandbox(page);
+    await expect.poll(() => mapData(page, 'pins-on-map'), { message: 'every site on the map', timeout: 60_000 }).toBeGreaterThanOrEqual(SITES);
+    const total = await mapData(page, 'pins-on-map');
+    await page.reload();
+    await expect.poll(() => page.evaluate(() => performance.getEntriesByName('sitewalk:sites-reset').length), { message: 'the first load done', timeout: 60_000 }).toBe(1);
+    const timeline = await page.evaluate(() => {
+      const at = (name: string) => performance.getEntriesByName(`sitewalk:${name}`).map((entry) => entry.startTime);
+      return { fromPositions: at('pins-from-positions').length, identified: at('pins-identified').length, fromList: at('pins-from-columns').length, listAfterDraw: at('sites-received')[0]! > at('pins-from-positions')[0]!, refused: at('clusters-early-refused').length };
+    });
+    // Drawn from the positions with the worker's index; the list asked after, its sites naming those pins.
+    expect(timeline).toEqual({ fromPositions: 1, identified: 1, fromList: 0, listAfterDraw: true, refused: 0 });
+    await expect.poll(() => pinsDrawn(page), { message: 'every site drawn, as pins or in clusters' }).toBe(total);
+    // A pin drawn first knows its site now: chosen from the list (the map goes to it), its menu names it.
+    await page.getByLabel('Search sites').fill('Mast 1');
+    await page.getByRole('button', { name: /^Mast 1\b/ }).first().click();
+    await page.locator('#site-details-title', { hasText: 'Mast 1' }).waitFor();
+    await mapSettled(page);
+    const box = (await page.getByTestId('map').boundingBox())!;
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2 - 28, { button: 'right' });
+    await page.getByRole('menu', { name: /^Actions for Mast \d+$/ }).waitFor();
+    expect(session.errors).toEqual([]);
+  });
+
+  test('are replaced when the CLI moves a site between the two answers, and the map clusters the sites as the list has them', { timeout: 120_000 }, async ({ app, page, session, tempDir }) => {
     await page.setViewportSize({ width: 1366, height: 768 });
     await chooseSandbox(page);
     await expect.poll(() => mapData(page, 'pins-on-map'), { message: 'every site on the map', timeout: 60_000 }).toBeGreaterThanOrEqual(SITES);
@@ -65,16 +90,16 @@ describe('the first cluster index, built from the positions before the list arri
     await expect.poll(() => page.evaluate(() => performance.getEntriesByName('sitewalk:sites-reset').length), { message: 'the first load done', timeout: 60_000 }).toBe(1);
     expect(edited).toMatchObject({ code: 0 });
 
-    // The worker's first index was of the positions before the move, and the map refused it.
+    // The first pins were the positions before the move (the site synced); the list's, with the move, replaced them.
     const timeline = await page.evaluate(() => ({
       positions: performance.getEntriesByName('sitewalk:positions-received').length,
       askedEarly: performance.getEntriesByName('sitewalk:clusters-asked-early').length,
-      refused: performance.getEntriesByName('sitewalk:clusters-early-refused').length,
+      fromPositions: performance.getEntriesByName('sitewalk:pins-from-positions').length,
+      fromList: performance.getEntriesByName('sitewalk:pins-from-columns').length,
     }));
-    expect(timeline).toEqual({ positions: 1, askedEarly: 1, refused: 1 });
-    // Its first frame counted the moved site as pending (the index of the positions before the move knew it as synced).
+    expect(timeline).toEqual({ positions: 1, askedEarly: 1, fromPositions: 1, fromList: 1 });
     const firstDraw = await page.evaluate(() => (window as unknown as { firstDraw?: { drawn: number; pending: number } }).firstDraw);
-    expect(firstDraw?.pending).toBe(1);
+    expect(firstDraw?.pending).toBe(0);
     expect(firstDraw?.drawn).toBeGreaterThan(0);
 
     // Every site drawn, the moved one counted once, as pending.

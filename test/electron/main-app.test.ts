@@ -216,7 +216,7 @@ describe('IPC', () => {
     // What Electron's IPC does to a reply on its way to the page.
     const bytes = structuredClone(await app.invoke<Uint8Array>('sitePositions', 0));
     expect(bytes).toBeInstanceOf(Uint8Array);
-    const plain = (positions: ReturnType<typeof decodeSitePositions>) => ({ count: positions.count, latitude: Array.from(positions.latitude), longitude: Array.from(positions.longitude), state: Array.from(positions.state) });
+    const plain = (positions: ReturnType<typeof decodeSitePositions>) => ({ count: positions.count, latitude: Array.from(positions.latitude), longitude: Array.from(positions.longitude), state: Array.from(positions.state), style: Array.from(positions.style) });
     const listed = plain(sitePositionsOf(decodeSiteList(structuredClone(await app.invoke<SiteListWire>('listSitesPacked')))));
     expect(listed.latitude).toEqual(expect.arrayContaining([45.25, 46.25]));
     expect(plain(decodeSitePositions(bytes))).toEqual(listed);

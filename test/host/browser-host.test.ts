@@ -248,11 +248,11 @@ describe('calls', () => {
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe('application/octet-stream');
     const api = apiFromBridge(createHttpBridge({ token: host.token, baseUrl: host.origin }));
-    const plain = (positions: ReturnType<typeof decodeSitePositions>) => ({ count: positions.count, latitude: Array.from(positions.latitude), longitude: Array.from(positions.longitude), state: Array.from(positions.state) });
+    const plain = (positions: ReturnType<typeof decodeSitePositions>) => ({ count: positions.count, latitude: Array.from(positions.latitude), longitude: Array.from(positions.longitude), state: Array.from(positions.state), style: Array.from(positions.style) });
     const expected = plain(sitePositionsOf(decodeSiteList(await api.listSitesPacked())));
     expect(expected.latitude).toContain(40.4412345);
     expect(plain(decodeSitePositions(await api.sitePositions(0)))).toEqual(expected);
-    expect(plain(decodeSitePositions(await api.sitePositions(expected.count + 1)))).toEqual({ count: 0, latitude: [], longitude: [], state: [] });
+    expect(plain(decodeSitePositions(await api.sitePositions(expected.count + 1)))).toEqual({ count: 0, latitude: [], longitude: [], state: [], style: [] });
     // A refusal still comes as the host's sentence, not as bytes.
     await expect(api.sitePositions(-1)).rejects.toThrow(/sitePositions/);
   });

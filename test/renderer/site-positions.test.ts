@@ -1,12 +1,15 @@
 // The sites' positions the host answers beside the list (sitePositions), from which the cluster worker
-// builds the first index before the list has arrived: they must be exactly the pins the map then makes
-// from the list (the same located sites, in the same order, with the same marks), or the map would
-// refuse the index every time; and a broken answer is refused with a sentence, not read as positions.
+// builds the first index and the map draws its first pins before the list has arrived: they must be
+// exactly the pins the map then makes from the list (the same located sites, in the same order, with
+// the same marks and styles), or the map would refuse the index and draw again every time; the pins
+// drawn from them learn their sites from the list in place, or are replaced when a site changed; and
+// a broken answer is refused with a sentence, not read as positions.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeSiteList, decodeSitePositions, encodeSiteList, encodeSitePositions, packSites, sitePositionsOf, type SiteView } from '../../electron/shared/contract/index';
 import { SYNC_STATES } from '../../electron/shared/domain';
-import { pinsFromColumns } from '../../renderer/src/map/column-pins';
+import { identifyPins, pinsFromColumns, pinsFromPositions } from '../../renderer/src/map/column-pins';
+import { isUnnamed, type Pin } from '../../renderer/src/map/pins/types';
 import { positionsOf } from '../../renderer/src/map/pins/cluster-client';
 import { workerPositions } from '../../renderer/src/map/pins/cluster-early';
 
@@ -23,7 +26,7 @@ const site: fc.Arbitrary<SiteView> = fc.record({
   longitude: fc.option(coordinate(180), { nil: null, freq: 4 }),
   description: fc.constant(''),
   group: fc.constantFrom('', 'Town 1'),
-  pinStyle: fc.constantFrom(1, 2, 3) as fc.Arbitrary<SiteView['pinStyle']>,
+  pinStyle: fc.constantFrom(1, 2, 3, 4) as fc.Arbitrary<SiteView['pinStyle']>,
   measurement: fc.constant(null),
   syncState: fc.constantFrom(...SYNC_STATES),
   lastError: fc.constant(null),
@@ -55,31 +58,71 @@ describe('the sites\' positions beside the list', () => {
     );
   });
 
+  it('draw, as pins, what the list\'s pins are, and those pins learn their sites from the list in place', () => {
+    fc.assert(
+      fc.property(fc.array(site, { maxLength: 60 }), (sites) => {
+        const list = packSites(sites);
+        const drawn = pinsFromPositions(decodeSitePositions(encodeSitePositions(sitePositionsOf(list))));
+        expect(drawn.every(isUnnamed)).toBe(true);
+        const decoded = decodeSiteList(JSON.parse(JSON.stringify(encodeSiteList(list))) as ReturnType<typeof encodeSiteList>);
+        const before = drawn.slice();
+        expect(identifyPins(drawn, decoded)).toBe(true);
+        // The very pins drawn, now each the pin the list makes: ID, title, place, mark and style (a place
+        // of -0 is 0's: JSON does not keep them apart, and neither does the map).
+        expect(drawn.every((pin, k) => pin === before[k])).toBe(true);
+        const same = (pin: Pin) => ({ ...pin, lat: pin.lat + 0, lng: pin.lng + 0 });
+        expect(drawn.map(same)).toEqual(pinsFromColumns(decoded).map(same));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('leave the pins drawn from them untouched when a site changed before the list came: the list\'s pins replace them', () => {
+    const sites = [sample(), { ...sample(), pinStyle: 2 as const }, { ...sample(), latitude: null }, sample()];
+    const drawnFrom = packSites(sites);
+    for (const changed of [
+      { ...sites[1]!, latitude: 41 },
+      { ...sites[1]!, syncState: 'pending' as const },
+      { ...sites[1]!, pinStyle: 3 as const },
+    ]) {
+      const drawn = pinsFromPositions(decodeSitePositions(encodeSitePositions(sitePositionsOf(drawnFrom))));
+      const copy = structuredClone(drawn);
+      expect(identifyPins(drawn, packSites([sites[0]!, changed, sites[2]!, sites[3]!]))).toBe(false);
+      expect(drawn).toEqual(copy);
+    }
+    // A site more or less (one added, one without a position any more) is not the same pins either.
+    const drawn = pinsFromPositions(decodeSitePositions(encodeSitePositions(sitePositionsOf(drawnFrom))));
+    expect(identifyPins(drawn, packSites([...sites, sample()]))).toBe(false);
+    expect(identifyPins(drawn, packSites([sites[0]!, sites[1]!, sites[2]!, { ...sites[3]!, longitude: null }]))).toBe(false);
+    expect(drawn.every(isUnnamed)).toBe(true);
+  });
+
   it('read the same from a part of a larger buffer, at any offset', () => {
-    const list = packSites([{ ...sample(), latitude: 45.1234567, longitude: -111.5 }, { ...sample(), latitude: null }, { ...sample(), latitude: -0.5, longitude: 179.9999999, syncState: 'needs-review' }]);
+    const list = packSites([{ ...sample(), latitude: 45.1234567, longitude: -111.5 }, { ...sample(), latitude: null }, { ...sample(), latitude: -0.5, longitude: 179.9999999, syncState: 'needs-review', pinStyle: 4 }]);
     const bytes = encodeSitePositions(sitePositionsOf(list));
     for (const offset of [0, 1, 3, 8]) {
       const carrier = new Uint8Array(bytes.length + offset + 5);
       carrier.set(bytes, offset);
       const read = decodeSitePositions(carrier.subarray(offset, offset + bytes.length));
-      expect({ count: read.count, latitude: Array.from(read.latitude), longitude: Array.from(read.longitude), state: Array.from(read.state) }).toEqual({
+      expect({ count: read.count, latitude: Array.from(read.latitude), longitude: Array.from(read.longitude), state: Array.from(read.state), style: Array.from(read.style) }).toEqual({
         count: 2,
         latitude: [45.1234567, -0.5],
         longitude: [-111.5, 179.9999999],
         state: [SYNC_STATES.indexOf('synced'), SYNC_STATES.indexOf('needs-review')],
+        style: [1, 4],
       });
     }
   });
 
-  it('go as whole numbers of 10⁻⁷ degrees, 9 bytes a site, while every coordinate has 7 decimals or fewer; else all as doubles, still exact', () => {
+  it('go as whole numbers of 10⁻⁷ degrees, 10 bytes a site, while every coordinate has 7 decimals or fewer; else all as doubles, still exact', () => {
     const rounded = [{ ...sample(), latitude: 45.1234567, longitude: -180 }, { ...sample(), latitude: -89.9999999, longitude: 179.9999999 }, { ...sample(), latitude: -0, longitude: 0.0000001 }];
     const scaled = encodeSitePositions(sitePositionsOf(packSites(rounded)));
-    expect(scaled.byteLength).toBe(16 + 3 * 9);
+    expect(scaled.byteLength).toBe(16 + 3 * 10);
     expect(Array.from(decodeSitePositions(scaled).latitude)).toEqual([45.1234567, -89.9999999, 0]);
     expect(Array.from(decodeSitePositions(scaled).longitude)).toEqual([-180, 179.9999999, 0.0000001]);
     const finer = [...rounded, { ...sample(), latitude: 45.12345678901, longitude: 1 / 3 }];
     const doubles = encodeSitePositions(sitePositionsOf(packSites(finer)));
-    expect(doubles.byteLength).toBe(16 + 4 * 17);
+    expect(doubles.byteLength).toBe(16 + 4 * 18);
     expect(Array.from(decodeSitePositions(doubles).latitude)).toEqual([45.1234567, -89.9999999, -0, 45.12345678901]);
     expect(Array.from(decodeSitePositions(doubles).longitude)).toEqual([-180, 179.9999999, 0.0000001, 1 / 3]);
   });
@@ -88,7 +131,7 @@ describe('the sites\' positions beside the list', () => {
     const bytes = encodeSitePositions(sitePositionsOf(packSites([sample(), sample()])));
     expect(() => decodeSitePositions(new Uint8Array(3))).toThrow(/form this page does not read/);
     expect(() => decodeSitePositions(new TextEncoder().encode('{"value":[1,2,3]}'))).toThrow(/form this page does not read/);
-    expect(() => decodeSitePositions(bytes.subarray(0, bytes.length - 1))).toThrow(/cut short or too long \(33 bytes for 2 sites\)/);
+    expect(() => decodeSitePositions(bytes.subarray(0, bytes.length - 1))).toThrow(/cut short or too long \(35 bytes for 2 sites\)/);
   });
 });
 

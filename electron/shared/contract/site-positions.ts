@@ -1,22 +1,24 @@
-// Where the located sites of the site list are, and nothing else, for the page's first paint: its
-// cluster worker builds the index of 50,000 pins from these while the page is still fetching and
-// decoding the whole list (megabytes), and the map takes that index only if the list's pins have
-// exactly these positions and states (renderer/src/map/pins/cluster-client.ts, takeEarly). Sites
-// without a position are left out, as the map leaves them out; the order is the list's.
+// Where the located sites of the site list are and how their pins look, and nothing else, for the
+// page's first paint: its cluster worker builds the index of 50,000 pins from these and the map draws
+// them while the page is still fetching and decoding the whole list (megabytes); the list's pins then
+// take the drawn ones' place, given their site IDs and titles in place when they have exactly these
+// positions, states and styles (renderer/src/map/column-pins.ts, identifyPins). Sites without a
+// position are left out, as the map leaves them out; the order is the list's.
 // The answer is bytes, not JSON: typed arrays laid end to end, which cross Electron's IPC as
 // they are and the browser host's HTTP as one application/octet-stream body. Both ends run on the one
 // machine, so the arrays keep its byte order.
 import { SYNC_STATES, type SyncState } from '../domain';
 import type { SiteList } from './site-list';
 
-export const SITE_POSITIONS_FORMAT = 2;
+export const SITE_POSITIONS_FORMAT = 3;
 
-/** Located sites k = 0…count−1 of the list, in its order: position and state (its place in SYNC_STATES). */
+/** Located sites k = 0…count−1 of the list, in its order: position, state (its place in SYNC_STATES) and pin style. */
 export interface SitePositions {
   count: number;
   latitude: Float64Array;
   longitude: Float64Array;
   state: Uint8Array;
+  style: Uint8Array;
 }
 
 /** The located sites of `list`. */
@@ -24,7 +26,7 @@ export function sitePositionsOf(list: SiteList): SitePositions {
   const stateOf = list.texts.map((text) => Math.max(0, SYNC_STATES.indexOf(text as SyncState)));
   let count = 0;
   for (let k = 0; k < list.count; k++) if (list.latitude[k] != null && list.longitude[k] != null) count++;
-  const positions: SitePositions = { count, latitude: new Float64Array(count), longitude: new Float64Array(count), state: new Uint8Array(count) };
+  const positions: SitePositions = { count, latitude: new Float64Array(count), longitude: new Float64Array(count), state: new Uint8Array(count), style: new Uint8Array(count) };
   if (count === 0) return positions;
   let at = 0;
   for (let k = 0; k < list.count; k++) {
@@ -34,6 +36,7 @@ export function sitePositionsOf(list: SiteList): SitePositions {
     positions.latitude[at] = lat;
     positions.longitude[at] = lng;
     positions.state[at] = stateOf[list.syncState[k]!] ?? 0;
+    positions.style[at] = list.pinStyle[k]!;
     at++;
   }
   return positions;
@@ -41,9 +44,10 @@ export function sitePositionsOf(list: SiteList): SitePositions {
 
 /**
  * format, count, how the coordinates are written, and a spare word: the arrays after them start on an
- * 8-byte boundary. Coordinates of at most 7 decimals (what the register keeps: validation/rules.ts) go
- * as whole numbers of 10⁻⁷ degrees in 32 bits, 9 bytes a site instead of 17 (450 KB at 50,000); any
- * other coordinate in the list sends them all as doubles.
+ * 8-byte boundary; the states and then the styles follow the coordinates, a byte a site each.
+ * Coordinates of at most 7 decimals (what the register keeps: validation/rules.ts) go as whole
+ * numbers of 10⁻⁷ degrees in 32 bits, 10 bytes a site instead of 18 (500 KB at 50,000); any other
+ * coordinate in the list sends them all as doubles.
  */
 const HEADER_BYTES = 16;
 const SCALE = 1e7;
@@ -60,7 +64,7 @@ export function encodeSitePositions(positions: SitePositions): Uint8Array {
   const { count, latitude, longitude } = positions;
   const scaled = latitude.every(scalable) && longitude.every(scalable);
   const width = scaled ? 4 : 8;
-  const bytes = new Uint8Array(HEADER_BYTES + count * (2 * width + 1));
+  const bytes = new Uint8Array(HEADER_BYTES + count * (2 * width + 2));
   new Uint32Array(bytes.buffer, 0, 4).set([SITE_POSITIONS_FORMAT, count, scaled ? AS_SCALED : AS_DOUBLES, 0]);
   if (scaled) {
     const whole = new Int32Array(bytes.buffer, HEADER_BYTES, 2 * count);
@@ -73,6 +77,7 @@ export function encodeSitePositions(positions: SitePositions): Uint8Array {
     new Float64Array(bytes.buffer, HEADER_BYTES + count * 8, count).set(longitude);
   }
   bytes.set(positions.state, HEADER_BYTES + count * 2 * width);
+  bytes.set(positions.style, HEADER_BYTES + count * (2 * width + 1));
   return bytes;
 }
 
@@ -86,10 +91,11 @@ export function decodeSitePositions(bytes: Uint8Array): SitePositions {
   }
   const count = words[1]!;
   const width = words[2] === AS_SCALED ? 4 : 8;
-  if (own.byteLength !== HEADER_BYTES + count * (2 * width + 1)) throw new Error(`The site positions are cut short or too long (${own.byteLength} bytes for ${count} sites).`);
+  if (own.byteLength !== HEADER_BYTES + count * (2 * width + 2)) throw new Error(`The site positions are cut short or too long (${own.byteLength} bytes for ${count} sites).`);
   const start = own.byteOffset + HEADER_BYTES;
   const state = new Uint8Array(own.buffer, start + count * 2 * width, count);
-  if (width === 8) return { count, latitude: new Float64Array(own.buffer, start, count), longitude: new Float64Array(own.buffer, start + count * 8, count), state };
+  const style = new Uint8Array(own.buffer, start + count * (2 * width + 1), count);
+  if (width === 8) return { count, latitude: new Float64Array(own.buffer, start, count), longitude: new Float64Array(own.buffer, start + count * 8, count), state, style };
   const whole = new Int32Array(own.buffer, start, 2 * count);
   const latitude = new Float64Array(count);
   const longitude = new Float64Array(count);
@@ -97,5 +103,5 @@ export function decodeSitePositions(bytes: Uint8Array): SitePositions {
     latitude[k] = whole[k]! / SCALE;
     longitude[k] = whole[count + k]! / SCALE;
   }
-  return { count, latitude, longitude, state };
+  return { count, latitude, longitude, state, style };
 }

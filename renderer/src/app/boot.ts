@@ -12,6 +12,11 @@ import { describeError } from '../shared/store/app-store';
 import { preloadPinImages } from '../shared/sprites';
 import { applyTheme, savedTheme } from '../shared/theme';
 import { indexEarly, indexFromPositions } from '../map/pins/cluster-early';
+import { workerClient } from '../map/pins/cluster-client';
+
+// The cluster worker first of all: its thread starts with the help of this one, which is free now
+// and busy for the next few hundred milliseconds (the first screen's chunk, React, the map).
+workerClient();
 
 // The last theme before the first paint: no flash of white at night while the settings load.
 applyTheme(savedTheme());
@@ -27,9 +32,10 @@ if (!root) throw new Error('The page has no #root element.');
 try {
   const api = getApi();
   const store = createAppStore(api, onApiEvent);
-  // Many pins are clustered in a worker: it starts now, and builds from the sites' positions (asked
-  // first, before the larger list) while the list is still coming.
-  indexFromPositions(api);
+  // Many pins are clustered in a worker, built from the sites' positions (asked first: a sixth of the
+  // list's bytes) and drawn from them; the list is asked once they are on screen.
+  store.expectPositions();
+  indexFromPositions(api, (positions) => store.heardPositions(positions));
   // The map (in the first screen) draws the first load's pins from its columns, whichever comes first;
   // if the positions did not start their clusters, the list does as soon as it arrives.
   store.expectMap(indexEarly);

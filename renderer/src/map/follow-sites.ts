@@ -5,7 +5,7 @@ import type L from 'leaflet';
 import type { SiteView } from '../../../electron/shared/contract/index';
 import type { AppStore } from '../shared/store/app-store';
 import type { Pin, PinLayer } from './pins';
-import { pinsFromColumns } from './column-pins';
+import { identifyPins, pinsFromColumns, pinsFromPositions } from './column-pins';
 import { toPin } from './site-pin';
 import { timed } from '../shared/load-timing';
 
@@ -30,14 +30,27 @@ export function followSites(map: L.Map, layer: PinLayer, store: AppStore, shown:
   // The first load's pins come from the columns, before the store has the sites as views; the reset
   // that follows with the views puts them through the filter if one is set, the map already fitted.
   let drawnFromColumns = false;
+  // Many sites are drawn first from their positions, before the list: pins that know no site yet.
+  let unnamed: Pin[] | null = null;
+  const stopPositions = store.onSitePositions((positions) => {
+    layer.expectPins(positions.count);
+    unnamed = timed('pins-from-positions', () => pinsFromPositions(positions));
+    layer.setPins(unnamed);
+    fitNow(fitted);
+    return layer.whenDrawn();
+  });
   const stopColumns = store.onSiteColumns((list) => {
+    const drawn = unnamed;
+    unnamed = null;
+    drawnFromColumns = true;
+    columnPinsHeld.add(layer);
+    // The list's sites are the pins drawn from their positions: those learn their sites, and stay drawn.
+    if (drawn && layer.all() === drawn && timed('pins-identified', () => identifyPins(drawn, list))) return layer.identified();
     // Many sites: the worker that clusters them starts loading while their pins are made.
     layer.expectPins(list.count);
     const pins = timed('pins-from-columns', () => pinsFromColumns(list));
     layer.setPins(pins);
     fitNow(fitted);
-    drawnFromColumns = true;
-    columnPinsHeld.add(layer);
     return layer.whenDrawn();
   });
   const stopSites = store.onSites((changed, removed, reset) => {
@@ -71,6 +84,7 @@ export function followSites(map: L.Map, layer: PinLayer, store: AppStore, shown:
     fitNow(false);
   }
   return () => {
+    stopPositions();
     stopColumns();
     stopSites();
     clearTimeout(fitTimer);

@@ -5,5 +5,5 @@
 export { PinLayer } from './layer';
 export type { PinLayerOptions } from './options';
 export { PinDrag } from './drag';
-export type { DrawInfo, MovePreview, Pin } from './types';
+export { UNNAMED, isUnnamed, type DrawInfo, type MovePreview, type Pin } from './types';
 export { PinClusters, isCluster, type ClusterMark } from './clusters';

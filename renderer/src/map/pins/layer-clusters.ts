@@ -2,10 +2,11 @@
 // they changed, and how many selected sites each drawn cluster holds (chosen-clusters.ts). While the
 // worker indexes many pins for the first time there is nothing to draw clusters from: `ready` says so,
 // and the layer is asked to redraw once the index is here.
-import type L from 'leaflet';
+import L from 'leaflet';
+import { userNavigated } from '../navigation';
 import { ChosenInClusters } from './chosen-clusters';
 import { clusteredView } from './cluster-view';
-import { PinClusters } from './clusters';
+import { PinClusters, type ClusterMark } from './clusters';
 import type { PinLayerOptions } from './options';
 import type { ProjectedClusters } from './painter';
 import type { PinSet, Projected } from './pin-set';
@@ -58,7 +59,12 @@ export class LayerClusters {
     return this.chosenIn.counter(chosen);
   }
 
-  expansionZoom(clusterId: number): number {
-    return this.index.expansionZoom(clusterId);
+  /** Zooms `map` to the box around a cluster's members, at least far enough for it to split. */
+  zoomTo(map: L.Map, cluster: ClusterMark): void {
+    const bounds = L.latLngBounds([cluster.south, cluster.west], [cluster.north, cluster.east]);
+    const maxZoom = Number.isFinite(map.getMaxZoom()) ? map.getMaxZoom() : 18;
+    const zoom = Math.min(maxZoom, Math.max(map.getBoundsZoom(bounds.pad(0.2)), this.index.expansionZoom(cluster.id), map.getZoom() + 1));
+    userNavigated(map);
+    map.setView(bounds.getCenter(), zoom);
   }
 }

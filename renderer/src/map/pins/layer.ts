@@ -18,10 +18,9 @@ import { PIN_LAYER_DEFAULTS, type PinLayerOptions } from './options';
 import { PinSet } from './pin-set';
 import { LayerClusters } from './layer-clusters';
 import { canvasBounds, zoomedCanvas } from './canvas-place';
-import type { MovePreview, Pin } from './types';
+import { isUnnamed, type MovePreview, type Pin } from './types';
 import { LIGHT_MAP_PALETTE, type MapPalette } from '../../shared/theme';
 import { timed } from '../../shared/load-timing';
-import { userNavigated } from '../navigation';
 
 export class PinLayer extends L.Layer implements PinDragHost {
   /** Pin dragging while the layer is on a map (as Leaflet's Marker#dragging); on only while a pin is movable. */
@@ -54,6 +53,7 @@ export class PinLayer extends L.Layer implements PinDragHost {
   private preview: MovePreview | null = null;
   private palette: MapPalette = LIGHT_MAP_PALETTE;
   private drawnWaiters: Array<() => void> = [];
+  private drawnSinceSet = false;
 
   constructor(options: Partial<PinLayerOptions> = {}) {
     super();
@@ -67,7 +67,7 @@ export class PinLayer extends L.Layer implements PinDragHost {
       draggingEnabled: () => this.dragging?.enabled() ?? false,
       itemAt: (point) => this.itemAt(point),
       pinAt: (point) => this.pinAt(point),
-      zoomToCluster: (cluster) => this.zoomToCluster(cluster),
+      zoomToCluster: (cluster) => this.leafletMap && this.clusters.zoomTo(this.leafletMap, cluster),
       setCursor: (cursor) => this.setCursor(cursor),
       fire: (type, data) => void this.fire(type, data),
     });
@@ -78,6 +78,7 @@ export class PinLayer extends L.Layer implements PinDragHost {
   /** Replaces every pin. */
   setPins(pins: Iterable<Pin>): void {
     timed('set-pins', () => this.pins.replace(pins));
+    this.drawnSinceSet = false;
     this.clusters.changed();
     // Many pins are clustered in the worker: it starts now, while the page fits the map and renders.
     this.clusters.ready();
@@ -87,6 +88,15 @@ export class PinLayer extends L.Layer implements PinDragHost {
   /** About `count` pins are coming (before they are made): many, and their clustering gets ready. */
   expectPins(count: number): void {
     this.clusters.expect(count);
+  }
+
+  /** Every pin as set (the very array given, while nothing changed since). */
+  all = (): readonly Pin[] => this.pins.all();
+
+  /** The pins learnt their sites' IDs in place (column-pins.ts, identifyPins); settles once they are drawn. */
+  identified(): Promise<void> {
+    this.pins.reindex();
+    return this.drawnSinceSet ? Promise.resolve() : this.whenDrawn();
   }
 
   /** Settles after the next redraw that draws the pins (not one still waiting for their clusters). */
@@ -181,18 +191,9 @@ export class PinLayer extends L.Layer implements PinDragHost {
     const map = this.leafletMap;
     if (!map) return null;
     const p = map.containerPointToLayerPoint(containerPoint).subtract(this.boundsMin);
-    return this.hits.at(p.x, p.y);
-  }
-
-  /** Zooms to the box around a cluster's members, at least far enough for it to split. */
-  zoomToCluster(cluster: ClusterMark): void {
-    const map = this.leafletMap;
-    if (!map) return;
-    const bounds = L.latLngBounds([cluster.south, cluster.west], [cluster.north, cluster.east]);
-    const maxZoom = Number.isFinite(map.getMaxZoom()) ? map.getMaxZoom() : 18;
-    const zoom = Math.min(maxZoom, Math.max(map.getBoundsZoom(bounds.pad(0.2)), this.clusters.expansionZoom(cluster.id), map.getZoom() + 1));
-    userNavigated(map);
-    map.setView(bounds.getCenter(), zoom);
+    const item = this.hits.at(p.x, p.y);
+    // A pin drawn from positions is no site yet (for the moment until the list arrives): nothing to point at.
+    return item && !isCluster(item) && isUnnamed(item) ? null : item;
   }
 
   /** Where a pin's anchor is, in map-container pixels (null when it is not drawn). */
@@ -359,6 +360,7 @@ export class PinLayer extends L.Layer implements PinDragHost {
       this.lastFullCost = performance.now() - started;
     }
     this.opts.onDrawn?.(info);
+    this.drawnSinceSet = true;
     const waiters = this.drawnWaiters;
     this.drawnWaiters = [];
     for (const resolve of waiters) resolve();

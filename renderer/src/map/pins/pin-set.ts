@@ -95,6 +95,13 @@ export class PinSet {
     return { pins: this.order, x: this.x, y: this.y };
   }
 
+  /** The pins' IDs changed in place (the same pins learnt their sites): the index by ID follows. */
+  reindex(): void {
+    if (this.given) return;
+    const pins = [...this.index.values()];
+    this.index = new Map(pins.map((pin) => [pin.id, pin]));
+  }
+
   /** The pins by ID, made from the last replace's pins on first use. */
   private byId(): Map<string, Pin> {
     if (this.given) {

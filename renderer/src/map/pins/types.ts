@@ -13,6 +13,14 @@ export interface Pin {
   title: string;
 }
 
+/** What no site's local ID starts with: the ID of a pin drawn from positions, before it knows its site. */
+export const UNNAMED = '\u0000';
+
+/** Whether `pin` is one drawn from positions that does not know its site yet (column-pins.ts). */
+export function isUnnamed(pin: Pin): boolean {
+  return pin.id.startsWith(UNNAMED);
+}
+
 export interface DrawInfo {
   /** Sites on the canvas now (view plus padding): a pin counts one, a cluster its members. */
   drawn: number;

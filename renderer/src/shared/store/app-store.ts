@@ -14,12 +14,13 @@ import type { ApiEvent, GpsView, BasemapView, BulkRunView, ChangeSet, DownloadVi
 // first load (app/boot.ts) should not wait for them to be evaluated.
 import { DEFAULT_SETTINGS } from '../../../../electron/shared/contract/views';
 import { unpackSites, type SiteList } from '../../../../electron/shared/contract/site-list';
+import type { SitePositions } from '../../../../electron/shared/contract/site-positions';
 import { describeError } from '../../../../electron/shared/result';
 import { changeSetOf } from './change-set';
 import { timed } from '../load-timing';
 import { loadSiteList, loadSites } from './load-sites';
 import { afterPaint } from './frames';
-import { FirstColumns, type ColumnsListener } from './first-columns';
+import { FirstColumns, type ColumnsListener, type PositionsListener } from './first-columns';
 
 export { describeError };
 
@@ -120,6 +121,21 @@ export class AppStore {
     return this.columns.subscribe(listener);
   }
 
+  /** The located sites' positions, when many of them arrived before the list (the map draws them first). */
+  onSitePositions(listener: PositionsListener): () => void {
+    return this.columns.subscribePositions(listener);
+  }
+
+  /** The page's boot asked the host for the sites' positions: the first load asks the list once they are drawn. */
+  expectPositions(): void {
+    this.columns.expectPositions();
+  }
+
+  /** The host's positions of many sites, or null when there are none to draw (the page's boot hands them). */
+  heardPositions(positions: SitePositions | null): void {
+    this.columns.heardPositions(positions);
+  }
+
   /** A map will subscribe to the first load's columns, perhaps after they arrive (first-columns.ts); `arrived` hears them at once. */
   expectMap(arrived?: (list: SiteList) => void): void {
     this.columns.expectMap(arrived);
@@ -136,10 +152,14 @@ export class AppStore {
         this.api.getStatus(),
         this.api.listProfiles(),
         this.api.getSettings(),
-        loadSiteList(this.api).then((list) => {
-          if (!Array.isArray(list)) this.columns.heard(list);
-          return list;
-        }),
+        // Many sites' pins are drawn from their positions first: the list is asked after that frame.
+        this.columns
+          .listMayLoad()
+          .then(() => loadSiteList(this.api))
+          .then((list) => {
+            if (!Array.isArray(list)) this.columns.heard(list);
+            return list;
+          }),
         this.api.listOutbox(),
       ]);
       let sites: SiteView[];

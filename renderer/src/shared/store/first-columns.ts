@@ -2,14 +2,21 @@
 // pins from them, and the store makes the 50,000 views once that frame is on screen. The map's code may
 // load after the list arrives; then the columns wait for it (bounded), rather than the page making
 // every view first and the map its pins from those, before its first frame.
+// Many sites' pins are drawn earlier still, from the host's positions answer (site-positions.ts, a
+// sixth of the list's bytes): when the page's boot says positions are coming, the list is asked only
+// once they have been answered and, if there were many, drawn (bounded): its megabytes are then
+// sent, parsed and decoded beside an idle page rather than beside the first screen and the worker.
 import type { SiteList } from '../../../../electron/shared/contract/site-list';
+import type { SitePositions } from '../../../../electron/shared/contract/site-positions';
 import { afterPaint, within } from './frames';
 
 /** Hears the columns; a promise it returns settles once what it drew from them is on screen. */
 export type ColumnsListener = (list: SiteList) => void | Promise<void>;
+/** Hears the located sites' positions, before the list; a promise it returns settles once it drew them. */
+export type PositionsListener = (positions: SitePositions) => void | Promise<void>;
 
-/** How long the views wait for the map: to subscribe to the columns, then to draw them. */
-const MAP_WAIT_MS = { subscribe: 10_000, draw: 3_000 } as const;
+/** How long the views wait for the map: to subscribe to the columns, then to draw them; the list for the positions' pins. */
+const MAP_WAIT_MS = { subscribe: 10_000, draw: 3_000, positions: 2_000 } as const;
 
 export class FirstColumns {
   private readonly listeners = new Set<ColumnsListener>();
@@ -17,11 +24,47 @@ export class FirstColumns {
   private mapComing = false;
   private arrived: ((list: SiteList) => void) | null = null;
   private subscribed: (() => void) | null = null;
+  private readonly positionListeners = new Set<PositionsListener>();
+  /** The positions heard before the list, for a map that subscribes after them. */
+  private positions: SitePositions | null = null;
+  private listHanded = false;
+  /** Set when the page's boot asks for positions: the list waits for them (listMayLoad). */
+  private positionsComing = false;
+  private openList: () => void = () => undefined;
+  private readonly listGate = new Promise<void>((resolve) => (this.openList = resolve));
 
   subscribe(listener: ColumnsListener): () => void {
     this.listeners.add(listener);
     this.subscribed?.();
     return () => this.listeners.delete(listener);
+  }
+
+  /** Hears the positions (at once if they came already), unless the list was handed first. */
+  subscribePositions(listener: PositionsListener): () => void {
+    this.positionListeners.add(listener);
+    if (this.positions && !this.listHanded) this.shown([listener(this.positions)]);
+    return () => this.positionListeners.delete(listener);
+  }
+
+  /** Positions have been asked (the page's boot): the list waits for them. */
+  expectPositions(): void {
+    this.positionsComing = true;
+  }
+
+  /** The host's positions of many sites (a map draws them unless it has the list already), or null: none to draw. */
+  heardPositions(positions: SitePositions | null): void {
+    if (!positions || this.listHanded) return this.openList();
+    this.positions = positions;
+    if (this.positionListeners.size > 0) this.shown([...this.positionListeners].map((listener) => listener(positions)));
+  }
+
+  /** Settles when the list may be asked: at once, or once the positions are answered and their pins on screen (bounded). */
+  listMayLoad(): Promise<void> {
+    return this.positionsComing ? within(this.listGate, MAP_WAIT_MS.positions) : Promise.resolve();
+  }
+
+  private shown(drawn: Array<void | Promise<void>>): void {
+    void Promise.all(drawn).then(() => afterPaint(this.openList));
   }
 
   /** A map will subscribe; `arrived` hears the columns the moment they arrive (a worker starts their clusters). */
@@ -40,6 +83,8 @@ export class FirstColumns {
    * a worker), a frame for them, and one free for input before the views take the main thread.
    */
   async hand(list: SiteList): Promise<void> {
+    this.listHanded = true;
+    this.positions = null;
     if (this.mapComing && this.listeners.size === 0) {
       await within(new Promise<void>((resolve) => (this.subscribed = resolve)), MAP_WAIT_MS.subscribe);
       this.subscribed = null;
