@@ -90,6 +90,33 @@ function isUnreachable(error: unknown): boolean {
   return error instanceof TypeError;
 }
 
+/** An answer of more characters than this is parsed only once `holdLargeAnswers`' promise has settled. */
+const LARGE_ANSWER_CHARS = 64 * 1024;
+let largeAnswersHeld: Promise<void> | null = null;
+
+/**
+ * Large JSON answers (the site list of many sites: megabytes at 50,000) arriving before `until` settles are read
+ * at once but parsed after it: the page's boot holds them while the first frame of many pins is made,
+ * which their parsing and what follows it would otherwise delay. Small answers are never held.
+ */
+export function holdLargeAnswers(until: Promise<void>): void {
+  largeAnswersHeld = until;
+  void until.finally(() => {
+    if (largeAnswersHeld === until) largeAnswersHeld = null;
+  });
+}
+
+/** The answer's JSON, or null when it is not JSON (an error page); a large one waits for the hold. */
+async function readAnswer(response: Response): Promise<unknown> {
+  const text = await response.text().catch(() => '');
+  if (largeAnswersHeld && text.length > LARGE_ANSWER_CHARS) await largeAnswersHeld;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
 export function createHttpBridge(options: HttpBridgeOptions): HttpBridge {
   const base = options.baseUrl ?? '';
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
@@ -136,7 +163,7 @@ export function createHttpBridge(options: HttpBridgeOptions): HttpBridge {
     }
     // An answer that is bytes (sitePositions) comes as they are.
     if (response.ok && response.headers.get('Content-Type') === 'application/octet-stream') return new Uint8Array(await response.arrayBuffer());
-    const body = (await response.json().catch(() => null)) as { value?: unknown; error?: { code?: string; message?: string } } | null;
+    const body = (await readAnswer(response)) as { value?: unknown; error?: { code?: string; message?: string } } | null;
     // Over the size limit: a refusal of the file, said where the dialog says the others.
     if (chosen && response.status === 413 && body?.error?.message) return { ok: false, issues: [{ field: 'file', message: body.error.message }] };
     if (!response.ok) {

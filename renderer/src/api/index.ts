@@ -11,7 +11,7 @@ declare global {
   }
 }
 
-export { ApiCallError } from './http-bridge';
+export { ApiCallError, holdLargeAnswers } from './http-bridge';
 
 /**
  * Whether the page can use its host: ok; gone (nothing answers on its address: Sitewalk stopped);

@@ -7,7 +7,7 @@
 import 'leaflet/dist/leaflet.css';
 import './styles.css';
 import { createAppStore } from './store';
-import { getApi, onApiEvent } from '../api';
+import { getApi, holdLargeAnswers, onApiEvent } from '../api';
 import { describeError } from '../shared/store/app-store';
 import { preloadPinImages } from '../shared/sprites';
 import { applyTheme, savedTheme } from '../shared/theme';
@@ -33,9 +33,8 @@ try {
   const api = getApi();
   const store = createAppStore(api, onApiEvent);
   // Many pins are clustered in a worker, built from the sites' positions (asked first: a sixth of the
-  // list's bytes) and drawn from them; the list is asked once they are on screen.
-  store.expectPositions();
-  indexFromPositions(api, (positions) => store.heardPositions(positions));
+  // list's bytes) and drawn from them; the list's megabytes are parsed once they are on screen.
+  indexFromPositions(api, (positions) => holdLargeAnswers(store.heardPositions(positions)));
   // The map (in the first screen) draws the first load's pins from its columns, whichever comes first;
   // if the positions did not start their clusters, the list does as soon as it arrives.
   store.expectMap(indexEarly);

@@ -28,21 +28,22 @@ export function workerPositions(positions: SitePositions): Positions {
 /**
  * Asks the host where the sites are; when there are enough to be clustered off the page's thread, the
  * worker (app/boot.ts started it) builds from them and `heard` has them, to draw their pins before the
- * list; else `heard` has null (few sites, no worker, an older host, a refused or unreadable answer).
+ * list has arrived.
  */
-export function indexFromPositions(api: SitewalkApi, heard: (positions: SitePositions | null) => void): void {
-  if (typeof api.sitePositions !== 'function' || !workerClient()) return heard(null);
+export function indexFromPositions(api: SitewalkApi, heard: (positions: SitePositions) => void): void {
+  if (typeof api.sitePositions !== 'function' || !workerClient()) return;
   api
     .sitePositions(OFF_THREAD_FROM)
     .then((bytes) => {
       marked('positions-received');
       const positions = decodeSitePositions(bytes);
-      if (positions.count < OFF_THREAD_FROM) return heard(null);
+      if (positions.count < OFF_THREAD_FROM) return;
       askEarly(workerPositions(positions), CLUSTER_DEFAULTS);
       heard(positions);
     })
-    // No positions (a refusal, bytes of another format): the index is asked when the list arrives.
-    .catch(() => heard(null));
+    // No positions (an older host, a refusal, bytes of another format): the index is asked when the list
+    // arrives, as without them.
+    .catch(() => undefined);
 }
 
 /** The index of the list's pins, asked as the list arrives (the page's boot calls this) unless one was asked already. */

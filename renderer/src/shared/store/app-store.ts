@@ -126,14 +126,13 @@ export class AppStore {
     return this.columns.subscribePositions(listener);
   }
 
-  /** The page's boot asked the host for the sites' positions: the first load asks the list once they are drawn. */
-  expectPositions(): void {
-    this.columns.expectPositions();
-  }
-
-  /** The host's positions of many sites, or null when there are none to draw (the page's boot hands them). */
-  heardPositions(positions: SitePositions | null): void {
+  /**
+   * The host's positions of many sites (the page's boot hands them): the map draws them; the returned
+   * promise settles once that frame is on screen (2 s at most).
+   */
+  heardPositions(positions: SitePositions): Promise<void> {
     this.columns.heardPositions(positions);
+    return this.columns.positionsDrawn();
   }
 
   /** A map will subscribe to the first load's columns, perhaps after they arrive (first-columns.ts); `arrived` hears them at once. */
@@ -152,14 +151,10 @@ export class AppStore {
         this.api.getStatus(),
         this.api.listProfiles(),
         this.api.getSettings(),
-        // Many sites' pins are drawn from their positions first: the list is asked after that frame.
-        this.columns
-          .listMayLoad()
-          .then(() => loadSiteList(this.api))
-          .then((list) => {
-            if (!Array.isArray(list)) this.columns.heard(list);
-            return list;
-          }),
+        loadSiteList(this.api).then((list) => {
+          if (!Array.isArray(list)) this.columns.heard(list);
+          return list;
+        }),
         this.api.listOutbox(),
       ]);
       let sites: SiteView[];

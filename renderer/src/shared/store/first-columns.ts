@@ -3,9 +3,9 @@
 // load after the list arrives; then the columns wait for it (bounded), rather than the page making
 // every view first and the map its pins from those, before its first frame.
 // Many sites' pins are drawn earlier still, from the host's positions answer (site-positions.ts, a
-// sixth of the list's bytes): when the page's boot says positions are coming, the list is asked only
-// once they have been answered and, if there were many, drawn (bounded): its megabytes are then
-// sent, parsed and decoded beside an idle page rather than beside the first screen and the worker.
+// sixth of the list's bytes); `positionsDrawn` says when that frame is on screen (the page's boot
+// holds the list's parsing until then: its megabytes are parsed and decoded beside an idle page
+// rather than beside the first screen and the worker).
 import type { SiteList } from '../../../../electron/shared/contract/site-list';
 import type { SitePositions } from '../../../../electron/shared/contract/site-positions';
 import { afterPaint, within } from './frames';
@@ -28,10 +28,8 @@ export class FirstColumns {
   /** The positions heard before the list, for a map that subscribes after them. */
   private positions: SitePositions | null = null;
   private listHanded = false;
-  /** Set when the page's boot asks for positions: the list waits for them (listMayLoad). */
-  private positionsComing = false;
-  private openList: () => void = () => undefined;
-  private readonly listGate = new Promise<void>((resolve) => (this.openList = resolve));
+  private painted: () => void = () => undefined;
+  private readonly positionsPainted = new Promise<void>((resolve) => (this.painted = resolve));
 
   subscribe(listener: ColumnsListener): () => void {
     this.listeners.add(listener);
@@ -46,25 +44,20 @@ export class FirstColumns {
     return () => this.positionListeners.delete(listener);
   }
 
-  /** Positions have been asked (the page's boot): the list waits for them. */
-  expectPositions(): void {
-    this.positionsComing = true;
-  }
-
-  /** The host's positions of many sites (a map draws them unless it has the list already), or null: none to draw. */
-  heardPositions(positions: SitePositions | null): void {
-    if (!positions || this.listHanded) return this.openList();
+  /** The host's positions of many sites have arrived: a map draws them unless it has the list already. */
+  heardPositions(positions: SitePositions): void {
+    if (this.listHanded) return;
     this.positions = positions;
     if (this.positionListeners.size > 0) this.shown([...this.positionListeners].map((listener) => listener(positions)));
   }
 
-  /** Settles when the list may be asked: at once, or once the positions are answered and their pins on screen (bounded). */
-  listMayLoad(): Promise<void> {
-    return this.positionsComing ? within(this.listGate, MAP_WAIT_MS.positions) : Promise.resolve();
+  /** Settles once the pins a map drew from the positions are on screen (2 s at most). */
+  positionsDrawn(): Promise<void> {
+    return within(this.positionsPainted, MAP_WAIT_MS.positions);
   }
 
   private shown(drawn: Array<void | Promise<void>>): void {
-    void Promise.all(drawn).then(() => afterPaint(this.openList));
+    void Promise.all(drawn).then(() => afterPaint(this.painted));
   }
 
   /** A map will subscribe; `arrived` hears the columns the moment they arrive (a worker starts their clusters). */
