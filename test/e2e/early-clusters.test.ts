@@ -9,7 +9,7 @@ import type { SiteView } from '../../electron/shared/contract/index';
 import { runSitewalk } from '../support/cli';
 import { describe, expect } from './fixtures';
 import { chooseSandbox, findSandboxUrl, pinsDrawn } from './helpers';
-import { mapData, mapSettled, testOnSeededRegister } from './seeded-register';
+import { mapData, mapSettled, reloadWithEverySite, testOnSeededRegister } from './seeded-register';
 
 // Enough to be clustered off the page's thread (OFF_THREAD_FROM), all in one region.
 const SITES = 6_000;
@@ -25,17 +25,12 @@ const test = testOnSeededRegister(SITES, 700_000, (k) => ({
 
 describe('the first pins, drawn from the positions before the list arrives', () => {
   test('learn their sites from the list: a pin drawn first opens its site', { timeout: 120_000 }, async ({ page, session }) => {
-    await page.setViewportSize({ width: 1366, height: 768 });
-    await chooseSandbox(page);
-    await expect.poll(() => mapData(page, 'pins-on-map'), { message: 'every site on the map', timeout: 60_000 }).toBeGreaterThanOrEqual(SITES);
-    const total = await mapData(page, 'pins-on-map');
-    await page.reload();
-    await expect.poll(() => page.evaluate(() => performance.getEntriesByName('sitewalk:sites-reset').length), { message: 'the first load done', timeout: 60_000 }).toBe(1);
+    const total = await reloadWithEverySite(page, SITES);
     const timeline = await page.evaluate(() => {
       const at = (name: string) => performance.getEntriesByName(`sitewalk:${name}`).map((entry) => entry.startTime);
       return { fromPositions: at('pins-from-positions').length, identified: at('pins-identified').length, fromList: at('pins-from-columns').length, listAfterDraw: at('sites-received')[0]! > at('pins-from-positions')[0]!, refused: at('clusters-early-refused').length };
     });
-    // Drawn from the positions with the worker's index; the list asked after, its sites naming those pins.
+    // Drawn from the positions with the worker's index; the list parsed after, its sites naming those pins.
     expect(timeline).toEqual({ fromPositions: 1, identified: 1, fromList: 0, listAfterDraw: true, refused: 0 });
     await expect.poll(() => pinsDrawn(page), { message: 'every site drawn, as pins or in clusters' }).toBe(total);
     // A pin drawn first knows its site now: chosen from the list (the map goes to it), its menu names it.

@@ -8,7 +8,7 @@ import { systemClock } from '../../electron/core/clock';
 import { SANDBOX_PROFILE_ID } from '../../electron/core/profiles/profiles';
 import { SiteRegister, type SiteRecord } from '../../electron/core/sites/register';
 import { expect, test } from './fixtures';
-import { startApp } from './helpers';
+import { chooseSandbox, startApp } from './helpers';
 
 /** A site's fields as the register keeps what the service holds. */
 export type KnownSite = SiteRecord['known'];
@@ -56,4 +56,18 @@ export function mapData(page: Page, name: string): Promise<number> {
 
 export async function mapSettled(page: Page): Promise<void> {
   await expect.poll(() => page.getByTestId('map').getAttribute('data-moving'), { message: 'the map to stop moving', timeout: 10_000 }).not.toBe('1');
+}
+
+/**
+ * Opens the sandbox's sites (every one of `count` on the map), then the page again, until its first
+ * load is done (the views made after the pins): how many sites the map holds.
+ */
+export async function reloadWithEverySite(page: Page, count: number): Promise<number> {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await chooseSandbox(page);
+  await expect.poll(() => mapData(page, 'pins-on-map'), { message: 'every site on the map', timeout: 60_000 }).toBeGreaterThanOrEqual(count);
+  const total = await mapData(page, 'pins-on-map');
+  await page.reload();
+  await expect.poll(() => page.evaluate(() => performance.getEntriesByName('sitewalk:sites-reset').length), { message: 'the first load done', timeout: 60_000 }).toBe(1);
+  return total;
 }
