@@ -1,8 +1,11 @@
 // The `sitewalk` executable itself, started as a user's shell starts it (electron/cli/sitewalk.mjs
 // through its shebang): what only a real process shows — that the file runs at all, its exit status
 // for success, a usage error and a failed call, and that it ends once the answer is printed even
-// with a keep-alive connection to the service still open. Every other CLI test calls main() in
-// process; Ctrl-C on a bulk run is in test/bulk/cli-sandbox.test.ts.
+// with a keep-alive connection to the service still open, and that Ctrl-C and SIGTERM end it with
+// 130 and 143 (never by the signal's default, which a library's own handler had raced). Every other CLI
+// test calls main() in process; Ctrl-C on a bulk run is in test/bulk/cli-sandbox.test.ts.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect } from 'vitest';
 import { it } from '../support/fixtures';
 import { startSitewalk } from '../support/cli';
@@ -35,4 +38,24 @@ describe('the sitewalk executable', { timeout: 120_000 }, () => {
     expect(run.code).toBe(1);
     expect(run.json).toMatchObject({ ok: false, error: { kind: 'network', sent: 'no' } });
   });
+
+  for (const [signal, exit] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    it(`exits ${exit} on ${signal} while a call waits for a service that never answers`, async ({ tempDir }) => {
+      // A service of our own that takes the request and says nothing.
+      let asked!: () => void;
+      const reached = new Promise<void>((resolve) => (asked = resolve));
+      const silent = createServer(() => asked());
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      try {
+        const cli = startSitewalk(tempDir, ['call', 'GetRenderingQualityList', '--base-url', `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, '--account', '10001'], { env: { SITEWALK_KEY: 'k' } });
+        await reached;
+        cli.child.kill(signal);
+        const run = await cli.done;
+        expect({ code: run.code, signal: cli.child.signalCode }).toEqual({ code: exit, signal: null });
+      } finally {
+        silent.closeAllConnections();
+        await new Promise<void>((resolve) => silent.close(() => resolve()));
+      }
+    });
+  }
 });

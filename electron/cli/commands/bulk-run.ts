@@ -34,8 +34,8 @@ export function collect(value: string, previous: string[] = []): string[] {
 
 /**
  * Ctrl-C or SIGTERM once: stop — no further batch is queued while an import queues its rows, and
- * once they are queued the rows not yet sent are taken out of the outbox. Twice: the signal's
- * default, quit now (nothing is half-saved: every batch is one transaction).
+ * once they are queued the rows not yet sent are taken out of the outbox. Twice: quit now, 130 or 143
+ * (signals.ts; nothing is half-saved: every batch is one transaction).
  */
 export function onFirstSigint(io: CliIo): (cancel: () => void) => () => void {
   return (cancel) => {
