@@ -94,9 +94,10 @@ describe('50,000 sites', () => {
   });
 
   test('a reload draws them from the one answer: clustered once, in a worker, and the list and search right at once', { timeout: 180_000 }, async ({ page, session }) => {
-    // The page opened again on the register: the pins come from the sites' positions, before the list
-    // is parsed; the list's sites then name those very pins, and the views after them change none, so
-    // the layer keeps its pins and its cluster index.
+    // The page opened again on the register: the pins come from the sites' positions (usually before
+    // the list is even parsed: the order of the two answers is the machine's); the list's sites then
+    // name those very pins, and the views after them change none, so the layer keeps its pins and its
+    // cluster index.
     const total = await reloadWithEverySite(page, SITES);
     await expect.poll(() => mapData(page, 'pins-on-map'), { message: 'every site on the map again' }).toBe(total);
     // Their cluster index was built once, in the worker (its script allowed by the page's policy, as
@@ -106,11 +107,9 @@ describe('50,000 sites', () => {
       const all = (name: string) => performance.getEntriesByName(`sitewalk:${name}`);
       const [asked] = all('clusters-asked-early');
       const [pinsMade] = all('pins-from-positions');
-      const received = all('sites-received')[0]!.startTime;
       return {
         positions: all('positions-received').length,
         pinsSet: all('set-pins').length,
-        listAfterPins: pinsMade !== undefined && received > pinsMade.startTime,
         identified: all('pins-identified').length,
         inWorker: all('clusters-off-thread').length,
         // (the map's empty first frame, before any pin, counts one of its own)
@@ -119,7 +118,7 @@ describe('50,000 sites', () => {
         askedFirst: asked !== undefined && pinsMade !== undefined && asked.startTime <= pinsMade.startTime,
       };
     });
-    expect(indexed).toEqual({ positions: 1, pinsSet: 1, listAfterPins: true, identified: 1, inWorker: 1, onPage: 0, refused: 0, askedFirst: true });
+    expect(indexed).toEqual({ positions: 1, pinsSet: 1, identified: 1, inWorker: 1, onPage: 0, refused: 0, askedFirst: true });
 
     // The list and its search work on every site at once.
     await page.getByLabel('Search sites').fill('Tower 50000');
