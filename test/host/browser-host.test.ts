@@ -3,15 +3,14 @@
 // a real round trip and an event delivered over the page's own event client. Who may reach the API
 // at all (address, token, Host, Origin) is browser-host-access.test.ts.
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer, request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request as httpRequest } from 'node:http';
 import { symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, vi } from 'vitest';
 import { decodeSiteList, decodeSitePositions, sitePositionsOf, type ApiEvent, type Result, type ProfileView, type SiteView, type StatusView } from '../../electron/shared/contract/index';
 import { startBrowserHost } from '../../electron/browser-host/server';
 import { ROOT } from '../../electron/main/build';
-import { apiFromBridge, createHttpBridge, holdLargeAnswers } from '../../renderer/src/api/http-bridge';
+import { apiFromBridge, createHttpBridge } from '../../renderer/src/api/http-bridge';
 import { it } from '../support/fixtures';
 import { authHeaders as auth, call, raw } from '../support/host';
 import { waiting } from '../support/wait';
@@ -241,38 +240,6 @@ describe('calls', () => {
     const status = (await call(host, 'getStatus', [])).json<{ value: StatusView }>().value;
     expect(status.host).toBe('browser');
     expect(status.activeProfileId).toBe('sandbox');
-  });
-
-  it('parses a large answer only once the hold of the first frame is over, and never holds a small one', async () => {
-    // A host of our own: a site list of megabytes, and a status of a few bytes.
-    const large = { value: { name: 'x'.repeat(200_000) } };
-    let listSent!: () => void;
-    const sent = new Promise<void>((resolve) => (listSent = resolve));
-    const server = createServer((request, response) => {
-      response.setHeader('Content-Type', 'application/json');
-      const isList = request.url?.endsWith('/listSitesPacked') === true;
-      if (isList) response.on('finish', listSent);
-      response.end(JSON.stringify(isList ? large : { value: { online: true } }));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    try {
-      const api = apiFromBridge(createHttpBridge({ token: 't', baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }));
-      let release!: () => void;
-      holdLargeAnswers(new Promise<void>((resolve) => (release = resolve)));
-      let listed: unknown = null;
-      const listing = api.listSitesPacked().then((value) => (listed = value));
-      await sent;
-      expect(await api.getStatus()).toEqual({ online: true });
-      // The status, asked once the list had been sent whole, came while the list waits for the hold.
-      expect(listed).toBeNull();
-      release();
-      await listing;
-      expect(listed).toEqual(large.value);
-      // Held no more: the next large answer is parsed as it comes.
-      expect(await api.listSitesPacked()).toEqual(large.value);
-    } finally {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    }
   });
 
   it("answers where the list's located sites are as raw bytes the page's bridge reads, and none below its threshold", async ({ host }) => {

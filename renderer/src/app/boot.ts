@@ -34,7 +34,10 @@ try {
   const store = createAppStore(api, onApiEvent);
   // Many pins are clustered in a worker, built from the sites' positions (asked first: a sixth of the
   // list's bytes) and drawn from them; the list's megabytes are parsed once they are on screen.
-  indexFromPositions(api, (positions) => holdLargeAnswers(store.heardPositions(positions)));
+  indexFromPositions(api, (positions) => {
+    store.columns.heardPositions(positions);
+    holdLargeAnswers(store.columns.positionsDrawn());
+  });
   // The map (in the first screen) draws the first load's pins from its columns, whichever comes first;
   // if the positions did not start their clusters, the list does as soon as it arrives.
   store.expectMap(indexEarly);

@@ -32,7 +32,7 @@ export function followSites(map: L.Map, layer: PinLayer, store: AppStore, shown:
   let drawnFromColumns = false;
   // Many sites are drawn first from their positions, before the list: pins that know no site yet.
   let unnamed: Pin[] | null = null;
-  const stopPositions = store.onSitePositions((positions) => {
+  const stopPositions = store.columns.subscribePositions((positions) => {
     layer.expectPins(positions.count);
     unnamed = timed('pins-from-positions', () => pinsFromPositions(positions));
     layer.setPins(unnamed);

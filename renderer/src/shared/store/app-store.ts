@@ -14,13 +14,12 @@ import type { ApiEvent, GpsView, BasemapView, BulkRunView, ChangeSet, DownloadVi
 // first load (app/boot.ts) should not wait for them to be evaluated.
 import { DEFAULT_SETTINGS } from '../../../../electron/shared/contract/views';
 import { unpackSites, type SiteList } from '../../../../electron/shared/contract/site-list';
-import type { SitePositions } from '../../../../electron/shared/contract/site-positions';
 import { describeError } from '../../../../electron/shared/result';
 import { changeSetOf } from './change-set';
 import { timed } from '../load-timing';
 import { loadSiteList, loadSites } from './load-sites';
 import { afterPaint } from './frames';
-import { FirstColumns, type ColumnsListener, type PositionsListener } from './first-columns';
+import { FirstColumns, type ColumnsListener } from './first-columns';
 
 export { describeError };
 
@@ -90,7 +89,8 @@ export class AppStore {
 
   private readonly listeners = new Set<() => void>();
   private readonly siteListeners = new Set<SitesListener>();
-  private readonly columns = new FirstColumns();
+  /** The first load's handover to the map: columns, and many sites' positions before them (first-columns.ts). */
+  readonly columns = new FirstColumns();
   private held: ApiEvent[] | null = [];
   private unsubscribe: (() => void) | null = null;
 
@@ -119,20 +119,6 @@ export class AppStore {
    */
   onSiteColumns(listener: ColumnsListener): () => void {
     return this.columns.subscribe(listener);
-  }
-
-  /** The located sites' positions, when many of them arrived before the list (the map draws them first). */
-  onSitePositions(listener: PositionsListener): () => void {
-    return this.columns.subscribePositions(listener);
-  }
-
-  /**
-   * The host's positions of many sites (the page's boot hands them): the map draws them; the returned
-   * promise settles once that frame is on screen (2 s at most).
-   */
-  heardPositions(positions: SitePositions): Promise<void> {
-    this.columns.heardPositions(positions);
-    return this.columns.positionsDrawn();
   }
 
   /** A map will subscribe to the first load's columns, perhaps after they arrive (first-columns.ts); `arrived` hears them at once. */
