@@ -78,6 +78,8 @@ export class FirstColumns {
   async hand(list: SiteList): Promise<void> {
     this.listHanded = true;
     this.positions = null;
+    // The list is here: nothing is held for the positions' frame any longer (never drawn, if it came first).
+    this.painted();
     if (this.mapComing && this.listeners.size === 0) {
       await within(new Promise<void>((resolve) => (this.subscribed = resolve)), MAP_WAIT_MS.subscribe);
       this.subscribed = null;
