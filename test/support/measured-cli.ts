@@ -42,12 +42,12 @@ export function spawnSitewalk(children: Children, home: string, args: string[], 
   return children.spawn(command, argv, { cwd: ROOT, env: sitewalkEnv(home, env), stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
-/** `sitewalk ARGS` with `home` as its home folder: the child, and its exit code and stderr once it ends. */
+/** `sitewalk ARGS` with `home` as its home folder: the child, and its exit code (or the signal that ended it) and stderr once it ends. */
 export function startSitewalk(children: Children, home: string, args: string[], env: Record<string, string> = {}, build: SitewalkBuild = 'bundle') {
   const child = spawnSitewalk(children, home, args, env, build);
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const done = new Promise<{ code: number | null; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stderr })));
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stderr })));
   return { child, done };
 }
 

@@ -7,7 +7,6 @@
 // 2 usage error (bad option, unknown column in --mapping: nothing queued); 3 the file cannot be read
 // or understood (missing, not text, broken quotes, malformed KML/JSON, no recognisable columns:
 // nothing queued), or the output file cannot be written.
-import { rmSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { runImport } from '../../core/bulk/import-run';
 import { coreOutboxPort, exportSitesOf, knownSitesOf } from '../../core/bulk/core-port';
@@ -122,7 +121,7 @@ async function runImportCommand(io: CliIo, options: BulkCommandOptions, file: st
     if (flags.delimiter) importOptions.delimiter = DELIMITERS[flags.delimiter];
     // The rows wait on disk in the data folder (removed below, or at a later start if this process is killed).
     const scratch = new HeldFiles(core.dataDir).scratchPath('preview');
-    const preview = await whileChecking(io, options, scratch, () => previewImportStored({ path: file }, importOptions, scratch));
+    const preview = await whileChecking(io, options, (signal) => previewImportStored({ path: file }, importOptions, scratch, signal));
     try {
       await importPreviewed(io, options, flags, file, core, preview);
     } finally {
@@ -133,20 +132,25 @@ async function runImportCommand(io: CliIo, options: BulkCommandOptions, file: st
 
 /**
  * Ctrl-C or SIGTERM while the file is being checked ends the command at once (nothing is queued
- * yet), the rows checked so far removed. Tests running the CLI in their own process pass `interrupt`
- * and are left alone.
+ * yet): the check is aborted — its worker thread ended and the rows checked so far removed — and
+ * only then does the process exit. (Exiting with the worker still inside SQLite or the parser is the
+ * likeliest cause of a rare death by a signal, rather than exit 130, that fresh-clone runs found.)
+ * Tests running the CLI in their own process pass `interrupt` and are left alone.
  */
-async function whileChecking<T>(io: CliIo, options: BulkCommandOptions, scratch: string, check: () => Promise<T>): Promise<T> {
+async function whileChecking<T>(io: CliIo, options: BulkCommandOptions, check: (signal?: AbortSignal) => Promise<T>): Promise<T> {
   if (options.interrupt) return check();
-  const stop = (signal: NodeJS.Signals) => {
-    rmSync(scratch, { force: true });
+  const stopping = new AbortController();
+  const stop = (signal: NodeJS.Signals) => stopping.abort(signal);
+  // Listening until the check has ended: a second Ctrl-C while the worker ends changes nothing.
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  try {
+    return await check(stopping.signal);
+  } catch (error) {
+    if (!stopping.signal.aborted) throw error;
+    const signal = stopping.signal.reason as NodeJS.Signals;
     io.stderr(`\nsitewalk import: stopped (${signal}) while checking the file; nothing was queued.\n`);
     process.exit(signal === 'SIGINT' ? 130 : 143);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  try {
-    return await check();
   } finally {
     process.removeListener('SIGINT', stop);
     process.removeListener('SIGTERM', stop);

@@ -53,13 +53,17 @@ function startWorker(workerData: { source: PreviewSource; options: ImportOptions
 
 /**
  * The preview of `source`, its rows in a store at `storePath` (a scratch file the caller removes
- * with drop(); also removed here when the preview fails).
+ * with drop(); also removed here when the preview fails). Aborted by `signal`, the worker is ended
+ * first — awaited, so nothing runs in it when the caller exits the process — then the scratch file is
+ * removed and the promise rejects with the signal's reason.
  */
-export async function previewImportStored(source: PreviewSource, options: ImportOptions, storePath: string): Promise<StoredPreview> {
+export async function previewImportStored(source: PreviewSource, options: ImportOptions, storePath: string, signal?: AbortSignal): Promise<StoredPreview> {
   try {
+    signal?.throwIfAborted();
     const worker = startWorker({ source, options, storePath });
     if (!worker) await previewToStore(source, options, storePath);
-    else await workerDone(worker);
+    else await workerDone(worker, signal);
+    signal?.throwIfAborted();
     return new StoredPreview(storePath);
   } catch (error) {
     rmSync(storePath, { force: true });
@@ -67,16 +71,24 @@ export async function previewImportStored(source: PreviewSource, options: Import
   }
 }
 
-function workerDone(worker: Worker): Promise<void> {
+function workerDone(worker: Worker, signal?: AbortSignal): Promise<void> {
   return new Promise<void>((resolve, reject) => {
+    const abort = () => void worker.terminate().then(() => reject(signal!.reason), () => reject(signal!.reason));
+    signal?.addEventListener('abort', abort, { once: true });
+    const settle = () => signal?.removeEventListener('abort', abort);
     worker.once('message', (message: { ok: true } | { ok: false; message: string }) => {
+      settle();
       void worker.terminate();
       if (message.ok) resolve();
       else reject(new Error(message.message));
     });
-    worker.once('error', reject);
+    worker.once('error', (error) => {
+      settle();
+      reject(error);
+    });
     worker.once('exit', (code) => {
-      if (code !== 0) reject(new Error(`the import preview stopped (exit ${code})`));
+      settle();
+      if (code !== 0) reject(signal?.aborted ? signal.reason : new Error(`the import preview stopped (exit ${code})`));
     });
   });
 }
