@@ -25,6 +25,19 @@ it('stops a preview in its worker: the promise rejects with the reason, the rows
   expect(readdirSync(tempDir).sort()).toEqual(['sites.csv']);
 });
 
+// The worker makes the store file itself as it starts: stopped in that moment, the file used to be
+// removed before the worker made it, and was left behind until the next start.
+it('leaves no store file when stopped while its worker starts', async ({ tempDir }) => {
+  const file = join(tempDir, 'sites.csv');
+  await writeSitesCsv(file, 50_000);
+  const store = join(tempDir, 'preview.db');
+  const stopping = new AbortController();
+  const checking = previewImportStored({ path: file }, { fileName: 'sites.csv' }, store, stopping.signal);
+  stopping.abort('SIGINT');
+  await expect(checking).rejects.toBe('SIGINT');
+  expect(readdirSync(tempDir)).toEqual(['sites.csv']);
+});
+
 it('starts no worker for a preview stopped before it began', async ({ tempDir }) => {
   const file = join(tempDir, 'sites.csv');
   await writeSitesCsv(file, 10);
