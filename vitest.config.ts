@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
 import react from '@vitejs/plugin-react';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './test/support/chromium';
 import { filesOverridingAtTopLevel } from './test/support/isolation';
 import SlowFirstSequencer from './test/support/slow-first-sequencer';
 import { testTmpdirEnv } from './test/support/test-tmpdir';
@@ -98,8 +99,8 @@ export default defineConfig({
             fileParallelism: false,
             provider: playwright({
               launchOptions: {
-                executablePath: process.env.SITEWALK_CHROMIUM ?? '/usr/bin/chromium',
-                args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+                executablePath: CHROMIUM_PATH,
+                args: CHROMIUM_ARGS,
               },
             }),
             instances: [{ browser: 'chromium' }],

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { chromium, type Browser, type Page } from 'playwright';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium';
 import type { BenchFigure } from './figures';
 
 const SITES = [10_000, 50_000] as const;
@@ -21,8 +22,6 @@ const UNCLUSTERED_ZOOM = 13;
 const DRAGS = 4;
 const STEPS_PER_DRAG = 45;
 const projectDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 // The page side: builds a map, then draws the sites with one of the two renderers and pans it.
 const PAGE_ENTRY = `
@@ -193,7 +192,7 @@ export async function benchMap(): Promise<BenchFigure[]> {
   // Unlimited frame rate: a frame's interval is then what it costs, not the 60 Hz vsync it waits for,
   // so "p95 < 16.7 ms" is a real margin rather than a measurement of the display clock.
   const browser = await chromium.launch({
-    executablePath: process.env.SITEWALK_CHROMIUM ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM_PATH,
     args: [...CHROMIUM_ARGS, '--disable-frame-rate-limit', '--disable-gpu-vsync'],
   });
   try {

@@ -16,7 +16,7 @@ import { chromium, type Browser, type Page } from 'playwright';
 import { ensureRenderer } from '../../electron/main/build';
 import { spawnApp } from './app-process';
 import { serveBareLeaflet } from './bare-leaflet';
-import { CHROMIUM_ARGS } from './map';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium';
 import { raiseQuota, startSandboxProcess } from './peers';
 import { prepare } from './startup';
 
@@ -178,7 +178,7 @@ try {
   await sandbox.stop();
 }
 await ensureRenderer();
-const browser = await chromium.launch({ executablePath: process.env.SITEWALK_CHROMIUM ?? '/usr/bin/chromium', args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'] });
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'] });
 const bare = await serveBareLeaflet();
 try {
   for (let round = 0; round < rounds; round++) {

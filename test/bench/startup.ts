@@ -24,7 +24,7 @@ import { serveBareLeaflet } from './bare-leaflet';
 import { testCoreOptions } from '../support/core';
 import type { BenchFigure } from './figures';
 import { registerLoad } from './register-load';
-import { CHROMIUM_ARGS } from './map';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium';
 import { DEMO, raiseQuota, startSandboxProcess, type SandboxProcess } from './peers';
 
 const SITES = [1_000, 50_000] as const;
@@ -101,7 +101,7 @@ const CONTEXT = { viewport: { width: 1280, height: 720 }, deviceScaleFactor: 1 }
  * found), without intercepting requests, which would add a round trip to each of the page's requests
  * and weigh on a page with more of them than the bare Leaflet page.
  */
-const launchBrowser = () => chromium.launch({ executablePath: process.env.SITEWALK_CHROMIUM ?? '/usr/bin/chromium', args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'] });
+const launchBrowser = () => chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'] });
 
 /** Starts the app on a copy of `source` (a start may compact it) and opens the page until pins are drawn. */
 async function measureStart(browser: Browser, source: string): Promise<Start> {

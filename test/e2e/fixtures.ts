@@ -17,7 +17,8 @@ import { startSandbox, type RunningSandbox } from '../../electron/sandbox/index'
 import type { Browser } from 'playwright';
 import type { SandboxSite } from '../../electron/sandbox/state';
 import type { ProfileView } from '../../electron/shared/contract/index';
-import { CHROMIUM_PATH, chooseSandbox, E2E_SKIP_REASON, findSandboxUrl, inspect, launchChromium, openSession, pinsDrawn, startApp, type App, type Session } from './helpers';
+import { chooseSandbox, E2E_SKIP_REASON, findSandboxUrl, inspect, launchChromium, openSession, pinsDrawn, startApp, type App, type Session } from './helpers';
+import { CHROMIUM_PATH } from '../support/chromium';
 
 export { describe, expect, vi } from 'vitest';
 

@@ -13,12 +13,11 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { vi } from 'vitest';
 import type { ProfileView } from '../../electron/shared/contract/index';
 import { openBrowserApp, parseStartArgs } from '../../electron/start';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium';
 import { pageApi } from '../support/page-api';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const ARTIFACTS = join(ROOT, 'test-results', 'e2e');
-
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 const PAGE_URL = /^(http:\/\/127\.0\.0\.1:\d+)\/#token=([A-Za-z0-9_-]+)$/;
 
@@ -68,8 +67,6 @@ export async function startApp(dataDir: string, extraArgs: readonly string[] = [
   }
 }
 
-/** Debian's Chromium (never one Playwright downloads); SITEWALK_CHROMIUM points elsewhere. */
-export const CHROMIUM_PATH = process.env.SITEWALK_CHROMIUM ?? '/usr/bin/chromium';
 /**
  * Why the end-to-end tests cannot run here, or null. They are skipped with this reason on a machine
  * without Chromium, and required under CI (global-setup.ts fails the run there instead).
