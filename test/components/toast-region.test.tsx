@@ -13,6 +13,7 @@ import { RESUME_MIN_MS, TOAST_MS, ToastRegion, useToasts } from '../../renderer/
 import { useUi, type Ui } from '../../renderer/src/shared/ui/ui-context';
 import { entryView, renderWithHost, siteView } from './support/shell';
 import { mapElement, TestMap } from './support/test-map';
+import { waiting } from '../support/wait';
 
 const WELCOME = 'You are using the Sandbox: a practice service on this computer with demo sites. Nothing is sent anywhere else.';
 
@@ -55,7 +56,7 @@ async function renderMessages() {
       <Messages />
     </>,
   );
-  await vi.waitFor(() => expect(toast).not.toBeNull());
+  await vi.waitFor(() => expect(toast).not.toBeNull(), waiting('the toast'));
   // The pointer starts off the messages (an earlier test may have left it where they appear).
   await userEvent.hover(screen.getByRole('button', { name: 'Elsewhere' }));
   return { screen, toast: toast! };
@@ -204,7 +205,7 @@ describe('a message', () => {
     await vi.waitFor(() => {
       panel.scrollTop = panel.scrollHeight;
       expect(discard.element().getBoundingClientRect().bottom).toBeLessThanOrEqual(message().top);
-    });
+    }, waiting('the last card clear of the message'));
     // From the top, Tab to them: the panel scrolls them clear of the message, not just into the window.
     panel.scrollTop = 0;
     (last.getByRole('button', { name: 'Retry' }).element() as HTMLElement).focus();

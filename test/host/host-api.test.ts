@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, vi } from 'vitest';
 import { DEFAULT_SETTINGS, decodeSiteList, decodeSitePositions, sitePositionsOf, type ApiEvent, type Result, type ProfileView } from '../../electron/shared/contract/index';
 import { it } from '../support/fixtures';
+import { waiting } from '../support/wait';
 
 // Nothing is sent in these tests.
 it.override('coreOptions', { autoSync: false });
@@ -139,7 +140,7 @@ describe('sites and the outbox', () => {
     hostApi.onEvent((event) => events.push(event));
     const applied = await hostApi.api.applyBatchEdit({ localIds, change: { group: 'North' } });
     expect(applied.ok).toBe(true);
-    await vi.waitFor(() => expect(events.some((event) => event.type === 'changes')).toBe(true));
+    await vi.waitFor(() => expect(events.some((event) => event.type === 'changes')).toBe(true), waiting('the change event'));
     const told = events.flatMap((event) => (event.type === 'changes' ? [event.changes] : []));
     expect(told).toHaveLength(1);
     expect(told[0]!.sites.map((site) => site.group)).toEqual(localIds.map(() => 'North'));
@@ -167,7 +168,7 @@ describe('sites and the outbox', () => {
     // The page heard the save (its site and entry) and the discard (both gone) in change sets: the
     // discard, told within a batch's interval of the save, in the next batch.
     const heard = () => events.flatMap((event) => (event.type === 'changes' ? [event.changes] : []));
-    await vi.waitFor(() => expect(heard().flatMap((changes) => changes.entriesRemoved)).toHaveLength(1));
+    await vi.waitFor(() => expect(heard().flatMap((changes) => changes.entriesRemoved)).toHaveLength(1), waiting('the discard to be told'));
     const told = heard();
     expect(told[0]).toEqual({ entries: [expect.objectContaining({ id: entry!.id, state: 'pending' })], entriesRemoved: [], sites: [expect.objectContaining({ localId: entry!.localId, name: 'Ridge' })], sitesRemoved: [] });
     expect(told.flatMap((changes) => changes.entriesRemoved)).toEqual([{ entryId: entry!.id, revision: expect.any(Number) }]);

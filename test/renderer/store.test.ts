@@ -8,6 +8,7 @@ import { DEFAULT_SETTINGS, packSites } from '../../electron/shared/contract/inde
 import { encodeSiteList, type SiteListWire } from '../../electron/shared/contract/site-list-wire';
 import { createAppStore } from '../../renderer/src/app/store';
 import { dismissProblem } from '../../renderer/src/features/status/problems-slice';
+import { waiting } from '../support/wait';
 
 function site(localId: string, patch: Partial<SiteView> = {}): SiteView {
   return {
@@ -131,7 +132,7 @@ describe('the renderer store', () => {
     store.onSites((changed, _removed, reset) => heard.push(`${reset ? 'reset' : 'change'} ${changed.map((s) => s.localId).join(',')}`));
     const started = store.start();
     // The answer is in; the map's code is not: no view is made meanwhile.
-    await vi.waitFor(() => expect(store.getState().connectionError).toBeNull());
+    await vi.waitFor(() => expect(store.getState().connectionError).toBeNull(), waiting('the first answers'));
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(store.getState().loaded).toBe(false);
     let drawn: () => void = () => undefined;
@@ -139,7 +140,7 @@ describe('the renderer store', () => {
       heard.push(`columns ${list.localId.join(',')}`);
       return new Promise<void>((resolve) => (drawn = resolve));
     });
-    await vi.waitFor(() => expect(heard).toEqual(['columns a,b']));
+    await vi.waitFor(() => expect(heard).toEqual(['columns a,b']), waiting('the columns for the map'));
     // The pins are still waiting for their clusters: the views wait with them.
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(store.getState().loaded).toBe(false);
@@ -168,9 +169,9 @@ describe('the renderer store', () => {
     h.store.onSites((changed) => batches.push(changed.length));
     for (let i = 0; i < 500; i++) h.emit({ type: 'site', site: site(`s${i}`) });
     expect(h.store.getState().sites.size).toBe(0);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Once the store's timer has flushed them (25–200 ms after the first; later on a busy machine).
+    await vi.waitFor(() => expect(h.store.getState().sites.size).toBe(500), waiting('the burst to be flushed'));
     expect(batches).toEqual([500]);
-    expect(h.store.getState().sites.size).toBe(500);
   });
 
   it("applies a transaction's change set in one update, and a later older view never brings back what it removed", async () => {

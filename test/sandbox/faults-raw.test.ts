@@ -3,7 +3,7 @@
 // the call was applied, how rates draw from an injected random source, that /_sandbox/ is never
 // faulted, and that the WSDL and help page meet only a proxy's 503 for the whole service (who may
 // use /_sandbox/: inspect-access.test.ts).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox/index';
 import { call, callsLeft, durableState, expectRejected, inspect, RAW_BINDINGS, send, validFields, type RawResponse, demoSandboxForFile } from './raw';
 
@@ -152,8 +152,7 @@ describe('a hung call at close', () => {
       (error: Error) => error.message,
     );
     // The call reaches the sandbox and is logged as hung before close.
-    for (let i = 0; i < 200 && closing.snapshot().calls.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(closing.snapshot().calls.at(-1)).toMatchObject({ outcome: 'hang' });
+    await vi.waitFor(() => expect(closing.snapshot().calls.at(-1)).toMatchObject({ outcome: 'hang' }), { timeout: 10_000, interval: 10 });
     const started = performance.now();
     await closing.close();
     expect(await hung).not.toBe('answered');
