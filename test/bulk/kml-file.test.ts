@@ -150,11 +150,13 @@ describe('a KMZ read from disk, its KML unpacked as it is read', () => {
     }
   });
 
-  it('stops unpacking a doc.kml that passes 64 MB, whatever its headers say', async ({ tempDir }) => {
+  it('stops unpacking a doc.kml that passes 64 MB, whatever its headers say, from disk and from bytes', async ({ tempDir }) => {
     for (const lie of [false, true]) {
-      const preview = await fromDisk(tempDir, 'bomb.kmz', await kmzBomb(65 * 1024 * 1024, lie));
+      const bomb = await kmzBomb(65 * 1024 * 1024, lie);
+      const preview = await fromDisk(tempDir, 'bomb.kmz', bomb);
       expect(preview.problems).toEqual(['doc.kml in the KMZ unpacks to more than 64 MB, which no site list needs; it was not read (the file may be damaged or made to harm).']);
       expect(preview.rows).toEqual([]);
+      expect(await previewImport(bomb, { fileName: 'bomb.kmz' })).toMatchObject({ problems: preview.problems, rows: [] });
     }
   });
 });

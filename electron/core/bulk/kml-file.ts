@@ -1,5 +1,5 @@
 // A KML file, or the KML inside a KMZ, previewed as it streams from disk, in the preview's worker:
-// bytes (unpacked a step at a time for a KMZ: kmz-entry.ts) → text (the encoding decided from the
+// bytes (unpacked a step at a time for a KMZ: shared/bulk/kmz-entry.ts) → text (the encoding decided from the
 // start as decodeText decides it, UTF-8 checked to the end and read again as Windows-1252 when it is
 // not) → KmlReader (kml.ts) → one row per placemark → the preview store. What stays in memory is a
 // piece of the file, the placemark being read and the counts, whatever the file's size.
@@ -17,7 +17,7 @@ import { entryOf, folderLabel, KmlReader, type KmlEnd, type OnFeature } from '..
 import { finishFeature, type TypeConverter } from '../../shared/bulk/kml-feature';
 import { previewContext, previewHead, type ImportPreview } from '../../shared/bulk/preview';
 import { bomBytes, cutToCharacter, decodeBytePieces, HEAD_BYTES, NotUtf8, Unreadable, type Decoding } from './csv-file';
-import { KmzProblem, kmzEntryBytes, listKmz } from './kmz-entry';
+import { KmzProblem, kmzChoiceNotes, kmzEntryBytes, listKmz } from '../../shared/bulk/kmz-entry';
 import type { PreviewStoreWriter } from './preview-store';
 
 type Head = Omit<ImportPreview, 'rows' | 'summary'>;
@@ -52,11 +52,7 @@ export async function previewKmlFile(path: string, format: 'kml' | 'kmz', zip: b
   } else {
     const listed = await listKmz(fileBytes(path)());
     if (!listed.ok) return refusedHead({ format, notes: [], details: {} }, options, [], listed.problem);
-    const { name, kmlFiles } = listed.choice;
-    const notes: string[] = [];
-    if (name.toLowerCase() !== 'doc.kml') notes.push(`The KMZ has no doc.kml; read ${name} instead.`);
-    if (kmlFiles > 1) notes.push(`The KMZ holds ${kmlFiles} KML files; only ${name} was read.`);
-    document = { format, source: () => kmzEntryBytes(fileBytes(path)(), listed.choice), notes, details: { kml: name } };
+    document = { format, source: () => kmzEntryBytes(fileBytes(path)(), listed.choice), notes: kmzChoiceNotes(listed.choice), details: { kml: listed.choice.name } };
     // Unpacked once without being read, so an entry past the bound (whatever its header claims) is
     // refused before any of it is parsed: the parser would hold a long text run meanwhile.
     try {

@@ -4,10 +4,10 @@
 // Anything that is not a single point (lines, polygons, overlays, no geometry) stays in the table as
 // a skipped row with its reason, so the preview accounts for every placemark. Browser-safe: saxes
 // and fflate are pure JavaScript.
-import { Unzip, UnzipInflate } from 'fflate';
 import { decodeText } from './decode';
 import { readKmlFeatures, type FeatureEntry, type GeoFeature } from './kml';
-import { jsonTooDeep, MAX_COLUMNS, MAX_KMZ_KML_BYTES, nestingSentence, tooManyColumnsSentence, yieldToLoop } from './limits';
+import { KmzProblem, kmzChoiceNotes, kmzEntryBytes, listKmz } from './kmz-entry';
+import { jsonTooDeep, MAX_COLUMNS, nestingSentence, tooManyColumnsSentence, yieldToLoop } from './limits';
 import { valueToCell, numberToCell, type ImportTable, type TableRow } from './table';
 
 /** The position columns every geo table starts with, filled from the geometry. */
@@ -62,93 +62,53 @@ export function parseKmz(bytes: Uint8Array): Promise<ImportTable> {
   return readKmz(bytes, parseKml);
 }
 
-/** The KMZ half, with the KML reader to use inside it (the equivalence test passes the former one). */
-export async function readKmz(bytes: Uint8Array, readKml: typeof parseKml): Promise<ImportTable> {
-  const notes: string[] = [];
-  const unpacked = await unpackKml(bytes);
-  if (!unpacked.ok) return emptyTable('kmz', notes, [unpacked.problem]);
-  const { name, content, kmlFiles } = unpacked;
-  if (name.toLowerCase() !== 'doc.kml') notes.push(`The KMZ has no doc.kml; read ${name} instead.`);
-  if (kmlFiles > 1) notes.push(`The KMZ holds ${kmlFiles} KML files; only ${name} was read.`);
-  const decoded = decodeText(content);
-  if (!decoded.ok) return emptyTable('kmz', notes, [decoded.message]);
-  const table = readKml(decoded.text, 'kmz', [...notes, ...decoded.notes]);
-  table.details = { ...table.details, kml: name };
-  return table;
-}
-
-/** Compressed bytes handed to the unzipper at a time: deflate expands at most ~1,032×, so one step inflates at most ~0.5 MB. */
-const UNZIP_STEP = 512;
-/** The event loop runs at least this often while a KMZ is unpacked (ms). */
-const UNZIP_SLICE_MS = 20;
-
-type Unpacked = { ok: true; name: string; content: Uint8Array; kmlFiles: number } | { ok: false; problem: string };
-
 /**
- * The KML a KMZ holds: doc.kml, or else its first .kml file, unpacked as a stream (fflate) and
- * stopped as soon as it passes MAX_KMZ_KML_BYTES, so a zip bomb costs at most the limit.
+ * The KMZ half, with the KML reader to use inside it (the equivalence test passes the former one):
+ * the entry chosen and unpacked as a file's is (kmz-entry.ts), from bytes already in memory.
  */
-async function unpackKml(bytes: Uint8Array): Promise<Unpacked> {
-  const kept = new Map<string, { chunks: Uint8Array[]; size: number; done: boolean }>();
-  let kmlFiles = 0;
-  let problem: string | null = null;
-  const unzip = new Unzip((file) => {
-    if (file.name.endsWith('/') || !/\.kml$/i.test(file.name)) return;
-    kmlFiles++;
-    // Only the first .kml and doc.kml are unpacked: one of them is the one read.
-    if (kept.size > 0 && file.name.toLowerCase() !== 'doc.kml') return;
-    const tooLarge = `${file.name} in the KMZ unpacks to more than ${MAX_KMZ_KML_BYTES / (1024 * 1024)} MB, which no site list needs; it was not read (the file may be damaged or made to harm).`;
-    // The size the archive states is believed when it is too large, never when it is small.
-    if (file.originalSize !== undefined && file.originalSize > MAX_KMZ_KML_BYTES) {
-      problem ??= tooLarge;
-      return;
-    }
-    const state = { chunks: [] as Uint8Array[], size: 0, done: false };
-    kept.set(file.name, state);
-    file.ondata = (error, chunk, final) => {
-      if (problem !== null) return;
-      if (error) {
-        problem = `${file.name} in the KMZ cannot be unpacked (${error.message}).`;
-        return;
-      }
-      state.size += chunk.length;
-      if (state.size > MAX_KMZ_KML_BYTES) {
-        problem = tooLarge;
-        file.terminate();
-        return;
-      }
-      state.chunks.push(chunk);
-      if (final) state.done = true;
-    };
-    file.start();
-  });
-  unzip.register(UnzipInflate);
+export async function readKmz(bytes: Uint8Array, readKml: typeof parseKml): Promise<ImportTable> {
+  const listed = await listKmz(slices(bytes));
+  if (!listed.ok) return emptyTable('kmz', [], [listed.problem]);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
   try {
-    let sliceStart = Date.now();
-    for (let at = 0; at < bytes.length && problem === null; at += UNZIP_STEP) {
-      const end = Math.min(at + UNZIP_STEP, bytes.length);
-      unzip.push(bytes.subarray(at, end), end === bytes.length);
-      // The API and signals are answered while a large archive is unpacked.
-      if (Date.now() - sliceStart > UNZIP_SLICE_MS) {
-        await yieldToLoop();
-        sliceStart = Date.now();
-      }
+    for await (const chunk of kmzEntryBytes(slices(bytes), listed.choice)) {
+      chunks.push(chunk);
+      size += chunk.length;
     }
   } catch (error) {
-    problem ??= `The KMZ is not a readable zip archive (${error instanceof Error ? error.message : String(error)}).`;
+    if (error instanceof KmzProblem) return emptyTable('kmz', [], [error.message]);
+    throw error;
   }
-  if (problem !== null) return { ok: false, problem };
-  const chosen = [...kept.keys()].find((name) => name.toLowerCase() === 'doc.kml') ?? [...kept.keys()][0];
-  if (chosen === undefined) return { ok: false, problem: kmlFiles === 0 ? 'The KMZ holds no .kml file.' : 'The KMZ is not a readable zip archive.' };
-  const state = kept.get(chosen)!;
-  if (!state.done) return { ok: false, problem: `${chosen} in the KMZ is cut short: the archive ends inside it.` };
-  const content = new Uint8Array(state.size);
+  const content = new Uint8Array(size);
   let offset = 0;
-  for (const chunk of state.chunks) {
+  for (const chunk of chunks) {
     content.set(chunk, offset);
     offset += chunk.length;
   }
-  return { ok: true, name: chosen, content, kmlFiles };
+  const notes = kmzChoiceNotes(listed.choice);
+  const decoded = decodeText(content);
+  if (!decoded.ok) return emptyTable('kmz', notes, [decoded.message]);
+  const table = readKml(decoded.text, 'kmz', [...notes, ...decoded.notes]);
+  table.details = { ...table.details, kml: listed.choice.name };
+  return table;
+}
+
+/** Archive bytes handed to the KMZ reader at a time. */
+const SLICE_BYTES = 64 * 1024;
+/** The event loop runs at least this often while a KMZ is unpacked (ms). */
+const UNZIP_SLICE_MS = 20;
+
+/** `bytes` a slice at a time, the event loop turning between slices at least every UNZIP_SLICE_MS. */
+async function* slices(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  let sliceStart = Date.now();
+  for (let at = 0; at < bytes.length; at += SLICE_BYTES) {
+    yield bytes.subarray(at, at + SLICE_BYTES);
+    if (Date.now() - sliceStart > UNZIP_SLICE_MS) {
+      await yieldToLoop();
+      sliceStart = Date.now();
+    }
+  }
 }
 
 /** Reads GeoJSON: a FeatureCollection, a single Feature, a bare geometry or an array of features. Never throws. */

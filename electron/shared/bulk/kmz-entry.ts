@@ -2,9 +2,11 @@
 // the entries without unpacking any, to choose the one to read as the whole-file reader chooses it
 // (doc.kml, else the first .kml); each later pass unpacks that entry alone, a few kilobytes of the
 // archive at a time, so what is held is one step's output and a zip bomb stops at
-// MAX_KMZ_KML_BYTES while it inflates. Every other entry is passed over, never inflated.
+// MAX_KMZ_KML_BYTES while it inflates. Every other entry is passed over, never inflated. The one KMZ
+// reader: a file on disk in the preview's worker (core/bulk/kml-file.ts) and bytes in memory
+// (geo.ts, the page's and the tests' path) alike. Pure JavaScript, so browser-safe.
 import { Unzip, UnzipInflate, type AsyncFlateStreamHandler, type UnzipDecoderConstructor, type UnzipFile } from 'fflate';
-import { MAX_KMZ_KML_BYTES } from '../../shared/bulk/limits';
+import { MAX_KMZ_KML_BYTES } from './limits';
 
 /** Why the entry cannot be read: the sentence for the preview. */
 export class KmzProblem extends Error {}
@@ -18,6 +20,14 @@ export interface KmzChoice {
 }
 
 export type KmzListing = { ok: true; choice: KmzChoice } | { ok: false; problem: string };
+
+/** What a preview says of the entry chosen: when it is not doc.kml, and when others were passed over. */
+export function kmzChoiceNotes({ name, kmlFiles }: KmzChoice): string[] {
+  const notes: string[] = [];
+  if (name.toLowerCase() !== 'doc.kml') notes.push(`The KMZ has no doc.kml; read ${name} instead.`);
+  if (kmlFiles > 1) notes.push(`The KMZ holds ${kmlFiles} KML files; only ${name} was read.`);
+  return notes;
+}
 
 /** Archive bytes handed to the unzipper at a time: deflate expands at most ~1,032×, so one step inflates at most ~4 MB. */
 const STEP_BYTES = 4096;
