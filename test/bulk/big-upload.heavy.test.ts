@@ -15,10 +15,11 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import { call, raw } from '../support/host';
 import { startHostProcess, uploadFile, watchStatus } from '../support/host-process-run';
 import { it } from '../support/fixtures';
+import { waiting } from '../support/wait';
 
 const PEAK_RSS = 400 * 1024 * 1024;
 const FILE_BYTES = 40 * 1024 * 1024;
@@ -71,10 +72,17 @@ it('takes a 40 MB file as a raw upload, written to disk as it arrives, and previ
     const peak = await host.peakRss();
     expect(peak).toBeLessThan(PEAK_RSS);
 
-    // Applied from the page: checked again, queued in batches; answered once every row is queued.
+    // Applied from the page: answered at once, then checked again and queued in batches; its first
+    // progress comes once every row is queued.
+    type Run = { id: string; checking: boolean; progress: { total: number } | null };
     const applying = watchStatus(host);
-    const started = await call(host, 'startImport', [opened.value.fileId, {}]);
-    const run = started.json<{ value: { ok: true; value: { id: string; progress: { total: number } | null } } }>().value.value;
+    const started = (await call(host, 'startImport', [opened.value.fileId, {}])).json<{ value: { ok: true; value: Run } }>().value.value;
+    expect(started).toMatchObject({ checking: true, progress: null });
+    const run = await vi.waitFor(async () => {
+      const now = (await call(host, 'getBulkRun', [started.id])).json<{ value: Run }>().value;
+      if (now.checking || now.progress === null) throw new Error(`still ${now.checking ? 'checking the file' : 'queueing'}`);
+      return now;
+    }, { ...waiting('every row to be queued', 300_000), interval: 250 });
     const queued = await applying.stop();
     const applied = await host.peakRss();
     // Every row was queued (sending them all to the sandbox is not what is measured here).

@@ -47,6 +47,16 @@ async function ended(api: SitewalkApi, events: BulkRunView[], runId: string): Pr
   return (await api.getBulkRun(runId))!;
 }
 
+/** Once an event says the run has checked its file again and is queueing (its first progress). */
+async function queueing(events: BulkRunView[], runId: string): Promise<void> {
+  await vi.waitFor(() => expect(events.some((run) => run.id === runId && !run.checking && run.progress !== null)).toBe(true), waiting('the run to queue its first batch', 60_000));
+}
+
+/** The preview stores an import keeps in the data folder's uploads/ while it checks a file. */
+function previewStores(core: SitewalkCore): string[] {
+  return readdirSync(join(core.dataDir, 'uploads')).filter((name) => name.includes('preview'));
+}
+
 const SITES_CSV = ['Site name,Height (ft),Lat,Lon,Group,Colour', 'Ridge One,100,45.1,-111.1,North,blue', 'Ridge Two,164,45.2,-111.2,North,green', 'Ridge Three,98,45.3,-111.3,South,red', ''].join('\r\n');
 
 describe('bulk work through the host contract', () => {
@@ -60,8 +70,9 @@ describe('bulk work through the host contract', () => {
     expect(preview.firstPage.rows.map((row) => row.edit?.height)).toEqual([30, 50, 30]);
     expect(core.outbox.list()).toHaveLength(0);
 
+    // Answered at once: checking the file again (the register may have changed) is the run's first step.
     const started = value(await api.startImport(file.fileId, {}));
-    expect(started).toMatchObject({ kind: 'import', fileName: 'audit.csv', state: 'running' });
+    expect(started).toMatchObject({ kind: 'import', fileName: 'audit.csv', state: 'running', checking: true, progress: null });
     const run = await ended(api, events, started.id);
     expect(run.result).toMatchObject({ outcome: 'completed', counts: { total: 3, created: 3 } });
     expect(run.rows!.map((row) => [row.row, row.status])).toEqual([
@@ -100,8 +111,7 @@ describe('bulk work through the host contract', () => {
     expect(mapped.summary).toMatchObject({ total: 3, ready: 2, invalid: 1 });
     expect(value(await api.getPreviewRows(file.fileId, { filter: 'all', offset: 0 })).rows[2]!.edit?.height).toBe(25);
 
-    const refused = value(await api.startImport(file.fileId, { mapping: { Tower: 'name', Elev: 'height' }, defaults: { height: '25' } }));
-    expect(refused.state).toBe('ended');
+    const refused = await ended(api, events, value(await api.startImport(file.fileId, { mapping: { Tower: 'name', Elev: 'height' }, defaults: { height: '25' } })).id);
     expect(refused.result).toMatchObject({ outcome: 'refused' });
     expect(await serviceSites(sandbox.url)).toHaveLength(0);
 
@@ -117,6 +127,7 @@ describe('bulk work through the host contract', () => {
     const rows = Array.from({ length: 60 }, (_, index) => `Cancel ${index},20,45.${index},-111`);
     const file = value(await api.openBulkFile({ name: 'many.csv', base64: base64(`name,height,lat,lon\n${rows.join('\n')}\n`) }));
     const started = value(await api.startImport(file.fileId, {}));
+    await queueing(events, started.id);
     value(await api.cancelBulkRun(started.id));
     const run = await ended(api, events, started.id);
     expect(run.result!.outcome).toBe('cancelled');
@@ -134,6 +145,7 @@ describe('bulk work through the host contract', () => {
     const rows = Array.from({ length: 30 }, (_, index) => `Closing ${index},20,45.${index},-111`);
     const file = value(await api.openBulkFile({ name: 'closing.csv', base64: base64(`name,height,lat,lon\n${rows.join('\n')}\n`) }));
     const started = value(await api.startImport(file.fileId, {}));
+    await queueing(events, started.id);
     close();
     const run = await ended(api, events, started.id);
     expect(run.result).toMatchObject({ outcome: 'stopped', stoppedBecause: expect.stringMatching(/waits in the outbox/) });
@@ -142,6 +154,26 @@ describe('bulk work through the host contract', () => {
     expect(waiting).toBeGreaterThan(0);
     expect(core.outbox.list().filter((entry) => entry.state === 'pending' || entry.state === 'sending').length).toBeGreaterThan(0);
   });
+
+  // The check of a large file takes seconds: the page follows it and can stop it, losing nothing.
+  for (const stop of ['cancel', 'close'] as const) {
+    it(`stops checking the file again when ${stop === 'cancel' ? 'the run is cancelled' : 'the host closes'}: nothing queued, the rows checked so far removed`, async ({ core }) => {
+      const { api, events, close } = hostOn(core);
+      const rows = Array.from({ length: 30_000 }, (_, index) => `Checked ${index},20,${(40 + index / 10_000).toFixed(4)},-111`);
+      const file = value(await api.openBulkFile({ name: 'checked.csv', base64: base64(`name,height,lat,lon\n${rows.join('\n')}\n`) }));
+      value(await api.previewImport(file.fileId, {}));
+      const started = value(await api.startImport(file.fileId, {}));
+      expect(started).toMatchObject({ checking: true, progress: null });
+      if (stop === 'cancel') value(await api.cancelBulkRun(started.id));
+      else close();
+      const run = await ended(api, events, started.id);
+      expect(run).toMatchObject({ checking: false, progress: null, rows: [] });
+      expect(run.result).toMatchObject(stop === 'cancel' ? { outcome: 'cancelled', counts: { total: 0, queued: 0 } } : { outcome: 'stopped', stoppedBecause: 'Sitewalk closed while the file was checked again; nothing was queued.' });
+      expect(core.outbox.list()).toEqual([]);
+      // The dry run's own rows stay while the file is open (they go with it at close); the check's are gone.
+      expect(previewStores(core)).toHaveLength(stop === 'cancel' ? 1 : 0);
+    });
+  }
 
   it('reprocesses the selected rows of an EUS download into a Multi Map, emailing each submission once', async ({ startSandbox, openCore }) => {
     const sandbox = await startSandbox({ seed: 'demo' });

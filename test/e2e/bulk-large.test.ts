@@ -29,9 +29,10 @@ describe('bulk work at scale', () => {
     await dialog.getByLabel('Sites file').setInputFiles(path);
     await dialog.getByText('10,000 rows:').waitFor({ timeout: 60_000 });
     await dialog.getByRole('button', { name: 'Queue 10,000 rows' }).click();
-    // Every row is checked again and queued before the run's progress shows ("Queueing the rows…"):
+    // The run starts at once and checks every row again, then queues them before its count shows:
     // seconds on an idle machine, past 30 s on a loaded one.
-    await dialog.getByRole('progressbar').waitFor({ timeout: 180_000 });
+    await dialog.getByText('Checking the file again before queueing…').waitFor();
+    await dialog.getByText(/^Sent [\d,]+ of 10,000 rows/).waitFor({ timeout: 180_000 });
 
     // Away from the dialog while it runs: the outbox and the site list answer at once.
     await dialog.getByRole('button', { name: 'Close' }).click();

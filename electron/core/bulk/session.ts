@@ -24,7 +24,7 @@ import type { ImportOptions } from '../../shared/bulk/import';
 import { previewImportStored } from './preview-off-thread';
 import type { StoredPreview } from './preview-store';
 import type { ImportPreviewView, PreviewRowsPage, RowFilter } from '../../shared/bulk/preview-page';
-import { reportCsv, reportCsvHeader, reportCsvLines } from '../../shared/bulk/report';
+import { countStatuses, reportCsv, reportCsvHeader, reportCsvLines } from '../../shared/bulk/report';
 import { BODY_TOO_LARGE } from '../../node/body-file';
 import { HeldFiles } from './held-files';
 
@@ -72,6 +72,8 @@ interface Held {
 export interface TooLarge {
   tooLarge: string;
 }
+
+const MISSING_FILE = 'That file is no longer open here (Sitewalk was restarted, or other files were opened since); choose it again.';
 
 interface Tracked {
   run: BulkRun;
@@ -159,7 +161,7 @@ export class BulkSession {
   }
 
   private static missingFile<T>(): Result<T> {
-    return refuse('file', 'That file is no longer open here (Sitewalk was restarted, or other files were opened since); choose it again.');
+    return refuse('file', MISSING_FILE);
   }
 
   /** The dry run: its findings, counts and first page; the rows stay here for previewRows. */
@@ -174,10 +176,10 @@ export class BulkSession {
   }
 
   /** The file previewed in the worker; null when newer files pushed it out (and removed it) meanwhile. */
-  private async storedPreview(fileId: string, held: Held, choices: ImportChoices): Promise<StoredPreview | null> {
+  private async storedPreview(fileId: string, held: Held, choices: ImportChoices, signal?: AbortSignal): Promise<StoredPreview | null> {
     let stored: StoredPreview;
     try {
-      stored = await previewImportStored({ path: held.path }, this.importOptions(held, choices), this.held.scratchPath('preview'));
+      stored = await previewImportStored({ path: held.path }, this.importOptions(held, choices), this.held.scratchPath('preview'), signal);
     } catch (error) {
       if (!this.files.has(fileId)) return null;
       throw error;
@@ -219,15 +221,31 @@ export class BulkSession {
   async startImport(fileId: string, choices: ImportChoices): Promise<Result<BulkRun>> {
     const held = this.file(fileId);
     if (!held) return BulkSession.missingFile();
-    // Checked again (the register may have changed since the preview), then read a batch at a time.
-    const stored = await this.storedPreview(fileId, held, choices);
-    if (!stored) return BulkSession.missingFile();
-    const rows = { ...stored.head, batches: (size: number) => stored.batches(size) };
+    let stored: StoredPreview | null = null;
+    // The run starts at once: checking the file again (the register may have changed since the
+    // preview) is its first step, which the page follows and can cancel; then it queues a batch at a time.
     return this.start(
       'import',
       held.name,
-      (options) => runImport(coreOutboxPort(this.core), rows, { ...options, skipInvalid: choices.skipInvalid === true, batchMs: HOST_BATCH_MS }),
-      () => stored.drop(),
+      async (options) => {
+        const started = this.options.now();
+        const nothingQueued = (outcome: RunResult['outcome'], said: Partial<RunResult>): RunResult => ({ outcome, blockers: [], rows: [], counts: countStatuses([]), enqueueMs: 0, elapsedMs: this.options.now() - started, ...said });
+        // Cancelled, or the host closing (which also lets go of the file), while it checks: nothing queued.
+        const stopped = () =>
+          options.signal.aborted ? nothingQueued('cancelled', {}) : options.detach.aborted ? nothingQueued('stopped', { stoppedBecause: 'Sitewalk closed while the file was checked again; nothing was queued.' }) : null;
+        try {
+          stored = await this.storedPreview(fileId, held, choices, AbortSignal.any([options.signal, options.detach]));
+        } catch (error) {
+          if (!stopped()) throw error;
+        }
+        const said = stopped();
+        if (said) return said;
+        if (!stored) return nothingQueued('refused', { blockers: [MISSING_FILE] });
+        const rows = { ...stored.head, batches: (size: number) => stored!.batches(size) };
+        return runImport(coreOutboxPort(this.core), rows, { ...options, skipInvalid: choices.skipInvalid === true, batchMs: HOST_BATCH_MS });
+      },
+      () => stored?.drop(),
+      true,
     );
   }
 
@@ -263,15 +281,17 @@ export class BulkSession {
 
   /**
    * Starts a run and answers once its batch is queued (or refused), so the page learns at once
-   * whether anything was queued; the run is then followed here and reported through events.
+   * whether anything was queued; the run is then followed here and reported through events. One
+   * that first checks its file (`checking`, until its first progress) answers at once, to be followed.
    */
   private start(
     kind: BulkRun['kind'],
     fileName: string,
     execute: (options: { signal: AbortSignal; detach: AbortSignal; onProgress: (progress: BulkProgress) => void }) => Promise<RunResult>,
     ended: () => void = () => undefined,
+    checking = false,
   ): Promise<Result<BulkRun>> {
-    const run: BulkRun = { id: randomUUID(), kind, fileName, startedAt: new Date(this.options.now()).toISOString(), state: 'running', progress: null, result: null, rows: null };
+    const run: BulkRun = { id: randomUUID(), kind, fileName, startedAt: new Date(this.options.now()).toISOString(), state: 'running', checking, progress: null, result: null, rows: null };
     const tracked: Tracked = { run, controller: new AbortController(), lastEmit: 0, timer: null };
     this.runs.set(run.id, tracked);
     return new Promise((resolve) => {
@@ -281,11 +301,13 @@ export class BulkSession {
         answered = true;
         resolve({ ok: true, value: withoutRows(run) });
       };
+      if (checking) answer();
       execute({
         signal: tracked.controller.signal,
         detach: this.detach.signal,
         onProgress: (progress) => {
           run.progress = progress;
+          run.checking = false;
           answer();
           this.emitThrottled(tracked);
         },
@@ -301,7 +323,7 @@ export class BulkSession {
           },
           (error: unknown) => {
             const message = error instanceof Error ? error.message : String(error);
-            run.result = { outcome: 'stopped', blockers: [], stoppedBecause: `The run failed: ${message}`, counts: emptyCounts(), enqueueMs: 0, elapsedMs: 0 };
+            run.result = { outcome: 'stopped', blockers: [], stoppedBecause: `The run failed: ${message}`, counts: countStatuses([]), enqueueMs: 0, elapsedMs: 0 };
             run.rows = [];
             this.end(tracked);
             answer();
@@ -312,6 +334,7 @@ export class BulkSession {
 
   private end(tracked: Tracked): void {
     tracked.run.state = 'ended';
+    tracked.run.checking = false;
     if (tracked.timer) clearTimeout(tracked.timer);
     tracked.timer = null;
     this.emit(withoutRows(tracked.run));
@@ -373,8 +396,4 @@ export class BulkSession {
     }
     this.files.clear();
   }
-}
-
-function emptyCounts(): RunResult['counts'] {
-  return { total: 0, created: 0, updated: 0, reprocessed: 0, unchanged: 0, invalid: 0, skipped: 0, failed: 0, needsReview: 0, paused: 0, queued: 0, wouldQueue: 0, cancelled: 0 };
 }

@@ -293,6 +293,11 @@ export interface BulkRunView {
   fileName: string;
   startedAt: string;
   state: 'running' | 'ended';
+  /**
+   * An import checking its file again before it queues anything (the register may have changed
+   * since the preview): seconds for a large file. Cancelled meanwhile, it ends with nothing queued.
+   */
+  checking: boolean;
   /** Counts and time left while the batch is sent; null before it is queued. */
   progress: BulkProgress | null;
   /** How it ended (null while running). */

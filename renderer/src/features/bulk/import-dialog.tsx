@@ -64,7 +64,7 @@ function ImportFlow({ onClose }: { onClose: () => void }) {
 
   async function apply() {
     if (!file || !preview) return;
-    await flow.start('Queueing the rows…', () => ui.api.startImport(file.fileId, options));
+    await flow.start('Starting the import…', () => ui.api.startImport(file.fileId, options));
   }
 
   return (

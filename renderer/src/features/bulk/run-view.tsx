@@ -60,11 +60,17 @@ export function RunView({ runId, verb, onClose }: { runId: string; verb: string;
   );
 
   async function cancel() {
+    // While the file is checked again nothing is queued yet: stopping then loses nothing.
+    const checking = run?.checking === true;
     const ok = await ui.confirm({
       title: 'Cancel this run?',
-      body: <p>Rows not sent yet are taken out of the outbox. Rows already sent stay on the service; the report says which went.</p>,
+      body: checking ? (
+        <p>Nothing has been queued yet: the file is still being checked. Cancelling stops the check and queues nothing.</p>
+      ) : (
+        <p>Rows not sent yet are taken out of the outbox. Rows already sent stay on the service; the report says which went.</p>
+      ),
       confirmLabel: 'Cancel the run',
-      cancelLabel: 'Keep sending',
+      cancelLabel: checking ? 'Keep checking' : 'Keep sending',
       danger: true,
     });
     if (!ok) return;
@@ -82,11 +88,16 @@ function Running({ run, verb, cancelRequested, onCancel }: { run: BulkRunView; v
   return (
     <section className="run-view" aria-label="Progress">
       <p className="run-headline" role="status" aria-live="polite">
-        {p ? `${verb} ${ended.toLocaleString()} of ${total.toLocaleString()} rows` : 'Queueing the rows…'}
+        {run.checking ? 'Checking the file again before queueing…' : p ? `${verb} ${ended.toLocaleString()} of ${total.toLocaleString()} rows` : 'Queueing the rows…'}
         {p && p.etaMs !== null && p.etaMs > 0 && !cancelling ? ` · about ${duration(p.etaMs)} left` : ''}
         {cancelling ? ' · cancelling…' : ''}
       </p>
-      <progress max={Math.max(total, 1)} value={ended} aria-label={`${verb} ${ended} of ${total} rows`} />
+      {run.checking ? (
+        // No count to show yet: the bar moves without one.
+        <progress aria-label="Checking the file again" />
+      ) : (
+        <progress max={Math.max(total, 1)} value={ended} aria-label={`${verb} ${ended} of ${total} rows`} />
+      )}
       {p && (
         <ul className="run-counts">
           <li>{p.done.toLocaleString()} done</li>
@@ -98,7 +109,11 @@ function Running({ run, verb, cancelRequested, onCancel }: { run: BulkRunView; v
           <li>{duration(p.elapsedMs)} so far</li>
         </ul>
       )}
-      <p className="form-help">The rows are in the outbox: closing this window or the app does not lose them.</p>
+      <p className="form-help">
+        {run.checking
+          ? 'Every row is checked against the sites as they are now (they may have changed since the preview); nothing is queued yet.'
+          : 'The rows are in the outbox: closing this window or the app does not lose them.'}
+      </p>
       <div className="actions">
         <button type="button" className="danger-outline" onClick={onCancel} disabled={cancelling}>
           {cancelling ? 'Cancelling…' : 'Cancel run'}
