@@ -4,8 +4,10 @@
 // with a keep-alive connection to the service still open, and that Ctrl-C and SIGTERM end it with
 // 130 and 143 (never by the signal's default, which a library's own handler had raced). Every other CLI
 // test calls main() in process; Ctrl-C on a bulk run is in test/bulk/cli-sandbox.test.ts.
+import { writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { it } from '../support/fixtures';
 import { startSitewalk } from '../support/cli';
@@ -17,6 +19,15 @@ describe('the sitewalk executable', { timeout: 120_000 }, () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^Usage: sitewalk/);
     expect(run.stdout).toMatch(/\bimport\b/);
+  });
+
+  // A user runs it from wherever their files are: the import's preview runs in a worker thread, which
+  // once looked for the TypeScript loader from the shell's folder and failed anywhere but the project.
+  it('checks an import file when started from another folder', async ({ tempDir }) => {
+    await writeFile(join(tempDir, 'towers.csv'), 'name,height,lat,lon\nRidge,30,45.1,-111.1\n');
+    const run = await startSitewalk(tempDir, ['import', 'towers.csv', '--dry-run', '--data-dir', join(tempDir, 'data')], { cwd: tempDir }).done;
+    expect(run.stderr).toMatch(/1 rows?: 1 to create/);
+    expect(run.code, run.stderr).toBe(0);
   });
 
   it('exits 2 with one JSON document on stdout for a usage error', async ({ tempDir }) => {

@@ -31,6 +31,8 @@ export interface CliRunOptions {
   env?: Record<string, string>;
   /** What the CLI reads on stdin (default: nothing). */
   stdin?: string;
+  /** The folder a started process runs in (default: the project's root). */
+  cwd?: string;
 }
 
 /** The environment a user's shell gives the CLI, minus anything of this machine's (SITEWALK_DATA_DIR, SITEWALK_KEY…). */
@@ -71,7 +73,7 @@ export async function runSitewalk(home: string, args: string[], options: CliRunO
  * HOME; `child` is the sitewalk process itself, for signals. A run that hangs is killed after 90 s.
  */
 export function startSitewalk(home: string, args: string[], options: CliRunOptions = {}): { child: ChildProcess; done: Promise<CliRun> } {
-  const child = spawn(SITEWALK, args, { cwd: ROOT, env: isolatedEnv(home, options.env), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(SITEWALK, args, { cwd: options.cwd ?? ROOT, env: isolatedEnv(home, options.env), stdio: ['pipe', 'pipe', 'pipe'] });
   const done = new Promise<CliRun>((resolve, reject) => {
     let stdout = '';
     let stderr = '';

@@ -18,14 +18,8 @@ export type { PreviewSource } from './import-file';
 
 /** Beside dist/electron/main.cjs (electron/main/build.ts), where import.meta.url points in the bundle. */
 const BUNDLED = new URL('./preview-thread.cjs', import.meta.url);
-const SOURCE = new URL('./preview-thread.ts', import.meta.url);
-
-/** The worker registers the TypeScript loader the CLI and the browser host run under, then loads the thread's module. */
-const BOOT = `
-const { register } = await import('tsx/esm/api');
-register();
-await import(${JSON.stringify(SOURCE.href)});
-`;
+/** The thread's TypeScript behind the loader the CLI and the browser host run under. */
+const SOURCE = new URL('./preview-thread-source.mjs', import.meta.url);
 
 const present = (url: URL): boolean => url.protocol === 'file:' && existsSync(fileURLToPath(url));
 
@@ -47,7 +41,7 @@ function bundledWorker(): string | null {
 function startWorker(workerData: { source: PreviewSource; options: ImportOptions; storePath: string }): Worker | null {
   const bundled = bundledWorker();
   if (bundled) return new Worker(bundled, { workerData });
-  if (present(SOURCE)) return new Worker(BOOT, { eval: true, type: 'module', workerData } as ConstructorParameters<typeof Worker>[1]);
+  if (present(SOURCE)) return new Worker(SOURCE, { workerData });
   return null;
 }
 
