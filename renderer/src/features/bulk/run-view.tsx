@@ -1,5 +1,6 @@
-// A bulk run as the host follows it: a progress bar with counts and time left while the batch is
-// sent, Cancel (rows not yet sent leave the outbox), and once it has ended the outcome, the rows that
+// A bulk run as the host follows it: while an import checks its file again, a moving bar and that
+// nothing is queued yet; a progress bar with counts and time left while the batch is
+// sent, Cancel (rows not yet sent leave the outbox, or the check stops), and once it has ended the outcome, the rows that
 // need a look, and the row-by-row report to download. Shared by the import and the EUS reprocess.
 import { useEffect, useMemo, useState } from 'react';
 import type { BulkRunView, ReportRow } from '../../../../electron/shared/contract/index';
