@@ -77,4 +77,21 @@ describe('an import once queued', () => {
     await expect.element(screen.getByText(/^Sent 1 of 2 rows/)).toBeVisible();
     await expect.element(screen.getByText(/The rows are in the outbox/)).toBeVisible();
   });
+
+  it('says nothing was queued when cancelled while it checks, with no empty report to download', async () => {
+    const { host, screen } = await openWith(2);
+    host.answer('startImport', async () => ({ ok: true as const, value: RUN }));
+    const counts = { total: 0, created: 0, updated: 0, reprocessed: 0, unchanged: 0, invalid: 0, skipped: 0, failed: 0, needsReview: 0, paused: 0, queued: 0, wouldQueue: 0, cancelled: 0 };
+    const ended: BulkRunView = { ...RUN, state: 'ended', checking: false, result: { outcome: 'cancelled', blockers: [], counts, enqueueMs: 0, elapsedMs: 900 }, rows: [] };
+    host.answer('cancelBulkRun', async () => ({ ok: true as const, value: { ...RUN } }));
+    host.answer('getBulkRun', async () => ended);
+    await screen.getByRole('button', { name: 'Queue 2 rows' }).click();
+    await screen.getByRole('button', { name: 'Cancel run' }).click();
+    await screen.getByRole('dialog', { name: 'Cancel this run?' }).getByRole('button', { name: 'Cancel the run' }).click();
+    expect(host.callsOf('cancelBulkRun')).toEqual([['R1']]);
+    host.emit({ type: 'bulk-run', run: { ...ended, rows: null } });
+    await expect.element(screen.getByText('Cancelled before any row was queued.')).toBeVisible();
+    await expect.element(screen.getByRole('button', { name: 'Download report (CSV)' })).toBeDisabled();
+    expect(screen.getByText('Every row went through.').query()).toBeNull();
+  });
 });

@@ -144,13 +144,19 @@ function Ended({ run, onClose }: { run: BulkRunView; onClose: () => void }) {
     [c.queued, 'waiting in the outbox'],
     [c.cancelled, 'cancelled'],
   ].filter(([count]) => (count as number) > 0);
+  // Stopped while an import checked its file again: no row was queued, none is in the report.
+  const none = c.total === 0;
   const headline =
     result.outcome === 'refused'
       ? 'Nothing was queued.'
       : result.outcome === 'cancelled'
-        ? 'Cancelled.'
+        ? none
+          ? 'Cancelled before any row was queued.'
+          : 'Cancelled.'
         : result.outcome === 'stopped'
-          ? 'Stopped following: the rest waits in the outbox.'
+          ? none
+            ? 'Stopped before any row was queued.'
+            : 'Stopped following: the rest waits in the outbox.'
           : 'Done.';
 
   async function download() {
@@ -192,11 +198,11 @@ function Ended({ run, onClose }: { run: BulkRunView; onClose: () => void }) {
           </DataTable>
           {attention.length > SHOWN_ROWS && <p className="form-help">The first {SHOWN_ROWS} are shown; the report has every row.</p>}
         </>
-      ) : (
+      ) : none ? null : (
         <p>Every row went through.</p>
       )}
       <div className="actions">
-        <button type="button" className="primary" onClick={() => void download()} disabled={rows === null}>
+        <button type="button" className="primary" onClick={() => void download()} disabled={rows === null || none}>
           Download report (CSV)
         </button>
         <button type="button" onClick={onClose}>
