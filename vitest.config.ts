@@ -91,6 +91,9 @@ export default defineConfig({
           setupFiles: ['test/components/support/setup.ts'],
           testTimeout: 20_000,
           hookTimeout: 20_000,
+          // Not extending the root's test options, so its poll bound is given again: expect.poll and
+          // expect.element gave up after Vitest's 1 s, which a loaded machine can take to render.
+          expect: { poll: { timeout: 15_000 } },
           maxWorkers: FAST_WORKERS,
           sequence: { groupOrder: FAST },
           browser: {

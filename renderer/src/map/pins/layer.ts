@@ -1,7 +1,6 @@
-// Plumbing: the Leaflet side of the pin layer. It owns the canvas's life on the map (pane, size and
-// position: a pan moves the canvas, a zoom animation scales the last picture, the end of a move
-// redraws), batches data changes into one redraw per frame, and turns pointer input into the
-// callbacks the React side listens to. Painting, hit testing and dragging are its parts.
+// Plumbing: the Leaflet side of the pin layer. It owns the canvas on the map (a pan moves it, a zoom
+// animation scales the last picture, a move's end redraws), batches changes into one redraw a frame
+// and turns pointer input into the React side's callbacks; painting, hit testing, dragging are parts.
 // Pins are fixed unless one is made movable (setMovable): a press on any other pin is left to the
 // map, so dragging always pans, and it is a click only if it was let go where it started.
 // Up to a zoom, pins close together are drawn as clusters (clusters.ts); a click on one zooms to the
@@ -96,11 +95,12 @@ export class PinLayer extends L.Layer implements PinDragHost {
   /** The pins learnt their sites' IDs in place (column-pins.ts, identifyPins); settles once they are drawn. */
   identified(): Promise<void> {
     this.pins.reindex();
-    return this.drawnSinceSet ? Promise.resolve() : this.whenDrawn();
+    return this.whenDrawn();
   }
 
-  /** Settles after the next redraw that draws the pins (not one still waiting for their clusters). */
+  /** Settles once the pins last set are drawn, at once if they are (fitting the map to them draws them there and then). */
   whenDrawn(): Promise<void> {
+    if (this.drawnSinceSet) return Promise.resolve();
     return new Promise((resolve) => this.drawnWaiters.push(resolve));
   }
 
