@@ -43,8 +43,7 @@ it('refuses a 200 MB one-line CSV after reading its start: exit 3 with the sente
   // Baseline: the same file read whole and handed to the worker as bytes.
   const store = join(tempDir, 'baseline-preview.db');
   const script = `const { readFileSync } = await import('node:fs'); const { previewImportStored } = await import(${JSON.stringify(join(ROOT, 'electron/core/bulk/preview-off-thread.ts'))}); const p = await previewImportStored(new Uint8Array(readFileSync(${JSON.stringify(file)})), { fileName: 'line.csv' }, ${JSON.stringify(store)}); process.stdout.write(p.head.problems.join(' ')); p.drop();`;
-  // From source, as before: its worker thread loads through tsx (a prebuilt one, started from a file,
-  // would refuse the --input-type it inherits).
+  // From source, as before: its worker thread loads through tsx.
   const { SITEWALK_PROCESS_BUNDLES: _prebuilt, ...env } = process.env;
   const baseline = spawn(process.execPath, ['--import', 'tsx', '--import', HOOK, '--input-type=module', '-e', script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';

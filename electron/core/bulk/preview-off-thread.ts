@@ -38,10 +38,17 @@ function bundledWorker(): string | null {
   return existsSync(path) ? path : null;
 }
 
+/**
+ * The process's options as the worker's, but for --input-type: it only fits code given as a string,
+ * and a worker started from a file with it inherited refuses to start (a script run with
+ * `node --input-type=module -e …` that previews a file).
+ */
+const workerExecArgv = () => process.execArgv.filter((arg, k, all) => !arg.startsWith('--input-type') && all[k - 1] !== '--input-type');
+
 function startWorker(workerData: { source: PreviewSource; options: ImportOptions; storePath: string }): Worker | null {
   const bundled = bundledWorker();
-  if (bundled) return new Worker(bundled, { workerData });
-  if (present(SOURCE)) return new Worker(SOURCE, { workerData });
+  if (bundled) return new Worker(bundled, { workerData, execArgv: workerExecArgv() });
+  if (present(SOURCE)) return new Worker(SOURCE, { workerData, execArgv: workerExecArgv() });
   return null;
 }
 
