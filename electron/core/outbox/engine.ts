@@ -7,7 +7,7 @@
 // service every `checkEveryMs` (a free probe), so the status is never just the last call's result.
 // Its parts: the probe (service-probe.ts), recording a call's answer (record-result.ts), and how
 // the queue and the connection read for the user (engine-status.ts).
-import { settledWithin, type Clock, type Random, type TimerHandle } from '../clock';
+import { atTime, settledWithin, type Clock, type Random, type TimerHandle } from '../clock';
 import type { Blocked, EngineOptions, EngineStatus, SettleResult } from './engine-types';
 import type { CallResult, ReprocessResult, ServiceClient, SiteResult } from '../service/types';
 import { CLOSE_GRACE_MS, DEFAULT_CHECK_EVERY_MS, DEFAULT_PROBE, DEFAULT_RETRY, type RetryPolicy } from './policy';
@@ -245,9 +245,9 @@ export class SyncEngine {
       }
       // A call still unanswered after HUNG_AFTER_MS turns the status to "not answering" at once.
       this.sentAt.set(lane, now);
-      const hung = this.clock.setTimer(() => this.emitStatus(), HUNG_AFTER_MS);
+      const cancelHung = atTime(this.clock, now + HUNG_AFTER_MS, () => this.emitStatus());
       const work = this.send(head).finally(() => {
-        this.clock.clearTimer(hung);
+        cancelHung();
         this.sentAt.delete(lane);
         this.inflight.delete(lane);
         this.kick();
