@@ -186,6 +186,10 @@ async function gridLabelMovesBelowMeasure({ page, session, width, height }: Step
   await page.mouse.move(from.x, from.y);
   await page.mouse.down();
   await page.mouse.move(from.x + dx, from.y, { steps: 8 });
+  // Held still before it is let go: Leaflet carries a drag on by its speed over the last 50 ms (inertia),
+  // which moved the map 10–20% past dx — past the label's 4 px — whenever the moves came in more than
+  // one frame (on a busy machine: this step's one flake). A longer hold only makes that surer.
+  await page.waitForTimeout(100);
   await page.mouse.up();
   const underMeasure = () =>
     page.evaluate(([left, right]) => [...document.querySelectorAll<HTMLElement>('.grid-label')].filter((l) => /°[EW]$/.test(l.textContent ?? '')).some((l) => Math.abs(l.getBoundingClientRect().left - 3 - (left! + right!) / 2) < 4), [measure.x, measure.x + measure.width]);
