@@ -73,6 +73,11 @@ export interface TooLarge {
   tooLarge: string;
 }
 
+/** How a run ended that queued nothing: no row in its report, every count 0. */
+function nothingQueued(outcome: RunResult['outcome'], elapsedMs: number, said: Partial<RunResult> = {}): RunResult {
+  return { outcome, blockers: [], rows: [], counts: countStatuses([]), enqueueMs: 0, elapsedMs, ...said };
+}
+
 const MISSING_FILE = 'That file is no longer open here (Sitewalk was restarted, or other files were opened since); choose it again.';
 
 interface Tracked {
@@ -222,25 +227,22 @@ export class BulkSession {
     const held = this.file(fileId);
     if (!held) return BulkSession.missingFile();
     let stored: StoredPreview | null = null;
-    // The run starts at once: checking the file again (the register may have changed since the
-    // preview) is its first step, which the page follows and can cancel; then it queues a batch at a time.
+    // The run starts at once, checking the file again first (the register may have changed): the page follows and can cancel it.
     return this.start(
       'import',
       held.name,
       async (options) => {
         const started = this.options.now();
-        const nothingQueued = (outcome: RunResult['outcome'], said: Partial<RunResult>): RunResult => ({ outcome, blockers: [], rows: [], counts: countStatuses([]), enqueueMs: 0, elapsedMs: this.options.now() - started, ...said });
-        // Cancelled, or the host closing (which also lets go of the file), while it checks: nothing queued.
-        const stopped = () =>
-          options.signal.aborted ? nothingQueued('cancelled', {}) : options.detach.aborted ? nothingQueued('stopped', { stoppedBecause: 'Sitewalk closed while the file was checked again; nothing was queued.' }) : null;
         try {
           stored = await this.storedPreview(fileId, held, choices, AbortSignal.any([options.signal, options.detach]));
         } catch (error) {
-          if (!stopped()) throw error;
+          if (!options.signal.aborted && !options.detach.aborted) throw error;
         }
-        const said = stopped();
-        if (said) return said;
-        if (!stored) return nothingQueued('refused', { blockers: [MISSING_FILE] });
+        // Cancelled, or the host closing (which also lets go of the file), while it checked: nothing queued.
+        const elapsed = this.options.now() - started;
+        if (options.signal.aborted) return nothingQueued('cancelled', elapsed);
+        if (options.detach.aborted) return nothingQueued('stopped', elapsed, { stoppedBecause: 'Sitewalk closed while the file was checked again; nothing was queued.' });
+        if (!stored) return nothingQueued('refused', elapsed, { blockers: [MISSING_FILE] });
         const rows = { ...stored.head, batches: (size: number) => stored!.batches(size) };
         return runImport(coreOutboxPort(this.core), rows, { ...options, skipInvalid: choices.skipInvalid === true, batchMs: HOST_BATCH_MS });
       },
@@ -323,8 +325,7 @@ export class BulkSession {
           },
           (error: unknown) => {
             const message = error instanceof Error ? error.message : String(error);
-            run.result = { outcome: 'stopped', blockers: [], stoppedBecause: `The run failed: ${message}`, counts: countStatuses([]), enqueueMs: 0, elapsedMs: 0 };
-            run.rows = [];
+            ({ rows: run.rows, ...run.result } = nothingQueued('stopped', 0, { stoppedBecause: `The run failed: ${message}` }));
             this.end(tracked);
             answer();
           },
