@@ -159,6 +159,13 @@ function summarise(label: string, run: Awaited<ReturnType<typeof traced>>): void
   cpuSummary(run.profile);
   console.log('  requests (ms after the page opened: left → ended, KiB):');
   for (const r of run.resources) console.log(`  ${r.start.toFixed(0).padStart(5)} → ${r.end.toFixed(0).padStart(5)}  ${r.kib.toFixed(1).padStart(7)}  ${r.name}`);
+  // The cluster worker's thread beside the main one: when it started, ran its script and built.
+  const workers = run.events.filter((e) => e.name === 'thread_name' && e.pid === main.pid && /Worker/.test(e.args?.name ?? ''));
+  for (const worker of workers) {
+    const onWorker = run.events.filter((e) => e.pid === worker.pid && e.tid === worker.tid && e.ph === 'X' && e.dur !== undefined && e.dur > 2000 && e.name !== 'RunTask' && e.name !== 'ThreadControllerImpl::RunTask');
+    const top = onWorker.filter((e) => !onWorker.some((o) => o !== e && o.ts <= e.ts && o.ts + o.dur! >= e.ts + e.dur!));
+    console.log(`  ${worker.args?.name}: ${top.map((e) => `${((e.ts - start) / 1000).toFixed(0)}+${(e.dur! / 1000).toFixed(0)} ${e.name}`).join(', ')}`);
+  }
   console.log('  tasks over 20 ms (ms after navigation start: length, what):');
   for (const t of tasks.filter((t) => t.dur! > (process.env['TASK_MS'] ? Number(process.env['TASK_MS']) * 1000 : 20_000))) {
     const inside = onMain.filter((e) => e !== t && e.ts >= t.ts && e.ts + e.dur! <= t.ts + t.dur! && e.dur! > 5000 && e.name !== 'RunTask');

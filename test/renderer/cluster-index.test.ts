@@ -1,10 +1,10 @@
 // The cluster index built in the worker and sent to the page as buffers is the index the page would
 // have built: every zoom's clusters and pins, each cluster's count, centre, box and badges, its members
-// and the zoom it splits at are the same.
+// and the zoom it splits at are the same; and each cluster's box and badges are its members'.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildIndex, northFirst, northFirstOrder, packIndex, transferables, unpackIndex, type ClusterIndex, type Summary } from '../../renderer/src/map/pins/cluster-index';
-import type { ClusterOptions } from '../../renderer/src/map/pins/cluster-protocol';
+import { buildIndex, buildIndexOf, northFirst, northFirstOrder, packIndex, transferables, unpackIndex, type ClusterIndex, type Summary } from '../../renderer/src/map/pins/cluster-index';
+import { MARKS as PROTOCOL_MARKS, type ClusterOptions } from '../../renderer/src/map/pins/cluster-protocol';
 import { CLUSTER_DEFAULTS } from '../../renderer/src/map/pins/clusters';
 import type { Pin } from '../../renderer/src/map/pins/types';
 
@@ -25,11 +25,24 @@ function towers(count: number): Pin[] {
   });
 }
 
+/** The pins as the worker has them: positions and marks (places in the protocol's MARKS), in their order. */
+function arraysOf(pins: readonly Pin[]) {
+  return { lat: Float64Array.from(pins, (pin) => pin.lat), lng: Float64Array.from(pins, (pin) => pin.lng), marks: Uint8Array.from(pins, (pin) => PROTOCOL_MARKS.indexOf(pin.mark)) };
+}
+
+/** A cluster's summary worked out from its members alone. */
+function summaryOf(members: readonly Pin[]): Summary {
+  const lats = members.map((pin) => pin.lat);
+  const lngs = members.map((pin) => pin.lng);
+  const count = (mark: Pin['mark']) => members.filter((pin) => pin.mark === mark).length;
+  return { south: Math.min(...lats), west: Math.min(...lngs), north: Math.max(...lats), east: Math.max(...lngs), pending: count('pending'), failed: count('failed'), review: count('review') };
+}
+
 /** What a query shows of an index at a zoom, in a form two indexes can be compared by. */
 function shown(index: ClusterIndex<Pin>, zoom: number) {
-  return index.getClusters([-180, -85, 180, 85], zoom).map((feature) => {
-    const props = feature.properties as Pin | (Summary & { cluster: true; cluster_id: number; point_count: number });
-    return 'cluster' in props ? { ...props, at: feature.geometry.coordinates } : props.id;
+  return index.tree.getClusters([-180, -85, 180, 85], zoom).map((feature) => {
+    const props = feature.properties;
+    return 'cluster' in props && props.cluster ? { ...props, ...index.summary(props.cluster_id), at: feature.geometry.coordinates } : (props as Pin).id;
   });
 }
 
@@ -38,12 +51,11 @@ describe('the cluster index built off the page', () => {
     const options: ClusterOptions = CLUSTER_DEFAULTS;
     const pins = towers(8_000);
     const here = buildIndex(northFirst(pins), options);
-    // As the worker does: the order from the latitudes alone, its pins plain positions and marks; the
-    // buffers cross as a structured clone.
+    // As the worker does: the order from the latitudes alone, then positions and marks in that order,
+    // no pin objects; the buffers cross as a structured clone.
     const order = northFirstOrder(Float64Array.from(pins, (pin) => pin.lat));
     expect([...order].map((k) => pins[k]!.id)).toEqual(northFirst(pins).map((pin) => pin.id));
-    const plain = Array.from(order, (k) => ({ lat: pins[k]!.lat, lng: pins[k]!.lng, mark: pins[k]!.mark }));
-    const packed = packIndex(buildIndex(plain, options), plain.length, options);
+    const packed = packIndex(buildIndexOf(arraysOf(Array.from(order, (k) => pins[k]!)), options), order.length, options);
     expect(transferables(packed).length).toBe(2 * (options.maxZoom + 2) + 1);
     const there = unpackIndex(structuredClone(packed), Array.from(order, (k) => pins[k]!), options);
 
@@ -53,16 +65,38 @@ describe('the cluster index built off the page', () => {
       expect(shown(there, zoom)).toEqual(mine);
       for (const item of mine) {
         if (typeof item === 'string') continue;
-        expect(there.getClusterExpansionZoom(item.cluster_id)).toBe(here.getClusterExpansionZoom(item.cluster_id));
+        expect(there.tree.getClusterExpansionZoom(item.cluster_id)).toBe(here.tree.getClusterExpansionZoom(item.cluster_id));
         // The members of one cluster in seven (all of them would take seconds).
         if (clusters++ % 7 !== 0) continue;
         const id = item.cluster_id;
-        expect(there.getLeaves(id, Infinity).map((leaf) => leaf.properties.id)).toEqual(here.getLeaves(id, Infinity).map((leaf) => leaf.properties.id));
+        const leaves = there.tree.getLeaves(id, Infinity).map((leaf) => leaf.properties);
+        expect(leaves.map((leaf) => leaf.id)).toEqual(here.tree.getLeaves(id, Infinity).map((leaf) => leaf.properties.id));
+        expect(there.summary(id)).toEqual(summaryOf(leaves));
       }
     }
     // The comparison saw clusters with every badge, not only lone pins.
     expect(clusters).toBeGreaterThan(100);
     expect(shown(there, 8).some((item) => typeof item !== 'string' && item.pending > 0 && item.failed > 0 && item.review > 0)).toBe(true);
+  });
+
+  it('sums every cluster of every zoom from exactly its members: their box and each badge', () => {
+    // Few places, often shared, so clusters form at every zoom and clusters gather clusters.
+    const pin = fc.record({ lat: fc.integer({ min: 0, max: 40 }).map((n) => 40 + n / 50), lng: fc.integer({ min: 0, max: 40 }).map((n) => -90 + n / 50), mark: fc.constantFrom(...MARKS) });
+    fc.assert(
+      fc.property(fc.array(pin, { minLength: 1, maxLength: 200 }), (drawn) => {
+        const pins = northFirst(drawn.map((p, k): Pin => ({ ...p, id: `s${k}`, style: 1, title: '' })));
+        for (const index of [buildIndex(pins, CLUSTER_DEFAULTS), unpackIndex(structuredClone(packIndex(buildIndexOf(arraysOf(pins), CLUSTER_DEFAULTS), pins.length, CLUSTER_DEFAULTS)), pins, CLUSTER_DEFAULTS)]) {
+          for (let zoom = 0; zoom <= CLUSTER_DEFAULTS.maxZoom; zoom++) {
+            for (const feature of index.tree.getClusters([-180, -85, 180, 85], zoom)) {
+              const props = feature.properties;
+              if (!('cluster' in props && props.cluster)) continue;
+              expect(index.summary(props.cluster_id)).toEqual(summaryOf(index.tree.getLeaves(props.cluster_id, Infinity).map((leaf) => leaf.properties)));
+            }
+          }
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it("orders the worker's pins exactly as the page's stable sort does, through ties, -0 and 0, and extremes", () => {

@@ -4,9 +4,12 @@
 // tree is one ArrayBuffer made to be sent between threads (KDBush.from): a worker's index crosses as
 // those buffers, without a copy, and becomes on the page the index the page would have built, answering
 // every query the same (test/renderer/cluster-index.test.ts builds both and compares them).
+// Each cluster's summary (its box and badges) is worked out beside supercluster, from the parent each
+// level's entries record, in one pass over typed arrays: through supercluster's map/reduce it was an
+// object per pin and per merge, a third of a cold build of 50,000 pins.
 import KDBush from 'kdbush';
 import Supercluster from 'supercluster';
-import type { ClusterOptions, Located, PackedIndex } from './cluster-protocol';
+import { MARKS, type ClusterOptions, type Located, type PackedIndex } from './cluster-protocol';
 
 /** What a cluster summarises of its members. */
 export interface Summary {
@@ -56,60 +59,138 @@ export function northFirstOrder(lat: Float64Array): Uint32Array {
   return order;
 }
 
-export type ClusterIndex<P extends Located> = Supercluster<P, Summary>;
+/** supercluster's numbers per point or cluster (x, y, zoom, id, parent, count), without map/reduce. */
+const STRIDE = 6;
+const [ID, PARENT, COUNT] = [3, 4, 5];
+/** The numbers of a summary as they are kept: the cluster's ID, south, west, north, east, pending, failed, review. */
+const SUMMARY_STRIDE = 8;
+const [PENDING, FAILED, REVIEW] = (['pending', 'failed', 'review'] as const).map((mark) => MARKS.indexOf(mark));
 
-function newIndex<P extends Located>({ radius, maxZoom, minPoints }: ClusterOptions): ClusterIndex<P> {
-  return new Supercluster<P, Summary>({
-    radius,
-    // Leaflet's world is 256 pixels wide at zoom 0: the radius is then in screen pixels.
-    extent: 256,
-    maxZoom,
-    minPoints,
-    map: (pin) => ({
-      south: pin.lat,
-      north: pin.lat,
-      west: pin.lng,
-      east: pin.lng,
-      pending: pin.mark === 'pending' ? 1 : 0,
-      failed: pin.mark === 'failed' ? 1 : 0,
-      review: pin.mark === 'review' ? 1 : 0,
-    }),
-    reduce: (acc, p) => {
-      acc.south = Math.min(acc.south, p.south);
-      acc.north = Math.max(acc.north, p.north);
-      acc.west = Math.min(acc.west, p.west);
-      acc.east = Math.max(acc.east, p.east);
-      acc.pending += p.pending;
-      acc.failed += p.failed;
-      acc.review += p.review;
-    },
-  });
+/** supercluster's index of the pins, and each of its clusters' summary by the cluster's ID. */
+export class ClusterIndex<P extends Located | null> {
+  private slots: Map<number, number> | null = null;
+
+  constructor(
+    readonly tree: Supercluster<P>,
+    /** SUMMARY_STRIDE numbers a cluster: its ID, then its Summary. */
+    readonly summaries: Float64Array,
+  ) {}
+
+  /** The summary of a cluster of this index (by supercluster's cluster_id). */
+  summary(clusterId: number): Summary {
+    if (!this.slots) {
+      this.slots = new Map();
+      for (let slot = 0; slot * SUMMARY_STRIDE < this.summaries.length; slot++) this.slots.set(this.summaries[slot * SUMMARY_STRIDE]!, slot);
+    }
+    const slot = this.slots.get(clusterId);
+    if (slot === undefined) throw new Error(`no cluster ${clusterId} in this index`);
+    const s = this.summaries;
+    const at = slot * SUMMARY_STRIDE + 1;
+    return { south: s[at]!, west: s[at + 1]!, north: s[at + 2]!, east: s[at + 3]!, pending: s[at + 4]!, failed: s[at + 5]!, review: s[at + 6]! };
+  }
+}
+
+function newTree<P extends Located | null>({ radius, maxZoom, minPoints }: ClusterOptions): Supercluster<P> {
+  // Leaflet's world is 256 pixels wide at zoom 0: the radius is then in screen pixels.
+  return new Supercluster<P>({ radius, extent: 256, maxZoom, minPoints });
+}
+
+/** The pins as the summaries read them, in the index's order: positions and marks (places in MARKS). */
+export interface PinArrays {
+  lat: Float64Array;
+  lng: Float64Array;
+  marks: Uint8Array;
 }
 
 /** The index of `pins`, in their order (the page's: northFirst). */
 export function buildIndex<P extends Located>(pins: readonly P[], options: ClusterOptions): ClusterIndex<P> {
-  return newIndex<P>(options).load(pins.map((pin) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: [pin.lng, pin.lat] }, properties: pin })));
+  const arrays: PinArrays = { lat: new Float64Array(pins.length), lng: new Float64Array(pins.length), marks: new Uint8Array(pins.length) };
+  pins.forEach((pin, k) => {
+    arrays.lat[k] = pin.lat;
+    arrays.lng[k] = pin.lng;
+    arrays.marks[k] = Math.max(0, MARKS.indexOf(pin.mark));
+  });
+  const tree = newTree<P>(options).load(pins.map((pin) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: [pin.lng, pin.lat] }, properties: pin })));
+  return new ClusterIndex(tree, summarize(partsOf(tree, true).trees, arrays));
 }
 
-const SUMMARY_FIELDS = ['south', 'west', 'north', 'east', 'pending', 'failed', 'review'] as const;
-/** supercluster's numbers per point or cluster when it reduces (x, y, zoom, id, parent, count, summary). */
-const STRIDE = 7;
+/** The worker's index: of the pins `arrays` holds, in their order, with no pin objects (only their places). */
+export function buildIndexOf(arrays: PinArrays, options: ClusterOptions): ClusterIndex<null> {
+  const features = Array.from(arrays.lat, (lat, k) => ({ type: 'Feature' as const, geometry: { type: 'Point' as const, coordinates: [arrays.lng[k]!, lat] }, properties: null }));
+  const tree = newTree<null>(options).load(features);
+  return new ClusterIndex(tree, summarize(partsOf(tree, true).trees, arrays));
+}
+
+/**
+ * Every cluster's summary, from the levels supercluster built: each entry of a level that was gathered
+ * into a cluster at the next zoom down records that cluster's ID as its parent, so going from the pins'
+ * level down, a cluster's members are all summed before it is itself summed into its own parent. A
+ * cluster's ID says where it was made (supercluster 8: the zoom, and the place in the level above of the
+ * entry it grew from), which is where its summary is found again: typed arrays, no map of IDs.
+ */
+function summarize(trees: IndexParts['trees'], { lat, lng, marks }: PinArrays): Float64Array {
+  const pins = lat.length;
+  // By the zoom a cluster was made at, its summary's place by the place of the entry it grew from.
+  const madeAt: Int32Array[] = [];
+  const placeOf = (id: number) => madeAt[((id - pins) % 32) - 1]![Math.floor((id - pins) / 32)]!;
+  // A cluster has at least two members, each a pin or a cluster, each counted once: fewer clusters than pins.
+  const out = new Float64Array(Math.max(1, pins) * SUMMARY_STRIDE);
+  let used = 0;
+  for (let level = trees.length - 1; level >= 1; level--) {
+    const data = trees[level]!.data;
+    const made = (madeAt[level - 1] = new Int32Array(data.length / STRIDE).fill(-1));
+    for (let i = 0; i < data.length; i += STRIDE) {
+      const parent = data[i + PARENT]!;
+      if (parent === -1) continue;
+      const origin = Math.floor((parent - pins) / 32);
+      let at = made[origin]!;
+      if (at === -1) {
+        at = made[origin] = used;
+        used += SUMMARY_STRIDE;
+        out[at] = parent;
+        out[at + 1] = out[at + 2] = Infinity;
+        out[at + 3] = out[at + 4] = -Infinity;
+      }
+      const id = data[i + ID]!;
+      if (data[i + COUNT] === 1) {
+        const y = lat[id]!;
+        const x = lng[id]!;
+        const mark = marks[id]!;
+        out[at + 1] = Math.min(out[at + 1]!, y);
+        out[at + 2] = Math.min(out[at + 2]!, x);
+        out[at + 3] = Math.max(out[at + 3]!, y);
+        out[at + 4] = Math.max(out[at + 4]!, x);
+        if (mark === PENDING) out[at + 5]!++;
+        else if (mark === FAILED) out[at + 6]!++;
+        else if (mark === REVIEW) out[at + 7]!++;
+      } else {
+        const from = placeOf(id);
+        out[at + 1] = Math.min(out[at + 1]!, out[from + 1]!);
+        out[at + 2] = Math.min(out[at + 2]!, out[from + 2]!);
+        out[at + 3] = Math.max(out[at + 3]!, out[from + 3]!);
+        out[at + 4] = Math.max(out[at + 4]!, out[from + 4]!);
+        for (let f = 5; f < SUMMARY_STRIDE; f++) out[at + f]! += out[from + f]!;
+      }
+    }
+  }
+  return out.slice(0, used);
+}
 
 /** The parts of supercluster 8's index this module moves between threads. */
 interface IndexParts {
   trees: Array<KDBush & { data: ArrayLike<number> }>;
-  clusterProps: Summary[];
   points: unknown[];
   stride: number;
 }
 
 /**
- * The index's parts, checked to be the shape this module knows (supercluster 8): with another, the
- * error sends the build back to the page's thread (clusters.ts), where supercluster builds it itself.
+ * The index's parts, checked to be the shape this module knows (supercluster 8, whose levels the
+ * summaries and the worker's buffers are read from): another shape (an upgrade) is an error, which
+ * test/renderer/cluster-index.test.ts meets at once, rather than wrong clusters.
  */
 function partsOf(index: object, built: boolean): IndexParts {
   const parts = index as Partial<IndexParts>;
-  const known = parts.stride === STRIDE && Array.isArray(parts.trees) && Array.isArray(parts.clusterProps);
+  const known = parts.stride === STRIDE && Array.isArray(parts.trees);
   const trees = (parts.trees ?? []) as Array<Partial<KDBush> | undefined>;
   const levelsKnown = !built || trees.every((tree) => tree?.ids?.buffer instanceof ArrayBuffer && Array.isArray((tree as { data?: unknown }).data));
   if (!known || !levelsKnown) throw new Error('this supercluster keeps its index in a shape the cluster worker does not know');
@@ -121,39 +202,32 @@ export function transferables(packed: PackedIndex): ArrayBuffer[] {
   return [...packed.levels.flatMap((level) => [level.tree, level.data.buffer as ArrayBuffer]), packed.summaries.buffer as ArrayBuffer];
 }
 
-export function packIndex(index: ClusterIndex<Located>, count: number, options: ClusterOptions): PackedIndex {
-  const parts = partsOf(index, true);
+export function packIndex(index: ClusterIndex<Located | null>, count: number, options: ClusterOptions): PackedIndex {
+  const parts = partsOf(index.tree, true);
   if (parts.trees.length !== options.maxZoom + 2) throw new Error('the cluster index has levels this module does not know');
-  const summaries = new Float64Array(parts.clusterProps.length * SUMMARY_FIELDS.length);
-  parts.clusterProps.forEach((summary, k) => SUMMARY_FIELDS.forEach((field, f) => (summaries[k * SUMMARY_FIELDS.length + f] = summary[field])));
   return {
     count,
     // A tree's `data` is supercluster's array beside kdbush's own buffer, which `ids` views whole.
     levels: parts.trees.map((tree) => ({ tree: tree.ids.buffer as ArrayBuffer, data: Float64Array.from(tree.data) })),
-    summaries,
+    summaries: index.summaries,
   };
 }
 
 /**
  * The index `packed` describes, over `pins`: the same pins, in the same order, as it was built from.
- * Its points and cluster summaries are made as queries reach them (a view shows a few hundred of the
- * 50,000 pins and of the clusters of every zoom), not all at once before the first frame.
+ * Its points are made as queries reach them (a view shows a few hundred of the 50,000 pins), not all
+ * at once before the first frame.
  */
 export function unpackIndex<P extends Located>(packed: PackedIndex, pins: readonly P[], options: ClusterOptions): ClusterIndex<P> {
   if (pins.length !== packed.count || packed.levels.length !== options.maxZoom + 2) throw new Error('the packed cluster index is not of these pins');
-  const index = newIndex<P>(options);
-  const parts = partsOf(index, false);
+  const tree = newTree<P>(options);
+  const parts = partsOf(tree, false);
   parts.trees = packed.levels.map((level) => Object.assign(KDBush.from(level.tree), { data: level.data }));
-  const s = packed.summaries;
-  parts.clusterProps = onDemand<Summary>(s.length / SUMMARY_FIELDS.length, (k) => {
-    const at = k * SUMMARY_FIELDS.length;
-    return { south: s[at]!, west: s[at + 1]!, north: s[at + 2]!, east: s[at + 3]!, pending: s[at + 4]!, failed: s[at + 5]!, review: s[at + 6]! };
-  });
   parts.points = onDemand(pins.length, (k) => {
     const pin = pins[k]!;
     return { type: 'Feature', geometry: { type: 'Point', coordinates: [pin.lng, pin.lat] }, properties: pin };
   });
-  return index;
+  return new ClusterIndex(tree, packed.summaries);
 }
 
 /**

@@ -2,8 +2,8 @@
 // buffers (cluster-index.ts). It holds nothing between requests: each names its pins' positions and
 // marks, and gets the whole index with the pins' drawing order (sorted here, not on the page), or the
 // reason it failed.
-import { buildIndex, northFirstOrder, packIndex, transferables } from './cluster-index';
-import { MARKS, type BuildAnswer, type BuildRequest, type Located } from './cluster-protocol';
+import { buildIndexOf, northFirstOrder, packIndex, transferables } from './cluster-index';
+import type { BuildAnswer, BuildRequest } from './cluster-protocol';
 
 self.addEventListener('message', (event: MessageEvent<BuildRequest>) => {
   const { ticket, options, lat, lng, marks } = event.data;
@@ -11,8 +11,14 @@ self.addEventListener('message', (event: MessageEvent<BuildRequest>) => {
   const started = performance.timeOrigin + performance.now();
   try {
     const order = northFirstOrder(lat);
-    const pins: Located[] = Array.from(order, (k) => ({ lat: lat[k]!, lng: lng[k]!, mark: MARKS[marks[k]!] ?? 'none' }));
-    const packed = packIndex(buildIndex(pins, options), pins.length, options);
+    // The positions and marks in drawing order: what the index is built from (no pin objects).
+    const sorted = { lat: new Float64Array(order.length), lng: new Float64Array(order.length), marks: new Uint8Array(order.length) };
+    order.forEach((k, place) => {
+      sorted.lat[place] = lat[k]!;
+      sorted.lng[place] = lng[k]!;
+      sorted.marks[place] = marks[k]!;
+    });
+    const packed = packIndex(buildIndexOf(sorted, options), order.length, options);
     answer = { ticket, ok: true, packed, order, built: [started, performance.timeOrigin + performance.now()] };
   } catch (error) {
     answer = { ticket, ok: false, message: error instanceof Error ? error.message : String(error) };

@@ -4,7 +4,6 @@
 // immutable, so it is built again after the pins change: for a few pins here, lazily, on the next
 // query; for many in a worker (cluster-index.ts), the page's thread free meanwhile. No Leaflet, no
 // DOM: positions are degrees, boxes are west/south/east/north.
-import type Supercluster from 'supercluster';
 import { record, timed } from '../../shared/load-timing';
 import { buildIndex, northFirst, type ClusterIndex, type Summary } from './cluster-index';
 import { offThread, type OffThreadBuilder } from './cluster-builder';
@@ -95,24 +94,11 @@ export class PinClusters {
     // supercluster wants the box within one world; a view wider than the world is the whole world.
     const wide = east - west >= 360;
     const box: [number, number, number, number] = [wide ? -180 : wrap(west), Math.max(-85, south), wide ? 180 : wrap(east), Math.min(85, north)];
-    for (const feature of index.getClusters(box, Math.floor(zoom))) {
-      const props = feature.properties as Pin | (Summary & Supercluster.ClusterProperties);
+    for (const feature of index.tree.getClusters(box, Math.floor(zoom))) {
+      const props = feature.properties;
       if ('cluster' in props && props.cluster) {
         const [lng, lat] = feature.geometry.coordinates as [number, number];
-        clusters.push({
-          kind: 'cluster',
-          id: props.cluster_id,
-          count: props.point_count,
-          lat,
-          lng,
-          south: props.south,
-          west: props.west,
-          north: props.north,
-          east: props.east,
-          pending: props.pending,
-          failed: props.failed,
-          review: props.review,
-        });
+        clusters.push({ kind: 'cluster', id: props.cluster_id, count: props.point_count, lat, lng, ...index.summary(props.cluster_id) });
       } else {
         pins.push(props as Pin);
       }
@@ -123,13 +109,13 @@ export class PinClusters {
   /** Every pin a cluster stands for. */
   membersOf(clusterId: number): Pin[] {
     return this.built()
-      .getLeaves(clusterId, Infinity)
+      .tree.getLeaves(clusterId, Infinity)
       .map((feature) => feature.properties);
   }
 
   /** The zoom at which a cluster falls apart into smaller ones or pins. */
   expansionZoom(clusterId: number): number {
-    return this.built().getClusterExpansionZoom(clusterId);
+    return this.built().tree.getClusterExpansionZoom(clusterId);
   }
 
   /** The worker's builder when `pins` are to be indexed there, else null. */
