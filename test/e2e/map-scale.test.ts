@@ -1,13 +1,16 @@
-// A map readable at scale, in Chromium against the built-in Sandbox: close sites gather into numbered
-// clusters at low zoom (a click on one zooms in); the map can show only what the list's search and
-// filters show; a scale bar in the user's units and the coordinates under the cursor, copied from the
-// keyboard; and the distance and bearing between two sites measured by clicking their pins.
+// A map readable at scale, in Chromium against the built-in Sandbox, as one journey in one app: close
+// sites gather into numbered clusters at low zoom (a click on one zooms in); the map can show only what
+// the list's search and filters show; the distance and bearing between two sites measured by clicking
+// their pins; a scale bar in the user's units and the coordinates under the cursor, copied from the
+// keyboard.
 import type { Page } from 'playwright';
 import { formatBearing, formatDistance, haversineDistance, initialBearing } from '../../renderer/src/map/geodesy';
 import { describe, expect, testOnDemoSites as test } from './fixtures';
-import { pinsDrawn } from './helpers';
+import { pinsDrawn, type App, type Session } from './helpers';
+import { step } from './steps';
+import type { SandboxSite } from '../../electron/sandbox/state';
 
-// Every test here starts on the built-in Sandbox with all its demo sites drawn (`demo`, the sites as the service has them).
+// The journey starts on the built-in Sandbox with all its demo sites drawn (`demo`, the sites as the service has them).
 
 async function mapSettled(page: Page): Promise<void> {
   await expect.poll(() => page.getByTestId('map').getAttribute('data-moving'), { message: 'the map to stop moving', timeout: 10_000 }).not.toBe('1');
@@ -53,129 +56,142 @@ function scaleText(page: Page): Promise<string> {
 }
 
 describe('a map readable at scale', () => {
-  test('gathers close sites into numbered clusters at low zoom; a click on a cluster zooms in', async ({ page, session, demo }) => {
-    for (let i = 0; i < 3; i++) {
-      await page.getByRole('button', { name: 'Zoom out' }).click();
-      await mapSettled(page);
-    }
-    await expect.poll(() => mapData(page, 'clusters-drawn'), { message: 'clusters drawn' }).toBeGreaterThan(0);
-    // Every site is still on the map: a cluster counts its members.
-    expect(await pinsDrawn(page)).toBe(demo.length);
-    const cluster = await findCluster(page);
-    expect(cluster.count).toBeGreaterThanOrEqual(3);
-    await session.screenshot('map-scale-clusters');
-
-    const scaleBefore = await scaleText(page);
-    const clustersBefore = await mapData(page, 'clusters-drawn');
-    await page.mouse.click(cluster.x, cluster.y);
-    await mapSettled(page);
-    await expect.poll(() => scaleText(page), { message: 'the map zoomed in' }).not.toBe(scaleBefore);
-    expect(await page.locator('#site-details-title').count()).toBe(0);
-    await expect
-      .poll(async () => (await mapData(page, 'clusters-drawn')) < clustersBefore || (await mapData(page, 'pins-drawn')) < demo.length, { message: 'the cluster split up or the view narrowed' })
-      .toBe(true);
-    await session.screenshot('map-scale-cluster-zoomed');
-    expect(session.errors).toEqual([]);
-  });
-
-  test('shows only the sites the list shows by default, every site when asked, and every site again after', async ({ page, session, demo }) => {
-    const group = demo[0]!.group;
-    const inGroup = demo.filter((s) => s.group === group).length;
-    expect(inGroup).toBeLessThan(demo.length);
-    const follow = page.getByLabel('Show only these sites on the map');
-    expect(await follow.isChecked()).toBe(true);
-    await page.getByLabel('Group').selectOption(group);
-    await page.getByText(`Showing ${inGroup} of ${demo.length} sites`).waitFor();
-    // On by default: the map shows what the list shows.
-    await expect.poll(() => pinsDrawn(page), { message: 'only the group on the map' }).toBe(inGroup);
-    // Unticked, the map shows every site whatever the list shows; ticked again, the list's only.
-    await follow.uncheck();
-    await expect.poll(() => pinsDrawn(page), { message: 'every site on the map while the list is filtered' }).toBe(demo.length);
-    await follow.check();
-    await expect.poll(() => pinsDrawn(page), { message: 'only the group on the map again' }).toBe(inGroup);
-    await page.getByRole('button', { name: 'Show all sites' }).click();
-    await mapSettled(page);
-    await session.screenshot('map-scale-filter-group');
-
-    await page.getByLabel('Search sites').fill(demo[0]!.name);
-    await expect.poll(() => pinsDrawn(page), { message: 'only the searched site on the map' }).toBe(1);
-    await page.getByLabel('Search sites').fill('');
-    await page.getByLabel('Group').selectOption('');
-    // The view was fitted to the group: "Show all sites" takes in every site again, once they are back.
-    await expect.poll(() => mapData(page, 'pins-on-map'), { message: 'every site back on the map' }).toBe(demo.length);
-    await page.getByRole('button', { name: 'Show all sites' }).click();
-    await mapSettled(page);
-    await expect.poll(() => pinsDrawn(page), { message: 'every site back' }).toBe(demo.length);
-    expect(session.errors).toEqual([]);
-  });
-
-  test('measures the distance and bearing between two sites by clicking their pins; Esc clears, then leaves', async ({ page, session, demo }) => {
-    const [a, b] = [demo[0]!, demo[5]!];
-    const measure = page.getByRole('button', { name: 'Measure' });
-    await measure.click();
-    expect(await measure.getAttribute('aria-pressed')).toBe('true');
-    const result = page.getByTestId('measure-result');
-    await result.getByText('Click the first point or site').waitFor();
-
-    // Each site from the list (the map centres on it), then a click on its pin's head.
-    for (const site of [a, b]) {
-      await selectFromList(page, site.name);
-      const c = await mapCentre(page);
-      await page.mouse.click(c.x, c.y - 28);
-    }
-    const distance = formatDistance(haversineDistance({ lat: a.latitude, lng: a.longitude }, { lat: b.latitude, lng: b.longitude }), 'm');
-    const bearing = formatBearing(initialBearing({ lat: a.latitude, lng: a.longitude }, { lat: b.latitude, lng: b.longitude }));
-    await expect.poll(() => result.getByTestId('measure-distance').textContent(), { message: 'the distance shown' }).toBe(distance);
-    expect(await result.getByTestId('measure-bearing').textContent()).toBe(bearing);
-    expect(await result.locator('.measure-ends').textContent()).toBe(`${a.name} → ${b.name}`);
-    await page.getByRole('button', { name: 'Show all sites' }).click();
-    await mapSettled(page);
-    await session.screenshot('map-scale-measure-sites');
-
-    await page.keyboard.press('Escape');
-    await result.getByText('Click the first point or site').waitFor();
-    await page.keyboard.press('Escape');
-    await expect.poll(() => measure.getAttribute('aria-pressed')).toBe('false');
-    expect(session.errors).toEqual([]);
-  });
-
-  test('shows a scale bar in the chosen unit and the coordinates under the cursor, copied from the keyboard', async ({ page, session, app }) => {
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.origin });
-    await expect.poll(() => scaleText(page), { message: 'a metric scale' }).toMatch(/^\d+ (m|km)$/);
-
-    const c = await mapCentre(page);
-    // Above the centre: the map's bottom left holds the messages, the tile notice and this box.
-    await page.mouse.move(c.x - 150, c.y - 60);
-    const coords = page.getByTestId('cursor-coordinates');
-    await coords.getByText('Cursor').waitFor();
-    const decimal = (await coords.getByTestId('coords-decimal').textContent())!;
-    const [lat, lng] = decimal.split(', ').map(Number);
-    expect(lat).toBeGreaterThan(44);
-    expect(lat).toBeLessThan(47);
-    expect(lng).toBeGreaterThan(-113);
-    expect(lng).toBeLessThan(-109);
-    expect(await coords.getByTestId('coords-dms').textContent()).toMatch(/^\d+°\d\d'\d\d\.\d"N \d+°\d\d'\d\d\.\d"W$/);
-    await session.screenshot('map-scale-cursor-coordinates');
-
-    // Keyboard: focus the map, then Tab on to the copy button, and Enter.
-    await page.getByTestId('map').focus();
-    let reached = false;
-    for (let i = 0; i < 25 && !reached; i++) {
-      await page.keyboard.press('Tab');
-      reached = await page.evaluate(() => document.activeElement?.textContent === 'Copy decimal');
-    }
-    expect(reached).toBe(true);
-    const shown = (await coords.getByTestId('coords-decimal').textContent())!;
-    await page.keyboard.press('Enter');
-    await coords.getByText('Copied decimal coordinates').waitFor();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shown);
-
-    // Feet in the settings: the scale bar turns imperial.
-    await page.getByRole('button', { name: 'Settings', exact: true }).click();
-    await page.getByLabel(/^Feet/).check();
-    await page.getByRole('button', { name: 'Save settings' }).click();
-    await expect.poll(() => scaleText(page), { message: 'an imperial scale' }).toMatch(/^\d+ (ft|mi)$/);
-    await session.screenshot('map-scale-imperial');
+  test('clusters close sites and opens them, follows the list, measures between two sites, and shows a scale and the cursor in the chosen unit', async ({ app, page, session, demo }) => {
+    await step('gathers close sites into numbered clusters at low zoom; a click on a cluster zooms in', () => clusters(page, session, demo));
+    await step('shows only the sites the list shows by default, every site when asked, and every site again after', () => followsTheList(page, session, demo));
+    await step('measures the distance and bearing between two sites by clicking their pins; Esc clears, then leaves', () => measures(page, session, demo));
+    // Last: it turns the units to feet.
+    await step('shows a scale bar in the chosen unit and the coordinates under the cursor, copied from the keyboard', () => scaleAndCursor(page, session, app));
     expect(session.errors).toEqual([]);
   });
 });
+
+/** Back to every site in view, as a user does between two things. */
+async function showAll(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Show all sites' }).click();
+  await mapSettled(page);
+}
+
+async function clusters(page: Page, session: Session, demo: SandboxSite[]): Promise<void> {
+  for (let i = 0; i < 3; i++) {
+    await page.getByRole('button', { name: 'Zoom out' }).click();
+    await mapSettled(page);
+  }
+  await expect.poll(() => mapData(page, 'clusters-drawn'), { message: 'clusters drawn' }).toBeGreaterThan(0);
+  // Every site is still on the map: a cluster counts its members.
+  expect(await pinsDrawn(page)).toBe(demo.length);
+  const cluster = await findCluster(page);
+  expect(cluster.count).toBeGreaterThanOrEqual(3);
+  await session.screenshot('map-scale-clusters');
+
+  const scaleBefore = await scaleText(page);
+  const clustersBefore = await mapData(page, 'clusters-drawn');
+  await page.mouse.click(cluster.x, cluster.y);
+  await mapSettled(page);
+  await expect.poll(() => scaleText(page), { message: 'the map zoomed in' }).not.toBe(scaleBefore);
+  expect(await page.locator('#site-details-title').count()).toBe(0);
+  await expect
+    .poll(async () => (await mapData(page, 'clusters-drawn')) < clustersBefore || (await mapData(page, 'pins-drawn')) < demo.length, { message: 'the cluster split up or the view narrowed' })
+    .toBe(true);
+  await session.screenshot('map-scale-cluster-zoomed');
+}
+
+async function followsTheList(page: Page, session: Session, demo: SandboxSite[]): Promise<void> {
+  await showAll(page);
+  const group = demo[0]!.group;
+  const inGroup = demo.filter((s) => s.group === group).length;
+  expect(inGroup).toBeLessThan(demo.length);
+  const follow = page.getByLabel('Show only these sites on the map');
+  expect(await follow.isChecked()).toBe(true);
+  await page.getByLabel('Group').selectOption(group);
+  await page.getByText(`Showing ${inGroup} of ${demo.length} sites`).waitFor();
+  // On by default: the map shows what the list shows.
+  await expect.poll(() => pinsDrawn(page), { message: 'only the group on the map' }).toBe(inGroup);
+  // Unticked, the map shows every site whatever the list shows; ticked again, the list's only.
+  await follow.uncheck();
+  await expect.poll(() => pinsDrawn(page), { message: 'every site on the map while the list is filtered' }).toBe(demo.length);
+  await follow.check();
+  await expect.poll(() => pinsDrawn(page), { message: 'only the group on the map again' }).toBe(inGroup);
+  await page.getByRole('button', { name: 'Show all sites' }).click();
+  await mapSettled(page);
+  await session.screenshot('map-scale-filter-group');
+
+  await page.getByLabel('Search sites').fill(demo[0]!.name);
+  await expect.poll(() => pinsDrawn(page), { message: 'only the searched site on the map' }).toBe(1);
+  await page.getByLabel('Search sites').fill('');
+  await page.getByLabel('Group').selectOption('');
+  // The view was fitted to the group: "Show all sites" takes in every site again, once they are back.
+  await expect.poll(() => mapData(page, 'pins-on-map'), { message: 'every site back on the map' }).toBe(demo.length);
+  await page.getByRole('button', { name: 'Show all sites' }).click();
+  await mapSettled(page);
+  await expect.poll(() => pinsDrawn(page), { message: 'every site back' }).toBe(demo.length);
+}
+
+async function measures(page: Page, session: Session, demo: SandboxSite[]): Promise<void> {
+  const [a, b] = [demo[0]!, demo[5]!];
+  const measure = page.getByRole('button', { name: 'Measure' });
+  await measure.click();
+  expect(await measure.getAttribute('aria-pressed')).toBe('true');
+  const result = page.getByTestId('measure-result');
+  await result.getByText('Click the first point or site').waitFor();
+
+  // Each site from the list (the map centres on it), then a click on its pin's head.
+  for (const site of [a, b]) {
+    await selectFromList(page, site.name);
+    const c = await mapCentre(page);
+    await page.mouse.click(c.x, c.y - 28);
+  }
+  const distance = formatDistance(haversineDistance({ lat: a.latitude, lng: a.longitude }, { lat: b.latitude, lng: b.longitude }), 'm');
+  const bearing = formatBearing(initialBearing({ lat: a.latitude, lng: a.longitude }, { lat: b.latitude, lng: b.longitude }));
+  await expect.poll(() => result.getByTestId('measure-distance').textContent(), { message: 'the distance shown' }).toBe(distance);
+  expect(await result.getByTestId('measure-bearing').textContent()).toBe(bearing);
+  expect(await result.locator('.measure-ends').textContent()).toBe(`${a.name} → ${b.name}`);
+  await page.getByRole('button', { name: 'Show all sites' }).click();
+  await mapSettled(page);
+  await session.screenshot('map-scale-measure-sites');
+
+  await page.keyboard.press('Escape');
+  await result.getByText('Click the first point or site').waitFor();
+  await page.keyboard.press('Escape');
+  await expect.poll(() => measure.getAttribute('aria-pressed')).toBe('false');
+}
+
+async function scaleAndCursor(page: Page, session: Session, app: App): Promise<void> {
+  await showAll(page);
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.origin });
+  await expect.poll(() => scaleText(page), { message: 'a metric scale' }).toMatch(/^\d+ (m|km)$/);
+
+  const c = await mapCentre(page);
+  // Above the centre: the map's bottom left holds the messages, the tile notice and this box.
+  await page.mouse.move(c.x - 150, c.y - 60);
+  const coords = page.getByTestId('cursor-coordinates');
+  await coords.getByText('Cursor').waitFor();
+  const decimal = (await coords.getByTestId('coords-decimal').textContent())!;
+  const [lat, lng] = decimal.split(', ').map(Number);
+  expect(lat).toBeGreaterThan(44);
+  expect(lat).toBeLessThan(47);
+  expect(lng).toBeGreaterThan(-113);
+  expect(lng).toBeLessThan(-109);
+  expect(await coords.getByTestId('coords-dms').textContent()).toMatch(/^\d+°\d\d'\d\d\.\d"N \d+°\d\d'\d\d\.\d"W$/);
+  await session.screenshot('map-scale-cursor-coordinates');
+
+  // Keyboard: focus the map, then Tab on to the copy button, and Enter.
+  await page.getByTestId('map').focus();
+  let reached = false;
+  for (let i = 0; i < 25 && !reached; i++) {
+    await page.keyboard.press('Tab');
+    reached = await page.evaluate(() => document.activeElement?.textContent === 'Copy decimal');
+  }
+  expect(reached).toBe(true);
+  const shown = (await coords.getByTestId('coords-decimal').textContent())!;
+  await page.keyboard.press('Enter');
+  await coords.getByText('Copied decimal coordinates').waitFor();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shown);
+
+  // Feet in the settings: the scale bar turns imperial.
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  await page.getByLabel(/^Feet/).check();
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect.poll(() => scaleText(page), { message: 'an imperial scale' }).toMatch(/^\d+ (ft|mi)$/);
+  await session.screenshot('map-scale-imperial');
+}

@@ -1,12 +1,13 @@
-// Sites through the UI against the built-in Sandbox: adding one by clicking the map, changing a
-// height, moving a pin by dragging it after Move (confirm, then undo), and input the shared schema refuses —
-// shown inline, nothing queued, and the typed text still there after a reload. Each outcome is
-// checked where it matters: in the sandbox's own state and call log.
+// A crew's sites through the UI against the built-in Sandbox, as one journey in one app: adding one by
+// clicking the map, changing a height, moving a pin by dragging it after Move (confirm, then undo),
+// and input the shared schema refuses — shown inline, nothing queued, and the typed text still there
+// after a reload. Each outcome is checked where it matters: in the sandbox's own state and call log.
 import type { Page } from 'playwright';
 import type { CallLogEntry, SandboxSite } from '../../electron/sandbox/state';
 import { describe, expect, testOnDemoSites as test, vi } from './fixtures';
-import { inspect } from './helpers';
-import { allEntries } from './outbox-listing';
+import { inspect, type App, type Session } from './helpers';
+import { activeEntries, allEntries } from './outbox-listing';
+import { step } from './steps';
 
 async function mapSettled(page: Page): Promise<void> {
   await expect.poll(() => page.getByTestId('map').getAttribute('data-moving'), { message: 'the map to stop moving', timeout: 10_000 }).not.toBe('1');
@@ -35,146 +36,149 @@ async function sitesApiCalls(base: string): Promise<CallLogEntry[]> {
 }
 
 describe('sites', () => {
-  test('adds a site by clicking the map: saved, sent once, and on the service with the typed fields', async ({ page, session, sandboxUrl: base }) => {
-    // Zoom out so the demo sites gather in the middle, then click an empty spot near the top left
-    // corner, under the toolbar.
-    await page.getByRole('button', { name: 'Zoom out' }).click();
-    await mapSettled(page);
-    await page.getByRole('button', { name: '+ Add site' }).click();
-    await page.getByText('Click the map where the new site is.').waitFor();
-    const box = (await page.getByTestId('map').boundingBox())!;
-    await page.mouse.click(box.x + 90, box.y + 150);
-
-    const form = page.getByRole('region', { name: 'New site' });
-    await form.waitFor();
-    const latitude = await form.getByLabel('Latitude').inputValue();
-    const longitude = await form.getByLabel('Longitude').inputValue();
-    expect(Number(latitude)).not.toBeNaN();
-    expect(Number(longitude)).not.toBeNaN();
-
-    await form.getByLabel('Name', { exact: true }).fill('E2E Ridge');
-    await form.getByLabel('Height (meters)').fill('45');
-    await form.getByLabel('Description').fill('Added by the end-to-end test');
-    await form.getByLabel('Group', { exact: true }).fill('E2E');
-    await form.getByLabel('Green').check();
-    await session.screenshot('add-site-form');
-    await form.getByRole('button', { name: 'Save site' }).click();
-
-    // Waiting first (clock badge), then on the service.
-    await rowButton(page, 'E2E Ridge').waitFor();
-    await page.getByRole('button', { name: /^E2E Ridge\b.*On the service/ }).waitFor({ timeout: 60_000 });
-
-    const created = (await inspect<SandboxSite[]>(base, 'sites')).filter((s) => s.name === 'E2E Ridge');
-    expect(created).toHaveLength(1);
-    expect(created[0]).toMatchObject({
-      height: 45,
-      latitude: Number(latitude),
-      longitude: Number(longitude),
-      description: 'Added by the end-to-end test',
-      group: 'E2E',
-      pinStyle: 4,
-    });
-    const creates = (await sitesApiCalls(base)).filter((c) => c.params['Sitename'] === 'E2E Ridge');
-    expect(creates.map((c) => c.outcome)).toEqual(['ok']);
-    // The details say which ID the service gave it.
-    await page.getByRole('region', { name: 'Sites' }).getByText(created[0]!.id, { exact: true }).waitFor();
-    await session.screenshot('add-site-synced');
+  test('a crew adds a site by clicking the map, changes a height, moves a pin and undoes it, and is shown what it typed wrong', async ({ app, page, session, sandboxUrl: base, demo }) => {
+    await step('adds a site by clicking the map: saved, sent once, and on the service with the typed fields', () => addByClick(page, session, base));
+    await step('changes the height of an existing site and leaves its other fields to the service', () => changeHeight(page, session, base, demo[0]!));
+    await step('moves a site by dragging its pin after Move and a confirmation, and undoes the move', () => moveAndUndo(page, session, base, demo[1]!));
+    // What the steps before queued is done before the outbox is compared.
+    await expect.poll(async () => (await activeEntries(app.call)).length, { message: 'the outbox to settle', timeout: 60_000 }).toBe(0);
+    await step('shows a bad height and a bad latitude inline, queues nothing, and keeps the typing after a reload', () => refusedInput(app, page, session, base));
     expect(session.errors).toEqual([]);
     expect(await session.cspViolations()).toEqual([]);
   });
-
-  test('changes the height of an existing site and leaves its other fields to the service', async ({ page, session, sandboxUrl: base, demo }) => {
-    const target = demo[0]!;
-    const newHeight = target.height === 61 ? 62 : 61;
-
-    await (await findRow(page, target.name)).click();
-    await page.getByRole('button', { name: 'Edit site' }).click();
-    const form = page.getByRole('region', { name: `Edit ${target.name}` });
-    await form.getByLabel('Height (meters)').fill(String(newHeight));
-    await form.getByRole('button', { name: 'Save site' }).click();
-    await page.getByRole('button', { name: new RegExp(`^${target.name}\\b.*On the service`) }).first().waitFor({ timeout: 60_000 });
-
-    await expect.poll(async () => (await siteOnService(base, target.id)).height, { message: 'the new height on the service' }).toBe(newHeight);
-    const after = (await inspect<SandboxSite[]>(base, 'sites')).find((s) => s.id === target.id)!;
-    expect(after).toMatchObject({ name: target.name, latitude: target.latitude, longitude: target.longitude, group: target.group, pinStyle: target.pinStyle });
-    // Only the height travelled: blank fields mean "keep" on the wire.
-    const edit = (await sitesApiCalls(base)).filter((c) => c.params['Siteid'] === target.id);
-    expect(edit).toHaveLength(1);
-    expect(edit[0]!.params).toMatchObject({ height: String(newHeight), Sitename: '', Latitude: '', Longitude: '', Description: '', Group: '', Pinstyle: '' });
-    await session.screenshot('edit-height-synced');
-    expect(session.errors).toEqual([]);
-  });
-
-  test('moves a site by dragging its pin after Move and a confirmation, and undoes the move', async ({ page, session, sandboxUrl: base, demo }) => {
-    const target = demo[1]!;
-
-    await (await findRow(page, target.name)).click();
-    await mapSettled(page);
-    // Pins are fixed until the user asks to move one (a drag elsewhere pans the map).
-    await page.getByRole('button', { name: 'Move', exact: true }).click();
-    // The selected site is centred on the map; grab the pin by its head and drag it.
-    const box = (await page.getByTestId('map').boundingBox())!;
-    const cx = box.x + box.width / 2;
-    const cy = box.y + box.height / 2;
-    await page.mouse.move(cx, cy - 28);
-    await page.mouse.down();
-    await page.mouse.move(cx + 60, cy + 10, { steps: 8 });
-    await page.mouse.move(cx + 120, cy + 50, { steps: 8 });
-    await page.mouse.up();
-
-    const dialog = page.getByRole('dialog', { name: `Move ${target.name}?` });
-    await dialog.waitFor();
-    await session.screenshot('move-confirm');
-    await dialog.getByRole('button', { name: 'Move site' }).click();
-
-    const moved = await vi.waitFor(
-      async () => {
-        const site = await siteOnService(base, target.id);
-        if (site.latitude === target.latitude || site.longitude === target.longitude) throw new Error(`${target.name} is still at ${site.latitude}, ${site.longitude} on the service`);
-        return site;
-      },
-      { timeout: 60_000, interval: 250 },
-    );
-    // Dragged down and right: south and east of where it was.
-    expect(moved.latitude).toBeLessThan(target.latitude);
-    expect(moved.longitude).toBeGreaterThan(target.longitude);
-    expect(moved.height).toBe(target.height);
-
-    await page.getByRole('button', { name: 'Undo' }).click();
-    await expect.poll(() => siteOnService(base, target.id), { message: 'the site back in place' }).toMatchObject({ latitude: target.latitude, longitude: target.longitude });
-    expect(session.errors).toEqual([]);
-  });
-
-  test('shows a bad height and a bad latitude inline, queues nothing, and keeps the typing after a reload', async ({ app, page, session, sandboxUrl: base }) => {
-    const outboxBefore = await allEntries(app.call);
-    const callsBefore = (await sitesApiCalls(base)).length;
-
-    await page.getByRole('button', { name: '+ Add site' }).click();
-    await page.getByRole('button', { name: 'Use map centre' }).click();
-    const form = page.getByRole('region', { name: 'New site' });
-    await form.getByLabel('Name', { exact: true }).fill('Half Meter Hill');
-    await form.getByLabel('Height (meters)').fill('thirty');
-    await form.getByLabel('Latitude').fill('95');
-    await form.getByRole('button', { name: 'Save site' }).click();
-
-    await form.getByText('Height must be a whole number of meters, like 30.').waitFor();
-    await form.getByText(/Latitude must be between -90 and 90 degrees/).waitFor();
-    expect(await form.getByLabel('Height (meters)').getAttribute('aria-invalid')).toBe('true');
-    expect(await form.getByLabel('Latitude').getAttribute('aria-invalid')).toBe('true');
-    await form.getByText(/2 fields need fixing before the site can be saved. Nothing was queued./).waitFor();
-    await session.screenshot('bad-input-inline-errors');
-
-    expect(await allEntries(app.call)).toEqual(outboxBefore);
-    expect((await sitesApiCalls(base)).length).toBe(callsBefore);
-
-    // A reload (or a crash) loses nothing typed: the draft is offered back.
-    await page.reload();
-    await page.getByRole('heading', { name: /Unsaved drafts \(1\)/ }).waitFor();
-    await page.getByRole('button', { name: 'Resume' }).click();
-    const resumed = page.getByRole('region', { name: 'New site' });
-    expect(await resumed.getByLabel('Name', { exact: true }).inputValue()).toBe('Half Meter Hill');
-    expect(await resumed.getByLabel('Height (meters)').inputValue()).toBe('thirty');
-    expect(await resumed.getByLabel('Latitude').inputValue()).toBe('95');
-    expect(session.errors).toEqual([]);
-  });
 });
+
+async function addByClick(page: Page, session: Session, base: string): Promise<void> {
+  // Zoom out so the demo sites gather in the middle, then click an empty spot near the top left
+  // corner, under the toolbar.
+  await page.getByRole('button', { name: 'Zoom out' }).click();
+  await mapSettled(page);
+  await page.getByRole('button', { name: '+ Add site' }).click();
+  await page.getByText('Click the map where the new site is.').waitFor();
+  const box = (await page.getByTestId('map').boundingBox())!;
+  await page.mouse.click(box.x + 90, box.y + 150);
+
+  const form = page.getByRole('region', { name: 'New site' });
+  await form.waitFor();
+  const latitude = await form.getByLabel('Latitude').inputValue();
+  const longitude = await form.getByLabel('Longitude').inputValue();
+  expect(Number(latitude)).not.toBeNaN();
+  expect(Number(longitude)).not.toBeNaN();
+
+  await form.getByLabel('Name', { exact: true }).fill('E2E Ridge');
+  await form.getByLabel('Height (meters)').fill('45');
+  await form.getByLabel('Description').fill('Added by the end-to-end test');
+  await form.getByLabel('Group', { exact: true }).fill('E2E');
+  await form.getByLabel('Green').check();
+  await session.screenshot('add-site-form');
+  await form.getByRole('button', { name: 'Save site' }).click();
+
+  // Waiting first (clock badge), then on the service.
+  await rowButton(page, 'E2E Ridge').waitFor();
+  await page.getByRole('button', { name: /^E2E Ridge\b.*On the service/ }).waitFor({ timeout: 60_000 });
+
+  const created = (await inspect<SandboxSite[]>(base, 'sites')).filter((s) => s.name === 'E2E Ridge');
+  expect(created).toHaveLength(1);
+  expect(created[0]).toMatchObject({
+    height: 45,
+    latitude: Number(latitude),
+    longitude: Number(longitude),
+    description: 'Added by the end-to-end test',
+    group: 'E2E',
+    pinStyle: 4,
+  });
+  const creates = (await sitesApiCalls(base)).filter((c) => c.params['Sitename'] === 'E2E Ridge');
+  expect(creates.map((c) => c.outcome)).toEqual(['ok']);
+  // The details say which ID the service gave it.
+  await page.getByRole('region', { name: 'Sites' }).getByText(created[0]!.id, { exact: true }).waitFor();
+  await session.screenshot('add-site-synced');
+}
+
+async function changeHeight(page: Page, session: Session, base: string, target: SandboxSite): Promise<void> {
+  const newHeight = target.height === 61 ? 62 : 61;
+
+  await (await findRow(page, target.name)).click();
+  await page.getByRole('button', { name: 'Edit site' }).click();
+  const form = page.getByRole('region', { name: `Edit ${target.name}` });
+  await form.getByLabel('Height (meters)').fill(String(newHeight));
+  await form.getByRole('button', { name: 'Save site' }).click();
+  await page.getByRole('button', { name: new RegExp(`^${target.name}\\b.*On the service`) }).first().waitFor({ timeout: 60_000 });
+
+  await expect.poll(async () => (await siteOnService(base, target.id)).height, { message: 'the new height on the service' }).toBe(newHeight);
+  const after = (await inspect<SandboxSite[]>(base, 'sites')).find((s) => s.id === target.id)!;
+  expect(after).toMatchObject({ name: target.name, latitude: target.latitude, longitude: target.longitude, group: target.group, pinStyle: target.pinStyle });
+  // Only the height travelled: blank fields mean "keep" on the wire.
+  const edit = (await sitesApiCalls(base)).filter((c) => c.params['Siteid'] === target.id);
+  expect(edit).toHaveLength(1);
+  expect(edit[0]!.params).toMatchObject({ height: String(newHeight), Sitename: '', Latitude: '', Longitude: '', Description: '', Group: '', Pinstyle: '' });
+  await session.screenshot('edit-height-synced');
+}
+
+async function moveAndUndo(page: Page, session: Session, base: string, target: SandboxSite): Promise<void> {
+  await (await findRow(page, target.name)).click();
+  await mapSettled(page);
+  // Pins are fixed until the user asks to move one (a drag elsewhere pans the map).
+  await page.getByRole('button', { name: 'Move', exact: true }).click();
+  // The selected site is centred on the map; grab the pin by its head and drag it.
+  const box = (await page.getByTestId('map').boundingBox())!;
+  const cx = box.x + box.width / 2;
+  const cy = box.y + box.height / 2;
+  await page.mouse.move(cx, cy - 28);
+  await page.mouse.down();
+  await page.mouse.move(cx + 60, cy + 10, { steps: 8 });
+  await page.mouse.move(cx + 120, cy + 50, { steps: 8 });
+  await page.mouse.up();
+
+  const dialog = page.getByRole('dialog', { name: `Move ${target.name}?` });
+  await dialog.waitFor();
+  await session.screenshot('move-confirm');
+  await dialog.getByRole('button', { name: 'Move site' }).click();
+
+  const moved = await vi.waitFor(
+    async () => {
+      const site = await siteOnService(base, target.id);
+      if (site.latitude === target.latitude || site.longitude === target.longitude) throw new Error(`${target.name} is still at ${site.latitude}, ${site.longitude} on the service`);
+      return site;
+    },
+    { timeout: 60_000, interval: 250 },
+  );
+  // Dragged down and right: south and east of where it was.
+  expect(moved.latitude).toBeLessThan(target.latitude);
+  expect(moved.longitude).toBeGreaterThan(target.longitude);
+  expect(moved.height).toBe(target.height);
+
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect.poll(() => siteOnService(base, target.id), { message: 'the site back in place' }).toMatchObject({ latitude: target.latitude, longitude: target.longitude });
+}
+
+async function refusedInput(app: App, page: Page, session: Session, base: string): Promise<void> {
+  const outboxBefore = await allEntries(app.call);
+  const callsBefore = (await sitesApiCalls(base)).length;
+
+  await page.getByRole('button', { name: '+ Add site' }).click();
+  await page.getByRole('button', { name: 'Use map centre' }).click();
+  const form = page.getByRole('region', { name: 'New site' });
+  await form.getByLabel('Name', { exact: true }).fill('Half Meter Hill');
+  await form.getByLabel('Height (meters)').fill('thirty');
+  await form.getByLabel('Latitude').fill('95');
+  await form.getByRole('button', { name: 'Save site' }).click();
+
+  await form.getByText('Height must be a whole number of meters, like 30.').waitFor();
+  await form.getByText(/Latitude must be between -90 and 90 degrees/).waitFor();
+  expect(await form.getByLabel('Height (meters)').getAttribute('aria-invalid')).toBe('true');
+  expect(await form.getByLabel('Latitude').getAttribute('aria-invalid')).toBe('true');
+  await form.getByText(/2 fields need fixing before the site can be saved. Nothing was queued./).waitFor();
+  await session.screenshot('bad-input-inline-errors');
+
+  expect(await allEntries(app.call)).toEqual(outboxBefore);
+  expect((await sitesApiCalls(base)).length).toBe(callsBefore);
+
+  // A reload (or a crash) loses nothing typed: the draft is offered back.
+  await page.reload();
+  await page.getByRole('heading', { name: /Unsaved drafts \(1\)/ }).waitFor();
+  await page.getByRole('button', { name: 'Resume' }).click();
+  const resumed = page.getByRole('region', { name: 'New site' });
+  expect(await resumed.getByLabel('Name', { exact: true }).inputValue()).toBe('Half Meter Hill');
+  expect(await resumed.getByLabel('Height (meters)').inputValue()).toBe('thirty');
+  expect(await resumed.getByLabel('Latitude').inputValue()).toBe('95');
+}

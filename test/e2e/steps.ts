@@ -49,3 +49,16 @@ export async function connectAccount(page: Page, serviceUrl: string): Promise<vo
   await page.locator('dialog[open]').waitFor({ state: 'hidden' });
   await page.getByRole('button', { name: /^Profile: Field account/ }).waitFor();
 }
+
+/**
+ * One step of a journey (a test that walks several things a user does, one after another, in one
+ * app): a failure inside is named by its step, and the steps after it do not run.
+ */
+export async function step<T>(name: string, walk: () => Promise<T>): Promise<T> {
+  try {
+    return await walk();
+  } catch (error) {
+    if (error instanceof Error) error.message = `${name}: ${error.message}`;
+    throw error;
+  }
+}
