@@ -10,8 +10,9 @@ import type { Page } from 'playwright';
 import type { BasemapView } from '../../electron/shared/contract/index';
 import { writeMbtiles, writePmtiles } from '../support/basemap-files';
 import { describe, expect, test as e2e } from './fixtures';
-import { chooseSandbox } from './helpers';
-import { startPngTileServer } from './tile-server';
+import { chooseSandbox, type Session } from './helpers';
+import { step } from './steps';
+import { startPngTileServer, type PngTileServer } from './tile-server';
 
 /** The demo sites are around Bozeman, Montana: the files cover a patch of it. */
 const AREA: [number, number, number, number] = [-111.2, 45.55, -110.9, 45.75];
@@ -136,79 +137,81 @@ describe('offline basemaps', () => {
     expect(session.refused).toEqual([]);
   });
 
-  test('downloads an area from a server whose terms allow it: plan, progress, cancel and resume to done', async ({ session, page, tileServer }) => {
-    await chooseSandbox(page);
-    await openSettings(page);
-    await page.getByRole('button', { name: 'Add a tile server' }).click();
-    await page.getByLabel('Name', { exact: true }).fill('Own tiles');
-    await page.getByLabel('Tile address', { exact: true }).fill(tileServer.template);
-    await page.getByLabel('Credit shown on the map').fill('&copy; Own tiles test');
-    await page.getByLabel("This server's terms allow downloading areas").check();
-    await page.getByRole('button', { name: 'Save tile server' }).click();
-    await page.getByRole('article', { name: 'Basemap Own tiles' }).waitFor();
-
-    // The street map (not marked) refuses, with the reason where the download would be.
-    await page.getByRole('button', { name: /^Basemap:/ }).click();
-    await expect.poll(() => page.getByTestId('download-refusal').innerText()).toMatch(/not marked as allowing downloads/);
-    expect(await page.getByRole('button', { name: 'Download this area…' }).count()).toBe(0);
-    await page.keyboard.press('Escape');
-
-    await switchTo(page, 'Own tiles');
-    await expect.poll(() => attribution(page)).toContain('© Own tiles test');
-    await page.getByRole('button', { name: /^Basemap:/ }).click();
-    await page.getByRole('button', { name: 'Download this area…' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Download this area' });
-    await expect.poll(() => dialog.getByTestId('plan-tiles').count(), { message: 'the plan' }).toBe(1);
-    const zoom = dialog.getByLabel('Zoom levels');
-    const levels = await zoom.locator('option').count();
-    expect(levels).toBeGreaterThan(2);
-    const tilesPlanned = async () => Number((await dialog.getByTestId('plan-tiles').innerText()).replace(/,/g, ''));
-    await zoom.selectOption({ index: 0 });
-    await expect.poll(tilesPlanned, { message: 'the plan of one zoom level' }).toBeLessThan(60);
-    const firstCount = await tilesPlanned();
-    await zoom.selectOption({ index: 2 });
-    await expect.poll(tilesPlanned, { message: 'the plan follows the zoom range' }).toBeGreaterThan(firstCount);
-    const planned = await tilesPlanned();
-    expect(await dialog.getByTestId('plan-size').innerText()).toMatch(/about [\d.]+ (kB|MB)/);
-    await session.screenshot('basemaps-download-plan');
-
-    await dialog.getByRole('button', { name: 'Start download' }).click();
-    const progress = dialog.getByTestId('download-progress');
-    await expect.poll(() => progress.getAttribute('data-state')).toBe('running');
-    await expect.poll(async () => Number(/^([\d,]+) of/.exec(await dialog.getByTestId('download-numbers').innerText())?.[1]?.replace(/,/g, '') ?? 0), { message: 'some tiles done' }).toBeGreaterThan(3);
-    await session.screenshot('basemaps-download-progress');
-    await dialog.getByRole('button', { name: 'Cancel download' }).click();
-    await expect.poll(() => progress.getAttribute('data-state')).toBe('cancelled');
-    const servedBeforeResume = tileServer.requests;
-    expect(servedBeforeResume).toBeLessThan(planned);
-
-    tileServer.delayMs = 0;
-    await dialog.getByRole('button', { name: 'Resume' }).click();
-    await expect.poll(() => progress.getAttribute('data-state'), { timeout: 120_000 }).toBe('done');
-    expect(await dialog.getByTestId('download-numbers').innerText()).toMatch(new RegExp(`^${planned.toLocaleString('en-US')} of ${planned.toLocaleString('en-US')} tiles`));
-    // Tiles fetched before the cancel were not fetched again.
-    expect(tileServer.requests).toBeLessThan(servedBeforeResume + planned);
-    await session.screenshot('basemaps-download-done');
-    await dialog.getByRole('button', { name: 'Close' }).click();
-
+  test('downloads an area from a server whose terms allow it (plan, progress, cancel and resume to done), and refuses the public OpenStreetMap servers', async ({ session, page, tileServer }) => {
+    await step('downloads an area from a server whose terms allow it: plan, progress, cancel and resume to done', () => downloadsAnArea(page, session, tileServer));
+    await step('refuses to download from the public OpenStreetMap servers and says why', () => refusesOpenStreetMap(page, session));
     expect(session.errors).toEqual([]);
     expect(session.refused).toEqual([]);
   });
-
-  test('refuses to download from the public OpenStreetMap servers and says why', async ({ page, session }) => {
-    await chooseSandbox(page);
-    await openSettings(page);
-    await page.getByRole('button', { name: 'Add a tile server' }).click();
-    await page.getByLabel('Name', { exact: true }).fill('OSM again');
-    await page.getByLabel('Tile address', { exact: true }).fill('https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png');
-    await page.getByLabel('Credit shown on the map').fill('&copy; OpenStreetMap contributors');
-    await page.getByLabel("This server's terms allow downloading areas").check();
-    await page.getByRole('button', { name: 'Save tile server' }).click();
-    // Saved (its card says it is refused) or refused outright (beside the field): either way, with the reason.
-    await expect.poll(() => page.getByText(/Tile Usage Policy/).count(), { message: 'the OpenStreetMap refusal' }).toBeGreaterThan(0);
-    expect(await page.getByText(/Tile Usage Policy/).first().innerText()).toMatch(/forbids bulk downloading/);
-    await page.getByText(/Tile Usage Policy/).first().scrollIntoViewIfNeeded();
-    await session.screenshot('basemaps-osm-refused');
-    expect(session.errors).toEqual([]);
-  });
 });
+
+async function downloadsAnArea(page: Page, session: Session, tileServer: PngTileServer): Promise<void> {
+  await chooseSandbox(page);
+  await openSettings(page);
+  await page.getByRole('button', { name: 'Add a tile server' }).click();
+  await page.getByLabel('Name', { exact: true }).fill('Own tiles');
+  await page.getByLabel('Tile address', { exact: true }).fill(tileServer.template);
+  await page.getByLabel('Credit shown on the map').fill('&copy; Own tiles test');
+  await page.getByLabel("This server's terms allow downloading areas").check();
+  await page.getByRole('button', { name: 'Save tile server' }).click();
+  await page.getByRole('article', { name: 'Basemap Own tiles' }).waitFor();
+
+  // The street map (not marked) refuses, with the reason where the download would be.
+  await page.getByRole('button', { name: /^Basemap:/ }).click();
+  await expect.poll(() => page.getByTestId('download-refusal').innerText()).toMatch(/not marked as allowing downloads/);
+  expect(await page.getByRole('button', { name: 'Download this area…' }).count()).toBe(0);
+  await page.keyboard.press('Escape');
+
+  await switchTo(page, 'Own tiles');
+  await expect.poll(() => attribution(page)).toContain('© Own tiles test');
+  await page.getByRole('button', { name: /^Basemap:/ }).click();
+  await page.getByRole('button', { name: 'Download this area…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Download this area' });
+  await expect.poll(() => dialog.getByTestId('plan-tiles').count(), { message: 'the plan' }).toBe(1);
+  const zoom = dialog.getByLabel('Zoom levels');
+  const levels = await zoom.locator('option').count();
+  expect(levels).toBeGreaterThan(2);
+  const tilesPlanned = async () => Number((await dialog.getByTestId('plan-tiles').innerText()).replace(/,/g, ''));
+  await zoom.selectOption({ index: 0 });
+  await expect.poll(tilesPlanned, { message: 'the plan of one zoom level' }).toBeLessThan(60);
+  const firstCount = await tilesPlanned();
+  await zoom.selectOption({ index: 2 });
+  await expect.poll(tilesPlanned, { message: 'the plan follows the zoom range' }).toBeGreaterThan(firstCount);
+  const planned = await tilesPlanned();
+  expect(await dialog.getByTestId('plan-size').innerText()).toMatch(/about [\d.]+ (kB|MB)/);
+  await session.screenshot('basemaps-download-plan');
+
+  await dialog.getByRole('button', { name: 'Start download' }).click();
+  const progress = dialog.getByTestId('download-progress');
+  await expect.poll(() => progress.getAttribute('data-state')).toBe('running');
+  await expect.poll(async () => Number(/^([\d,]+) of/.exec(await dialog.getByTestId('download-numbers').innerText())?.[1]?.replace(/,/g, '') ?? 0), { message: 'some tiles done' }).toBeGreaterThan(3);
+  await session.screenshot('basemaps-download-progress');
+  await dialog.getByRole('button', { name: 'Cancel download' }).click();
+  await expect.poll(() => progress.getAttribute('data-state')).toBe('cancelled');
+  const servedBeforeResume = tileServer.requests;
+  expect(servedBeforeResume).toBeLessThan(planned);
+
+  tileServer.delayMs = 0;
+  await dialog.getByRole('button', { name: 'Resume' }).click();
+  await expect.poll(() => progress.getAttribute('data-state'), { timeout: 120_000 }).toBe('done');
+  expect(await dialog.getByTestId('download-numbers').innerText()).toMatch(new RegExp(`^${planned.toLocaleString('en-US')} of ${planned.toLocaleString('en-US')} tiles`));
+  // Tiles fetched before the cancel were not fetched again.
+  expect(tileServer.requests).toBeLessThan(servedBeforeResume + planned);
+  await session.screenshot('basemaps-download-done');
+  await dialog.getByRole('button', { name: 'Close' }).click();
+}
+
+async function refusesOpenStreetMap(page: Page, session: Session): Promise<void> {
+  await openSettings(page);
+  await page.getByRole('button', { name: 'Add a tile server' }).click();
+  await page.getByLabel('Name', { exact: true }).fill('OSM again');
+  await page.getByLabel('Tile address', { exact: true }).fill('https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png');
+  await page.getByLabel('Credit shown on the map').fill('&copy; OpenStreetMap contributors');
+  await page.getByLabel("This server's terms allow downloading areas").check();
+  await page.getByRole('button', { name: 'Save tile server' }).click();
+  // Saved (its card says it is refused) or refused outright (beside the field): either way, with the reason.
+  await expect.poll(() => page.getByText(/Tile Usage Policy/).count(), { message: 'the OpenStreetMap refusal' }).toBeGreaterThan(0);
+  expect(await page.getByText(/Tile Usage Policy/).first().innerText()).toMatch(/forbids bulk downloading/);
+  await page.getByText(/Tile Usage Policy/).first().scrollIntoViewIfNeeded();
+  await session.screenshot('basemaps-osm-refused');
+}
