@@ -7,7 +7,9 @@ import type { Page } from 'playwright';
 import type { BulkFileView, BulkRunView, OutboxEntryView, SiteView } from '../../electron/shared/contract/index';
 import type { Result } from '../../electron/shared/result';
 import { describe, expect, testOnDemoSites as test } from './fixtures';
-import { pinsDrawn, type App } from './helpers';
+import { pinsDrawn, type App, type Session } from './helpers';
+import { step } from './steps';
+import type { SandboxSite } from '../../electron/sandbox/state';
 import { activeEntries, allEntries } from './outbox-listing';
 
 async function mapSettled(page: Page): Promise<void> {
@@ -128,136 +130,139 @@ describe('pin moves', () => {
     expect(session.errors).toEqual([]);
   }, 400_000);
 
-  test('moves a site only after Move on its card or its pin menu, and queues it once confirmed', async ({ app, page, session, demo }) => {
-    const target = demo[1]!;
-    const local = (await app.call<SiteView[]>('listSites')).find((s) => s.siteId === target.id)!;
-    const outboxBefore = await allEntries(app.call);
-    await selectFromList(page, target.name);
-
-    const box = (await page.getByTestId('map').boundingBox())!;
-    const cx = box.x + box.width / 2;
-    const cy = box.y + box.height / 2;
-    const dragPin = async () => {
-      await page.mouse.move(cx, cy - 28);
-      await page.mouse.down();
-      await page.mouse.move(cx + 60, cy + 10, { steps: 8 });
-      await page.mouse.move(cx + 120, cy + 50, { steps: 8 });
-      await page.mouse.up();
-    };
-
-    const move = page.locator(`[data-move-site="${local.localId}"]`);
-    const hint = page.getByRole('status').filter({ hasText: 'Drag the pin to its new place — Esc to cancel' });
-    expect(await move.getAttribute('aria-pressed')).toBe('false');
-
-    // Without Move, the same drag on the selected pin pans the map: no confirmation, nothing queued.
-    const paneBefore = await paneOffset(page);
-    await dragPin();
-    await mapSettled(page);
-    expect(await paneOffset(page)).not.toBe(paneBefore);
-    await page.waitForTimeout(1_000);
-    expect(await page.getByRole('dialog', { name: /^Move / }).count()).toBe(0);
-    expect(await allEntries(app.call)).toEqual(outboxBefore);
-    await page.getByRole('button', { name: 'Show on map' }).click();
-    await mapSettled(page);
-
-    // The pin's own menu (right click) offers the move too; focus goes to Cancel move, and Esc ends it.
-    await page.mouse.click(cx, cy - 28, { button: 'right' });
-    const menu = page.getByRole('menu', { name: `Actions for ${target.name}` });
-    await menu.waitFor();
-    await session.screenshot('pin-moves-pin-menu');
-    await menu.getByRole('menuitem', { name: 'Move this site' }).click();
-    await hint.waitFor();
-    expect(await page.getByTestId('map').getAttribute('data-movable')).toBe(local.localId);
-    await expect.poll(() => focused(page), { message: 'focus on Cancel move' }).toMatchObject({ text: 'Cancel move' });
-    await page.keyboard.press('Escape');
-    await hint.waitFor({ state: 'hidden' });
-
-    await page.getByRole('region', { name: target.name }).getByRole('button', { name: 'Move', exact: true }).click();
-    await hint.waitFor();
-    expect(await move.getAttribute('aria-pressed')).toBe('true');
-    expect(await page.getByTestId('map').getAttribute('data-movable')).toBe(local.localId);
-    await session.screenshot('pin-moves-move-mode');
-
-    // The dragged pin asks first (Esc, Cancel move, the focus on Cancel and Enter moving nothing are
-    // move mode's component tests: test/components/move-mode.test.tsx); confirmed, the move is queued
-    // as an edit of that site.
-    await dragPin();
-    const dialog = page.getByRole('dialog', { name: `Move ${target.name}?` });
-    await dialog.waitFor();
-    await session.screenshot('pin-moves-confirm');
-    await dialog.getByRole('button', { name: 'Move site' }).click();
-    await expect
-      .poll(async () => (await allEntries(app.call)).filter((e) => e.localId === local.localId && !outboxBefore.some((b) => b.id === e.id)).length, { message: 'the move in the outbox' })
-      .toBe(1);
-    const moved = (await positions(app))[local.localId]!;
-    // Dragged down and right: south and east of where it was.
-    expect(moved[0]).toBeLessThan(target.latitude);
-    expect(moved[1]).toBeGreaterThan(target.longitude);
-    await page.getByRole('button', { name: 'Undo' }).waitFor();
-    // Move mode has ended, and focus is back on the Move button it started from.
-    await hint.waitFor({ state: 'hidden' });
-    expect(await move.getAttribute('aria-pressed')).toBe('false');
-    expect(await page.getByTestId('map').getAttribute('data-movable')).toBe('');
-    await expect.poll(() => focused(page), { message: 'focus back on Move' }).toMatchObject({ moveSite: local.localId });
-    await session.screenshot('pin-moves-moved');
-
-    // Without a mouse, in a short window: Enter on the focused Move button, the arrow keys nudge the
-    // pin (Shift: further), Enter asks the same confirmation, and the move is queued like the drag.
-    await page.setViewportSize({ width: 1024, height: 640 });
-    await page.keyboard.press('Enter');
-    await hint.waitFor();
-    await page.keyboard.press('ArrowUp');
-    await page.keyboard.press('Shift+ArrowLeft');
-    await page.getByRole('status').filter({ hasText: /\d+ m from the site — Enter to confirm/ }).waitFor();
-    await session.screenshot('pin-moves-keyboard-nudged');
-    await page.keyboard.press('Enter');
-    await dialog.waitFor();
-    await dialog.getByRole('button', { name: 'Move site' }).click();
-    await expect.poll(async () => (await positions(app))[local.localId]![1], { message: 'the site moved west' }).toBeLessThan(moved[1]!);
-    expect((await positions(app))[local.localId]![0]).toBeGreaterThan(moved[0]!);
-    await hint.waitFor({ state: 'hidden' });
-    expect(session.errors).toEqual([]);
-  });
-
-  test('"+ Add site" takes keyboard focus into the form and closing the form gives it back', async ({ page, session }) => {
-    const addSite = page.getByRole('button', { name: '+ Add site' });
-    const isFocused = (locator: ReturnType<Page['getByRole']>) => locator.evaluate((el) => el === document.activeElement);
-
-    // From the keyboard: "+ Add site", then "Use map centre" (which has focus), lands in the form's first field.
-    await addSite.focus();
-    await page.keyboard.press('Enter');
-    const useCentre = page.getByRole('button', { name: 'Use map centre' });
-    await expect.poll(() => isFocused(useCentre), { message: 'focus on Use map centre' }).toBe(true);
-    // Esc leaves add mode, and focus goes back to "+ Add site".
-    await page.keyboard.press('Escape');
-    await expect.poll(() => isFocused(addSite), { message: 'focus back on + Add site' }).toBe(true);
-
-    await page.keyboard.press('Enter');
-    await expect.poll(() => isFocused(useCentre), { message: 'focus on Use map centre' }).toBe(true);
-    await page.keyboard.press('Enter');
-    const form = page.getByRole('region', { name: 'New site' });
-    await form.waitFor();
-    await expect.poll(() => isFocused(form.getByLabel('Name', { exact: true })), { message: 'focus in the form’s first field' }).toBe(true);
-    await session.screenshot('pin-moves-add-site-focus');
-
-    // Escape closes the form; focus goes back to the control that opened it.
-    await page.keyboard.press('Escape');
-    await form.waitFor({ state: 'hidden' });
-    await expect.poll(() => isFocused(addSite), { message: 'focus back on + Add site' }).toBe(true);
-
-    // Saved: focus goes to the new site's card.
-    await page.keyboard.press('Enter');
-    await expect.poll(() => isFocused(useCentre)).toBe(true);
-    await page.keyboard.press('Enter');
-    await expect.poll(() => isFocused(form.getByLabel('Name', { exact: true }))).toBe(true);
-    await page.keyboard.type('Focus Ridge');
-    await form.getByLabel('Height (meters)').fill('40');
-    await page.keyboard.press('Enter');
-    await form.waitFor({ state: 'hidden' });
-    await expect.poll(() => focused(page), { message: 'focus on the saved site’s card' }).toMatchObject({ tag: 'section' });
-    expect((await page.locator('#site-details-title').textContent())?.trim()).toBe('Focus Ridge');
-    expect((await focused(page)).siteCard).not.toBeNull();
-    await session.screenshot('pin-moves-saved-focus-card');
+  test('moves a site only after Move on its card or its pin menu, queued once confirmed; "+ Add site" takes keyboard focus into the form and gives it back', async ({ app, page, session, demo }) => {
+    await step('moves a site only after Move on its card or its pin menu, and queues it once confirmed', () => movesAfterMove(app, page, session, demo[1]!));
+    await step('"+ Add site" takes keyboard focus into the form and closing the form gives it back', () => addSiteFocus(page, session));
     expect(session.errors).toEqual([]);
   });
 });
+
+async function movesAfterMove(app: App, page: Page, session: Session, target: SandboxSite): Promise<void> {
+  const local = (await app.call<SiteView[]>('listSites')).find((s) => s.siteId === target.id)!;
+  const outboxBefore = await allEntries(app.call);
+  await selectFromList(page, target.name);
+
+  const box = (await page.getByTestId('map').boundingBox())!;
+  const cx = box.x + box.width / 2;
+  const cy = box.y + box.height / 2;
+  const dragPin = async () => {
+    await page.mouse.move(cx, cy - 28);
+    await page.mouse.down();
+    await page.mouse.move(cx + 60, cy + 10, { steps: 8 });
+    await page.mouse.move(cx + 120, cy + 50, { steps: 8 });
+    await page.mouse.up();
+  };
+
+  const move = page.locator(`[data-move-site="${local.localId}"]`);
+  const hint = page.getByRole('status').filter({ hasText: 'Drag the pin to its new place — Esc to cancel' });
+  expect(await move.getAttribute('aria-pressed')).toBe('false');
+
+  // Without Move, the same drag on the selected pin pans the map: no confirmation, nothing queued.
+  const paneBefore = await paneOffset(page);
+  await dragPin();
+  await mapSettled(page);
+  expect(await paneOffset(page)).not.toBe(paneBefore);
+  await page.waitForTimeout(1_000);
+  expect(await page.getByRole('dialog', { name: /^Move / }).count()).toBe(0);
+  expect(await allEntries(app.call)).toEqual(outboxBefore);
+  await page.getByRole('button', { name: 'Show on map' }).click();
+  await mapSettled(page);
+
+  // The pin's own menu (right click) offers the move too; focus goes to Cancel move, and Esc ends it.
+  await page.mouse.click(cx, cy - 28, { button: 'right' });
+  const menu = page.getByRole('menu', { name: `Actions for ${target.name}` });
+  await menu.waitFor();
+  await session.screenshot('pin-moves-pin-menu');
+  await menu.getByRole('menuitem', { name: 'Move this site' }).click();
+  await hint.waitFor();
+  expect(await page.getByTestId('map').getAttribute('data-movable')).toBe(local.localId);
+  await expect.poll(() => focused(page), { message: 'focus on Cancel move' }).toMatchObject({ text: 'Cancel move' });
+  await page.keyboard.press('Escape');
+  await hint.waitFor({ state: 'hidden' });
+
+  await page.getByRole('region', { name: target.name }).getByRole('button', { name: 'Move', exact: true }).click();
+  await hint.waitFor();
+  expect(await move.getAttribute('aria-pressed')).toBe('true');
+  expect(await page.getByTestId('map').getAttribute('data-movable')).toBe(local.localId);
+  await session.screenshot('pin-moves-move-mode');
+
+  // The dragged pin asks first (Esc, Cancel move, the focus on Cancel and Enter moving nothing are
+  // move mode's component tests: test/components/move-mode.test.tsx); confirmed, the move is queued
+  // as an edit of that site.
+  await dragPin();
+  const dialog = page.getByRole('dialog', { name: `Move ${target.name}?` });
+  await dialog.waitFor();
+  await session.screenshot('pin-moves-confirm');
+  await dialog.getByRole('button', { name: 'Move site' }).click();
+  await expect
+    .poll(async () => (await allEntries(app.call)).filter((e) => e.localId === local.localId && !outboxBefore.some((b) => b.id === e.id)).length, { message: 'the move in the outbox' })
+    .toBe(1);
+  const moved = (await positions(app))[local.localId]!;
+  // Dragged down and right: south and east of where it was.
+  expect(moved[0]).toBeLessThan(target.latitude);
+  expect(moved[1]).toBeGreaterThan(target.longitude);
+  await page.getByRole('button', { name: 'Undo' }).waitFor();
+  // Move mode has ended, and focus is back on the Move button it started from.
+  await hint.waitFor({ state: 'hidden' });
+  expect(await move.getAttribute('aria-pressed')).toBe('false');
+  expect(await page.getByTestId('map').getAttribute('data-movable')).toBe('');
+  await expect.poll(() => focused(page), { message: 'focus back on Move' }).toMatchObject({ moveSite: local.localId });
+  await session.screenshot('pin-moves-moved');
+
+  // Without a mouse, in a short window: Enter on the focused Move button, the arrow keys nudge the
+  // pin (Shift: further), Enter asks the same confirmation, and the move is queued like the drag.
+  await page.setViewportSize({ width: 1024, height: 640 });
+  await page.keyboard.press('Enter');
+  await hint.waitFor();
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('Shift+ArrowLeft');
+  await page.getByRole('status').filter({ hasText: /\d+ m from the site — Enter to confirm/ }).waitFor();
+  await session.screenshot('pin-moves-keyboard-nudged');
+  await page.keyboard.press('Enter');
+  await dialog.waitFor();
+  await dialog.getByRole('button', { name: 'Move site' }).click();
+  await expect.poll(async () => (await positions(app))[local.localId]![1], { message: 'the site moved west' }).toBeLessThan(moved[1]!);
+  expect((await positions(app))[local.localId]![0]).toBeGreaterThan(moved[0]!);
+  await hint.waitFor({ state: 'hidden' });
+}
+
+async function addSiteFocus(page: Page, session: Session): Promise<void> {
+  const addSite = page.getByRole('button', { name: '+ Add site' });
+  const isFocused = (locator: ReturnType<Page['getByRole']>) => locator.evaluate((el) => el === document.activeElement);
+
+  // From the keyboard: "+ Add site", then "Use map centre" (which has focus), lands in the form's first field.
+  await addSite.focus();
+  await page.keyboard.press('Enter');
+  const useCentre = page.getByRole('button', { name: 'Use map centre' });
+  await expect.poll(() => isFocused(useCentre), { message: 'focus on Use map centre' }).toBe(true);
+  // Esc leaves add mode, and focus goes back to "+ Add site".
+  await page.keyboard.press('Escape');
+  await expect.poll(() => isFocused(addSite), { message: 'focus back on + Add site' }).toBe(true);
+
+  await page.keyboard.press('Enter');
+  await expect.poll(() => isFocused(useCentre), { message: 'focus on Use map centre' }).toBe(true);
+  await page.keyboard.press('Enter');
+  const form = page.getByRole('region', { name: 'New site' });
+  await form.waitFor();
+  await expect.poll(() => isFocused(form.getByLabel('Name', { exact: true })), { message: 'focus in the form’s first field' }).toBe(true);
+  await session.screenshot('pin-moves-add-site-focus');
+
+  // Escape closes the form; focus goes back to the control that opened it.
+  await page.keyboard.press('Escape');
+  await form.waitFor({ state: 'hidden' });
+  await expect.poll(() => isFocused(addSite), { message: 'focus back on + Add site' }).toBe(true);
+
+  // Saved: focus goes to the new site's card.
+  await page.keyboard.press('Enter');
+  await expect.poll(() => isFocused(useCentre)).toBe(true);
+  await page.keyboard.press('Enter');
+  await expect.poll(() => isFocused(form.getByLabel('Name', { exact: true }))).toBe(true);
+  await page.keyboard.type('Focus Ridge');
+  await form.getByLabel('Height (meters)').fill('40');
+  await page.keyboard.press('Enter');
+  await form.waitFor({ state: 'hidden' });
+  await expect.poll(() => focused(page), { message: 'focus on the saved site’s card' }).toMatchObject({ tag: 'section' });
+  expect((await page.locator('#site-details-title').textContent())?.trim()).toBe('Focus Ridge');
+  expect((await focused(page)).siteCard).not.toBeNull();
+  await session.screenshot('pin-moves-saved-focus-card');
+}
