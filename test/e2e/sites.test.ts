@@ -1,13 +1,17 @@
 // A crew's sites through the UI against the built-in Sandbox, as one journey in one app: adding one by
 // clicking the map, changing a height, moving a pin by dragging it after Move (confirm, then undo),
 // and input the shared schema refuses — shown inline, nothing queued, and the typed text still there
-// after a reload. Each outcome is checked where it matters: in the sandbox's own state and call log.
+// after a reload; meanwhile the office runs the CLI on the same data folder, and the open page shows
+// the site it queued. Each outcome is checked where it matters: in the sandbox's own state and call log.
 import type { Page } from 'playwright';
 import type { CallLogEntry, SandboxSite } from '../../electron/sandbox/state';
 import { describe, expect, testOnDemoSites as test, vi } from './fixtures';
 import { inspect, type App, type Session } from './helpers';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runSitewalk } from '../support/cli';
 import { activeEntries, allEntries } from './outbox-listing';
-import { step } from './steps';
+import { siteRow, step } from './steps';
 
 async function mapSettled(page: Page): Promise<void> {
   await expect.poll(() => page.getByTestId('map').getAttribute('data-moving'), { message: 'the map to stop moving', timeout: 10_000 }).not.toBe('1');
@@ -36,13 +40,14 @@ async function sitesApiCalls(base: string): Promise<CallLogEntry[]> {
 }
 
 describe('sites', () => {
-  test('a crew adds a site by clicking the map, changes a height, moves a pin and undoes it, and is shown what it typed wrong', async ({ app, page, session, sandboxUrl: base, demo }) => {
+  test('a crew adds a site by clicking the map, changes a height, moves a pin and undoes it, and is shown what it typed wrong; the office queues one with the CLI meanwhile', async ({ app, page, session, sandboxUrl: base, demo, tempDir }) => {
     await step('adds a site by clicking the map: saved, sent once, and on the service with the typed fields', () => addByClick(page, session, base));
     await step('changes the height of an existing site and leaves its other fields to the service', () => changeHeight(page, session, base, demo[0]!));
     await step('moves a site by dragging its pin after Move and a confirmation, and undoes the move', () => moveAndUndo(page, session, base, demo[1]!));
     // What the steps before queued is done before the outbox is compared.
     await expect.poll(async () => (await activeEntries(app.call)).length, { message: 'the outbox to settle', timeout: 60_000 }).toBe(0);
     await step('shows a bad height and a bad latitude inline, queues nothing, and keeps the typing after a reload', () => refusedInput(app, page, session, base));
+    await step('the CLI, while the app is open, answers, queues a site the open page shows without reload, and the app sends it once', () => cliWhileOpen(app, page, session, base, tempDir));
     expect(session.errors).toEqual([]);
     expect(await session.cspViolations()).toEqual([]);
   });
@@ -181,4 +186,33 @@ async function refusedInput(app: App, page: Page, session: Session, base: string
   expect(await resumed.getByLabel('Name', { exact: true }).inputValue()).toBe('Half Meter Hill');
   expect(await resumed.getByLabel('Height (meters)').inputValue()).toBe('thirty');
   expect(await resumed.getByLabel('Latitude').inputValue()).toBe('95');
+}
+
+/**
+ * The app and the CLI on one data folder at the same time (issue 20): with the app open, `sitewalk
+ * outbox` answers, `sitewalk site add` queues a site, and the open page shows it without a reload —
+ * then the app, which sends by itself, sends what the CLI queued, once.
+ */
+async function cliWhileOpen(app: App, page: Page, session: Session, base: string, tempDir: string): Promise<void> {
+  const home = join(tempDir, 'home');
+  await mkdir(home);
+  const sitewalk = (args: string[]) => runSitewalk(home, [...args, '--data-dir', app.dataDir]);
+
+  const listed = await sitewalk(['outbox', '--json']);
+  expect(listed.code, listed.stderr).toBe(0);
+  expect(listed.stderr).not.toMatch(/in use by another Sitewalk/);
+
+  const added = await sitewalk(['site', 'add', '--name', 'Queued from the CLI', '--height', '31', '--lat', '45.68', '--lon=-111.05']);
+  expect(added.code, added.stderr).toBe(0);
+  await page.getByLabel('Search sites').fill('Queued from the CLI');
+  // No reload: the page hears of the CLI's change through the app within a second or two.
+  await siteRow(page, 'Queued from the CLI').waitFor({ timeout: 15_000 });
+  await siteRow(page, 'Queued from the CLI', 'On the service').waitFor({ timeout: 60_000 });
+  await session.screenshot('cli-while-open');
+
+  const calls = (await inspect<CallLogEntry[]>(base, 'calls')).filter((call) => call.operation === 'SitesAPI' && call.params['Sitename'] === 'Queued from the CLI');
+  expect(calls.map((call) => call.outcome)).toEqual(['ok']);
+  const after = await sitewalk(['outbox', '--all', '--json']);
+  expect(after.code, after.stderr).toBe(0);
+  expect((after.json as { entries: Array<{ state: string; payload: { name?: string } }> }).entries.find((entry) => entry.payload.name === 'Queued from the CLI')?.state).toBe('done');
 }

@@ -2,7 +2,8 @@
 // replayed in Chromium with the sandbox's fault injection, and each outcome read off the screen
 // without a reload, as three journeys: on the Sandbox's sites, a true last sync, a discarded change
 // that leaves the site at once and a rejected edit that stays rejected; on its EUS submissions,
-// answered reprocesses that leave "Waiting to send" and a second emailing reprocess that asks first;
+// answered reprocesses that leave "Waiting to send", a second emailing reprocess that asks first and
+// an email choice with no default;
 // and on an account's own service, a top bar that says what calls really do (503s, a hung call, a
 // refused connection).
 import type { Locator, Page } from 'playwright';
@@ -75,9 +76,10 @@ describe('the screen tells the truth', () => {
     expect(session.errors).toEqual([]);
   });
 
-  test('on EUS submissions: each reprocess the sandbox applies is done within seconds, and a second one with email asks first', async ({ app, page, session, sandboxUrl: base }) => {
+  test('on EUS submissions: each reprocess the sandbox applies is done within seconds, a second one with email asks first, and the email choice has no default', async ({ app, page, session, sandboxUrl: base }) => {
     await step('a single EUS reprocess the sandbox applies leaves "Waiting to send" within seconds and is no longer offered for discard', () => reprocessesDone(app, page, session, base));
     await step('a second reprocess with email for the same submission asks first, with Cancel focused; Cancel queues nothing, confirming queues it', () => secondEmailAsks(app, page, session, base, 6));
+    await step('asks for the email choice, queues the reprocess, and the email reaches the sandbox mail outbox', () => asksForEmailChoice(app, page, session, base));
     expect(session.errors).toEqual([]);
   });
 
@@ -311,4 +313,39 @@ async function secondEmailAsks(app: App, page: Page, session: Session, base: str
   await expect.poll(() => reprocessCard(page, submission.processId, target.id, true, 'done').count()).toBe(2);
   await page.getByRole('heading', { name: `History (${historyBefore + 2})` }).scrollIntoViewIfNeeded();
   await session.screenshot('truth-duplicate-email-confirmed');
+}
+
+/**
+ * The email choice has no default (the form says so until one is picked), the request is queued, its
+ * history shows the service's answer, and the sandbox's mail outbox has the email to the account's
+ * EUS recipients.
+ */
+async function asksForEmailChoice(app: App, page: Page, session: Session, base: string): Promise<void> {
+  const state = await inspect<SandboxState>(base, 'state');
+  // One that no step before reprocessed.
+  const submission = state.submissions[20]!;
+  const target = state.multiMaps.find((m) => m.id !== submission.multiMapId) ?? state.multiMaps[0]!;
+  const recipients = state.accounts.find((a) => a.id === submission.account)!.recipients;
+  const entriesBefore = await allEntries(app.call);
+
+  await tab(page, 'EUS').click();
+  await page.getByLabel('Process ID').fill(submission.processId);
+  await page.getByLabel('Multi Map ID').fill(target.id);
+  // No default: queuing without a choice is refused inline.
+  await page.getByRole('button', { name: 'Queue reprocess' }).click();
+  await page.getByText('Choose whether to send the email again (yes or no).').waitFor();
+  expect(await allEntries(app.call)).toEqual(entriesBefore);
+
+  await page.getByRole('radio', { name: /Yes, send the email again/ }).check();
+  await page.getByRole('button', { name: 'Queue reprocess' }).click();
+
+  const entry = reprocessCard(page, submission.processId, target.id, true, 'done');
+  await entry.waitFor({ timeout: 60_000 });
+  await entry.getByText(/Service answered:/).waitFor();
+  await session.screenshot('eus-reprocess-done');
+
+  const mail = (await inspect<MailMessage[]>(base, 'mail')).filter((m) => m.processId === submission.processId);
+  expect(mail.map((m) => m.to).sort()).toEqual([...recipients].sort());
+  const after = await inspect<SandboxState>(base, 'state');
+  expect(after.submissions.find((s) => s.processId === submission.processId)!.multiMapId).toBe(target.id);
 }
