@@ -34,6 +34,13 @@ const ISSUE = { paintMs50k: 1860, rssMiB50k: 362, registerMs100k: 941 } as const
 const TARGET = { paintRatio: 1.2, rssMoreMiB: 40, registerMs: 400, bareRatio: 1.5 } as const;
 /** Page loads of each kind for the comparison with the bare Leaflet page (alternating; medians). */
 const PAINT_ROUNDS = 5;
+/**
+ * Page loads at each size for the 50,000-beside-1,000 figure. On a 2-core machine a single load at
+ * 1,000 sites was seen anywhere from 385 to 826 ms in one run (session 11), so the median of 5 moved
+ * the ratio by ±0.15 from run to run; 9 rounds of each narrow that by a quarter (a median spreads
+ * as one over the root of the rounds), at about a minute more.
+ */
+const SCALE_ROUNDS = 9;
 
 /** A regional WISP's spread: 25 towns with towers around them. */
 function site(k: number) {
@@ -257,7 +264,7 @@ async function prepareRegister(count: number): Promise<{ dataDir: string }> {
  * app's Node RSS and its time to answer at each: alternating loads, so both sizes meet the same
  * machine load; each figure is the median of its rounds.
  */
-export async function paintAtScale(browser: Browser, few: string, many: string, rounds = PAINT_ROUNDS): Promise<BenchFigure[]> {
+export async function paintAtScale(browser: Browser, few: string, many: string, rounds = SCALE_ROUNDS): Promise<BenchFigure[]> {
   const sources = [few, many] as const;
   // Alternating, so both sizes meet the same machine load; each figure is the median of its rounds.
   const starts: [Start[], Start[]] = [[], []];
@@ -364,7 +371,7 @@ export async function benchFirstPaint(): Promise<BenchFigure[]> {
  * Only the first paint at 50,000 sites beside 1,000 (`npm run bench -- --only paint-scale`), with the
  * page's spans at each: the figure the start-up group gives, without the register and bare-page runs.
  */
-export async function benchPaintAtScale(rounds = PAINT_ROUNDS): Promise<BenchFigure[]> {
+export async function benchPaintAtScale(rounds = SCALE_ROUNDS): Promise<BenchFigure[]> {
   const sandbox = await startSandboxProcess();
   const folders: string[] = [];
   try {
