@@ -10,6 +10,8 @@ import { formatDecimal } from '../../renderer/src/shared/coords';
 import { freePort } from '../support/net';
 import { GPSFAKE_SKIP_REASON, WALK_FIRST, WALK_SENTENCES, startGpsfake } from '../gps/helpers';
 import { describe, expect, test } from './fixtures';
+import type { App, Session } from './helpers';
+import { step } from './steps';
 
 async function openSettings(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Settings', exact: true }).click();
@@ -78,81 +80,87 @@ describe('My location', () => {
     }
   });
 
-  test('follows the device position with its accuracy circle until the map is panned by hand', async ({ page, session, app, sandboxUrl }) => {
+  test('follows the device position with its accuracy circle until the map is panned by hand, then says clearly when a receiver is silent', async ({ page, session, app, sandboxUrl }) => {
     expect(sandboxUrl).toMatch(/^http:/);
-    await page.context().grantPermissions(['geolocation'], { origin: app.origin });
-    await page.context().setGeolocation({ latitude: 45.6312, longitude: -111.0238, accuracy: 25 });
+    await step('follows the device position with its accuracy circle until the map is panned by hand', () => followsTheDevice(page, session, app));
+    // Switched off, as a crew does before choosing another source in Settings.
     await page.getByRole('button', { name: 'My location' }).click();
-    await expect.poll(() => control(page).getAttribute('data-state'), { message: 'the device fix shown' }).toBe('fix');
-    expect(await page.getByTestId('location-position').textContent()).toBe(`${formatDecimal(45.6312)}, ${formatDecimal(-111.0238)}`);
-    expect(await page.getByTestId('location-accuracy').textContent()).toBe('±25 m');
-    expect(await page.getByTestId('location-quality').textContent()).toBe('Device location service');
-    const circle = (await page.locator('path.location-accuracy').boundingBox())!;
-    const dot = (await page.locator('path.location-dot').boundingBox())!;
-    // 25 m at street zoom is far wider than the 7-pixel dot.
-    expect(circle.width).toBeGreaterThan(dot.width * 2);
-    expect(await control(page).getAttribute('data-following')).toBe('true');
-    await expect.poll(() => dotOffCentre(page), { message: 'the map centred on the position' }).toBeLessThan(4);
-    await session.screenshot('location-device-follow');
-    // The panel and the tile notice ("Map tiles cannot load here": no tile server here) share the map's
-    // bottom without covering each other or the coordinates box.
-    const boxes = await Promise.all(['.location-control', '.map-notice', '[data-testid="cursor-coordinates"]'].map(async (selector) => (await page.locator(selector).boundingBox())!));
-    for (const [i, j] of [[0, 1], [0, 2], [1, 2]] as const) {
-      const [a, b] = [boxes[i]!, boxes[j]!];
-      expect(a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height, `overlays ${i} and ${j} overlap`).toBe(false);
-    }
-
-    // The user drags the map: following stops, and a new position no longer moves the map.
-    const map = (await page.getByTestId('map').boundingBox())!;
-    await page.mouse.move(map.x + map.width / 2, map.y + map.height / 2 + 80);
-    await page.mouse.down();
-    await page.mouse.move(map.x + map.width / 2 - 120, map.y + map.height / 2 + 20, { steps: 8 });
-    await page.mouse.up();
-    await expect.poll(() => control(page).getAttribute('data-following')).toBe('false');
-    await page.context().setGeolocation({ latitude: 45.6322, longitude: -111.0218, accuracy: 8 });
-    await expect.poll(() => page.getByTestId('location-accuracy').textContent(), { message: 'the new fix' }).toBe('±8 m');
-    expect(await dotOffCentre(page)).toBeGreaterThan(60);
-    // The circle is the accuracy radius: 8 m is about a third of 25 m.
-    await expect.poll(async () => (await page.locator('path.location-accuracy').boundingBox())!.width / circle.width, { message: 'the circle shrunk' }).toBeCloseTo(8 / 25, 1);
-
-    // "Follow my position" takes it up again.
-    await page.getByRole('button', { name: 'Follow my position' }).click();
-    await expect.poll(() => dotOffCentre(page), { message: 'the map back on the position' }).toBeLessThan(4);
-    expect(await control(page).getAttribute('data-following')).toBe('true');
-
-    // Navigating on purpose ("Show all sites", a site chosen in the list) ends following too.
-    await page.getByRole('button', { name: 'Show all sites' }).click();
-    await expect.poll(() => control(page).getAttribute('data-following')).toBe('false');
-    await page.getByRole('button', { name: 'Follow my position' }).click();
-    await expect.poll(() => control(page).getAttribute('data-following')).toBe('true');
-    await page.locator('.site-row .row-main').first().click();
-    await expect.poll(() => control(page).getAttribute('data-following')).toBe('false');
+    await expect.poll(() => page.getByRole('button', { name: 'My location' }).getAttribute('aria-pressed')).toBe('false');
+    await step('says clearly when the receiver is silent', () => silentReceiver(page, session, app));
     expect(session.errors).toEqual([]);
   });
-
-  test('says clearly when the receiver is silent', async ({ page, session, app, sandboxUrl }) => {
-    expect(sandboxUrl).toMatch(/^http:/);
-    const sockets = new Set<Socket>();
-    const silent = createServer((socket) => {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-    });
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    const port = (silent.address() as { port: number }).port;
-    try {
-      await app.call('saveSettings', { gpsSource: 'nmea', gpsHost: '127.0.0.1', gpsPort: port });
-      await page.getByRole('button', { name: 'My location' }).click();
-      await expect.poll(() => control(page).getAttribute('data-state'), { message: 'the silent state', timeout: 30_000 }).toBe('silent');
-      const status = control(page).getByRole('status');
-      expect(await status.textContent()).toContain('Receiver silent');
-      expect(await status.textContent()).toContain(`The receiver is silent: the NMEA stream at 127.0.0.1:${port} has sent nothing for 5 seconds.`);
-      expect(await page.locator('path.location-dot').count()).toBe(0);
-      expect(await page.getByRole('button', { name: 'Add site here' }).count()).toBe(0);
-      await session.screenshot('location-receiver-silent');
-      expect(session.errors).toEqual([]);
-    } finally {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => silent.close(() => resolve()));
-    }
-  });
 });
+
+async function followsTheDevice(page: Page, session: Session, app: App): Promise<void> {
+  await page.context().grantPermissions(['geolocation'], { origin: app.origin });
+  await page.context().setGeolocation({ latitude: 45.6312, longitude: -111.0238, accuracy: 25 });
+  await page.getByRole('button', { name: 'My location' }).click();
+  await expect.poll(() => control(page).getAttribute('data-state'), { message: 'the device fix shown' }).toBe('fix');
+  expect(await page.getByTestId('location-position').textContent()).toBe(`${formatDecimal(45.6312)}, ${formatDecimal(-111.0238)}`);
+  expect(await page.getByTestId('location-accuracy').textContent()).toBe('±25 m');
+  expect(await page.getByTestId('location-quality').textContent()).toBe('Device location service');
+  const circle = (await page.locator('path.location-accuracy').boundingBox())!;
+  const dot = (await page.locator('path.location-dot').boundingBox())!;
+  // 25 m at street zoom is far wider than the 7-pixel dot.
+  expect(circle.width).toBeGreaterThan(dot.width * 2);
+  expect(await control(page).getAttribute('data-following')).toBe('true');
+  await expect.poll(() => dotOffCentre(page), { message: 'the map centred on the position' }).toBeLessThan(4);
+  await session.screenshot('location-device-follow');
+  // The panel and the tile notice ("Map tiles cannot load here": no tile server here) share the map's
+  // bottom without covering each other or the coordinates box.
+  const boxes = await Promise.all(['.location-control', '.map-notice', '[data-testid="cursor-coordinates"]'].map(async (selector) => (await page.locator(selector).boundingBox())!));
+  for (const [i, j] of [[0, 1], [0, 2], [1, 2]] as const) {
+    const [a, b] = [boxes[i]!, boxes[j]!];
+    expect(a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height, `overlays ${i} and ${j} overlap`).toBe(false);
+  }
+
+  // The user drags the map: following stops, and a new position no longer moves the map.
+  const map = (await page.getByTestId('map').boundingBox())!;
+  await page.mouse.move(map.x + map.width / 2, map.y + map.height / 2 + 80);
+  await page.mouse.down();
+  await page.mouse.move(map.x + map.width / 2 - 120, map.y + map.height / 2 + 20, { steps: 8 });
+  await page.mouse.up();
+  await expect.poll(() => control(page).getAttribute('data-following')).toBe('false');
+  await page.context().setGeolocation({ latitude: 45.6322, longitude: -111.0218, accuracy: 8 });
+  await expect.poll(() => page.getByTestId('location-accuracy').textContent(), { message: 'the new fix' }).toBe('±8 m');
+  expect(await dotOffCentre(page)).toBeGreaterThan(60);
+  // The circle is the accuracy radius: 8 m is about a third of 25 m.
+  await expect.poll(async () => (await page.locator('path.location-accuracy').boundingBox())!.width / circle.width, { message: 'the circle shrunk' }).toBeCloseTo(8 / 25, 1);
+
+  // "Follow my position" takes it up again.
+  await page.getByRole('button', { name: 'Follow my position' }).click();
+  await expect.poll(() => dotOffCentre(page), { message: 'the map back on the position' }).toBeLessThan(4);
+  expect(await control(page).getAttribute('data-following')).toBe('true');
+
+  // Navigating on purpose ("Show all sites", a site chosen in the list) ends following too.
+  await page.getByRole('button', { name: 'Show all sites' }).click();
+  await expect.poll(() => control(page).getAttribute('data-following')).toBe('false');
+  await page.getByRole('button', { name: 'Follow my position' }).click();
+  await expect.poll(() => control(page).getAttribute('data-following')).toBe('true');
+  await page.locator('.site-row .row-main').first().click();
+  await expect.poll(() => control(page).getAttribute('data-following')).toBe('false');
+}
+
+async function silentReceiver(page: Page, session: Session, app: App): Promise<void> {
+  const sockets = new Set<Socket>();
+  const silent = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  const port = (silent.address() as { port: number }).port;
+  try {
+    await app.call('saveSettings', { gpsSource: 'nmea', gpsHost: '127.0.0.1', gpsPort: port });
+    await page.getByRole('button', { name: 'My location' }).click();
+    await expect.poll(() => control(page).getAttribute('data-state'), { message: 'the silent state', timeout: 30_000 }).toBe('silent');
+    const status = control(page).getByRole('status');
+    expect(await status.textContent()).toContain('Receiver silent');
+    expect(await status.textContent()).toContain(`The receiver is silent: the NMEA stream at 127.0.0.1:${port} has sent nothing for 5 seconds.`);
+    expect(await page.locator('path.location-dot').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Add site here' }).count()).toBe(0);
+    await session.screenshot('location-receiver-silent');
+  } finally {
+    for (const socket of sockets) socket.destroy();
+    await new Promise<void>((resolve) => silent.close(() => resolve()));
+  }
+}
