@@ -1,7 +1,7 @@
 // Accessibility: axe-core (the dev dependency's own source, evaluated in the page) over every screen
 // a technician uses — welcome, map and list, the site form showing errors, outbox, EUS, rendering
-// qualities and settings — in the light theme and in the dark one (the 'System' theme, with the
-// system set to dark). No serious or critical violation anywhere (colour contrast included); the
+// qualities and settings — each in the light theme and then in the dark one (the 'System' theme, as
+// the system's setting turns), in one walk. No serious or critical violation anywhere (colour contrast included); the
 // report names each one.
 import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
@@ -37,69 +37,70 @@ async function seriousViolations(page: Page, axeSource: string, screen: string):
 }
 
 describe('accessibility', () => {
-  for (const theme of ['light', 'dark'] as const) {
-    test(`has no serious or critical axe violation on any screen, in the ${theme} theme`, async ({ page, session, inputFile, scan }) => {
-      const found: string[] = [];
-      const shot = (name: string) => session.screenshot(theme === 'light' ? name : `${name}-dark`);
-      await page.emulateMedia({ colorScheme: theme });
-
-      await page.getByRole('dialog', { name: 'Welcome to Sitewalk' }).waitFor();
-      expect(await page.evaluate(() => getComputedStyle(document.documentElement).colorScheme)).toBe(theme);
-      found.push(...(await scan('welcome')));
-      await chooseSandbox(page);
-      await expect.poll(() => pinsDrawn(page), { message: 'sites drawn' }).toBeGreaterThan(0);
-      found.push(...(await scan('map and sites')));
-      // A site's card open (over the map in a short window such as this one).
-      await page.locator('.site-row .row-main').first().click();
-      await page.locator('section.site-details').waitFor();
-      found.push(...(await scan('site card')));
-      await shot('a11y-site-card');
-
-      await page.getByRole('button', { name: '+ Add site' }).click();
-      await page.getByRole('button', { name: 'Use map centre' }).click();
-      const form = page.getByRole('region', { name: 'New site' });
-      await form.getByLabel('Height (meters)').fill('tall');
-      await form.getByRole('button', { name: 'Save site' }).click();
-      await form.getByText(/Height must be a whole number/).waitFor();
-      found.push(...(await scan('site form with errors')));
-      await shot('a11y-site-form-errors');
-      await form.getByRole('button', { name: 'Discard' }).click();
-      await page.getByRole('dialog', { name: 'Discard your changes?' }).getByRole('button', { name: 'Discard changes' }).click();
-
-      for (const [tab, heading] of [
-        ['Outbox', 'Outbox: changes to send'],
-        ['EUS', 'EUS reprocess'],
-        ['Qualities', 'Rendering qualities'],
-        ['Settings', 'Settings'],
-      ] as const) {
-        await page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: new RegExp(`^${tab}`) }).click();
-        await page.getByRole('heading', { name: heading, level: 2 }).waitFor();
-        if (tab === 'Qualities') await page.getByRole('table').waitFor();
-        found.push(...(await scan(tab)));
-        await shot(`a11y-${tab.toLowerCase()}`);
+  test('has no serious or critical axe violation on any screen, in the light and the dark theme', async ({ page, session, inputFile, scan }) => {
+    const found: string[] = [];
+    // Each screen in both themes, as the system's setting turns (the theme is System).
+    const look = async (screen: string, shot?: string) => {
+      for (const theme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: theme });
+        await expect.poll(() => page.evaluate(() => getComputedStyle(document.documentElement).colorScheme), { message: `the ${theme} theme` }).toBe(theme);
+        found.push(...(await scan(`${screen} (${theme})`)));
+        if (shot) await session.screenshot(theme === 'light' ? shot : `${shot}-dark`);
       }
+    };
 
-      // The bulk import with a checked file in it, and the EUS reprocess from a file.
-      await page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: /^Sites/ }).click();
-      const csv = await inputFile('a11y-import.csv', 'name,height,lat,lon\nA11y Ridge,30,45.1,-111.1\nBroken,tall,45.2,-111.2\n');
-      await page.getByRole('button', { name: 'Import file…' }).click();
-      const importDialog = page.getByRole('dialog', { name: /Import sites/ });
-      await importDialog.getByLabel('Sites file').setInputFiles(csv);
-      await importDialog.getByText('2 rows:').waitFor();
-      await importDialog.getByText('Columns and defaults').click();
-      found.push(...(await scan('import preview')));
-      await importDialog.getByRole('button', { name: 'Cancel' }).click();
-      await page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: /^EUS/ }).click();
-      await page.getByRole('button', { name: 'Reprocess many from a file…' }).click();
-      const eusCsv = await inputFile('a11y-eus.csv', 'Process ID,Name\n880101,A. Alvarez\n880104,B. Fraser\n');
-      const eusDialog = page.getByRole('dialog', { name: /Reprocess EUS submissions/ });
-      await eusDialog.getByLabel('EUS CSV download').setInputFiles(eusCsv);
-      await eusDialog.getByText(/2 submissions in the file/).waitFor();
-      found.push(...(await scan('reprocess from a file')));
-      await eusDialog.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('dialog', { name: 'Welcome to Sitewalk' }).waitFor();
+    await look('welcome');
+    await chooseSandbox(page);
+    await expect.poll(() => pinsDrawn(page), { message: 'sites drawn' }).toBeGreaterThan(0);
+    await look('map and sites');
+    // A site's card open (over the map in a short window such as this one).
+    await page.locator('.site-row .row-main').first().click();
+    await page.locator('section.site-details').waitFor();
+    await look('site card', 'a11y-site-card');
 
-      expect(found).toEqual([]);
-      expect(session.errors).toEqual([]);
-    });
-  }
+    await page.getByRole('button', { name: '+ Add site' }).click();
+    await page.getByRole('button', { name: 'Use map centre' }).click();
+    const form = page.getByRole('region', { name: 'New site' });
+    await form.getByLabel('Height (meters)').fill('tall');
+    await form.getByRole('button', { name: 'Save site' }).click();
+    await form.getByText(/Height must be a whole number/).waitFor();
+    await look('site form with errors', 'a11y-site-form-errors');
+    await form.getByRole('button', { name: 'Discard' }).click();
+    await page.getByRole('dialog', { name: 'Discard your changes?' }).getByRole('button', { name: 'Discard changes' }).click();
+
+    for (const [tab, heading] of [
+      ['Outbox', 'Outbox: changes to send'],
+      ['EUS', 'EUS reprocess'],
+      ['Qualities', 'Rendering qualities'],
+      ['Settings', 'Settings'],
+    ] as const) {
+      await page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: new RegExp(`^${tab}`) }).click();
+      await page.getByRole('heading', { name: heading, level: 2 }).waitFor();
+      if (tab === 'Qualities') await page.getByRole('table').waitFor();
+      await look(tab, `a11y-${tab.toLowerCase()}`);
+    }
+
+    // The bulk import with a checked file in it, and the EUS reprocess from a file.
+    await page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: /^Sites/ }).click();
+    const csv = await inputFile('a11y-import.csv', 'name,height,lat,lon\nA11y Ridge,30,45.1,-111.1\nBroken,tall,45.2,-111.2\n');
+    await page.getByRole('button', { name: 'Import file…' }).click();
+    const importDialog = page.getByRole('dialog', { name: /Import sites/ });
+    await importDialog.getByLabel('Sites file').setInputFiles(csv);
+    await importDialog.getByText('2 rows:').waitFor();
+    await importDialog.getByText('Columns and defaults').click();
+    await look('import preview');
+    await importDialog.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: /^EUS/ }).click();
+    await page.getByRole('button', { name: 'Reprocess many from a file…' }).click();
+    const eusCsv = await inputFile('a11y-eus.csv', 'Process ID,Name\n880101,A. Alvarez\n880104,B. Fraser\n');
+    const eusDialog = page.getByRole('dialog', { name: /Reprocess EUS submissions/ });
+    await eusDialog.getByLabel('EUS CSV download').setInputFiles(eusCsv);
+    await eusDialog.getByText(/2 submissions in the file/).waitFor();
+    await look('reprocess from a file');
+    await eusDialog.getByRole('button', { name: 'Cancel' }).click();
+
+    expect(found).toEqual([]);
+    expect(session.errors).toEqual([]);
+  });
 });
