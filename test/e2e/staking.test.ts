@@ -10,6 +10,7 @@ import { TRUE_POINT } from '../fixtures/gps/make-stationary';
 import { nmeaStream, type TestServer } from '../gps/helpers';
 import { describe, expect, test, testOnDemoSites } from './fixtures';
 import type { App, Session } from './helpers';
+import { step } from './steps';
 import type { OutboxEntryView } from '../../electron/shared/contract/index';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/gps/${name}`, import.meta.url), 'latin1').split('\r\n').filter(Boolean);
@@ -36,60 +37,66 @@ async function shots(page: Page, session: Session, name: string): Promise<void> 
 }
 
 describe('staking a tower', () => {
-  test('holds "Add site here" and "Stake here" back while the fix is worse than the gate, and records "Use it anyway"', async ({ page, session, app, sandboxUrl }) => {
+  test('never enables "Add site here" on a contradictory fix, and holds it and "Stake here" back while the fix is worse than the gate, recording "Use it anyway"', async ({ page, session, app, sandboxUrl }) => {
     expect(sandboxUrl).toMatch(/^http:/);
-    // The bad stretch of the fixture alone: multipath, ±17 m by GST.
-    const lines = fixture('stationary-bad-stretch.nmea');
-    const from = lines.findIndex((l) => l.startsWith('$GNRMC,160030'));
-    const to = lines.findIndex((l) => l.startsWith('$GNRMC,160045'));
-    const server = await useReceiver(app, lines.slice(from, to));
-    try {
-      await page.getByRole('button', { name: 'My location' }).click();
-      await expect.poll(() => control(page).getAttribute('data-state'), { message: 'the fix shown', timeout: 30_000 }).toBe('fix');
-      await expect.poll(() => page.getByTestId('location-gate').textContent()).toMatch(/^Accuracy ±1\d m is worse than the 5 m gate set for this profile\.$/);
-      expect(await page.getByRole('button', { name: 'Add site here' }).isDisabled()).toBe(true);
-      expect(await page.getByRole('button', { name: 'Stake here' }).isDisabled()).toBe(true);
-      await shots(page, session, 'staking-gate-refuses');
-      await page.setViewportSize({ width: 1366, height: 768 });
-
-      // A wider gate for this profile (Settings → Position): the same fix may place a site.
-      await page.getByRole('button', { name: 'Settings', exact: true }).click();
-      await page.getByLabel('Accuracy gate (meters)').fill('25');
-      await page.getByRole('button', { name: 'Save position settings' }).click();
-      await page.getByText('Position settings saved.').waitFor();
-      await expect.poll(() => page.getByTestId('location-gate').textContent()).toBe('Within the 25 m gate.');
-      expect(await page.getByRole('button', { name: 'Add site here' }).isDisabled()).toBe(false);
-      expect((await app.call<{ gpsGates: Record<string, number> }>('getSettings')).gpsGates).toEqual({ sandbox: 25 });
-      // Back to 5 m: refused again, and "Use it anyway" is what places it.
-      await page.getByLabel('Accuracy gate (meters)').fill('5');
-      await page.getByRole('button', { name: 'Save position settings' }).click();
-      await expect.poll(() => page.getByRole('button', { name: 'Add site here' }).isDisabled()).toBe(true);
-      await page.getByLabel('Use it anyway (recorded with the site)').check();
-      await page.getByRole('button', { name: 'Add site here' }).click();
-      expect(await page.getByTestId('fix-accuracy').textContent()).toMatch(/worse than the 5 m gate: used anyway/);
-      expect(session.errors).toEqual([]);
-    } finally {
-      await server.close();
-    }
-  });
-
-  test('never enables "Add site here" on a fix with 0 satellites used and HDOP 99.99', async ({ page, session, app, sandboxUrl }) => {
-    expect(sandboxUrl).toMatch(/^http:/);
-    const contradictory = fixture('stationary-gst.nmea')
-      .filter((l) => /^\$GN(RMC|GGA)/.test(l))
-      .map((l) => (l.startsWith('$GNGGA') ? reseal(l.split(',').map((f, i) => (i === 6 ? '2' : i === 7 ? '00' : i === 8 ? '99.99' : f)).join(',')) : l));
-    const server = await useReceiver(app, contradictory);
-    try {
-      await page.getByRole('button', { name: 'My location' }).click();
-      await expect.poll(() => control(page).getAttribute('data-state'), { message: 'no fix', timeout: 30_000 }).toBe('no-fix');
-      expect(await control(page).getByRole('status').textContent()).toContain('with 0 satellites used: its own figures contradict each other');
-      expect(await page.getByRole('button', { name: 'Add site here' }).count()).toBe(0);
-      expect(session.errors).toEqual([]);
-    } finally {
-      await server.close();
-    }
+    await step('never enables "Add site here" on a fix with 0 satellites used and HDOP 99.99', () => contradictoryFix(page, app));
+    // Switched off before the next receiver, as a crew does before changing the source.
+    await page.getByRole('button', { name: 'My location' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'My location' }).getAttribute('aria-pressed')).toBe('false');
+    await step('holds "Add site here" and "Stake here" back while the fix is worse than the gate, and records "Use it anyway"', () => gateHoldsBack(page, session, app));
+    expect(session.errors).toEqual([]);
   });
 });
+
+async function contradictoryFix(page: Page, app: App): Promise<void> {
+  const contradictory = fixture('stationary-gst.nmea')
+    .filter((l) => /^\$GN(RMC|GGA)/.test(l))
+    .map((l) => (l.startsWith('$GNGGA') ? reseal(l.split(',').map((f, i) => (i === 6 ? '2' : i === 7 ? '00' : i === 8 ? '99.99' : f)).join(',')) : l));
+  const server = await useReceiver(app, contradictory);
+  try {
+    await page.getByRole('button', { name: 'My location' }).click();
+    await expect.poll(() => control(page).getAttribute('data-state'), { message: 'no fix', timeout: 30_000 }).toBe('no-fix');
+    expect(await control(page).getByRole('status').textContent()).toContain('with 0 satellites used: its own figures contradict each other');
+    expect(await page.getByRole('button', { name: 'Add site here' }).count()).toBe(0);
+  } finally {
+    await server.close();
+  }
+}
+
+async function gateHoldsBack(page: Page, session: Session, app: App): Promise<void> {
+  // The bad stretch of the fixture alone: multipath, ±17 m by GST.
+  const lines = fixture('stationary-bad-stretch.nmea');
+  const from = lines.findIndex((l) => l.startsWith('$GNRMC,160030'));
+  const to = lines.findIndex((l) => l.startsWith('$GNRMC,160045'));
+  const server = await useReceiver(app, lines.slice(from, to));
+  try {
+    await page.getByRole('button', { name: 'My location' }).click();
+    await expect.poll(() => control(page).getAttribute('data-state'), { message: 'the fix shown', timeout: 30_000 }).toBe('fix');
+    await expect.poll(() => page.getByTestId('location-gate').textContent()).toMatch(/^Accuracy ±1\d m is worse than the 5 m gate set for this profile\.$/);
+    expect(await page.getByRole('button', { name: 'Add site here' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Stake here' }).isDisabled()).toBe(true);
+    await shots(page, session, 'staking-gate-refuses');
+    await page.setViewportSize({ width: 1366, height: 768 });
+
+    // A wider gate for this profile (Settings → Position): the same fix may place a site.
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    await page.getByLabel('Accuracy gate (meters)').fill('25');
+    await page.getByRole('button', { name: 'Save position settings' }).click();
+    await page.getByText('Position settings saved.').waitFor();
+    await expect.poll(() => page.getByTestId('location-gate').textContent()).toBe('Within the 25 m gate.');
+    expect(await page.getByRole('button', { name: 'Add site here' }).isDisabled()).toBe(false);
+    expect((await app.call<{ gpsGates: Record<string, number> }>('getSettings')).gpsGates).toEqual({ sandbox: 25 });
+    // Back to 5 m: refused again, and "Use it anyway" is what places it.
+    await page.getByLabel('Accuracy gate (meters)').fill('5');
+    await page.getByRole('button', { name: 'Save position settings' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Add site here' }).isDisabled()).toBe(true);
+    await page.getByLabel('Use it anyway (recorded with the site)').check();
+    await page.getByRole('button', { name: 'Add site here' }).click();
+    expect(await page.getByTestId('fix-accuracy').textContent()).toMatch(/worse than the 5 m gate: used anyway/);
+  } finally {
+    await server.close();
+  }
+}
 
 testOnDemoSites('averages fixes into a new site with "Stake here", and moves a site to the averaged position', async ({ page, session, app }) => {
   const server = await useReceiver(app, fixture('stationary-gst.nmea'));
