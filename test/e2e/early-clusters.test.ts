@@ -2,7 +2,8 @@
 // larger) site list, clustered in a worker; the list is asked once those pins are on screen, and they
 // learn their sites from it. When the CLI moves a site between the two answers, the pins drawn are no
 // longer the list's: the map must replace them with the list's and show the moved site where it is
-// now, counted as pending, never keep the positions' picture.
+// now, counted as pending, never keep the positions' picture. When the positions cannot be read (an
+// answer of another format), the index is asked from the list as before.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SiteView } from '../../electron/shared/contract/index';
@@ -10,6 +11,8 @@ import { runSitewalk } from '../support/cli';
 import { describe, expect } from './fixtures';
 import { chooseSandbox, findSandboxUrl, pinsDrawn } from './helpers';
 import { mapData, mapSettled, reloadWithEverySite, testOnSeededRegister } from './seeded-register';
+import { step } from './steps';
+import type { Page } from 'playwright';
 
 // Enough to be clustered off the page's thread (OFF_THREAD_FROM), all in one region.
 const SITES = 6_000;
@@ -24,23 +27,9 @@ const test = testOnSeededRegister(SITES, 700_000, (k) => ({
 }));
 
 describe('the first pins, drawn from the positions before the list arrives', () => {
-  test('learn their sites from the list: a pin drawn first opens its site', { timeout: 120_000 }, async ({ page, session }) => {
-    const total = await reloadWithEverySite(page, SITES);
-    const timeline = await page.evaluate(() => {
-      const at = (name: string) => performance.getEntriesByName(`sitewalk:${name}`).map((entry) => entry.startTime);
-      return { fromPositions: at('pins-from-positions').length, identified: at('pins-identified').length, fromList: at('pins-from-columns').length, refused: at('clusters-early-refused').length };
-    });
-    // Drawn from the positions with the worker's index; the list's sites then named those very pins.
-    expect(timeline).toEqual({ fromPositions: 1, identified: 1, fromList: 0, refused: 0 });
-    await expect.poll(() => pinsDrawn(page), { message: 'every site drawn, as pins or in clusters' }).toBe(total);
-    // A pin drawn first knows its site now: chosen from the list (the map goes to it), its menu names it.
-    await page.getByLabel('Search sites').fill('Mast 1');
-    await page.getByRole('button', { name: /^Mast 1\b/ }).first().click();
-    await page.locator('#site-details-title', { hasText: 'Mast 1' }).waitFor();
-    await mapSettled(page);
-    const box = (await page.getByTestId('map').boundingBox())!;
-    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2 - 28, { button: 'right' });
-    await page.getByRole('menu', { name: /^Actions for Mast \d+$/ }).waitFor();
+  test('learn their sites from the list: a pin drawn first opens its site; with the positions unreadable, the index is asked from the list and every site is still clustered', { timeout: 180_000 }, async ({ page, session }) => {
+    await step('learn their sites from the list: a pin drawn first opens its site', () => learnTheirSites(page));
+    await step('is asked from the list as before when the positions cannot be read, and every site is still clustered', () => fromTheList(page));
     expect(session.errors).toEqual([]);
   });
 
@@ -106,25 +95,45 @@ describe('the first pins, drawn from the positions before the list arrives', () 
     await session.screenshot('early-clusters-refused');
     expect(session.errors).toEqual([]);
   });
-
-  test('is asked from the list as before when the positions cannot be read, and every site is still clustered', { timeout: 120_000 }, async ({ page, session }) => {
-    await chooseSandbox(page);
-    await expect.poll(() => mapData(page, 'pins-on-map'), { message: 'every site on the map', timeout: 60_000 }).toBeGreaterThanOrEqual(SITES);
-    const total = await mapData(page, 'pins-on-map');
-    // An answer of another format (a host of another version): the page must not take it for positions.
-    await page.route('**/api/sitePositions', (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body: Buffer.from('not positions at all') }));
-    await page.reload();
-    await expect.poll(() => page.evaluate(() => performance.getEntriesByName('sitewalk:sites-reset').length), { message: 'the first load done', timeout: 60_000 }).toBe(1);
-    const timeline = await page.evaluate(() => {
-      const received = performance.getEntriesByName('sitewalk:sites-received')[0]!.startTime;
-      const asked = performance.getEntriesByName('sitewalk:clusters-asked-early');
-      return { positions: performance.getEntriesByName('sitewalk:positions-received').length, askedEarly: asked.length, fromTheList: asked.every((entry) => entry.startTime >= received), refused: performance.getEntriesByName('sitewalk:clusters-early-refused').length };
-    });
-    expect(timeline).toEqual({ positions: 1, askedEarly: 1, fromTheList: true, refused: 0 });
-    await page.getByRole('button', { name: 'Show all sites' }).click();
-    await mapSettled(page);
-    await expect.poll(() => pinsDrawn(page), { message: 'every site drawn, as pins or in clusters' }).toBe(total);
-    expect(await mapData(page, 'clusters-drawn')).toBeGreaterThan(0);
-    expect(session.errors).toEqual([]);
-  });
 });
+
+async function learnTheirSites(page: Page): Promise<void> {
+  const total = await reloadWithEverySite(page, SITES);
+  const timeline = await page.evaluate(() => {
+    const at = (name: string) => performance.getEntriesByName(`sitewalk:${name}`).map((entry) => entry.startTime);
+    return { fromPositions: at('pins-from-positions').length, identified: at('pins-identified').length, fromList: at('pins-from-columns').length, refused: at('clusters-early-refused').length };
+  });
+  // Drawn from the positions with the worker's index; the list's sites then named those very pins.
+  expect(timeline).toEqual({ fromPositions: 1, identified: 1, fromList: 0, refused: 0 });
+  await expect.poll(() => pinsDrawn(page), { message: 'every site drawn, as pins or in clusters' }).toBe(total);
+  // A pin drawn first knows its site now: chosen from the list (the map goes to it), its menu names it.
+  await page.getByLabel('Search sites').fill('Mast 1');
+  await page.getByRole('button', { name: /^Mast 1\b/ }).first().click();
+  await page.locator('#site-details-title', { hasText: 'Mast 1' }).waitFor();
+  await mapSettled(page);
+  const box = (await page.getByTestId('map').boundingBox())!;
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2 - 28, { button: 'right' });
+  await page.getByRole('menu', { name: /^Actions for Mast \d+$/ }).waitFor();
+}
+
+async function fromTheList(page: Page): Promise<void> {
+  // Every site listed again (the step before searched), then the page opened again with the positions' answer unreadable.
+  await page.keyboard.press('Escape');
+  await page.getByLabel('Search sites').fill('');
+  await expect.poll(() => mapData(page, 'pins-on-map'), { message: 'every site on the map', timeout: 60_000 }).toBeGreaterThanOrEqual(SITES);
+  const total = await mapData(page, 'pins-on-map');
+  // An answer of another format (a host of another version): the page must not take it for positions.
+  await page.route('**/api/sitePositions', (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body: Buffer.from('not positions at all') }));
+  await page.reload();
+  await expect.poll(() => page.evaluate(() => performance.getEntriesByName('sitewalk:sites-reset').length), { message: 'the first load done', timeout: 60_000 }).toBe(1);
+  const timeline = await page.evaluate(() => {
+    const received = performance.getEntriesByName('sitewalk:sites-received')[0]!.startTime;
+    const asked = performance.getEntriesByName('sitewalk:clusters-asked-early');
+    return { positions: performance.getEntriesByName('sitewalk:positions-received').length, askedEarly: asked.length, fromTheList: asked.every((entry) => entry.startTime >= received), refused: performance.getEntriesByName('sitewalk:clusters-early-refused').length };
+  });
+  expect(timeline).toEqual({ positions: 1, askedEarly: 1, fromTheList: true, refused: 0 });
+  await page.getByRole('button', { name: 'Show all sites' }).click();
+  await mapSettled(page);
+  await expect.poll(() => pinsDrawn(page), { message: 'every site drawn, as pins or in clusters' }).toBe(total);
+  expect(await mapData(page, 'clusters-drawn')).toBeGreaterThan(0);
+}
