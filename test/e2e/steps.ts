@@ -1,6 +1,6 @@
 // What a user does in the app, as steps the e2e tests share: connect an account from the welcome,
 // find a site's row, add a site by its service ID, change a site's height. Each step waits until the
-// screen shows it done.
+// screen shows it done. `step` names a part of a journey, so a failure says which part it was.
 import type { Locator, Page } from 'playwright';
 import { DEMO_ACCOUNT } from '../../electron/sandbox/index';
 
