@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildIndex, buildIndexOf, northFirst, northFirstOrder, packIndex, transferables, unpackIndex, type ClusterIndex, type Summary } from '../../renderer/src/map/pins/cluster-index';
-import { MARKS as PROTOCOL_MARKS, type ClusterOptions } from '../../renderer/src/map/pins/cluster-protocol';
+import { positionsOf, type ClusterOptions } from '../../renderer/src/map/pins/cluster-protocol';
 import { CLUSTER_DEFAULTS } from '../../renderer/src/map/pins/clusters';
 import type { Pin } from '../../renderer/src/map/pins/types';
 
@@ -23,11 +23,6 @@ function towers(count: number): Pin[] {
       title: `Tower ${k}`,
     };
   });
-}
-
-/** The pins as the worker has them: positions and marks (places in the protocol's MARKS), in their order. */
-function arraysOf(pins: readonly Pin[]) {
-  return { lat: Float64Array.from(pins, (pin) => pin.lat), lng: Float64Array.from(pins, (pin) => pin.lng), marks: Uint8Array.from(pins, (pin) => PROTOCOL_MARKS.indexOf(pin.mark)) };
 }
 
 /** A cluster's summary worked out from its members alone. */
@@ -55,7 +50,7 @@ describe('the cluster index built off the page', () => {
     // no pin objects; the buffers cross as a structured clone.
     const order = northFirstOrder(Float64Array.from(pins, (pin) => pin.lat));
     expect([...order].map((k) => pins[k]!.id)).toEqual(northFirst(pins).map((pin) => pin.id));
-    const packed = packIndex(buildIndexOf(arraysOf(Array.from(order, (k) => pins[k]!)), options), order.length, options);
+    const packed = packIndex(buildIndexOf(positionsOf(Array.from(order, (k) => pins[k]!)), options), order.length, options);
     expect(transferables(packed).length).toBe(2 * (options.maxZoom + 2) + 1);
     const there = unpackIndex(structuredClone(packed), Array.from(order, (k) => pins[k]!), options);
 
@@ -85,7 +80,7 @@ describe('the cluster index built off the page', () => {
     fc.assert(
       fc.property(fc.array(pin, { minLength: 1, maxLength: 200 }), (drawn) => {
         const pins = northFirst(drawn.map((p, k): Pin => ({ ...p, id: `s${k}`, style: 1, title: '' })));
-        for (const index of [buildIndex(pins, CLUSTER_DEFAULTS), unpackIndex(structuredClone(packIndex(buildIndexOf(arraysOf(pins), CLUSTER_DEFAULTS), pins.length, CLUSTER_DEFAULTS)), pins, CLUSTER_DEFAULTS)]) {
+        for (const index of [buildIndex(pins, CLUSTER_DEFAULTS), unpackIndex(structuredClone(packIndex(buildIndexOf(positionsOf(pins), CLUSTER_DEFAULTS), pins.length, CLUSTER_DEFAULTS)), pins, CLUSTER_DEFAULTS)]) {
           for (let zoom = 0; zoom <= CLUSTER_DEFAULTS.maxZoom; zoom++) {
             for (const feature of index.tree.getClusters([-180, -85, 180, 85], zoom)) {
               const props = feature.properties;

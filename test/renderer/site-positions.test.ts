@@ -10,7 +10,7 @@ import { decodeSiteList, decodeSitePositions, encodeSiteList, encodeSitePosition
 import { SYNC_STATES } from '../../electron/shared/domain';
 import { identifyPins, pinsFromColumns, pinsFromPositions } from '../../renderer/src/map/column-pins';
 import { isUnnamed, type Pin } from '../../renderer/src/map/pins/types';
-import { positionsOf } from '../../renderer/src/map/pins/cluster-client';
+import { positionsOf } from '../../renderer/src/map/pins/cluster-protocol';
 import { workerPositions } from '../../renderer/src/map/pins/cluster-early';
 
 const coordinate = (limit: number) => fc.oneof(fc.double({ min: -limit, max: limit, noNaN: true }), fc.integer({ min: -limit * 1e7, max: limit * 1e7 }).map((n) => n / 1e7));

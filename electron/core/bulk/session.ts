@@ -246,8 +246,7 @@ export class BulkSession {
         const rows = { ...stored.head, batches: (size: number) => stored!.batches(size) };
         return runImport(coreOutboxPort(this.core), rows, { ...options, skipInvalid: choices.skipInvalid === true, batchMs: HOST_BATCH_MS });
       },
-      () => stored?.drop(),
-      true,
+      { ended: () => stored?.drop(), checking: true },
     );
   }
 
@@ -290,8 +289,7 @@ export class BulkSession {
     kind: BulkRun['kind'],
     fileName: string,
     execute: (options: { signal: AbortSignal; detach: AbortSignal; onProgress: (progress: BulkProgress) => void }) => Promise<RunResult>,
-    ended: () => void = () => undefined,
-    checking = false,
+    { ended = () => undefined, checking = false }: { ended?: () => void; checking?: boolean } = {},
   ): Promise<Result<BulkRun>> {
     const run: BulkRun = { id: randomUUID(), kind, fileName, startedAt: new Date(this.options.now()).toISOString(), state: 'running', checking, progress: null, result: null, rows: null };
     const tracked: Tracked = { run, controller: new AbortController(), lastEmit: 0, timer: null };

@@ -3,8 +3,8 @@
 // else a new request. Null where no worker can run: the page then builds the index itself.
 import { record } from '../../shared/load-timing';
 import { unpackIndex, type ClusterIndex } from './cluster-index';
-import { positionsOf, takeEarly, workerClient } from './cluster-client';
-import type { ClusterOptions, Located } from './cluster-protocol';
+import { takeEarly, workerClient } from './cluster-client';
+import { positionsOf, type ClusterOptions, type Located } from './cluster-protocol';
 
 export interface OffThreadBuilder {
   /** The index of `pins` in drawing order (northFirst), built by the worker. */

@@ -4,14 +4,7 @@
 // refused) there is no client, or its answers fail, and the page builds its indexes itself. No
 // supercluster here: the page's boot asks through this module before the map's code has arrived.
 import { marked, record } from '../../shared/load-timing';
-import { MARKS, type BuildAnswer, type BuildRequest, type ClusterOptions, type Located } from './cluster-protocol';
-
-/** The pins as the worker reads them: positions and marks (places in MARKS), in the layer's order. */
-export interface Positions {
-  lat: Float64Array;
-  lng: Float64Array;
-  marks: Uint8Array;
-}
+import { MARKS, type BuildAnswer, type BuildRequest, type ClusterOptions, type Located, type Positions } from './cluster-protocol';
 
 type Waiting = { resolve: (answer: BuildAnswer) => void; reject: (error: Error) => void };
 
@@ -69,17 +62,6 @@ export function workerClient(): WorkerClient | null {
     shared = null;
   }
   return shared;
-}
-
-/** `pins` as the worker reads them. */
-export function positionsOf(pins: readonly Located[]): Positions {
-  const positions: Positions = { lat: new Float64Array(pins.length), lng: new Float64Array(pins.length), marks: new Uint8Array(pins.length) };
-  pins.forEach((pin, k) => {
-    positions.lat[k] = pin.lat;
-    positions.lng[k] = pin.lng;
-    positions.marks[k] = Math.max(0, MARKS.indexOf(pin.mark));
-  });
-  return positions;
 }
 
 /** An index asked for before its pins were made (cluster-early.ts), for the first build of the same pins. */

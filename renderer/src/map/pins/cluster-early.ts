@@ -12,8 +12,8 @@ import { decodeSitePositions, sitePositionsOf, type SitePositions } from '../../
 import { SYNC_STATES } from '../../../../electron/shared/domain';
 import { markFor } from '../../shared/format';
 import { marked } from '../../shared/load-timing';
-import { askEarly, earlyAsked, workerClient, type Positions } from './cluster-client';
-import { CLUSTER_DEFAULTS, MARKS, OFF_THREAD_FROM } from './cluster-protocol';
+import { askEarly, earlyAsked, workerClient } from './cluster-client';
+import { CLUSTER_DEFAULTS, MARKS, OFF_THREAD_FROM, type Positions } from './cluster-protocol';
 
 /** A sync state's place in SYNC_STATES → its pin mark's place in MARKS. */
 const MARK_OF_STATE = Uint8Array.from(SYNC_STATES, (state) => Math.max(0, MARKS.indexOf(markFor(state))));

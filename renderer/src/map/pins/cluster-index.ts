@@ -9,7 +9,7 @@
 // object per pin and per merge, a third of a cold build of 50,000 pins.
 import KDBush from 'kdbush';
 import Supercluster from 'supercluster';
-import { MARKS, type ClusterOptions, type Located, type PackedIndex } from './cluster-protocol';
+import { MARKS, positionsOf, type ClusterOptions, type Located, type PackedIndex, type Positions } from './cluster-protocol';
 
 /** What a cluster summarises of its members. */
 export interface Summary {
@@ -95,27 +95,14 @@ function newTree<P extends Located | null>({ radius, maxZoom, minPoints }: Clust
   return new Supercluster<P>({ radius, extent: 256, maxZoom, minPoints });
 }
 
-/** The pins as the summaries read them, in the index's order: positions and marks (places in MARKS). */
-export interface PinArrays {
-  lat: Float64Array;
-  lng: Float64Array;
-  marks: Uint8Array;
-}
-
 /** The index of `pins`, in their order (the page's: northFirst). */
 export function buildIndex<P extends Located>(pins: readonly P[], options: ClusterOptions): ClusterIndex<P> {
-  const arrays: PinArrays = { lat: new Float64Array(pins.length), lng: new Float64Array(pins.length), marks: new Uint8Array(pins.length) };
-  pins.forEach((pin, k) => {
-    arrays.lat[k] = pin.lat;
-    arrays.lng[k] = pin.lng;
-    arrays.marks[k] = Math.max(0, MARKS.indexOf(pin.mark));
-  });
   const tree = newTree<P>(options).load(pins.map((pin) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: [pin.lng, pin.lat] }, properties: pin })));
-  return new ClusterIndex(tree, summarize(partsOf(tree, true).trees, arrays));
+  return new ClusterIndex(tree, summarize(partsOf(tree, true).trees, positionsOf(pins)));
 }
 
 /** The worker's index: of the pins `arrays` holds, in their order, with no pin objects (only their places). */
-export function buildIndexOf(arrays: PinArrays, options: ClusterOptions): ClusterIndex<null> {
+export function buildIndexOf(arrays: Positions, options: ClusterOptions): ClusterIndex<null> {
   const features = Array.from(arrays.lat, (lat, k) => ({ type: 'Feature' as const, geometry: { type: 'Point' as const, coordinates: [arrays.lng[k]!, lat] }, properties: null }));
   const tree = newTree<null>(options).load(features);
   return new ClusterIndex(tree, summarize(partsOf(tree, true).trees, arrays));
@@ -128,7 +115,7 @@ export function buildIndexOf(arrays: PinArrays, options: ClusterOptions): Cluste
  * cluster's ID says where it was made (supercluster 8: the zoom, and the place in the level above of the
  * entry it grew from), which is where its summary is found again: typed arrays, no map of IDs.
  */
-function summarize(trees: IndexParts['trees'], { lat, lng, marks }: PinArrays): Float64Array {
+function summarize(trees: IndexParts['trees'], { lat, lng, marks }: Positions): Float64Array {
   const pins = lat.length;
   // By the zoom a cluster was made at, its summary's place by the place of the entry it grew from.
   const madeAt: Int32Array[] = [];

@@ -26,17 +26,31 @@ export interface Located {
   mark: PinMark;
 }
 
-/** How a request to build an index crosses to the worker: the pins' positions and marks, in the layer's order. */
-export interface BuildRequest {
-  ticket: number;
-  options: ClusterOptions;
+/** Pins as the worker and the index's summaries read them: positions and marks (places in MARKS), in the layer's order. */
+export interface Positions {
   lat: Float64Array;
   lng: Float64Array;
-  /** Each pin's mark as its place in MARKS. */
   marks: Uint8Array;
 }
 
+/** How a request to build an index crosses to the worker: the pins' positions and marks, in the layer's order. */
+export interface BuildRequest extends Positions {
+  ticket: number;
+  options: ClusterOptions;
+}
+
 export const MARKS: readonly PinMark[] = ['none', 'pending', 'failed', 'review'];
+
+/** `pins` as their Positions. */
+export function positionsOf(pins: readonly Located[]): Positions {
+  const positions: Positions = { lat: new Float64Array(pins.length), lng: new Float64Array(pins.length), marks: new Uint8Array(pins.length) };
+  pins.forEach((pin, k) => {
+    positions.lat[k] = pin.lat;
+    positions.lng[k] = pin.lng;
+    positions.marks[k] = Math.max(0, MARKS.indexOf(pin.mark));
+  });
+  return positions;
+}
 
 /**
  * The answer: the index of the pins in drawing order, and that order (`order[k]` is the request's place
