@@ -1,16 +1,18 @@
-// Offline basemaps in Chromium against the browser host, with no tile server reachable (the street
-// map points at a closed loopback port and the browser reaches nothing but loopback): MBTiles and
-// PMTiles files made here, added through Settings and chosen with the map's switcher, draw their own
-// tiles with their own credit line; the map says when it is outside a file and "Go there" brings it
-// back. "Download this area" against a tile server of the test's own, marked as allowing it: the
-// plan, progress, cancel and resume to done. The public OpenStreetMap servers are refused, with why.
+// Offline basemaps in Chromium against the browser host, as one journey, with no tile server
+// reachable at first (the street map points at a closed loopback port and the browser reaches nothing
+// but loopback): MBTiles and PMTiles files made here, added through Settings and chosen with the map's
+// switcher, draw their own tiles with their own credit line; the map says when it is outside a file
+// and "Go there" brings it back. Then, back on the street map and the demo sites, "Download this
+// area" against a tile server of the test's own, marked as allowing it: the plan, progress, cancel
+// and resume to done. The public OpenStreetMap servers are refused, with why.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright';
 import type { BasemapView } from '../../electron/shared/contract/index';
 import { writeMbtiles, writePmtiles } from '../support/basemap-files';
 import { describe, expect, test as e2e } from './fixtures';
-import { chooseSandbox, type Session } from './helpers';
+import { chooseSandbox, type App, type Session } from './helpers';
+import { mapSettled } from './seeded-register';
 import { step } from './steps';
 import { startPngTileServer, type PngTileServer } from './tile-server';
 
@@ -23,10 +25,6 @@ const test = e2e.extend('tileServer', async ({ task: _task }, { onCleanup }) => 
   onCleanup(() => server.close());
   return server;
 });
-
-async function mapSettled(page: Page): Promise<void> {
-  await expect.poll(() => page.getByTestId('map').getAttribute('data-moving'), { message: 'the map to stop moving', timeout: 10_000 }).not.toBe('1');
-}
 
 /** The tiles drawn from a basemap's route: loaded images with pixels, from tiles/<id>/… . */
 function drawnTiles(page: Page, basemapId: string): Promise<string[]> {
@@ -46,7 +44,7 @@ async function openSettings(page: Page): Promise<void> {
 }
 
 /** Adds a basemap file through Settings, as a user does with a path; returns its view. */
-async function addFileInSettings(page: Page, app: { call<T>(method: string, ...args: unknown[]): Promise<T> }, path: string): Promise<BasemapView> {
+async function addFileInSettings(page: Page, app: App, path: string): Promise<BasemapView> {
   await openSettings(page);
   await page.getByRole('button', { name: 'Add a basemap file…' }).click();
   await page.getByLabel('Path of the file').fill(path);
@@ -68,85 +66,100 @@ async function switchTo(page: Page, name: string): Promise<void> {
 }
 
 describe('offline basemaps', () => {
-  test('draws MBTiles and PMTiles files added in Settings with no tile server reachable, and says when the map is outside them', async ({ app, session, page, tempDir }) => {
-    await chooseSandbox(page);
-    const mbtilesPath = join(tempDir, 'bozeman-valley.mbtiles');
-    const pmtilesPath = join(tempDir, 'bozeman-hills.pmtiles');
-    await writeMbtiles(mbtilesPath, { name: 'Bozeman valley', attribution: '&copy; Valley GIS test', bounds: AREA, minZoom: 8, maxZoom: 12 });
-    await writePmtiles(pmtilesPath, { name: 'Bozeman hills', attribution: '&copy; Hills survey test', bounds: AREA, minZoom: 8, maxZoom: 12 });
-
-    // Not a basemap file: the host's sentence shows beside the field.
-    const notAFile = join(tempDir, 'notes.txt');
-    await writeFile(notAFile, 'not tiles');
-    await openSettings(page);
-    await page.getByRole('button', { name: 'Add a basemap file…' }).click();
-    await page.getByLabel('Path of the file').fill(notAFile);
-    await page.getByRole('button', { name: 'Add basemap', exact: true }).click();
-    await expect.poll(() => page.locator('.field.has-error .field-error').count(), { message: 'the refusal beside the path' }).toBeGreaterThan(0);
-    await page.getByRole('button', { name: 'Cancel' }).click();
-
-    const mbtiles = await addFileInSettings(page, app, mbtilesPath);
-    const pmtiles = await addFileInSettings(page, app, pmtilesPath);
-    expect(mbtiles.kind).toBe('mbtiles');
-    expect(pmtiles.kind).toBe('pmtiles');
-    // Settings lists what each covers.
-    await expect.poll(() => page.getByRole('article', { name: `Basemap ${mbtiles.name}` }).innerText()).toMatch(/zoom 8–12/);
-    await session.screenshot('basemaps-settings');
-
-    for (const file of [mbtiles, pmtiles]) {
-      await switchTo(page, file.name);
-      await expect.poll(() => drawnTiles(page, file.id).then((t) => t.length), { message: `tiles drawn from ${file.name}` }).toBeGreaterThan(0);
-      await expect.poll(() => attribution(page)).toContain(file.kind === 'mbtiles' ? '© Valley GIS test' : '© Hills survey test');
-      expect(await attribution(page)).not.toContain('OpenStreetMap');
-    }
-    await session.screenshot('basemaps-file-drawn');
-
-    // Zoomed out past what the file has: the map says so, and Go there brings the file back.
-    const outside = page.getByTestId('basemap-outside');
-    for (let i = 0; i < 4 && (await outside.count()) === 0; i++) {
-      await page.getByRole('button', { name: 'Zoom out' }).click();
-      await mapSettled(page);
-    }
-    await expect(outside.innerText()).resolves.toMatch(new RegExp(`You are outside ${pmtiles.name}: it covers zoom 8–12 around 45\\.65° N, 111\\.05° W`));
-    await session.screenshot('basemaps-outside');
-    await outside.getByRole('button', { name: 'Go there' }).click();
-    await mapSettled(page);
-    await expect.poll(() => outside.count(), { message: 'the notice gone' }).toBe(0);
-    await expect.poll(() => drawnTiles(page, pmtiles.id).then((t) => t.length), { message: 'the file drawn again' }).toBeGreaterThan(0);
-
-    // Panned away from its area.
-    const box = (await page.getByTestId('map').boundingBox())!;
-    for (let i = 0; i < 3 && (await outside.count()) === 0; i++) {
-      await page.mouse.move(box.x + box.width - 60, box.y + box.height / 2);
-      await page.mouse.down();
-      await page.mouse.move(box.x + 60, box.y + box.height / 2, { steps: 8 });
-      await page.mouse.up();
-      await mapSettled(page);
-    }
-    await expect.poll(() => outside.count(), { message: 'outside the area' }).toBe(1);
-    await outside.getByRole('button', { name: 'Go there' }).click();
-    await mapSettled(page);
-    await expect.poll(() => outside.count()).toBe(0);
-
-    // Back on the street map: its own credit line, and no download offered for a file.
-    await switchTo(page, 'Street');
-    await expect.poll(() => attribution(page)).not.toContain('Hills survey test');
-
-    expect(session.errors).toEqual([]);
-    expect(await session.cspViolations()).toEqual([]);
-    expect(session.refused).toEqual([]);
-  });
-
-  test('downloads an area from a server whose terms allow it (plan, progress, cancel and resume to done), and refuses the public OpenStreetMap servers', async ({ session, page, tileServer }) => {
-    await step('downloads an area from a server whose terms allow it: plan, progress, cancel and resume to done', () => downloadsAnArea(page, session, tileServer));
-    await step('refuses to download from the public OpenStreetMap servers and says why', () => refusesOpenStreetMap(page, session));
-    expect(session.errors).toEqual([]);
-    expect(session.refused).toEqual([]);
-  });
+  test(
+    'draws MBTiles and PMTiles files added in Settings with no tile server reachable and says when the map is outside them; downloads an area from a server whose terms allow it, and refuses the public OpenStreetMap servers',
+    { timeout: 360_000 },
+    async ({ app, session, page, tempDir, tileServer }) => {
+      const files = await step('adds an MBTiles and a PMTiles file in Settings, refusing a file that is not one beside its path', () => addsFiles(app, page, session, tempDir));
+      await step('draws each file with its own credit line, with no tile server reachable', () => drawsFiles(page, session, files));
+      await step('says when the map is outside the file, zoomed out or panned away, and "Go there" brings it back', () => outsideAndBack(page, session, files.pmtiles));
+      await step('goes back to the street map and its own credit line, without a page error, a CSP violation or a request beyond loopback', async () => {
+        // Back on the street map: its own credit line, and no download offered for a file.
+        await switchTo(page, 'Street');
+        await expect.poll(() => attribution(page)).not.toContain('Hills survey test');
+        expect(session.errors).toEqual([]);
+        expect(await session.cspViolations()).toEqual([]);
+        expect(session.refused).toEqual([]);
+      });
+      await step('downloads an area from a server whose terms allow it: plan, progress, cancel and resume to done', () => downloadsAnArea(page, session, tileServer));
+      await step('refuses to download from the public OpenStreetMap servers and says why', () => refusesOpenStreetMap(page, session));
+      expect(session.errors).toEqual([]);
+      expect(session.refused).toEqual([]);
+    },
+  );
 });
 
-async function downloadsAnArea(page: Page, session: Session, tileServer: PngTileServer): Promise<void> {
+async function addsFiles(app: App, page: Page, session: Session, tempDir: string): Promise<{ mbtiles: BasemapView; pmtiles: BasemapView }> {
   await chooseSandbox(page);
+  const mbtilesPath = join(tempDir, 'bozeman-valley.mbtiles');
+  const pmtilesPath = join(tempDir, 'bozeman-hills.pmtiles');
+  await writeMbtiles(mbtilesPath, { name: 'Bozeman valley', attribution: '&copy; Valley GIS test', bounds: AREA, minZoom: 8, maxZoom: 12 });
+  await writePmtiles(pmtilesPath, { name: 'Bozeman hills', attribution: '&copy; Hills survey test', bounds: AREA, minZoom: 8, maxZoom: 12 });
+
+  // Not a basemap file: the host's sentence shows beside the field.
+  const notAFile = join(tempDir, 'notes.txt');
+  await writeFile(notAFile, 'not tiles');
+  await openSettings(page);
+  await page.getByRole('button', { name: 'Add a basemap file…' }).click();
+  await page.getByLabel('Path of the file').fill(notAFile);
+  await page.getByRole('button', { name: 'Add basemap', exact: true }).click();
+  await expect.poll(() => page.locator('.field.has-error .field-error').count(), { message: 'the refusal beside the path' }).toBeGreaterThan(0);
+  await page.getByRole('button', { name: 'Cancel' }).click();
+
+  const mbtiles = await addFileInSettings(page, app, mbtilesPath);
+  const pmtiles = await addFileInSettings(page, app, pmtilesPath);
+  expect(mbtiles.kind).toBe('mbtiles');
+  expect(pmtiles.kind).toBe('pmtiles');
+  // Settings lists what each covers.
+  await expect.poll(() => page.getByRole('article', { name: `Basemap ${mbtiles.name}` }).innerText()).toMatch(/zoom 8–12/);
+  await session.screenshot('basemaps-settings');
+  return { mbtiles, pmtiles };
+}
+
+async function drawsFiles(page: Page, session: Session, files: { mbtiles: BasemapView; pmtiles: BasemapView }): Promise<void> {
+  for (const file of [files.mbtiles, files.pmtiles]) {
+    await switchTo(page, file.name);
+    await expect.poll(() => drawnTiles(page, file.id).then((t) => t.length), { message: `tiles drawn from ${file.name}` }).toBeGreaterThan(0);
+    await expect.poll(() => attribution(page)).toContain(file.kind === 'mbtiles' ? '© Valley GIS test' : '© Hills survey test');
+    expect(await attribution(page)).not.toContain('OpenStreetMap');
+  }
+  await session.screenshot('basemaps-file-drawn');
+}
+
+async function outsideAndBack(page: Page, session: Session, pmtiles: BasemapView): Promise<void> {
+  // Zoomed out past what the file has: the map says so, and Go there brings the file back.
+  const outside = page.getByTestId('basemap-outside');
+  for (let i = 0; i < 4 && (await outside.count()) === 0; i++) {
+    await page.getByRole('button', { name: 'Zoom out' }).click();
+    await mapSettled(page);
+  }
+  await expect(outside.innerText()).resolves.toMatch(new RegExp(`You are outside ${pmtiles.name}: it covers zoom 8–12 around 45\\.65° N, 111\\.05° W`));
+  await session.screenshot('basemaps-outside');
+  await outside.getByRole('button', { name: 'Go there' }).click();
+  await mapSettled(page);
+  await expect.poll(() => outside.count(), { message: 'the notice gone' }).toBe(0);
+  await expect.poll(() => drawnTiles(page, pmtiles.id).then((t) => t.length), { message: 'the file drawn again' }).toBeGreaterThan(0);
+
+  // Panned away from its area.
+  const box = (await page.getByTestId('map').boundingBox())!;
+  for (let i = 0; i < 3 && (await outside.count()) === 0; i++) {
+    await page.mouse.move(box.x + box.width - 60, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 60, box.y + box.height / 2, { steps: 8 });
+    await page.mouse.up();
+    await mapSettled(page);
+  }
+  await expect.poll(() => outside.count(), { message: 'outside the area' }).toBe(1);
+  await outside.getByRole('button', { name: 'Go there' }).click();
+  await mapSettled(page);
+  await expect.poll(() => outside.count()).toBe(0);
+}
+
+async function downloadsAnArea(page: Page, session: Session, tileServer: PngTileServer): Promise<void> {
+  // The map back on the demo sites, as the welcome left it (the files' part zoomed and panned it): the
+  // area planned is the one around them.
+  await page.getByRole('button', { name: 'Show all sites' }).click();
+  await mapSettled(page);
   await openSettings(page);
   await page.getByRole('button', { name: 'Add a tile server' }).click();
   await page.getByLabel('Name', { exact: true }).fill('Own tiles');
