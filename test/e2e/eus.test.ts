@@ -14,10 +14,10 @@
 // Screenshots: test-results/e2e/truth-eus-*.png, truth-duplicate-email-*.png, eus-reprocess-done.png,
 // ask-first-bulk-email-*.png, review-after-proxy-503.png, eus-map-*.png.
 import type { Locator, Page } from 'playwright';
-import type { FaultConfig } from '../../electron/sandbox/faults';
 import type { MailMessage, SandboxSite, SandboxState } from '../../electron/sandbox/state';
 import type { OutboxEntryView, SettingsView } from '../../electron/shared/contract/index';
 import { seriousViolations } from './axe';
+import { setFaults } from './connection-status';
 import { describe, expect, test } from './fixtures';
 import { inspect, type App, type Session } from './helpers';
 import { allEntries } from './outbox-listing';
@@ -54,12 +54,6 @@ describe('EUS submissions', () => {
     expect(session.errors).toEqual([]);
   });
 });
-
-/** PUT {sandbox}/_sandbox/faults: the whole fault config is replaced ({} turns every fault off). */
-async function setFaults(base: string, faults: FaultConfig): Promise<void> {
-  const response = await fetch(`${base}/_sandbox/faults`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(faults) });
-  if (!response.ok) throw new Error(`sandbox faults: HTTP ${response.status} ${await response.text()}`);
-}
 
 function tab(page: Page, name: string): Locator {
   return page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: new RegExp(`^${name}`) });

@@ -1,29 +1,24 @@
-// The screen always tells the truth (issue 12): the scenarios a field crew tried against the sandbox,
-// replayed in Chromium with the sandbox's fault injection, and each outcome read off the screen
-// without a reload, as three journeys: on the Sandbox's sites, a true last sync, a discarded change
-// that leaves the site at once and a rejected edit that stays rejected; on its EUS submissions,
-// answered reprocesses that leave "Waiting to send", a second emailing reprocess that asks first and
-// an email choice with no default;
-// and on an account's own service, a top bar that says what calls really do (503s, a hung call, a
-// refused connection).
-import type { Locator, Page } from 'playwright';
-import type { OutboxEntryView } from '../../electron/shared/contract/index';
-import type { FaultConfig } from '../../electron/sandbox/faults';
-import type { MailMessage, SandboxSite, SandboxState } from '../../electron/sandbox/state';
+// The screen always tells the truth (issue 12), and the app asks before the irreversible and says
+// what is true (issue 23), on the Sandbox's list, as one journey a field crew walks in Chromium with
+// the sandbox's fault injection, each outcome read off the screen without a reload: on first run a
+// true last sync; the welcome not shown again in another browser profile; an export of only the
+// sites shown; an import that reads what the form reads; a search that folds case and accents; a
+// change discarded under 503s that leaves the site at once; a rejected edit that stays rejected.
+// The steps that count the demo sites go before the ones that add sites, and the search that counts
+// the pins drawn before any site is opened (the open site's pin is drawn whatever the search). (The
+// site form's m/ft toggle, which converts the height shown, is a component test:
+// test/components/site-form.test.tsx.)
+import { readFile } from 'node:fs/promises';
+import type { Download, Locator, Page } from 'playwright';
+import type { SandboxSite } from '../../electron/sandbox/state';
+import { connection, setFaults } from './connection-status';
 import { describe, expect, test } from './fixtures';
-import { inspect, pinsDrawn } from './helpers';
-import { allEntries } from './outbox-listing';
-import { addById, connectAccount, editHeight, escapeRegExp, siteRow, step } from './steps';
-import type { App, Session } from './helpers';
+import { inspect } from './helpers';
+import { addById, editHeight, siteRow, step } from './steps';
+import type { Session } from './helpers';
 
 /** How long "at once" may take on a loaded 2-core machine: no reload, no waiting out a retry. */
 const AT_ONCE = 10_000;
-
-/** PUT {sandbox}/_sandbox/faults: the whole fault config is replaced ({} turns every fault off). */
-async function setFaults(base: string, faults: FaultConfig): Promise<void> {
-  const response = await fetch(`${base}/_sandbox/faults`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(faults) });
-  if (!response.ok) throw new Error(`sandbox faults: HTTP ${response.status} ${await response.text()}`);
-}
 
 const row = siteRow;
 
@@ -39,115 +34,30 @@ function siteCard(page: Page): Locator {
   return page.locator('section.site-details');
 }
 
-async function connection(page: Page): Promise<string> {
-  return (await page.getByTestId('connection').textContent().catch(() => null)) ?? '(no connection status shown)';
-}
-
 async function pendingPins(page: Page): Promise<number> {
   return Number(await page.getByTestId('map').getAttribute('data-pins-pending'));
 }
 
-async function queueReprocess(page: Page, processId: string, multiMapId: string, sendEmail: boolean): Promise<void> {
-  await page.getByLabel('Process ID').fill(processId);
-  await page.getByLabel('Multi Map ID').fill(multiMapId);
-  await page.getByRole('radio', { name: sendEmail ? /Yes, send the email again/ : /No email/ }).check();
-  await page.getByRole('button', { name: 'Queue reprocess' }).click();
-}
-
-function reprocessCard(page: Page, processId: string, multiMapId: string, sendEmail: boolean, state?: string): Locator {
-  const what = `Reprocess submission ${processId} into Multi Map ${multiMapId}${sendEmail ? ', email resent' : ''}`;
-  return page.getByRole('article', { name: new RegExp(`^${escapeRegExp(what)}: ${state ?? '\\S+'}$`) });
-}
-
-async function reprocessesOf(call: <T>(method: string, ...args: unknown[]) => Promise<T>, processId: string): Promise<OutboxEntryView[]> {
-  return (await allEntries(call)).filter((e) => e.kind === 'reprocess' && e.payload['processId'] === processId);
-}
-
 describe('the screen tells the truth', () => {
-  test("on the Sandbox's sites: a true last sync, a change discarded under 503s gone at once, a rejected edit never waiting", async ({ page, session, sandboxUrl: base, demo }) => {
-    await step('on first run with the Sandbox the top bar shows a true last sync beside the synced demo sites', () => trueLastSync(page, session, demo));
-    await step('a change discarded while the service answers 503 leaves the site at once: previous height, no waiting mark, no 503 text, 0 waiting', () => discardUnder503(page, session, base, demo[0]!));
-    await setFaults(base, {});
-    await page.getByRole('button', { name: 'Sync now' }).first().click();
-    await expect.poll(() => connection(page), { message: 'the top bar once the 503s end' }).toMatch(/Online/);
-    // The search the steps before typed is cleared, as a user does before adding a site.
-    await page.getByLabel('Search sites').fill('');
-    await step('a rejected edit shows as rejected and never as waiting, and discarding it shows the site as it was', () => rejectedEdit(page, session, demo[0]!));
-    expect(session.errors).toEqual([]);
-  });
-
-  test('on EUS submissions: each reprocess the sandbox applies is done within seconds, a second one with email asks first, and the email choice has no default', async ({ app, page, session, sandboxUrl: base }) => {
-    await step('a single EUS reprocess the sandbox applies leaves "Waiting to send" within seconds and is no longer offered for discard', () => reprocessesDone(app, page, session, base));
-    await step('a second reprocess with email for the same submission asks first, with Cancel focused; Cancel queues nothing, confirming queues it', () => secondEmailAsks(app, page, session, base, 6));
-    await step('asks for the email choice, queues the reprocess, and the email reaches the sandbox mail outbox', () => asksForEmailChoice(app, page, session, base));
-    expect(session.errors).toEqual([]);
-  });
-
-  test('the connection status follows what calls do: 503s and a hung call are "not answering", a refused connection is offline, then online again', async ({ page, session, service }) => {
-    const site = service.sites[0]!;
-    await connectAccount(page, service.url);
-    // The new profile's own (empty) list and map, not the Sandbox's sites from behind the welcome.
-    await page.getByRole('heading', { name: 'No sites in Field account yet' }).waitFor({ timeout: AT_ONCE });
-    await expect.poll(() => pinsDrawn(page), { message: 'no pins for a profile without sites', timeout: AT_ONCE }).toBe(0);
-    // A profile that never synced says so; it never borrows another profile's time.
-    await expect.poll(() => page.getByTestId('last-sync').textContent(), { message: 'the last sync of a new profile' }).toMatch(/^(Not synced yet|Last sync just now)$/);
-    await session.screenshot('truth-status-new-profile');
-    await addById(page, site);
-
-    // Working service: online, and a true last sync.
-    await editHeight(page, site.name, site.height + 1);
-    await row(page, site.name, 'On the service').waitFor({ timeout: 60_000 });
-    await expect.poll(() => connection(page)).toMatch(/Online/);
-    expect(await page.getByTestId('last-sync').textContent()).toBe('Last sync just now');
-
-    // Every call answered with a proxy's 503 page.
-    await setFaults(service.url, { proxy503Rate: 1 });
-    await editHeight(page, site.name, site.height + 2);
-    await expect.poll(() => connection(page), { message: 'the top bar under 503s' }).toMatch(/Service not answering/);
-    expect(await connection(page)).not.toMatch(/Online/);
-    await row(page, site.name, 'Waiting to send').waitFor();
-    await session.screenshot('truth-status-503');
-
-    // Back to normal.
-    await setFaults(service.url, {});
-    await page.getByRole('button', { name: 'Sync now' }).first().click();
-    await row(page, site.name, 'On the service').waitFor({ timeout: 60_000 });
-    await expect.poll(() => connection(page)).toMatch(/Online/);
-
-    // A call that is never answered: "not answering" once it has waited 10 s (HUNG_AFTER_MS), before
-    // its 30 s timeout ends it — the margin is wide so that a loaded machine's slow start of the call
-    // does not fail it (15 s did once); what it tells apart is the hung call from the timed-out one.
-    await setFaults(service.url, { hangRate: 1 });
-    await editHeight(page, site.name, site.height + 3);
-    const hungFrom = Date.now();
-    await expect.poll(() => connection(page), { message: 'the top bar with a hung call', timeout: 25_000 }).toMatch(/Service not answering/);
-    expect(Date.now() - hungFrom).toBeLessThan(25_000);
-    await row(page, site.name, 'Waiting to send').waitFor();
-    await session.screenshot('truth-status-hung');
-
-    // The service goes away: connections are refused.
-    await service.stop();
-    await expect.poll(async () => {
-      const text = await connection(page);
-      // Nudge the queue past its backoff, as a user would, once the hung call has been cut.
-      if (!/Offline/.test(text)) await page.getByRole('button', { name: 'Sync now' }).first().click({ timeout: 1_000 }).catch(() => undefined);
-      return text;
-    }, { message: 'the top bar with the service stopped', interval: 2_000 }).toMatch(/Offline/);
-    await row(page, site.name, 'Waiting to send').waitFor();
-    await page.getByTestId('pending-count').getByText('1 waiting').waitFor();
-    await session.screenshot('truth-status-offline');
-
-    // It comes back, with no faults: online again, the edit sent once, 0 waiting.
-    await service.restart();
-    await page.getByRole('button', { name: 'Sync now' }).first().click();
-    await row(page, site.name, 'On the service').waitFor({ timeout: 90_000 });
-    await expect.poll(() => connection(page), { message: 'the top bar with the service back' }).toMatch(/Online/);
-    await page.getByTestId('pending-count').getByText('0 waiting').waitFor();
-    expect(await page.getByTestId('last-sync').textContent()).toBe('Last sync just now');
-    expect((await inspect<SandboxSite[]>(service.url, 'sites')).find((s) => s.id === site.id)!.height).toBe(site.height + 3);
-    await session.screenshot('truth-status-online-again');
-    expect(session.errors).toEqual([]);
-  });
+  test(
+    "on the Sandbox's list: a true last sync, the welcome not shown again, an export of only the sites shown, an import that reads what the form reads, a search that folds case and accents, a change discarded under 503s gone at once, a rejected edit never waiting",
+    { timeout: 360_000 },
+    async ({ page, session, sandboxUrl: base, demo, inputFile, newSession }) => {
+      await step('on first run with the Sandbox the top bar shows a true last sync beside the synced demo sites', () => trueLastSync(page, session, demo));
+      await step('the welcome is not shown again in a new browser profile when the data folder already holds sites', () => welcomeNotAgain(demo, newSession));
+      await step('export offers only the sites shown when the list is searched or filtered, and writes just those', () => exportsShown(page, session, demo));
+      await step('the import takes DMS coordinates, quoted decimal commas and heights like "52 ft" or "15.8 m" from a comma-separated file', () => importReadsAsTheForm(page, session, base, inputFile));
+      await step('search folds case and accents: "eglise" finds every "Église", in the list and on the map', () => searchFolds(page, session, inputFile));
+      await step('a change discarded while the service answers 503 leaves the site at once: previous height, no waiting mark, no 503 text, 0 waiting', () => discardUnder503(page, session, base, demo[0]!));
+      await setFaults(base, {});
+      await page.getByRole('button', { name: 'Sync now' }).first().click();
+      await expect.poll(() => connection(page), { message: 'the top bar once the 503s end' }).toMatch(/Online/);
+      // The search the steps before typed is cleared, as a user does before adding a site.
+      await page.getByLabel('Search sites').fill('');
+      await step('a rejected edit shows as rejected and never as waiting, and discarding it shows the site as it was', () => rejectedEdit(page, session, demo[0]!));
+      expect(session.errors).toEqual([]);
+    },
+  );
 });
 
 async function trueLastSync(page: Page, session: Session, demo: SandboxSite[]): Promise<void> {
@@ -158,6 +68,72 @@ async function trueLastSync(page: Page, session: Session, demo: SandboxSite[]): 
   await page.getByLabel('Search sites').fill(demo[0]!.name);
   await row(page, demo[0]!.name, 'On the service').waitFor();
   await session.screenshot('truth-first-run-last-sync');
+}
+
+async function welcomeNotAgain(demo: SandboxSite[], newSession: () => Promise<Session>): Promise<void> {
+  const other = await newSession();
+  await other.page.getByText(new RegExp(`^${demo.length} sites$`)).waitFor({ timeout: 30_000 });
+  expect(await other.page.getByRole('dialog', { name: 'Welcome to Sitewalk' }).count()).toBe(0);
+  await other.screenshot('welcome-not-again');
+  expect(other.errors).toEqual([]);
+  // Closed once seen: the journey goes on in the first page, and the other would only draw its map.
+  await other.close();
+}
+
+async function exportsShown(page: Page, session: Session, demo: SandboxSite[]): Promise<void> {
+  const site = demo[3]!;
+  await page.getByLabel('Search sites').fill(site.name);
+  await page.getByText(/^Showing 1 of [\d,]+ sites$/).waitFor();
+  await page.getByRole('button', { name: 'Export…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Export sites' });
+  const only = dialog.getByRole('radio', { name: /Only the sites shown \(1 site\)/ });
+  await only.waitFor();
+  expect(await only.isChecked()).toBe(true);
+  await dialog.getByRole('radio', { name: new RegExp(`Every site \\(${demo.length} sites\\)`) }).waitFor();
+  await session.screenshot('export-only-shown');
+  const [download] = (await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Export', exact: true }).click()])) as [Download, void];
+  const text = (await readFile((await download.path())!)).toString('utf8').replace(/^\uFEFF/, '');
+  const lines = text.split('\r\n').filter((line) => line !== '');
+  expect(lines).toHaveLength(2);
+  expect(lines[1]).toContain(site.name);
+  await dialog.getByText('1 site written.').waitFor();
+  await dialog.getByRole('button', { name: /^Close/ }).first().click();
+}
+
+async function importReadsAsTheForm(page: Page, session: Session, base: string, inputFile: (name: string, text: string) => Promise<string>): Promise<void> {
+  const path = await inputFile(
+    'walk.csv',
+    ['Sitename,Height,Latitude,Longitude', 'Walk DMS,52 ft,"45°36\'15.8""N","110°59\'38.8""W"', 'Walk Comma,15.8 m,"45,61","-111,02"', 'Walk Plain,30,45.55,-111.05', ''].join('\r\n'),
+  );
+  await page.getByRole('button', { name: 'Import file…' }).click();
+  const dialog = page.getByRole('dialog', { name: /Import sites/ });
+  await dialog.getByLabel('Sites file').setInputFiles(path);
+  await expect.poll(() => dialog.getByRole('status').filter({ hasText: '3 rows:' }).textContent()).toMatch(/3 new sites, 0 changes, 0 unchanged, 0 invalid/);
+  await session.screenshot('import-dms-feet-preview');
+  await dialog.getByRole('button', { name: 'Queue 3 rows' }).click();
+  await dialog.getByText(/^Done\./).waitFor({ timeout: 60_000 });
+  const sites = await inspect<SandboxSite[]>(base, 'sites');
+  const byName = (name: string) => sites.find((s) => s.name === name);
+  expect(byName('Walk DMS')).toMatchObject({ height: 16, latitude: 45.6043889, longitude: -110.9941111 });
+  expect(byName('Walk Comma')).toMatchObject({ height: 16, latitude: 45.61, longitude: -111.02 });
+  expect(byName('Walk Plain')).toMatchObject({ height: 30 });
+  await dialog.getByRole('button', { name: 'Close' }).first().click();
+}
+
+async function searchFolds(page: Page, session: Session, inputFile: (name: string, text: string) => Promise<string>): Promise<void> {
+  const path = await inputFile('eglises.csv', ['Sitename,Height,Latitude,Longitude', 'Église Saint-Rémi,30,45.61,-111.02', 'EGLISE DU PORT,30,45.62,-111.03', 'église haute,30,45.63,-111.04', ''].join('\r\n'));
+  await page.getByRole('button', { name: 'Import file…' }).click();
+  const dialog = page.getByRole('dialog', { name: /Import sites/ });
+  await dialog.getByLabel('Sites file').setInputFiles(path);
+  await dialog.getByRole('button', { name: 'Queue 3 rows' }).click();
+  await dialog.getByText(/^Done\./).waitFor({ timeout: 60_000 });
+  await dialog.getByRole('button', { name: 'Close' }).first().click();
+  await page.getByLabel('Search sites').fill('eglise');
+  await page.getByText(/^Showing 3 of [\d,]+ sites$/).waitFor();
+  await expect.poll(async () => Number(await page.getByTestId('map').getAttribute('data-pins-drawn'))).toBe(3);
+  await page.getByLabel('Search sites').fill('EGLISE remi');
+  await page.getByText(/^Showing 1 of [\d,]+ sites$/).waitFor();
+  await session.screenshot('search-folded');
 }
 
 async function discardUnder503(page: Page, session: Session, base: string, target: SandboxSite): Promise<void> {
@@ -242,110 +218,4 @@ async function rejectedEdit(page: Page, session: Session, near: SandboxSite): Pr
   expect(await siteCard(page).textContent()).not.toMatch(/not found|Rejected/);
   await siteCard(page).scrollIntoViewIfNeeded();
   await session.screenshot('truth-rejected-discarded');
-}
-
-async function reprocessesDone(app: App, page: Page, session: Session, base: string): Promise<void> {
-  const state = await inspect<SandboxState>(base, 'state');
-  await tab(page, 'EUS').click();
-
-  // Three tries of each (the issue saw 3 of 5 stay waiting), with and without email, one submission each.
-  for (let i = 0; i < 6; i++) {
-    const submission = state.submissions[i]!;
-    const target = state.multiMaps.find((m) => m.id !== submission.multiMapId)!;
-    const sendEmail = i % 2 === 0;
-    await queueReprocess(page, submission.processId, target.id, sendEmail);
-    const done = reprocessCard(page, submission.processId, target.id, sendEmail, 'done');
-    await done.waitFor({ timeout: 15_000 });
-    await done.getByText(/Service answered:/).waitFor();
-    expect(await done.getByRole('button', { name: 'Discard' }).count()).toBe(0);
-    expect(await done.textContent()).not.toMatch(/Waiting to send/);
-    // The sandbox did apply it (and emailed only when asked).
-    const applied = await inspect<SandboxState>(base, 'state');
-    expect(applied.submissions.find((s) => s.processId === submission.processId)!.multiMapId).toBe(target.id);
-    const mail = applied.mail.filter((m: MailMessage) => m.processId === submission.processId);
-    expect(mail.length > 0).toBe(sendEmail);
-    expect((await reprocessesOf(app.call, submission.processId)).map((e) => e.state)).toEqual(['done']);
-  }
-  await page.getByRole('heading', { name: 'History (6)' }).scrollIntoViewIfNeeded();
-  await session.screenshot('truth-eus-done');
-
-  // The Outbox agrees: nothing waiting, six done.
-  await tab(page, 'Outbox').click();
-  await page.getByRole('heading', { name: 'Waiting to send (0)' }).waitFor({ timeout: AT_ONCE });
-  await page.getByRole('heading', { name: 'Done (6)' }).waitFor({ timeout: AT_ONCE });
-  await page.getByTestId('pending-count').getByText('0 waiting').waitFor({ timeout: AT_ONCE });
-}
-
-/** `historyBefore`: the reprocesses the EUS panel's history held before. */
-async function secondEmailAsks(app: App, page: Page, session: Session, base: string, historyBefore: number): Promise<void> {
-  const state = await inspect<SandboxState>(base, 'state');
-  const submission = state.submissions[10]!;
-  const target = state.multiMaps.find((m) => m.id !== submission.multiMapId)!;
-  await tab(page, 'EUS').click();
-
-  await queueReprocess(page, submission.processId, target.id, true);
-  await reprocessCard(page, submission.processId, target.id, true, 'done').waitFor({ timeout: 60_000 });
-  const mailAfterFirst = (await inspect<MailMessage[]>(base, 'mail')).filter((m) => m.processId === submission.processId).length;
-  expect(mailAfterFirst).toBeGreaterThan(0);
-
-  // The same again: the app asks, and Enter would not send it.
-  await queueReprocess(page, submission.processId, target.id, true);
-  const dialog = page.getByRole('dialog', { name: 'Email the recipients again?' });
-  await dialog.waitFor();
-  await dialog.getByText(new RegExp(`Submission ${submission.processId} already has a reprocess with email`)).waitFor();
-  const cancel = dialog.getByRole('button', { name: 'Cancel' });
-  await expect.poll(() => cancel.evaluate((el) => el === document.activeElement), { message: 'Cancel focused', timeout: AT_ONCE }).toBe(true);
-  await session.screenshot('truth-duplicate-email-confirm');
-  await cancel.click();
-  await dialog.waitFor({ state: 'hidden' });
-  expect(await reprocessesOf(app.call, submission.processId)).toHaveLength(1);
-  await page.getByRole('heading', { name: `History (${historyBefore + 1})` }).waitFor();
-  expect((await inspect<MailMessage[]>(base, 'mail')).filter((m) => m.processId === submission.processId)).toHaveLength(mailAfterFirst);
-
-  // Asked again and confirmed: it is queued (and sent).
-  // The form still holds what was typed.
-  await page.getByRole('button', { name: 'Queue reprocess' }).click();
-  await dialog.waitFor();
-  await dialog.getByRole('button', { name: 'Send the email again' }).click();
-  await dialog.waitFor({ state: 'hidden' });
-  await page.getByRole('heading', { name: `History (${historyBefore + 2})` }).waitFor({ timeout: AT_ONCE });
-  await expect.poll(async () => (await reprocessesOf(app.call, submission.processId)).map((e) => e.state)).toEqual(['done', 'done']);
-  await expect.poll(() => reprocessCard(page, submission.processId, target.id, true, 'done').count()).toBe(2);
-  await page.getByRole('heading', { name: `History (${historyBefore + 2})` }).scrollIntoViewIfNeeded();
-  await session.screenshot('truth-duplicate-email-confirmed');
-}
-
-/**
- * The email choice has no default (the form says so until one is picked), the request is queued, its
- * history shows the service's answer, and the sandbox's mail outbox has the email to the account's
- * EUS recipients.
- */
-async function asksForEmailChoice(app: App, page: Page, session: Session, base: string): Promise<void> {
-  const state = await inspect<SandboxState>(base, 'state');
-  // One that no step before reprocessed.
-  const submission = state.submissions[20]!;
-  const target = state.multiMaps.find((m) => m.id !== submission.multiMapId) ?? state.multiMaps[0]!;
-  const recipients = state.accounts.find((a) => a.id === submission.account)!.recipients;
-  const entriesBefore = await allEntries(app.call);
-
-  await tab(page, 'EUS').click();
-  await page.getByLabel('Process ID').fill(submission.processId);
-  await page.getByLabel('Multi Map ID').fill(target.id);
-  // No default: queuing without a choice is refused inline.
-  await page.getByRole('button', { name: 'Queue reprocess' }).click();
-  await page.getByText('Choose whether to send the email again (yes or no).').waitFor();
-  expect(await allEntries(app.call)).toEqual(entriesBefore);
-
-  await page.getByRole('radio', { name: /Yes, send the email again/ }).check();
-  await page.getByRole('button', { name: 'Queue reprocess' }).click();
-
-  const entry = reprocessCard(page, submission.processId, target.id, true, 'done');
-  await entry.waitFor({ timeout: 60_000 });
-  await entry.getByText(/Service answered:/).waitFor();
-  await session.screenshot('eus-reprocess-done');
-
-  const mail = (await inspect<MailMessage[]>(base, 'mail')).filter((m) => m.processId === submission.processId);
-  expect(mail.map((m) => m.to).sort()).toEqual([...recipients].sort());
-  const after = await inspect<SandboxState>(base, 'state');
-  expect(after.submissions.find((s) => s.processId === submission.processId)!.multiMapId).toBe(target.id);
 }
