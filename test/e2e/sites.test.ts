@@ -1,30 +1,31 @@
-// A crew's sites through the UI against the built-in Sandbox, as one journey in one app: adding one by
-// clicking the map, changing a height, moving a pin by dragging it after Move (confirm, then undo),
-// and input the shared schema refuses — shown inline, nothing queued, and the typed text still there
-// after a reload; meanwhile the office runs the CLI on the same data folder, and the open page shows
-// the site it queued. Each outcome is checked where it matters: in the sandbox's own state and call log.
+// A crew's sites through the UI against the built-in Sandbox, as one journey in one app. First the
+// map, while it holds just the demo sites (its steps count them): close sites gather into numbered
+// clusters that open on a click, the map follows the list's search and filters, and measures between
+// two sites. Then the crew adds a site by clicking the map, changes a height, moves a pin by dragging
+// it after Move (confirm, then undo); a site moves only after Move on its card or its pin's menu (by
+// mouse or keyboard), and "+ Add site" takes keyboard focus into the form and gives it back; input the
+// shared schema refuses is shown inline, nothing queued, and the typed text is still there after a
+// reload; meanwhile the office runs the CLI on the same data folder, and the open page shows the site
+// it queued. Then the scale bar and the cursor's coordinates, and the units turned to feet (nothing
+// after reads a height in meters). Last, hundreds of sites a few metres apart are imported (they would
+// upset every count before): a drag across the crowd pans the map and moves no site. Each outcome is
+// checked where it matters: in the sandbox's own state and call log, or the app's outbox and register.
 import type { Page } from 'playwright';
 import type { CallLogEntry, SandboxSite } from '../../electron/sandbox/state';
 import { describe, expect, testOnDemoSites as test, vi } from './fixtures';
-import { inspect, type App, type Session } from './helpers';
+import { inspect, pinsDrawn, type App, type Session } from './helpers';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runSitewalk } from '../support/cli';
 import { activeEntries, allEntries } from './outbox-listing';
 import { siteRow, step } from './steps';
-
-async function mapSettled(page: Page): Promise<void> {
-  await expect.poll(() => page.getByTestId('map').getAttribute('data-moving'), { message: 'the map to stop moving', timeout: 10_000 }).not.toBe('1');
-}
-
-function rowButton(page: Page, name: string) {
-  return page.getByRole('button', { name: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`) }).first();
-}
+import { clusters, followsTheList, mapSettled, measures, scaleAndCursor } from './map-checks';
+import { addSiteFocus, denseCrowdPans, movesAfterMove } from './pin-move-checks';
 
 /** The list draws only the rows in view: search for the site first, as a user with many sites does. */
 async function findRow(page: Page, name: string) {
   await page.getByLabel('Search sites').fill(name);
-  const row = rowButton(page, name);
+  const row = siteRow(page, name);
   await row.waitFor();
   return row;
 }
@@ -39,18 +40,51 @@ async function sitesApiCalls(base: string): Promise<CallLogEntry[]> {
   return (await inspect<CallLogEntry[]>(base, 'calls')).filter((call) => call.operation === 'SitesAPI');
 }
 
+/** What the steps before queued is done before the outbox (or the service's call log) is compared. */
+async function outboxSettled(app: App): Promise<void> {
+  await expect.poll(async () => (await activeEntries(app.call)).length, { message: 'the outbox to settle', timeout: 60_000 }).toBe(0);
+}
+
 describe('sites', () => {
-  test('a crew adds a site by clicking the map, changes a height, moves a pin and undoes it, and is shown what it typed wrong; the office queues one with the CLI meanwhile', async ({ app, page, session, sandboxUrl: base, demo, tempDir }) => {
-    await step('adds a site by clicking the map: saved, sent once, and on the service with the typed fields', () => addByClick(page, session, base));
-    await step('changes the height of an existing site and leaves its other fields to the service', () => changeHeight(page, session, base, demo[0]!));
-    await step('moves a site by dragging its pin after Move and a confirmation, and undoes the move', () => moveAndUndo(page, session, base, demo[1]!));
-    // What the steps before queued is done before the outbox is compared.
-    await expect.poll(async () => (await activeEntries(app.call)).length, { message: 'the outbox to settle', timeout: 60_000 }).toBe(0);
-    await step('shows a bad height and a bad latitude inline, queues nothing, and keeps the typing after a reload', () => refusedInput(app, page, session, base));
-    await step('the CLI, while the app is open, answers, queues a site the open page shows without reload, and the app sends it once', () => cliWhileOpen(app, page, session, base, tempDir));
-    expect(session.errors).toEqual([]);
-    expect(await session.cspViolations()).toEqual([]);
-  });
+  test(
+    'a crew reads the map at scale, adds a site by clicking the map, changes a height, moves a pin only after Move and undoes it, is shown what it typed wrong while the office queues one with the CLI, and pans across a crowd of pins without moving any',
+    // The parts' former caps: 180 s for the sites, the map and the moves each, 400 s for the crowd.
+    { timeout: 940_000 },
+    async ({ app, page, session, sandboxUrl: base, demo, tempDir }) => {
+      await step('gathers close sites into numbered clusters at low zoom; a click on a cluster zooms in', () => clusters(page, session, demo));
+      await step('shows only the sites the list shows by default, every site when asked, and every site again after', () => followsTheList(page, session, demo));
+      await step('measures the distance and bearing between two sites by clicking their pins; Esc clears, then leaves', () => measures(page, session, demo));
+      // Back to the whole list and every demo site in view, as the map opens.
+      await page.getByLabel('Search sites').fill('');
+      await page.getByRole('button', { name: 'Show all sites' }).click();
+      await mapSettled(page);
+      await expect.poll(() => pinsDrawn(page), { message: 'every demo site drawn' }).toBe(demo.length);
+
+      await step('adds a site by clicking the map: saved, sent once, and on the service with the typed fields', () => addByClick(page, session, base));
+      await step('changes the height of an existing site and leaves its other fields to the service', () => changeHeight(page, session, base, demo[0]!));
+      await step('moves a site by dragging its pin after Move and a confirmation, and undoes the move', () => moveAndUndo(page, session, base, demo[1]!));
+      await outboxSettled(app);
+      await step('moves a site only after Move on its card or its pin menu, and queues it once confirmed', () => movesAfterMove(app, page, session, demo[1]!));
+      await step('"+ Add site" takes keyboard focus into the form and closing the form gives it back', () => addSiteFocus(page, session));
+      // The keyboard move ran in a short window: back to the session's 1280×720 for the rest.
+      await page.setViewportSize({ width: 1280, height: 720 });
+      await outboxSettled(app);
+      await step('shows a bad height and a bad latitude inline, queues nothing, and keeps the typing after a reload', () => refusedInput(app, page, session, base));
+      await step('the CLI, while the app is open, answers, queues a site the open page shows without reload, and the app sends it once', () => cliWhileOpen(app, page, session, base, tempDir));
+      // The resumed draft closed (kept as a draft) and the search cleared: every site in the list and on the map again.
+      await page.getByRole('button', { name: 'Close the form (changes are kept as a draft)' }).click();
+      await page.getByRole('region', { name: 'New site' }).waitFor({ state: 'detached' });
+      await page.getByLabel('Search sites').fill('');
+
+      // Last of the map's: it turns the units to feet.
+      await step('shows a scale bar in the chosen unit and the coordinates under the cursor, copied from the keyboard', () => scaleAndCursor(page, session, app));
+      // Last: hundreds of sites more, counted in the list (the Settings the units step left open hide it).
+      await page.getByRole('button', { name: 'Sites', exact: true }).click();
+      await step('a drag that starts on a pin in a crowd of pins pans the map and moves no site; a still click selects', () => denseCrowdPans(app, page, session));
+      expect(session.errors).toEqual([]);
+      expect(await session.cspViolations()).toEqual([]);
+    },
+  );
 });
 
 async function addByClick(page: Page, session: Session, base: string): Promise<void> {
@@ -79,7 +113,7 @@ async function addByClick(page: Page, session: Session, base: string): Promise<v
   await form.getByRole('button', { name: 'Save site' }).click();
 
   // Waiting first (clock badge), then on the service.
-  await rowButton(page, 'E2E Ridge').waitFor();
+  await siteRow(page, 'E2E Ridge').waitFor();
   await page.getByRole('button', { name: /^E2E Ridge\b.*On the service/ }).waitFor({ timeout: 60_000 });
 
   const created = (await inspect<SandboxSite[]>(base, 'sites')).filter((s) => s.name === 'E2E Ridge');

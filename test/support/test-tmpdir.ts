@@ -1,7 +1,7 @@
 // Where the tests' temp folders go (TMPDIR, set for every test process by vitest.config.ts and
 // vitest.e2e.config.ts): a folder in memory (/dev/shm) where the machine has one. The app syncs
 // every durable write to disk — SQLite's full synchronous commits, the sandbox's operation log —
-// and on these machines' disks a sync waits: the 10,000-row import of e2e/bulk-large spent 150 of
+// and on these machines' disks a sync waits: the 10,000-row import (now a step of e2e/bulk) spent 150 of
 // its 250 s in SQLite's commits and fsync, and took 132 s in memory; apply-sandbox 169 s, then 42 s
 // (and 36 CPU-s, then 21). On tmpfs a sync returns at once, and what a test can observe is the
 // same: a SIGKILLed process's writes survive it, a full disk refuses a write (no test cuts the

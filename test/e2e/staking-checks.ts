@@ -1,20 +1,20 @@
-// Staking a tower from a receiver, in Chromium against the real app: an NMEA stream replaying the
-// stationary fixture (test/fixtures/gps) read by the host; the accuracy gate holding "Add site here"
-// and "Stake here" back while the fix is worse, with the reason and "Use it anyway"; "Stake here"
-// averaging into the form; "Move site to my position" on an existing site with the distance to
-// where it is now. Screenshots at 1366×768 and 1024×640, light and dark.
+// Staking a tower from a receiver, as steps of the location journey (location.test.ts): an NMEA
+// stream replaying the stationary fixture (test/fixtures/gps) read by the host; the accuracy gate
+// holding "Add site here" and "Stake here" back while the fix is worse, with the reason and "Use it
+// anyway"; "Stake here" averaging into the form; "Move site to my position" on an existing site with
+// the distance to where it is now. Screenshots at 1366×768 and 1024×640, light and dark.
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright';
 import { distanceM } from '../../electron/shared/gps/averaging';
 import { TRUE_POINT } from '../fixtures/gps/make-stationary';
 import { nmeaStream, type TestServer } from '../gps/helpers';
-import { describe, expect, test, testOnDemoSites } from './fixtures';
+import { expect } from './fixtures';
 import type { App, Session } from './helpers';
-import { step } from './steps';
 import type { OutboxEntryView } from '../../electron/shared/contract/index';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/gps/${name}`, import.meta.url), 'latin1').split('\r\n').filter(Boolean);
-const control = (page: Page) => page.getByTestId('location-control');
+/** My location's control on the map: its state, its fix, its buttons. */
+export const control = (page: Page) => page.getByTestId('location-control');
 
 /** A receiver replaying `sentences` an epoch every `epochMs`, looping, chosen in Settings. */
 async function useReceiver(app: App, sentences: string[], epochMs = 300): Promise<TestServer> {
@@ -36,19 +36,7 @@ async function shots(page: Page, session: Session, name: string): Promise<void> 
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
-describe('staking a tower', () => {
-  test('never enables "Add site here" on a contradictory fix, and holds it and "Stake here" back while the fix is worse than the gate, recording "Use it anyway"', async ({ page, session, app, sandboxUrl }) => {
-    expect(sandboxUrl).toMatch(/^http:/);
-    await step('never enables "Add site here" on a fix with 0 satellites used and HDOP 99.99', () => contradictoryFix(page, app));
-    // Switched off before the next receiver, as a crew does before changing the source.
-    await page.getByRole('button', { name: 'My location' }).click();
-    await expect.poll(() => page.getByRole('button', { name: 'My location' }).getAttribute('aria-pressed')).toBe('false');
-    await step('holds "Add site here" and "Stake here" back while the fix is worse than the gate, and records "Use it anyway"', () => gateHoldsBack(page, session, app));
-    expect(session.errors).toEqual([]);
-  });
-});
-
-async function contradictoryFix(page: Page, app: App): Promise<void> {
+export async function contradictoryFix(page: Page, app: App): Promise<void> {
   const contradictory = fixture('stationary-gst.nmea')
     .filter((l) => /^\$GN(RMC|GGA)/.test(l))
     .map((l) => (l.startsWith('$GNGGA') ? reseal(l.split(',').map((f, i) => (i === 6 ? '2' : i === 7 ? '00' : i === 8 ? '99.99' : f)).join(',')) : l));
@@ -63,7 +51,7 @@ async function contradictoryFix(page: Page, app: App): Promise<void> {
   }
 }
 
-async function gateHoldsBack(page: Page, session: Session, app: App): Promise<void> {
+export async function gateHoldsBack(page: Page, session: Session, app: App): Promise<void> {
   // The bad stretch of the fixture alone: multipath, ±17 m by GST.
   const lines = fixture('stationary-bad-stretch.nmea');
   const from = lines.findIndex((l) => l.startsWith('$GNRMC,160030'));
@@ -98,7 +86,8 @@ async function gateHoldsBack(page: Page, session: Session, app: App): Promise<vo
   }
 }
 
-testOnDemoSites('averages fixes into a new site with "Stake here", and moves a site to the averaged position', async ({ page, session, app }) => {
+/** "Stake here" averages the stationary fixture's fixes into a new site; "Move site to my position" moves a demo site to it. */
+export async function stakeAndMove(page: Page, session: Session, app: App): Promise<void> {
   const server = await useReceiver(app, fixture('stationary-gst.nmea'));
   try {
     await page.setViewportSize({ width: 1366, height: 768 });
@@ -154,7 +143,7 @@ testOnDemoSites('averages fixes into a new site with "Stake here", and moves a s
   } finally {
     await server.close();
   }
-});
+}
 
 /** What My location's panel lies over: the map's top controls, the bottom-left stack, the docked form. */
 function coveredByLocationPanel(page: Page): Promise<string[]> {

@@ -1,18 +1,19 @@
-// A map readable at scale, in Chromium against the built-in Sandbox, as one journey in one app: close
-// sites gather into numbered clusters at low zoom (a click on one zooms in); the map can show only what
-// the list's search and filters show; the distance and bearing between two sites measured by clicking
-// their pins; a scale bar in the user's units and the coordinates under the cursor, copied from the
-// keyboard.
+// The map readable at scale, as steps of the crew's sites journey (sites.test.ts), with the map
+// helpers its other steps share: close sites gather into numbered clusters at low zoom (a click on one
+// zooms in); the map can show only what the list's search and filters show; the distance and bearing
+// between two sites measured by clicking their pins; a scale bar in the user's units and the
+// coordinates under the cursor, copied from the keyboard. The cluster, list and measure steps count
+// the demo sites (`demo`, the sites as the service has them, all drawn): they run before any site is
+// added.
 import type { Page } from 'playwright';
 import { formatBearing, formatDistance, haversineDistance, initialBearing } from '../../renderer/src/map/geodesy';
-import { describe, expect, testOnDemoSites as test } from './fixtures';
+import { expect } from './fixtures';
 import { pinsDrawn, type App, type Session } from './helpers';
-import { step } from './steps';
+import { siteRow } from './steps';
 import type { SandboxSite } from '../../electron/sandbox/state';
 
-// The journey starts on the built-in Sandbox with all its demo sites drawn (`demo`, the sites as the service has them).
-
-async function mapSettled(page: Page): Promise<void> {
+/** Until the map has stopped moving (a pan or zoom animates). */
+export async function mapSettled(page: Page): Promise<void> {
   await expect.poll(() => page.getByTestId('map').getAttribute('data-moving'), { message: 'the map to stop moving', timeout: 10_000 }).not.toBe('1');
 }
 
@@ -43,10 +44,10 @@ async function findCluster(page: Page): Promise<{ x: number; y: number; count: n
   throw new Error('no cluster near the centre of the map');
 }
 
-/** The list draws only the rows in view: search for the site first, as a user with many sites does. */
-async function selectFromList(page: Page, name: string): Promise<void> {
+/** The list draws only the rows in view: search for the site first, as a user with many sites does; the map centres on it. */
+export async function selectFromList(page: Page, name: string): Promise<void> {
   await page.getByLabel('Search sites').fill(name);
-  await page.getByRole('button', { name: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`) }).first().click();
+  await siteRow(page, name).click();
   await page.locator('#site-details-title', { hasText: name }).waitFor();
   await mapSettled(page);
 }
@@ -55,24 +56,13 @@ function scaleText(page: Page): Promise<string> {
   return page.locator('.leaflet-control-scale-line').first().innerText();
 }
 
-describe('a map readable at scale', () => {
-  test('clusters close sites and opens them, follows the list, measures between two sites, and shows a scale and the cursor in the chosen unit', async ({ app, page, session, demo }) => {
-    await step('gathers close sites into numbered clusters at low zoom; a click on a cluster zooms in', () => clusters(page, session, demo));
-    await step('shows only the sites the list shows by default, every site when asked, and every site again after', () => followsTheList(page, session, demo));
-    await step('measures the distance and bearing between two sites by clicking their pins; Esc clears, then leaves', () => measures(page, session, demo));
-    // Last: it turns the units to feet.
-    await step('shows a scale bar in the chosen unit and the coordinates under the cursor, copied from the keyboard', () => scaleAndCursor(page, session, app));
-    expect(session.errors).toEqual([]);
-  });
-});
-
 /** Back to every site in view, as a user does between two things. */
 async function showAll(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Show all sites' }).click();
   await mapSettled(page);
 }
 
-async function clusters(page: Page, session: Session, demo: SandboxSite[]): Promise<void> {
+export async function clusters(page: Page, session: Session, demo: SandboxSite[]): Promise<void> {
   for (let i = 0; i < 3; i++) {
     await page.getByRole('button', { name: 'Zoom out' }).click();
     await mapSettled(page);
@@ -96,7 +86,7 @@ async function clusters(page: Page, session: Session, demo: SandboxSite[]): Prom
   await session.screenshot('map-scale-cluster-zoomed');
 }
 
-async function followsTheList(page: Page, session: Session, demo: SandboxSite[]): Promise<void> {
+export async function followsTheList(page: Page, session: Session, demo: SandboxSite[]): Promise<void> {
   await showAll(page);
   const group = demo[0]!.group;
   const inGroup = demo.filter((s) => s.group === group).length;
@@ -127,7 +117,7 @@ async function followsTheList(page: Page, session: Session, demo: SandboxSite[])
   await expect.poll(() => pinsDrawn(page), { message: 'every site back' }).toBe(demo.length);
 }
 
-async function measures(page: Page, session: Session, demo: SandboxSite[]): Promise<void> {
+export async function measures(page: Page, session: Session, demo: SandboxSite[]): Promise<void> {
   const [a, b] = [demo[0]!, demo[5]!];
   const measure = page.getByRole('button', { name: 'Measure' });
   await measure.click();
@@ -156,7 +146,7 @@ async function measures(page: Page, session: Session, demo: SandboxSite[]): Prom
   await expect.poll(() => measure.getAttribute('aria-pressed')).toBe('false');
 }
 
-async function scaleAndCursor(page: Page, session: Session, app: App): Promise<void> {
+export async function scaleAndCursor(page: Page, session: Session, app: App): Promise<void> {
   await showAll(page);
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.origin });
   await expect.poll(() => scaleText(page), { message: 'a metric scale' }).toMatch(/^\d+ (m|km)$/);
