@@ -23,6 +23,7 @@ import { spawnApp } from './app-process';
 import { serveBareLeaflet } from './bare-leaflet';
 import { testCoreOptions } from '../support/core';
 import type { BenchFigure } from './figures';
+import { machineNote, waitForQuiet } from './quiet';
 import { registerLoad } from './register-load';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium';
 import { DEMO, raiseQuota, startSandboxProcess, type SandboxProcess } from './peers';
@@ -35,10 +36,8 @@ const TARGET = { paintRatio: 1.2, rssMoreMiB: 40, registerMs: 400, bareRatio: 1.
 /** Page loads of each kind for the comparison with the bare Leaflet page (alternating; medians). */
 const PAINT_ROUNDS = 5;
 /**
- * Page loads at each size for the 50,000-beside-1,000 figure. On a 2-core machine a single load at
- * 1,000 sites was seen anywhere from 385 to 826 ms in one run (session 11), so the median of 5 moved
- * the ratio by ±0.15 from run to run; 9 rounds of each narrow that by a quarter (a median spreads
- * as one over the root of the rounds), at about a minute more.
+ * Page loads at each size for the 50,000-beside-1,000 figure: one load at 1,000 sites spread 385–826 ms
+ * in one run, so the median of 5 moved the ratio by ±0.15; 9 narrow that by a quarter (one over the root).
  */
 const SCALE_ROUNDS = 9;
 
@@ -213,6 +212,7 @@ async function paintBesideBare(browser: Browser, source: string, rounds: number)
   try {
     const ours: number[] = [];
     const floor: number[] = [];
+    const quiet = await waitForQuiet();
     for (let round = 0; round < rounds; round++) {
       floor.push(await measureBare(browser, bare.url));
       ours.push((await measureStart(browser, source)).paintMs);
@@ -225,7 +225,7 @@ async function paintBesideBare(browser: Browser, source: string, rounds: number)
       unit: 'ms',
       baseline: round(baseline),
       ratio: round(ratio, 2),
-      note: `baseline: a bare Leaflet page (one tile layer, one marker) in the same Chromium, this run; medians of ${rounds} alternating loads each (ours ${ours.map((ms) => round(ms)).join(', ')}; bare ${floor.map((ms) => round(ms)).join(', ')}); production build; target ratio ≤ ${TARGET.bareRatio}${met(ratio <= TARGET.bareRatio)}`,
+      note: `baseline: a bare Leaflet page (one tile layer, one marker) in the same Chromium, this run; medians of ${rounds} alternating loads each (ours ${ours.map((ms) => round(ms)).join(', ')}; bare ${floor.map((ms) => round(ms)).join(', ')}); production build; ${await machineNote(quiet)}; target ratio ≤ ${TARGET.bareRatio}${met(ratio <= TARGET.bareRatio)}`,
     };
   } finally {
     await bare.close();
@@ -268,12 +268,13 @@ export async function paintAtScale(browser: Browser, few: string, many: string, 
   const sources = [few, many] as const;
   // Alternating, so both sizes meet the same machine load; each figure is the median of its rounds.
   const starts: [Start[], Start[]] = [[], []];
+  const quiet = await waitForQuiet();
   for (let round = 0; round < rounds; round++) {
     for (const k of [0, 1] as const) starts[k].push(await measureStart(browser, sources[k]));
   }
   const [small, large] = starts.map(medianStart) as [Start, Start];
   const [fewSites, manySites] = SITES.map((count) => count.toLocaleString('en'));
-  const paintRatio = large.paintMs / small.paintMs;
+  const [paintRatio, machine] = [large.paintMs / small.paintMs, await machineNote(quiet)];
   return [
     {
       name: `start-up: page opened to first paint with pins, ${manySites} sites`,
@@ -281,7 +282,7 @@ export async function paintAtScale(browser: Browser, few: string, many: string, 
       unit: 'ms',
       baseline: round(small.paintMs),
       ratio: round(paintRatio, 2),
-      note: `baseline: the same at ${fewSites} sites (the issue measured ${ISSUE.paintMs50k} ms at ${manySites} with the journals); ratio = ours ÷ baseline; medians of ${rounds} alternating loads each (${manySites}: ${starts[1].map((s) => round(s.paintMs)).join(', ')}; ${fewSites}: ${starts[0].map((s) => round(s.paintMs)).join(', ')}); listSitesPacked ${round(large.sitesKiB)} KiB, listOutbox ${round(large.outboxKiB)} KiB; median steps at ${manySites} (ms): ${describeSteps(large.steps)}; at ${fewSites}: ${describeSteps(small.steps)}; target ratio ≤ ${TARGET.paintRatio}${met(paintRatio <= TARGET.paintRatio)}`,
+      note: `baseline: the same at ${fewSites} sites (the issue measured ${ISSUE.paintMs50k} ms at ${manySites} with the journals); ratio = ours ÷ baseline; medians of ${rounds} alternating loads each (${manySites}: ${starts[1].map((s) => round(s.paintMs)).join(', ')}; ${fewSites}: ${starts[0].map((s) => round(s.paintMs)).join(', ')}); ${machine}; listSitesPacked ${round(large.sitesKiB)} KiB, listOutbox ${round(large.outboxKiB)} KiB; median steps at ${manySites} (ms): ${describeSteps(large.steps)}; at ${fewSites}: ${describeSteps(small.steps)}; target ratio ≤ ${TARGET.paintRatio}${met(paintRatio <= TARGET.paintRatio)}`,
     },
     {
       name: `start-up: Node RSS at first paint, ${manySites} sites`,
