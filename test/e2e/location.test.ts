@@ -10,12 +10,11 @@
 // Between the parts My location is switched off and an open form closed, as a crew does before
 // choosing another source.
 import { writeFile } from 'node:fs/promises';
-import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import type { Page } from 'playwright';
 import { formatDecimal } from '../../renderer/src/shared/coords';
 import { freePort } from '../support/net';
-import { GPSFAKE_SKIP_REASON, WALK_FIRST, WALK_SENTENCES, startGpsfake } from '../gps/helpers';
+import { GPSFAKE_SKIP_REASON, WALK_FIRST, WALK_SENTENCES, silentServer, startGpsfake } from '../gps/helpers';
 import { describe, expect, testOnDemoSites as test } from './fixtures';
 import type { App, Session } from './helpers';
 import { step } from './steps';
@@ -123,13 +122,9 @@ async function followsTheDevice(page: Page, session: Session, app: App): Promise
 }
 
 async function silentReceiver(page: Page, session: Session, app: App): Promise<void> {
-  const sockets = new Set<Socket>();
-  const silent = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-  const port = (silent.address() as { port: number }).port;
+  // A receiver that takes the connection and never sends a byte.
+  const silent = await silentServer();
+  const { port } = silent;
   try {
     await app.call('saveSettings', { gpsSource: 'nmea', gpsHost: '127.0.0.1', gpsPort: port });
     await page.getByRole('button', { name: 'My location' }).click();
@@ -141,8 +136,7 @@ async function silentReceiver(page: Page, session: Session, app: App): Promise<v
     expect(await page.getByRole('button', { name: 'Add site here' }).count()).toBe(0);
     await session.screenshot('location-receiver-silent');
   } finally {
-    for (const socket of sockets) socket.destroy();
-    await new Promise<void>((resolve) => silent.close(() => resolve()));
+    await silent.close();
   }
 }
 

@@ -52,6 +52,10 @@ describe('the connection status with nothing queued', () => {
         await step('the new address pasted after a restart on the same port takes effect without a reload', () => newAddress(page, first, second, edit));
         await step('a 503 in front of the service shows "Service not answering", and its recovery "Online", without a call spent', () => proxy503Rechecked(page, session, second));
         expect(session.errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
+      } catch (error) {
+        // This journey opens its own browser: its picture on failure is taken here (fixtures.ts does it for the others).
+        await opened?.screenshot('FAILED-status-truth').catch(() => undefined);
+        throw error;
       } finally {
         await opened?.close();
         for (const app of apps.reverse()) await app.stop();
