@@ -41,7 +41,7 @@ export const test = base
     if (E2E_SKIP_REASON !== null) skip(E2E_SKIP_REASON);
   })
   /**
-   * One Chromium for every file a worker runs (a launch costs about a CPU-second, 24 of them a run),
+   * One Chromium for every file a worker runs (a launch costs about a CPU-second: one a file would be 12 a run),
    * launched again for the next file if it went away (a crash stays with the file it happened in).
    * Each test gets its own context in it, so no test sees another's cookies, storage or cache.
    */
