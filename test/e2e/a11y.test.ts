@@ -11,6 +11,7 @@
 import type { Page } from 'playwright';
 import type { SandboxState } from '../../electron/sandbox/state';
 import { seriousViolations } from './axe';
+import { connection, setFaults } from './connection-status';
 import { describe, expect, test } from './fixtures';
 import { chooseSandbox, findSandboxUrl, inspect, pinsDrawn, type App, type Session } from './helpers';
 import { escapeRegExp, step } from './steps';
@@ -173,16 +174,11 @@ async function bulkEusMarked(walk: Walk, target: string, inputFile: InputFile): 
   await dialog.waitFor({ state: 'hidden' });
 }
 
-async function setFaults(base: string, faults: Record<string, unknown>): Promise<void> {
-  const response = await fetch(`${base}/_sandbox/faults`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(faults) });
-  if (!response.ok) throw new Error(`sandbox faults: HTTP ${response.status}`);
-}
-
 /** A 503 in front of the service, nothing queued; then an emailing reprocess it stops. */
 async function review503(walk: Walk, base: string, target: string): Promise<void> {
   const { page } = walk;
   await setFaults(base, { proxy503Rate: 1 });
-  await expect.poll(() => page.getByTestId('connection').textContent(), { timeout: 15_000 }).toMatch(/Service not answering/);
+  await expect.poll(() => connection(page), { timeout: 15_000 }).toMatch(/Service not answering/);
   await page.getByLabel('Process ID').fill('880107');
   await page.getByLabel('Multi Map ID').fill(target);
   await page.getByRole('radio', { name: /Yes, send the email again/ }).check();
@@ -191,7 +187,7 @@ async function review503(walk: Walk, base: string, target: string): Promise<void
   await page.getByText(/An error page came back instead of the service's answer/).first().waitFor({ timeout: 60_000 });
   await lookAtSizes(walk, 'outbox-review-503');
   await setFaults(base, {});
-  await expect.poll(() => page.getByTestId('connection').textContent(), { timeout: 15_000 }).toMatch(/Online/);
+  await expect.poll(() => connection(page), { timeout: 15_000 }).toMatch(/Online/);
 }
 
 /** Sitewalk itself stops (last: the page has nothing to talk to after it). */

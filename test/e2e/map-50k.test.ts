@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright';
 import type { SiteView } from '../../electron/shared/contract/index';
 import { runSitewalk } from '../support/cli';
+import { setFaults } from './connection-status';
 import { describe, expect } from './fixtures';
 import { chooseSandbox, findSandboxUrl, openSession, pinsDrawn, startApp, type App, type Session } from './helpers';
 import { mapData, mapSettled, reloadWithEverySite, seedRegister, testOnSeededRegister } from './seeded-register';
@@ -222,8 +223,7 @@ async function movedBetweenAnswers(app: App, page: Page, session: Session, tempD
   expect(await mapData(page, 'pins-pending')).toBe(0);
   // The CLI's edit is never answered, so the site stays pending and nothing after the load changes its pin.
   const sandbox = await findSandboxUrl(app);
-  const faults = await fetch(`${sandbox}/_sandbox/faults`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ hangRate: 1, operations: ['SitesAPI'] }) });
-  expect(faults.ok).toBe(true);
+  await setFaults(sandbox, { hangRate: 1, operations: ['SitesAPI'] });
   const moved = (await app.call<SiteView[]>('listSites')).find((site) => site.name === 'Mast 1')!;
   const home = join(tempDir, 'home');
   await mkdir(home);

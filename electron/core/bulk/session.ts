@@ -323,7 +323,9 @@ export class BulkSession {
           },
           (error: unknown) => {
             const message = error instanceof Error ? error.message : String(error);
-            ({ rows: run.rows, ...run.result } = nothingQueued('stopped', 0, { stoppedBecause: `The run failed: ${message}` }));
+            const { rows, ...result } = nothingQueued('stopped', 0, { stoppedBecause: `The run failed: ${message}` });
+            run.result = result;
+            run.rows = rows;
             this.end(tracked);
             answer();
           },
