@@ -18,7 +18,7 @@ import { runSitewalk } from '../support/cli';
 import { setFaults } from './connection-status';
 import { describe, expect } from './fixtures';
 import { chooseSandbox, findSandboxUrl, openSession, pinsDrawn, startApp, type App, type Session } from './helpers';
-import { mapData, mapSettled, reloadWithEverySite, seedRegister, testOnSeededRegister } from './seeded-register';
+import { mapData, mapSettled, reloadPositionsFirst, reloadWithEverySite, seedRegister, testOnSeededRegister } from './seeded-register';
 import { step } from './steps';
 
 const SITES = 50_000;
@@ -175,16 +175,14 @@ async function reopened(page: Page): Promise<number> {
   await page.getByLabel('Search sites').fill('');
   await expect.poll(() => mapData(page, 'pins-on-map'), { message: 'every site on the map' }).toBeGreaterThanOrEqual(SITES);
   const total = await mapData(page, 'pins-on-map');
-  await page.reload();
-  await expect.poll(() => page.evaluate(() => performance.getEntriesByName('sitewalk:sites-reset').length), { message: 'the first load done', timeout: 60_000 }).toBe(1);
+  await reloadPositionsFirst(page);
   return total;
 }
 
 async function drawnAgainOnReload(page: Page): Promise<void> {
-  // The page opened again on the register: the pins come from the sites' positions (usually before
-  // the list is even parsed: the order of the two answers is the machine's); the list's sites then
-  // name those very pins, and the views after them change none, so the layer keeps its pins and its
-  // cluster index.
+  // The page opened again on the register, its list held until the pins were made from the sites'
+  // positions; the list's sites then name those very pins, and the views after them change none, so
+  // the layer keeps its pins and its cluster index.
   const total = await reopened(page);
   await expect.poll(() => mapData(page, 'pins-on-map'), { message: 'every site on the map again' }).toBe(total);
   // Their cluster index was built once, in the worker (its script allowed by the page's policy, as
@@ -198,6 +196,7 @@ async function drawnAgainOnReload(page: Page): Promise<void> {
       positions: all('positions-received').length,
       pinsSet: all('set-pins').length,
       identified: all('pins-identified').length,
+      fromList: all('pins-from-columns').length,
       inWorker: all('clusters-off-thread').length,
       // (the map's empty first frame, before any pin, counts one of its own)
       onPage: all('clusters').filter((entry) => pinsMade !== undefined && entry.startTime >= pinsMade.startTime).length,
@@ -205,7 +204,7 @@ async function drawnAgainOnReload(page: Page): Promise<void> {
       askedFirst: asked !== undefined && pinsMade !== undefined && asked.startTime <= pinsMade.startTime,
     };
   });
-  expect(indexed).toEqual({ positions: 1, pinsSet: 1, identified: 1, inWorker: 1, onPage: 0, refused: 0, askedFirst: true });
+  expect(indexed).toEqual({ positions: 1, pinsSet: 1, identified: 1, fromList: 0, inWorker: 1, onPage: 0, refused: 0, askedFirst: true });
 
   // The list and its search work on every site at once.
   await page.getByLabel('Search sites').fill('Tower 50000');
@@ -237,6 +236,8 @@ async function movedBetweenAnswers(app: App, page: Page, session: Session, tempD
       edited = await runSitewalk(home, ['site', 'edit', moved.localId, '--lat', '30.5', '--lon=-90.25', '--data-dir', app.dataDir]);
       // The app has read the CLI's change before it answers the list.
       await expect.poll(async () => (await app.call<SiteView[]>('listSites')).find((site) => site.localId === moved.localId)?.latitude, { message: 'the app to see the move' }).toBe(30.5);
+      // …and the page has drawn its first pins from the positions it had before the move.
+      await expect.poll(() => page.evaluate(() => performance.getEntriesByName('sitewalk:pins-from-positions').length), { message: 'the pins made from the positions' }).toBe(1);
     } finally {
       await route.continue();
     }
