@@ -307,6 +307,8 @@ async function fromTheList(page: Page): Promise<void> {
   await page.route('**/api/sitePositions', (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body: Buffer.from('not positions at all') }));
   await page.reload();
   await expect.poll(() => page.evaluate(() => performance.getEntriesByName('sitewalk:sites-reset').length), { message: 'the first load done', timeout: 60_000 }).toBe(1);
+  // (the unreadable answer may be heard after the list: either way the index is the list's)
+  await expect.poll(() => page.evaluate(() => performance.getEntriesByName('sitewalk:positions-received').length), { message: 'the positions answered' }).toBe(1);
   const timeline = await page.evaluate(() => {
     const received = performance.getEntriesByName('sitewalk:sites-received')[0]!.startTime;
     const asked = performance.getEntriesByName('sitewalk:clusters-asked-early');
