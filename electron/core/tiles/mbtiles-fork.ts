@@ -5,7 +5,8 @@
 // caller that brings none (openTileFile without one).
 import { fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { prebuilt } from '../../node/prebuilt';
 import { MbtilesPool } from './mbtiles-pool';
 import type { ReaderMessage, ReaderProcess, ReaderProcessEvents, ReaderProcessStarter } from './mbtiles-process';
@@ -23,8 +24,10 @@ export function forkReaderProcess(events: ReaderProcessEvents): ReaderProcess {
   const given = prebuilt('mbtiles-child');
   if (given) child = fork(given, [], options);
   else if (present(BUNDLED)) child = fork(fileURLToPath(BUNDLED), [], options);
-  // The loader the browser host and the CLI run under, found from here (not from the working folder).
-  else if (present(SOURCE)) child = fork(fileURLToPath(SOURCE), [], { ...options, execArgv: ['--import', import.meta.resolve('tsx')] });
+  // The loader the browser host and the CLI run under, found from here (not from the working folder):
+  // require's resolution finds the file import.meta.resolve would (tsx exports one entry), and, unlike
+  // it, also works in a CommonJS bundle of this module (which reaches this line only without its child).
+  else if (present(SOURCE)) child = fork(fileURLToPath(SOURCE), [], { ...options, execArgv: ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] });
   else throw new Error(`the MBTiles reader is missing (${fileURLToPath(SOURCE)})`);
   let ended = false;
   const end = (how: string) => {
