@@ -9,6 +9,7 @@
 // a feature's own data (basemaps, bulk runs, GPS, problems, older outbox pages) by its slice
 // (features/<name>/*-slice.ts, app/store.ts).
 import { useSyncExternalStore } from 'react';
+import { merged, type Pending } from './merge-changes';
 import type { ApiEvent, GpsView, BasemapView, BulkRunView, ChangeSet, DownloadView, OutboxEntryView, OutboxListing, ProfileView, SettingsView, SiteView, SitewalkApi, StatusView } from '../../../../electron/shared/contract/index';
 // From their own files, not the contract's index: the index brings the input schemas (zod), and the
 // first load (app/boot.ts) should not wait for them to be evaluated.
@@ -360,37 +361,6 @@ export class AppStore {
     this.owed = false;
     for (const l of this.listeners) l();
   }
-}
-
-type Pending<T> = Map<string, { value: T | null; revision: number }>;
-
-/**
- * A copy of `known` with the gathered changes applied (and `pending` emptied); what was applied goes
- * to `changed` and `removed`. A call's answer can arrive after a newer event for the same object, and
- * an event after the object's removal: a change not newer than what is known is dropped, so nothing
- * ever steps back and nothing removed comes back.
- */
-function merged<T extends { revision: number }>(
-  known: ReadonlyMap<string, T>,
-  pending: Pending<T>,
-  tombstones: Map<string, number>,
-  changed: T[],
-  removed: string[],
-): Map<string, T> {
-  const next = new Map(known);
-  for (const [id, { value, revision }] of pending) {
-    const current = next.get(id);
-    if (revision < (current?.revision ?? 0) || revision <= (tombstones.get(id) ?? 0)) continue;
-    if (value) {
-      next.set(id, value);
-      changed.push(value);
-    } else {
-      tombstones.set(id, revision);
-      if (next.delete(id)) removed.push(id);
-    }
-  }
-  pending.clear();
-  return next;
 }
 
 /** Reads one slice of the store; re-renders only when that slice changes (by identity). */
