@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import {
   API_METHODS,
+  LISTED_PENDING,
   type ChangeSet,
   type ApiEvent,
   type ApiMethod,
@@ -192,8 +193,10 @@ export function createHostApi(
       return core.sites.addExisting(siteId, fields);
     },
     async listOutbox() {
-      // Not the whole history: after a big import it is tens of thousands of entries the page may never show.
-      return { active: core.outbox.unfinished(), history: core.outbox.history() };
+      // Not the whole history, nor every queued edit: after a big import either is tens of thousands of
+      // entries the page does not show (it lists 300 waiting and counts the rest from the status).
+      const { entries, pendingLeftOut } = core.outbox.unfinishedPage(LISTED_PENDING);
+      return { active: entries, pendingLeftOut, history: core.outbox.history() };
     },
     async listOutboxHistory(query) {
       return core.outbox.history(query);

@@ -176,6 +176,8 @@ export interface SitewalkCore {
     list(options?: { allProfiles?: boolean }): OutboxEntryView[];
     /** Entries of the active profile not done yet, oldest first (cheap: the lanes only). */
     unfinished(): OutboxEntryView[];
+    /** The same, but for the site edits waiting beyond the first `pendingLimit` of them (what a page lists), and how many those are. */
+    unfinishedPage(pendingLimit: number): { entries: OutboxEntryView[]; pendingLeftOut: number };
     /** A page of the active profile's done entries, newest first; `before` is an earlier page's `next`. */
     history(query?: { before?: string; limit?: number }): OutboxHistoryPage;
     get(id: string): OutboxEntryView | null;

@@ -38,6 +38,31 @@ describe('the outbox list', () => {
     await expect.element(entry(screen, "Edit site 'Rejected one'", 'failed').getByText('Details for support')).toBeVisible();
   });
 
+  it('counts the waiting edits the host left out of its listing from the status, and follows it', async () => {
+    // 1,200 edits waiting beyond those listed: the status counts them with the listed pending, sending and paused ones.
+    const { screen, host } = await renderWithHost({ entries: ENTRIES, pendingLeftOut: 1_200, status: { pendingCount: 1_203 } }, () => <OutboxPanel />);
+    await expect.element(screen.getByRole('heading', { name: 'Waiting to send (1,202)' })).toBeVisible();
+    await expect.element(screen.getByText('…and 1,200 more, sent in order.')).toBeVisible();
+    await expect.element(screen.getByRole('heading', { name: 'Needs attention (3)' })).toBeVisible();
+    // Sent meanwhile: the count follows the status.
+    host.emit({ type: 'status', status: { ...host.store.getState().status!, pendingCount: 803, revision: host.nextRevision() } });
+    await expect.element(screen.getByRole('heading', { name: 'Waiting to send (802)' })).toBeVisible();
+    await expect.element(screen.getByText('…and 800 more, sent in order.')).toBeVisible();
+  });
+
+  it('asks for the next waiting edits once those it holds are mostly sent', async () => {
+    const next = Array.from({ length: 150 }, (_, k) => entryView({ id: `e-next-${k}`, state: 'pending', summary: `Edit site 'Next ${k}'`, createdAt: `2026-01-01T00:00:10.${String(k).padStart(3, '0')}Z` }));
+    const { screen, host } = await renderWithHost({ entries: ENTRIES, pendingLeftOut: 1_200, status: { pendingCount: 1_203 } }, (host) => {
+      // The host's next listing: the same unfinished entries, and the next 150 waiting.
+      host.answer('listOutbox', async () => ({ active: [...ENTRIES.filter((e) => e.state !== 'done'), ...next], pendingLeftOut: 1_050, history: { entries: [], next: null, total: 0 } }));
+      return <OutboxPanel />;
+    });
+    await expect.element(entry(screen, "Edit site 'Next 0'", 'pending')).toBeVisible();
+    await expect.element(screen.getByText('…and 1,050 more, sent in order.')).toBeVisible();
+    await expect.element(screen.getByRole('heading', { name: 'Waiting to send (1,202)' })).toBeVisible();
+    expect(host.callsOf('listOutbox')).toHaveLength(2);
+  });
+
   it('offers only the actions each state allows', async () => {
     const { screen } = await renderWithHost({ entries: ENTRIES }, () => <OutboxPanel />);
     const buttons = async (summary: string, state: string) => {

@@ -5,7 +5,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, vi } from 'vitest';
-import { DEFAULT_SETTINGS, decodeSiteList, decodeSitePositions, sitePositionsOf, type ApiEvent, type Result, type ProfileView } from '../../electron/shared/contract/index';
+import { DEFAULT_SETTINGS, LISTED_PENDING, decodeSiteList, decodeSitePositions, sitePositionsOf, type ApiEvent, type Result, type ProfileView } from '../../electron/shared/contract/index';
 import { it } from '../support/fixtures';
 import { waiting } from '../support/wait';
 
@@ -164,7 +164,7 @@ describe('sites and the outbox', () => {
       ok: true,
       value: { entries: [], entriesRemoved: [{ entryId: entry!.id, revision: expect.any(Number) }], sites: [], sitesRemoved: [{ localId: entry!.localId, revision: expect.any(Number) }] },
     });
-    expect(await hostApi.api.listOutbox()).toEqual({ active: [], history: { entries: [], next: null, total: 0 } });
+    expect(await hostApi.api.listOutbox()).toEqual({ active: [], pendingLeftOut: 0, history: { entries: [], next: null, total: 0 } });
     // The page heard the save (its site and entry) and the discard (both gone) in change sets: the
     // discard, told within a batch's interval of the save, in the next batch.
     const heard = () => events.flatMap((event) => (event.type === 'changes' ? [event.changes] : []));
@@ -173,6 +173,19 @@ describe('sites and the outbox', () => {
     expect(told[0]).toEqual({ entries: [expect.objectContaining({ id: entry!.id, state: 'pending' })], entriesRemoved: [], sites: [expect.objectContaining({ localId: entry!.localId, name: 'Ridge' })], sitesRemoved: [] });
     expect(told.flatMap((changes) => changes.entriesRemoved)).toEqual([{ entryId: entry!.id, revision: expect.any(Number) }]);
     expect(told.flatMap((changes) => changes.sitesRemoved)).toEqual([{ localId: entry!.localId, revision: expect.any(Number) }]);
+  });
+
+  it('lists the first waiting edits, not every one, and every other unfinished entry; the status counts them all', async ({ openBackend }) => {
+    const { hostApi } = await openBackend();
+    for (let k = 0; k < LISTED_PENDING + 20; k++) expect((await hostApi.api.saveSite({ name: `Mast ${k}`, height: 30, latitude: 40 + k / 1000, longitude: -80 })).ok).toBe(true);
+    // Queued last, behind them all: an EUS reprocess is listed whatever waits before it.
+    expect((await hostApi.api.reprocessEus({ processId: 'P-7', multiMapId: '77', sendEmail: false })).ok).toBe(true);
+    const listing = await hostApi.api.listOutbox();
+    const sites = listing.active.filter((entry) => entry.kind === 'site');
+    expect(sites.map((entry) => entry.summary.match(/'(Mast \d+)'/)?.[1])).toEqual(Array.from({ length: LISTED_PENDING }, (_, k) => `Mast ${k}`));
+    expect(listing.active.filter((entry) => entry.kind === 'reprocess')).toEqual([expect.objectContaining({ state: 'pending', payload: expect.objectContaining({ processId: 'P-7' }) })]);
+    expect(listing.pendingLeftOut).toBe(20);
+    expect((await hostApi.api.getStatus()).pendingCount).toBe(LISTED_PENDING + 21);
   });
 
   it('queues an EUS reprocess with the choice about email spelled out', async ({ openBackend }) => {

@@ -29,6 +29,10 @@ export class OutboxActions {
           .filter((entry) => options?.allProfiles || entry.profileId === this.deps.activeId())
           .map((entry) => entryView(entry, this.deps.store.revisionOf(entry.id))),
       unfinished: () => this.deps.store.unfinished(this.deps.activeId()).map((entry) => entryView(entry, this.deps.store.revisionOf(entry.id))),
+      unfinishedPage: (pendingLimit) => {
+        const { entries, pendingLeftOut } = this.deps.store.unfinishedPage(this.deps.activeId(), pendingLimit);
+        return { entries: entries.map((entry) => entryView(entry, this.deps.store.revisionOf(entry.id))), pendingLeftOut };
+      },
       history: (query) => this.history(query ?? {}),
       get: (id) => {
         const entry = this.deps.store.get(id);

@@ -84,6 +84,19 @@ export class OutboxReads {
   }
 
   /**
+   * Unfinished entries of one profile as a first screen lists them, oldest first, whole: every one but
+   * the site edits that simply wait beyond the first `pendingLimit` of them (20,000 rows queued offline
+   * are not read, made into views and sent to a page that shows 300 and counts the rest); the page
+   * hears of those as they change.
+   */
+  unfinishedPage(profileId: string, pendingLimit: number): { entries: OutboxEntry[]; pendingLeftOut: number } {
+    let pending = 0;
+    const heads = this.unfinishedHeads(profileId);
+    const listed = heads.filter((head) => head.kind !== 'site' || head.state !== 'pending' || pending++ < pendingLimit);
+    return { entries: this.wholeOf(listed), pendingLeftOut: heads.length - listed.length };
+  }
+
+  /**
    * Every lane's unfinished entries, whole, in FIFO order: their edits read in one query over the
    * unfinished rows (an index of their own) instead of one lookup an entry — the site list of a
    * folder with 20,000 queued rows reads them at once.

@@ -164,9 +164,18 @@ export interface OutboxHistoryPage {
 }
 
 /** The outbox as the page opens it: every unfinished entry, and the newest page of the history. */
+/** Site edits simply waiting to be sent that a listing holds (the first, in the order they are sent): the outbox shows these. */
+export const LISTED_PENDING = 300;
+
 export interface OutboxListing {
-  /** Entries not done (pending, sending, failed, needs-review, paused), oldest first. */
+  /**
+   * Entries not done (pending, sending, failed, needs-review, paused), oldest first: every one but the
+   * site edits waiting beyond the first LISTED_PENDING, which the status counts (pendingCount) and the
+   * page hears of as they change.
+   */
   active: OutboxEntryView[];
+  /** How many waiting site edits `active` leaves out (0 when it lists every unfinished entry). */
+  pendingLeftOut: number;
   history: OutboxHistoryPage;
 }
 

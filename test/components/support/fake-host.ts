@@ -32,6 +32,8 @@ export interface HostData {
   entries?: OutboxEntryView[];
   /** Done entries in the first page listOutbox gives (the rest come through listOutboxHistory). */
   historyPage?: number;
+  /** Waiting site edits listOutbox says it left out (the host's after a big import; `entries` are those it listed). */
+  pendingLeftOut?: number;
   status?: Partial<StatusView>;
   settings?: Partial<SettingsView>;
   profiles?: ProfileView[];
@@ -171,7 +173,7 @@ export function createFakeHost(data: HostData = {}): FakeHost {
     listProfiles: async () => profiles,
     getSettings: async () => settings,
     listSites: async () => [...sites.values()],
-    listOutbox: async () => ({ active: [...entries.values()].filter((e) => e.state !== 'done'), history: page(undefined, data.historyPage ?? 50) }),
+    listOutbox: async () => ({ active: [...entries.values()].filter((e) => e.state !== 'done'), pendingLeftOut: data.pendingLeftOut ?? 0, history: page(undefined, data.historyPage ?? 50) }),
     listOutboxHistory: async ({ before, limit }) => page(before, limit ?? 50),
     listBasemaps: async () => [],
     listDownloads: async () => [],

@@ -4,8 +4,8 @@
 // the actions that make sense in its state (retry, edit, discard, or confirm a create by its site ID).
 // The history is not all loaded at start (an import leaves tens of thousands of done entries): the
 // newest page comes with the outbox, older pages when the user asks for them ("Show older").
-import { useMemo, useState } from 'react';
-import type { OutboxEntryView } from '../../../../electron/shared/contract/index';
+import { useEffect, useMemo, useState } from 'react';
+import { LISTED_PENDING, type OutboxEntryView } from '../../../../electron/shared/contract/index';
 import { siteNameToAdd } from '../../../../electron/shared/outbox-line';
 import { describeError, useAppState } from '../../shared/store/app-store';
 import { relativeTime, untilTime } from '../../shared/format';
@@ -18,6 +18,7 @@ import { measurementText } from '../location';
 import { entryMeasurement } from './entry-measurement';
 import { reviewText } from './review';
 import { loadOlderHistory } from './outbox-history';
+import { refillWaiting, shouldRefill } from './outbox-waiting';
 import { attemptsText } from './attempts';
 
 /** Done entries shown at first, and how many more each "Show older" adds. */
@@ -39,6 +40,17 @@ export function OutboxPanel() {
       done: entries.filter((e) => e.state === 'done').sort((a, b) => b.updatedAt.localeCompare(a.updatedAt)),
     };
   }, [outbox]);
+  // After a big import the host lists the first LISTED_PENDING edits waiting, not all; the status
+  // counts every one waiting, sending or paused (pendingCount), the rest among them.
+  const leftOut = useAppState(ui.store, (s) => s.outboxLeftOut);
+  const paused = attention.filter((e) => e.state === 'paused').length;
+  const waitingCount = leftOut > 0 ? Math.max(waiting.length, (status?.pendingCount ?? 0) - paused) : waiting.length;
+  const waitingShown = waiting.slice(0, LISTED_PENDING);
+  useEffect(() => {
+    const now = Date.now();
+    // A refill that fails loses nothing: the entries still arrive as they are sent.
+    if (shouldRefill(ui.store, waiting.length, waitingCount, now)) void refillWaiting(ui.store, now).catch(() => undefined);
+  }, [ui.store, waiting.length, waitingCount]);
 
   /** Shows the next older done entries, asking the host for a page when fewer are loaded. */
   async function showOlder() {
@@ -72,9 +84,9 @@ export function OutboxPanel() {
       </section>
 
       <section aria-labelledby="waiting-title">
-        <h3 id="waiting-title">Waiting to send ({waiting.length})</h3>
-        {waiting.length === 0 ? <p className="empty">Nothing is waiting.</p> : <EntryList entries={waiting.slice(0, 300)} />}
-        {waiting.length > 300 && <p className="empty">…and {waiting.length - 300} more, sent in order.</p>}
+        <h3 id="waiting-title">Waiting to send ({waitingCount.toLocaleString()})</h3>
+        {waitingCount === 0 ? <p className="empty">Nothing is waiting.</p> : <EntryList entries={waitingShown} />}
+        {waitingCount > waitingShown.length && <p className="empty">…and {(waitingCount - waitingShown.length).toLocaleString()} more, sent in order.</p>}
       </section>
 
       <details className="history">

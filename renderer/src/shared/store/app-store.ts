@@ -34,9 +34,15 @@ export interface AppState {
   sites: ReadonlyMap<string, SiteView>;
   /** Bumped on every site change, so list views can memoise on it. */
   sitesVersion: number;
-  /** Every unfinished entry, and the done ones loaded so far (the newest page, then what "Show older" asked for). */
+  /**
+   * The unfinished entries the host listed (all but the site edits waiting beyond its first
+   * LISTED_PENDING) or heard of since, and the done ones loaded so far (the newest page, then what
+   * "Show older" asked for).
+   */
   outbox: ReadonlyMap<string, OutboxEntryView>;
   outboxVersion: number;
+  /** How many waiting site edits the last listing left out (the status counts them all). */
+  outboxLeftOut: number;
   /** Where the loaded history stops: `next` asks for the page older than it (null: all loaded). */
   outboxHistory: { next: string | null; total: number; loading: boolean };
   /** Things the user must know that belong to no entry (a damaged data file, a failed write). */
@@ -80,6 +86,7 @@ export class AppStore {
     sitesVersion: 0,
     outbox: new Map(),
     outboxVersion: 0,
+    outboxLeftOut: 0,
     outboxHistory: { next: null, total: 0, loading: false },
     problems: [],
     bulkRuns: new Map(),
@@ -210,6 +217,7 @@ export class AppStore {
       sitesVersion: this.state.sitesVersion + 1,
       outbox: new Map([...outbox.active, ...outbox.history.entries].map((e) => [e.id, e])),
       outboxVersion: this.state.outboxVersion + 1,
+      outboxLeftOut: outbox.pendingLeftOut,
       outboxHistory: { next: outbox.history.next, total: outbox.history.total, loading: false },
     });
     // The answer itself when it names each site once (it does): no second 50,000-site array.
