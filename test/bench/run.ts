@@ -38,7 +38,7 @@ export const GROUPS: readonly BenchGroup[] = [
   { name: 'paint-scale', file: 'startup', exportName: 'benchPaintAtScale', about: 'first paint at 50,000 sites beside 1,000, with where each page spent its time (the start-up group includes it; run only when named)', namedOnly: true },
   { name: 'nearest', file: 'nearest', exportName: 'benchNearest', about: 'nearest site for 5,000 EUS submissions among 50,000 sites, beside measuring every pair' },
   { name: 'redact', file: 'redact', exportName: 'benchRedact', about: 'a call with a multi-MB answer: the key removed from what is kept or shown, beside the whole-body pass it made before' },
-  { name: 'store', file: 'store', exportName: 'benchStore', about: '10,000 enqueues in one transaction, a history page of 50 out of 100,000, `outbox --json` while the app runs' },
+  { name: 'store', file: 'store', exportName: 'benchStore', about: '10,000 enqueues in one transaction, a history page of 50 out of 100,000, the outbox listing a page is sent with 10,000 queued, `outbox --json` while the app runs' },
 ];
 
 /** Generous: a group is a few minutes at most on 2 cores; past this it is reported, not waited for. */
