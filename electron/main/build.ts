@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleNodeEntry, commonBundleOptions, nodeBundleOptions } from '../node/bundle';
 
 export const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 
@@ -69,43 +70,6 @@ export async function ensureRenderer(root = ROOT): Promise<boolean> {
   if (!rendererIsStale(root)) return false;
   await buildRenderer(root);
   return true;
-}
-
-/** esbuild's settings for every bundle of the app. */
-const commonBundleOptions = (root: string) => ({
-  bundle: true,
-  format: 'cjs' as const,
-  sourcemap: true,
-  logLevel: 'warning' as const,
-  legalComments: 'none' as const,
-  absWorkingDir: root,
-});
-
-/** The Node that Electron 45 runs in main (and in the files main.cjs starts). */
-const ELECTRON_NODE = 'node22';
-
-/** esbuild's settings for what runs as Node: main.cjs and the files beside it, for `target`. */
-function nodeBundleOptions(root: string, target = ELECTRON_NODE) {
-  return {
-    ...commonBundleOptions(root),
-    platform: 'node' as const,
-    target,
-    // Native bindings (the keyring, SQLite) are loaded from node_modules at run time.
-    external: ['electron', '@napi-rs/keyring', 'better-sqlite3'],
-    // Bundled ESM packages ask import.meta.url for their own location.
-    define: { 'import.meta.url': 'importMetaUrl' },
-    banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-  };
-}
-
-/**
- * One entry (a path relative to `root`) as a CommonJS file for Node `target`, with the app's
- * settings: main.cjs and the files beside it, and the processes tests start (test/support/process-bundles.ts),
- * which pay a bundle's start instead of compiling TypeScript in every process.
- */
-export async function bundleNodeEntry(entry: string, outfile: string, root = ROOT, target = ELECTRON_NODE): Promise<void> {
-  const esbuild = await import('esbuild');
-  await esbuild.build({ ...nodeBundleOptions(root, target), entryPoints: [join(root, entry)], outfile });
 }
 
 /** The MBTiles reader as one CommonJS file: the app's is beside main.cjs; tests build one elsewhere. */

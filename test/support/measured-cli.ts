@@ -29,9 +29,9 @@ function sitewalkEnv(home: string, env: Record<string, string> = {}): Record<str
 
 /**
  * Which `sitewalk` runs: the run's bundle, or the shipped executable (sitewalk.mjs through its
- * shebang, TypeScript compiled by tsx as it loads, in the main thread and again in the preview's
- * worker): the same program, but tsx holds memory of its own — the 40 MB KML peaked at 292 MB
- * shipped and 187 MB bundled — so a bound users meet is checked on the shipped one too.
+ * shebang, which runs a bundle of its own, building it first when it is missing or stale: then tsx
+ * is loaded too, which holds memory of its own — the 40 MB KML peaked at 292 MB through tsx and
+ * 187 MB bundled): the same program, so a bound users meet is checked on the shipped one too.
  */
 export type SitewalkBuild = 'bundle' | 'shipped';
 const SHIPPED = join(ROOT, 'electron/cli/sitewalk.mjs');

@@ -11,7 +11,8 @@
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { bundleNodeEntry, ROOT } from '../../electron/main/build';
+import { ROOT } from '../../electron/main/build';
+import { bundleNodeEntry } from '../../electron/node/bundle';
 
 /** Each bundle's name (`NAME.cjs`) and its entry, relative to the root. */
 const ENTRIES = {

@@ -1,6 +1,7 @@
 // The processes the heavy tests start, as bundles built once a run (process-bundles-setup.ts, the
 // `heavy` project's global setup): `node <bundledProcess(name)> ARGS`. The shipped `sitewalk`
-// executable (sitewalk.mjs through its shebang, under tsx) keeps its own tests (test/cli/executable.test.ts).
+// executable (sitewalk.mjs through its shebang, which builds and runs a bundle of its own: electron/cli/bundle.ts)
+// keeps its own tests (test/cli/executable.test.ts).
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import type { BundledProcess } from './process-bundles-setup';
