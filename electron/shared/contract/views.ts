@@ -163,10 +163,10 @@ export interface OutboxHistoryPage {
   total: number;
 }
 
-/** The outbox as the page opens it: every unfinished entry, and the newest page of the history. */
 /** Site edits simply waiting to be sent that a listing holds (the first, in the order they are sent): the outbox shows these. */
 export const LISTED_PENDING = 300;
 
+/** The outbox as the page opens it: the unfinished entries (but the waiting edits past LISTED_PENDING), and the newest page of the history. */
 export interface OutboxListing {
   /**
    * Entries not done (pending, sending, failed, needs-review, paused), oldest first: every one but the
