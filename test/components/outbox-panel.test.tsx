@@ -63,6 +63,27 @@ describe('the outbox list', () => {
     expect(host.callsOf('listOutbox')).toHaveLength(2);
   });
 
+  it('holds the first waiting edits an import brings while it is open, and counts the rest from the status', async () => {
+    const { screen, host } = await renderWithHost({}, () => <OutboxPanel />);
+    const queued = (from: number, count: number) =>
+      Array.from({ length: count }, (_, k) => entryView({ id: `e-import-${from + k}`, state: 'pending', summary: `Create site 'Row ${from + k}'`, createdAt: `2026-01-01T00:${String(Math.floor((from + k) / 60) % 60).padStart(2, '0')}:${String((from + k) % 60).padStart(2, '0')}.000Z` }));
+    // 500 rows queued elsewhere (an import, the CLI): one event with every entry, and the status counting them.
+    host.emit({ type: 'changes', changes: { entries: queued(0, 500), entriesRemoved: [], sites: [], sitesRemoved: [] } });
+    host.emit({ type: 'status', status: { ...host.store.getState().status!, pendingCount: 500, revision: host.nextRevision() } });
+    await expect.element(screen.getByRole('heading', { name: 'Waiting to send (500)' })).toBeVisible();
+    await expect.element(screen.getByText('…and 200 more, sent in order.')).toBeVisible();
+    const waitingHeld = () => [...host.store.getState().outbox.values()].filter((e) => e.state === 'pending').map((e) => e.id);
+    expect(waitingHeld()).toEqual(queued(0, 300).map((e) => e.id));
+    // A row queued after them is behind those left out: counted, not held.
+    host.emit({ type: 'outbox', entry: queued(500, 1)[0]! });
+    host.emit({ type: 'status', status: { ...host.store.getState().status!, pendingCount: 501, revision: host.nextRevision() } });
+    await expect.element(screen.getByRole('heading', { name: 'Waiting to send (501)' })).toBeVisible();
+    expect(waitingHeld()).toHaveLength(300);
+    // A held one being sent is kept as it changes.
+    host.emit({ type: 'outbox', entry: { ...queued(0, 1)[0]!, state: 'sending', revision: host.nextRevision() } });
+    await expect.element(entry(screen, "Create site 'Row 0'", 'sending')).toBeVisible();
+  });
+
   it('offers only the actions each state allows', async () => {
     const { screen } = await renderWithHost({ entries: ENTRIES }, () => <OutboxPanel />);
     const buttons = async (summary: string, state: string) => {

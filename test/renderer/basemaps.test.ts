@@ -123,7 +123,7 @@ function harness(basemaps: BasemapView[], downloads: DownloadView[]) {
     listProfiles: async () => [],
     getSettings: async () => DEFAULT_SETTINGS,
     listSites: async () => [],
-    listOutbox: async () => ({ active: [], history: { entries: [], next: null, total: 0 } }),
+    listOutbox: async () => ({ active: [], pendingLeftOut: 0, history: { entries: [], next: null, total: 0 } }),
     listBasemaps: async () => basemaps,
     listDownloads: async () => downloads,
   } as unknown as SitewalkApi;

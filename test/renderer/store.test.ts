@@ -4,7 +4,7 @@
 // shapes the hosts deliver (this is the UI's own store, so the host is what is faked here).
 import { describe, expect, it, vi } from 'vitest';
 import type { ApiEvent, OutboxEntryView, SiteView, SitewalkApi, StatusView } from '../../electron/shared/contract/index';
-import { DEFAULT_SETTINGS, packSites } from '../../electron/shared/contract/index';
+import { DEFAULT_SETTINGS, LISTED_PENDING, packSites } from '../../electron/shared/contract/index';
 import { encodeSiteList, type SiteListWire } from '../../electron/shared/contract/site-list-wire';
 import { createAppStore } from '../../renderer/src/app/store';
 import { dismissProblem } from '../../renderer/src/features/status/problems-slice';
@@ -49,7 +49,7 @@ function harness(initialSites: SiteView[]) {
       await listGate;
       return snapshot;
     },
-    listOutbox: async () => ({ active: [], history: { entries: [], next: null, total: 0 } }),
+    listOutbox: async () => ({ active: [], pendingLeftOut: 0, history: { entries: [], next: null, total: 0 } }),
   } as unknown as SitewalkApi;
   const store = createAppStore(api, (listener) => {
     listeners.add(listener);
@@ -99,7 +99,7 @@ describe('the renderer store', () => {
       listProfiles: async () => [],
       getSettings: async () => DEFAULT_SETTINGS,
       listSitesPacked: async () => JSON.parse(JSON.stringify(encodeSiteList(packSites([site('a'), site('b', { latitude: null })])))) as SiteListWire,
-      listOutbox: async () => ({ active: [], history: { entries: [], next: null, total: 0 } }),
+      listOutbox: async () => ({ active: [], pendingLeftOut: 0, history: { entries: [], next: null, total: 0 } }),
     } as unknown as SitewalkApi;
     const store = createAppStore(api, (listener) => {
       listeners.add(listener);
@@ -124,7 +124,7 @@ describe('the renderer store', () => {
       listProfiles: async () => [],
       getSettings: async () => DEFAULT_SETTINGS,
       listSitesPacked: async () => JSON.parse(JSON.stringify(encodeSiteList(packSites([site('a'), site('b')])))) as SiteListWire,
-      listOutbox: async () => ({ active: [], history: { entries: [], next: null, total: 0 } }),
+      listOutbox: async () => ({ active: [], pendingLeftOut: 0, history: { entries: [], next: null, total: 0 } }),
     } as unknown as SitewalkApi;
     const store = createAppStore(api, () => () => undefined);
     store.expectMap();
@@ -189,7 +189,9 @@ describe('the renderer store', () => {
     h.store.flush();
     expect(updates).toBe(1);
     expect(mapHeard).toEqual([[1000, 1]]);
-    expect(h.store.getState().outbox.size).toBe(1000);
+    // Of 1,000 waiting edits the store holds the first LISTED_PENDING, the status counting the rest.
+    expect([...h.store.getState().outbox.keys()]).toEqual(sites.slice(0, LISTED_PENDING).map((s, i) => `e${i}`));
+    expect(h.store.getState().outboxLeftOut).toBe(1000 - LISTED_PENDING);
     // A view from before the removal (a late call answer) arrives after it: the site stays gone.
     h.emit({ type: 'changes', changes: { entries: [], entriesRemoved: [], sites: [site('gone', { revision: 9 })], sitesRemoved: [] } });
     h.store.flush();

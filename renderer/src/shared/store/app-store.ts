@@ -10,6 +10,7 @@
 // (features/<name>/*-slice.ts, app/store.ts).
 import { useSyncExternalStore } from 'react';
 import { merged, type Pending } from './merge-changes';
+import { withinWaitingWindow } from './waiting-window';
 import type { ApiEvent, GpsView, BasemapView, BulkRunView, ChangeSet, DownloadView, OutboxEntryView, OutboxListing, ProfileView, SettingsView, SiteView, SitewalkApi, StatusView } from '../../../../electron/shared/contract/index';
 // From their own files, not the contract's index: the index brings the input schemas (zod), and the
 // first load (app/boot.ts) should not wait for them to be evaluated.
@@ -41,7 +42,7 @@ export interface AppState {
    */
   outbox: ReadonlyMap<string, OutboxEntryView>;
   outboxVersion: number;
-  /** How many waiting site edits the last listing left out (the status counts them all). */
+  /** Waiting site edits left out, by the listing or of events since (waiting-window.ts): the status counts them. */
   outboxLeftOut: number;
   /** Where the loaded history stops: `next` asks for the page older than it (null: all loaded). */
   outboxHistory: { next: string | null; total: number; loading: boolean };
@@ -138,7 +139,7 @@ export class AppStore {
   async start(): Promise<void> {
     this.unsubscribe ??= this.subscribeEvents((event) => {
       if (this.held) this.held.push(event);
-      else this.apply(event);
+      else this.applyEvent(event);
     });
     try {
       const [status, profiles, settings, loadedSites, outbox] = await Promise.all([
@@ -203,14 +204,22 @@ export class AppStore {
   private releaseHeld(): void {
     const held = this.held ?? [];
     this.held = null;
-    for (const event of held) this.apply(event);
+    for (const event of held) this.applyEvent(event);
     this.flush();
+  }
+
+  /** An event as it comes: the waiting edits past the page's window left to the status (waiting-window.ts). */
+  private applyEvent(event: ApiEvent): void {
+    const within = withinWaitingWindow(event, this.state.outbox, this.pendingOutbox, this.state.outboxLeftOut + this.leftOutSince);
+    this.leftOutSince += within.dropped;
+    this.apply(within.event);
   }
 
   /** Every site and outbox entry at once (with `patch`); the map hears it as a reset. */
   private replaceData(sites: SiteView[], outbox: OutboxListing, patch: Partial<AppState>): void {
     const siteMap = new Map<string, SiteView>();
     for (const site of sites) siteMap.set(site.localId, site);
+    this.leftOutSince = 0;
     this.set({
       ...patch,
       sites: siteMap,
@@ -302,6 +311,8 @@ export class AppStore {
   private lastTimedFlush = -Infinity;
   private readonly pendingSites: Pending<SiteView> = new Map();
   private readonly pendingOutbox: Pending<OutboxEntryView> = new Map();
+  /** Waiting edits events brought that were left out since the last flush. */
+  private leftOutSince = 0;
   private pendingStatus: StatusView | null = null;
   /** The revision at which each removed site or entry went: older views of it are ignored. */
   private readonly removedSites = new Map<string, number>();
@@ -344,6 +355,8 @@ export class AppStore {
       const delta = finished.filter((e) => e.state === 'done' && before.get(e.id)?.state !== 'done').length - gone.filter((id) => before.get(id)?.state === 'done').length;
       if (delta !== 0) patch.outboxHistory = { ...this.state.outboxHistory, total: Math.max(0, this.state.outboxHistory.total + delta) };
     }
+    if (this.leftOutSince > 0) patch.outboxLeftOut = this.state.outboxLeftOut + this.leftOutSince;
+    this.leftOutSince = 0;
     if (Object.keys(patch).length === 0) return;
     this.set(patch);
     if (changed.length > 0 || removed.length > 0) for (const l of this.siteListeners) l(changed, removed, false);
