@@ -5,6 +5,7 @@
 // listing). The head's fields win over the row's: they are this process's view of the entry, while
 // the row may already hold another process's change, read in at this one's next write or poll.
 // Finished entries are on disk only. The writing side is store.ts (OutboxStore extends this).
+import { isWaitingEdit } from '../../shared/contract/views';
 import { entryKey, type Revisions } from '../revisions';
 import type { OutboxTable } from '../storage/outbox-table';
 import type { HistoryCursor } from './drafts';
@@ -92,7 +93,7 @@ export class OutboxReads {
   unfinishedPage(profileId: string, pendingLimit: number): { entries: OutboxEntry[]; pendingLeftOut: number } {
     let pending = 0;
     const heads = this.unfinishedHeads(profileId);
-    const listed = heads.filter((head) => head.kind !== 'site' || head.state !== 'pending' || pending++ < pendingLimit);
+    const listed = heads.filter((head) => !isWaitingEdit(head) || pending++ < pendingLimit);
     return { entries: this.wholeOf(listed), pendingLeftOut: heads.length - listed.length };
   }
 

@@ -166,6 +166,11 @@ export interface OutboxHistoryPage {
 /** Site edits simply waiting to be sent that a listing holds (the first, in the order they are sent): the outbox shows these. */
 export const LISTED_PENDING = 300;
 
+/** Whether an entry is what a listing (and the page's store) holds only the first LISTED_PENDING of: a site edit simply waiting. */
+export function isWaitingEdit(entry: { kind: string; state: OutboxState }): boolean {
+  return entry.kind === 'site' && entry.state === 'pending';
+}
+
 /** The outbox as the page opens it: the unfinished entries (but the waiting edits past LISTED_PENDING), and the newest page of the history. */
 export interface OutboxListing {
   /**

@@ -6,10 +6,8 @@
 // An action's own answer (a save from the page) is always kept: only events pass through here.
 // From the contract's own files, not its index (which brings the input schemas: app-store.ts says why).
 import type { ApiEvent } from '../../../../electron/shared/contract/events';
-import { LISTED_PENDING, type OutboxEntryView } from '../../../../electron/shared/contract/views';
+import { isWaitingEdit, LISTED_PENDING, type OutboxEntryView } from '../../../../electron/shared/contract/views';
 import type { Pending } from './merge-changes';
-
-const waitingEdit = (entry: OutboxEntryView) => entry.kind === 'site' && entry.state === 'pending';
 
 /**
  * `event` without the waiting edits that are neither held nor gathered and have no room (`leftOut`:
@@ -23,13 +21,13 @@ export function withinWaitingWindow(
 ): { event: ApiEvent; dropped: number } {
   if (event.type !== 'changes' && event.type !== 'outbox') return { event, dropped: 0 };
   const entries = event.type === 'changes' ? event.changes.entries : [event.entry];
-  const fresh = entries.filter((entry) => waitingEdit(entry) && !held.has(entry.id) && !gathered.has(entry.id));
+  const fresh = entries.filter((entry) => isWaitingEdit(entry) && !held.has(entry.id) && !gathered.has(entry.id));
   if (fresh.length === 0) return { event, dropped: 0 };
   let room = 0;
   if (leftOut === 0) {
     let holding = 0;
-    for (const entry of held.values()) if (waitingEdit(entry)) holding++;
-    for (const { value } of gathered.values()) if (value && waitingEdit(value) && !held.has(value.id)) holding++;
+    for (const entry of held.values()) if (isWaitingEdit(entry)) holding++;
+    for (const { value } of gathered.values()) if (value && isWaitingEdit(value) && !held.has(value.id)) holding++;
     room = Math.max(0, LISTED_PENDING - holding);
   }
   if (fresh.length <= room) return { event, dropped: 0 };
