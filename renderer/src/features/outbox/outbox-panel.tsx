@@ -36,7 +36,9 @@ export function OutboxPanel() {
     const entries = [...outbox.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
     return {
       attention: entries.filter((e) => e.state === 'failed' || e.state === 'needs-review' || e.state === 'paused'),
-      waiting: entries.filter((e) => e.state === 'pending' || e.state === 'sending').reverse(),
+      // Oldest first, by a stable sort of the held order: rows queued in one batch share their time, and
+      // the listing and the events hold them in the order they are sent.
+      waiting: [...outbox.values()].filter((e) => e.state === 'pending' || e.state === 'sending').sort((a, b) => a.createdAt.localeCompare(b.createdAt)),
       done: entries.filter((e) => e.state === 'done').sort((a, b) => b.updatedAt.localeCompare(a.updatedAt)),
     };
   }, [outbox]);
