@@ -40,8 +40,12 @@ export function northFirstOrder(lat: Float64Array): Uint32Array {
   const n = lat.length;
   // Ascending keys are descending latitudes; 0 - x makes -0 and 0 one key, as the comparison has them.
   const keys = new Float64Array(n);
-  for (let k = 0; k < n; k++) keys[k] = 0 - lat[k]!;
-  if (keys.some(Number.isNaN)) return Uint32Array.from(Array.from(lat, (_, k) => k).sort((a, b) => lat[b]! - lat[a]!));
+  let unplaced = false;
+  for (let k = 0; k < n; k++) {
+    const key = (keys[k] = 0 - lat[k]!);
+    if (key !== key) unplaced = true;
+  }
+  if (unplaced) return Uint32Array.from(Array.from(lat, (_, k) => k).sort((a, b) => lat[b]! - lat[a]!));
   const sorted = keys.slice().sort();
   const placed = new Uint32Array(n);
   const order = new Uint32Array(n);
@@ -101,11 +105,50 @@ export function buildIndex<P extends Located>(pins: readonly P[], options: Clust
   return new ClusterIndex(tree, summarize(partsOf(tree, true).trees, positionsOf(pins)));
 }
 
-/** The worker's index: of the pins `arrays` holds, in their order, with no pin objects (only their places). */
+/**
+ * The worker's index: of the pins `arrays` holds, in their order, with no pin objects (only their
+ * places). supercluster's `load` reads GeoJSON features; here its first level is written from the
+ * arrays instead (50,000 features are three objects each, made to be read once, then an array grown
+ * by 300,000 pushes: a cold build of 50,000 in Node took 145 ms, now 100), then its own steps make
+ * every level above, so the index is the one `load` makes (test/renderer/cluster-index.test.ts
+ * compares it with the page's `buildIndex`, which uses `load`).
+ */
 export function buildIndexOf(arrays: Positions, options: ClusterOptions): ClusterIndex<null> {
-  const features = Array.from(arrays.lat, (lat, k) => ({ type: 'Feature' as const, geometry: { type: 'Point' as const, coordinates: [arrays.lng[k]!, lat] }, properties: null }));
-  const tree = newTree<null>(options).load(features);
+  const tree = newTree<null>(options);
+  const steps = stepsOf(tree);
+  const { lat, lng } = arrays;
+  // supercluster's first level, as its `load` writes it: x and y (spherical Mercator, 0…1, in
+  // float32 precision), the zoom last processed, the pin's place, no parent, one point.
+  const data = new Float64Array(lat.length * STRIDE);
+  for (let k = 0; k < lat.length; k++) {
+    const at = k * STRIDE;
+    const sin = Math.sin((lat[k]! * Math.PI) / 180);
+    const y = 0.5 - (0.25 * Math.log((1 + sin) / (1 - sin))) / Math.PI;
+    data[at] = Math.fround(lng[k]! / 360 + 0.5);
+    data[at + 1] = Math.fround(y < 0 ? 0 : y > 1 ? 1 : y);
+    data[at + 2] = Infinity;
+    data[at + ID] = k;
+    data[at + PARENT] = -1;
+    data[at + COUNT] = 1;
+  }
+  // Clusters' IDs are counted from the number of points; nothing else of them is read while building.
+  steps.points = new Array<null>(lat.length);
+  let level = (steps.trees[options.maxZoom + 1] = steps._createTree(data));
+  for (let zoom = options.maxZoom; zoom >= 0; zoom--) level = steps.trees[zoom] = steps._createTree(steps._cluster(level, zoom));
   return new ClusterIndex(tree, summarize(partsOf(tree, true).trees, arrays));
+}
+
+/** The steps of supercluster 8's `load` that buildIndexOf runs itself, checked to be there (an upgrade that renamed them is an error, not a wrong index). */
+interface LoadSteps extends IndexParts {
+  _createTree(data: ArrayLike<number>): IndexParts['trees'][number];
+  _cluster(tree: IndexParts['trees'][number], zoom: number): number[];
+}
+
+function stepsOf(tree: object): LoadSteps {
+  const steps = tree as Partial<LoadSteps>;
+  partsOf(tree, false);
+  if (typeof steps._createTree !== 'function' || typeof steps._cluster !== 'function') throw new Error('this supercluster builds its levels in a way the cluster worker does not know');
+  return steps as LoadSteps;
 }
 
 /**
@@ -179,9 +222,14 @@ function partsOf(index: object, built: boolean): IndexParts {
   const parts = index as Partial<IndexParts>;
   const known = parts.stride === STRIDE && Array.isArray(parts.trees);
   const trees = (parts.trees ?? []) as Array<Partial<KDBush> | undefined>;
-  const levelsKnown = !built || trees.every((tree) => tree?.ids?.buffer instanceof ArrayBuffer && Array.isArray((tree as { data?: unknown }).data));
+  const levelsKnown = !built || trees.every((tree) => tree?.ids?.buffer instanceof ArrayBuffer && isLevelData((tree as { data?: unknown }).data));
   if (!known || !levelsKnown) throw new Error('this supercluster keeps its index in a shape the cluster worker does not know');
   return parts as IndexParts;
+}
+
+/** A level's numbers: supercluster's array, or the Float64Array buildIndexOf writes its first level in. */
+function isLevelData(data: unknown): boolean {
+  return Array.isArray(data) || data instanceof Float64Array;
 }
 
 /** The buffers to hand to postMessage's transfer list along with `packed`. */
@@ -195,7 +243,7 @@ export function packIndex(index: ClusterIndex<Located | null>, count: number, op
   return {
     count,
     // A tree's `data` is supercluster's array beside kdbush's own buffer, which `ids` views whole.
-    levels: parts.trees.map((tree) => ({ tree: tree.ids.buffer as ArrayBuffer, data: Float64Array.from(tree.data) })),
+    levels: parts.trees.map((tree) => ({ tree: tree.ids.buffer as ArrayBuffer, data: tree.data instanceof Float64Array ? tree.data : Float64Array.from(tree.data) })),
     summaries: index.summaries,
   };
 }

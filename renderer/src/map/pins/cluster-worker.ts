@@ -13,11 +13,12 @@ self.addEventListener('message', (event: MessageEvent<BuildRequest>) => {
     const order = northFirstOrder(lat);
     // The positions and marks in drawing order: what the index is built from (no pin objects).
     const sorted = { lat: new Float64Array(order.length), lng: new Float64Array(order.length), marks: new Uint8Array(order.length) };
-    order.forEach((k, place) => {
+    for (let place = 0; place < order.length; place++) {
+      const k = order[place]!;
       sorted.lat[place] = lat[k]!;
       sorted.lng[place] = lng[k]!;
       sorted.marks[place] = marks[k]!;
-    });
+    }
     const packed = packIndex(buildIndexOf(sorted, options), order.length, options);
     answer = { ticket, ok: true, packed, order, built: [started, performance.timeOrigin + performance.now()] };
   } catch (error) {
