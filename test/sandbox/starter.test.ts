@@ -1,9 +1,11 @@
 // The built-in sandbox's starter, as the hosts hand it to the core: it listens on loopback, lists the
 // demo account's sites in the register's words, and keeps its state in the data file it is given.
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startBuiltInSandbox, type BuiltInSandbox } from '../../electron/sandbox/starter';
 import { startSandbox } from '../../electron/sandbox/index';
@@ -33,7 +35,7 @@ describe('startBuiltInSandbox', () => {
     const sandbox = await start(file);
     expect(sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(sandbox).toMatchObject({ servicePath: '/towercoverage.asmx', namespace: 'http://tempuri.org/', demo: { account: '10001', key: 'sandbox-demo-key' } });
-    const sites = sandbox.accountSites();
+    const sites = sandbox.accountSites!();
     expect(sites).toHaveLength(25);
     expect(Object.keys(sites[0]!).sort()).toEqual(['description', 'group', 'height', 'latitude', 'longitude', 'name', 'pinStyle', 'siteId']);
     expect(existsSync(file)).toBe(true);
@@ -45,12 +47,12 @@ describe('startBuiltInSandbox', () => {
     const form = new URLSearchParams({ Account: '10001', Sitename: 'Starter Ridge', Siteid: '', height: '30', Latitude: '45.6770', Longitude: '-111.0429', Description: '', Group: '', Pinstyle: '', key: first.demo.key });
     const created = await fetch(`${first.url}${first.servicePath}/SitesAPI`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: form });
     expect(created.status).toBe(200);
-    expect(first.accountSites().map((site) => site.name)).toContain('Starter Ridge');
+    expect(first.accountSites!().map((site) => site.name)).toContain('Starter Ridge');
     await first.close();
     started.splice(started.indexOf(first), 1);
 
     const second = await start(file);
-    expect(second.accountSites().find((site) => site.name === 'Starter Ridge')).toMatchObject({ height: 30, latitude: 45.677, longitude: -111.0429, pinStyle: 1 });
+    expect(second.accountSites!().find((site) => site.name === 'Starter Ridge')).toMatchObject({ height: 30, latitude: 45.677, longitude: -111.0429, pinStyle: 1 });
   });
 
   it('lists only the demo account\'s sites', async () => {
@@ -65,7 +67,62 @@ describe('startBuiltInSandbox', () => {
     await plain.close();
 
     const sandbox = await start(file);
-    expect(sandbox.accountSites().map((site) => site.name)).not.toContain('Not the demo account');
-    expect(sandbox.accountSites()).toHaveLength(25);
+    expect(sandbox.accountSites!().map((site) => site.name)).not.toContain('Not the demo account');
+    expect(sandbox.accountSites!()).toHaveLength(25);
+  });
+
+  it('is one sandbox a data folder: a second start reaches the first, and serves once the first has closed', async () => {
+    const file = await tempDataFile();
+    const first = await start(file);
+    const second = await start(file);
+    expect(second.url).toBe(first.url);
+    expect(second.accountSites).toBeUndefined();
+    expect(second.served!()).toBe(true);
+    // A site created through the second is the first's: one numbering of site IDs.
+    const created = await createSite(second, 'Shared Ridge');
+    expect(first.accountSites!().find((site) => site.name === 'Shared Ridge')?.siteId).toBe(created);
+
+    await first.close();
+    started.splice(started.indexOf(first), 1);
+    // Checked at most once a second: a call within it may still meet the closed one (a connection refused, retried).
+    await expect.poll(() => second.served!(), { interval: 200, timeout: 15_000 }).toBe(false);
+    const third = await start(file);
+    expect(third.url).not.toBe(first.url);
+    expect(third.accountSites!().find((site) => site.name === 'Shared Ridge')?.siteId).toBe(created);
+  });
+
+  it('takes the sandbox over when the process serving it is killed, with what that one kept', async () => {
+    const file = await tempDataFile();
+    const starter = fileURLToPath(new URL('../../electron/sandbox/starter.ts', import.meta.url));
+    const code = `const { startBuiltInSandbox } = await import(${JSON.stringify(starter)}); const s = await startBuiltInSandbox({ port: 0, dataFile: ${JSON.stringify(file)} }); console.log(s.url); setInterval(() => {}, 1000);`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.setEncoding('utf8').once('data', (text: string) => resolve(text.trim()));
+        child.once('exit', (code) => reject(new Error(`the serving process ended (${code})`)));
+      });
+      const reached = await start(file);
+      expect(reached.url).toBe(url);
+      const created = await createSite(reached, 'Killed Ridge');
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child.once('exit', resolve));
+      await expect.poll(() => reached.served!(), { interval: 200, timeout: 15_000 }).toBe(false);
+      const serving = await start(file);
+      expect(serving.accountSites).toBeDefined();
+      expect(serving.accountSites!().find((site) => site.name === 'Killed Ridge')?.siteId).toBe(created);
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 });
+
+/** Creates a site of the demo account over the wire; its new site ID. */
+async function createSite(sandbox: BuiltInSandbox, name: string): Promise<string> {
+  const form = new URLSearchParams({ Account: '10001', Sitename: name, Siteid: '', height: '30', Latitude: '45.6770', Longitude: '-111.0429', Description: '', Group: '', Pinstyle: '', key: sandbox.demo.key });
+  const answer = await fetch(`${sandbox.url}${sandbox.servicePath}/SitesAPI`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: form });
+  expect(answer.status).toBe(200);
+  // The answer is the site's ID as an ASMX <string>.
+  const id = /<string[^>]*>(\d+)<\/string>/.exec(await answer.text())?.[1];
+  if (!id) throw new Error('the sandbox did not say the new site ID');
+  return id;
+}

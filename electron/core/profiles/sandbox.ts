@@ -23,6 +23,12 @@ export interface SandboxHandle {
    * stand-in sandbox in a test may have none.
    */
   accountSites?(): SandboxSiteListing[];
+  /**
+   * For a sandbox another Sitewalk process on the same data folder serves (one a folder): whether it
+   * still does. False once that process has closed or died: the runner starts again (and may then
+   * serve the sandbox itself).
+   */
+  served?(): boolean;
   close(): Promise<void>;
 }
 
@@ -44,6 +50,10 @@ export class SandboxRunner {
   }
 
   ensure(): Promise<SandboxHandle> {
+    if (this.handle?.served && !this.handle.served()) {
+      this.handle = null;
+      this.starting = null;
+    }
     if (!this.starting) {
       this.starting = this.starter({ port: 0, dataFile: join(this.dataDir, SANDBOX_STATE_FILE) }).then(
         (handle) => {
