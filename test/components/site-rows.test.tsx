@@ -1,6 +1,7 @@
 // The site list from the keyboard: with 5,000 sites only a few dozen rows exist in the DOM, yet the
 // list is one Tab stop whose arrow keys, Home/End and PgUp/PgDn reach every site (the grid pattern:
 // each row holds the site and its Edit button), the active row scrolled into view; Enter selects.
+import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { userEvent } from 'vitest/browser';
 import { SiteRows } from '../../renderer/src/features/sites/site-rows';
@@ -82,5 +83,28 @@ describe('the site list by keyboard', () => {
     expect(focusedText()).toBe('Edit Tower 5000');
     await userEvent.keyboard('{ArrowLeft}');
     await expect.poll(focusedText).toBe('Tower 5000');
+  });
+
+  it('starts a new search at its first match, not where the list was scrolled', async () => {
+    function Searching() {
+      const [query, setQuery] = useState('');
+      const shown = query ? SITES.filter((site) => site.name.includes(query)) : SITES;
+      return (
+        <div style={{ display: 'flex', flexDirection: 'column', height: 600 }}>
+          <button type="button" onClick={() => setQuery('Tower 3')}>
+            Search
+          </button>
+          <SiteRows sites={shown} selectedId={null} unit="m" searched={query} />
+        </div>
+      );
+    }
+    const { screen } = await renderWithHost({ sites: SITES }, () => <Searching />);
+    const list = document.querySelector<HTMLElement>('.site-rows')!;
+    list.scrollTop = 60_000;
+    list.dispatchEvent(new Event('scroll'));
+    await expect.poll(() => document.querySelector('[role="row"][aria-rowindex="940"]')).not.toBeNull();
+    await screen.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => list.scrollTop).toBe(0);
+    await expect.poll(() => document.querySelector('[role="row"][aria-rowindex="1"] .row-name')?.textContent).toContain('Tower 3000');
   });
 });

@@ -20,7 +20,8 @@ const ROW_HEIGHT = 64;
 const OVERSCAN = 6;
 const COLUMNS = 2;
 
-export function SiteRows({ sites, selectedId, unit }: { sites: SiteView[]; selectedId: string | null; unit: HeightUnit }) {
+/** `searched` names the search and filters the list shows: a new one starts the list at its first match. */
+export function SiteRows({ sites, selectedId, unit, searched = '' }: { sites: SiteView[]; selectedId: string | null; unit: HeightUnit; searched?: string }) {
   const ui = useUi();
   const selection = useSelection();
   const selectionStore = useSelectionStore();
@@ -58,6 +59,15 @@ export function SiteRows({ sites, selectedId, unit }: { sites: SiteView[]; selec
     // Render the rows there now rather than on the scroll event, so the row can take focus.
     setScrollTop(el.scrollTop);
   };
+
+  // A new search or filter shows its first matches, not rows deep in the list where the last one was
+  // scrolled (a selected site still listed is brought into view by the effect below).
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || el.scrollTop === 0) return;
+    el.scrollTop = 0;
+    setScrollTop(0);
+  }, [searched]);
 
   // A pin picked on the map scrolls its row into view, and the list's keys carry on from it.
   useEffect(() => {

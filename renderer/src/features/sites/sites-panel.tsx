@@ -207,7 +207,7 @@ export function SitesPanel({ selectedId, onAddSite, movingId, onToggleMove, draf
             </PartLoader>
           )}
 
-          <SiteRows sites={filtered} selectedId={selectedId} unit={unit} />
+          <SiteRows sites={filtered} selectedId={selectedId} unit={unit} searched={`${query}\n${group}\n${state}`} />
         </>
       )}
     </div>
