@@ -21,6 +21,14 @@ const ENTRIES: OutboxEntryView[] = [
 const entry = (screen: Awaited<ReturnType<typeof renderWithHost>>['screen'], summary: string, state: string) => screen.getByRole('article', { name: `${summary}: ${state}` });
 
 describe('the outbox list', () => {
+  it('says "Gave up", not "Rejected", of an entry the service never refused (it was unavailable every time)', async () => {
+    const gaveUp = entryView({ id: 'e-gave-up', state: 'failed', summary: "Edit site 'Outage one'", attempts: 12, problem: { kind: 'gave-up', message: 'The service is unavailable for now (HTTP 503). Gave up after 12 attempts; retry when the service is working again.', detail: 'HTTP 503' } });
+    const { screen } = await renderWithHost({ entries: [gaveUp, ENTRIES[0]!] }, () => <OutboxPanel />);
+    await expect.element(entry(screen, "Edit site 'Outage one'", 'failed').getByText('Gave up', { exact: true })).toBeVisible();
+    expect(entry(screen, "Edit site 'Outage one'", 'failed').getByText('Rejected', { exact: true }).elements()).toHaveLength(0);
+    await expect.element(entry(screen, "Edit site 'Rejected one'", 'failed').getByText('Rejected', { exact: true })).toBeVisible();
+  });
+
   it('puts each entry under what the user must do, with its badge in words', async () => {
     const { screen } = await renderWithHost({ entries: ENTRIES }, () => <OutboxPanel />);
     await expect.element(screen.getByRole('heading', { name: 'Needs attention (3)' })).toBeVisible();

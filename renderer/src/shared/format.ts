@@ -27,6 +27,14 @@ export const OUTBOX_LABELS: Record<OutboxState, string> = {
   paused: 'Paused',
 };
 
+/**
+ * An outbox entry's word: a failed one the service never refused (Sitewalk stopped trying: the service
+ * was unavailable, or kept answering the same error) "Gave up", not "Rejected".
+ */
+export function outboxLabel(state: OutboxState, problemKind?: string): string {
+  return state === 'failed' && problemKind === 'gave-up' ? 'Gave up' : OUTBOX_LABELS[state];
+}
+
 export function markFor(state: SyncState): PinMark {
   switch (state) {
     case 'pending':

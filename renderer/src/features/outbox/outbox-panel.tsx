@@ -182,7 +182,7 @@ export function OutboxEntry({ entry }: { entry: OutboxEntryView }) {
   return (
     <article className={`entry entry-${entry.state}`} aria-label={`${entry.summary}: ${entry.state}`}>
       <header>
-        <OutboxBadge state={entry.state} />
+        <OutboxBadge state={entry.state} problemKind={entry.problem?.kind} />
         <span className="entry-kind">{entry.kind === 'reprocess' ? 'EUS reprocess' : isCreate ? 'New site' : 'Site change'}</span>
       </header>
       {nameShown !== null && <p className="entry-site">{nameShown}</p>}

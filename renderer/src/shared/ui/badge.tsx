@@ -2,7 +2,7 @@
 import type { OutboxState, SyncState } from '../../../../electron/shared/contract/index';
 import type { PinStyle } from '../../../../electron/shared/domain';
 import { BADGE_URLS, PIN_NAMES, PIN_URLS } from '../sprites';
-import { OUTBOX_LABELS, SYNC_LABELS, SYNC_SHORT, markFor, outboxMark } from '../format';
+import { SYNC_LABELS, SYNC_SHORT, markFor, outboxLabel, outboxMark } from '../format';
 
 export function SyncBadge({ state, short = false }: { state: SyncState; short?: boolean }) {
   const mark = markFor(state);
@@ -21,12 +21,13 @@ export function SyncBadge({ state, short = false }: { state: SyncState; short?: 
   );
 }
 
-export function OutboxBadge({ state }: { state: OutboxState }) {
+/** `problemKind`: the entry's problem, which words a failure Sitewalk gave up on apart from a refusal. */
+export function OutboxBadge({ state, problemKind }: { state: OutboxState; problemKind?: string | undefined }) {
   const mark = outboxMark(state);
   return (
     <span className={`badge badge-${state}`}>
       {mark === 'none' ? <CheckIcon /> : <img src={BADGE_URLS[mark]} alt="" width={18} height={18} />}
-      {OUTBOX_LABELS[state]}
+      {outboxLabel(state, problemKind)}
     </span>
   );
 }
