@@ -194,7 +194,11 @@ async function refusedInput(app: App, page: Page, session: Session, base: string
   const outboxBefore = await allEntries(app.call);
   const callsBefore = (await sitesApiCalls(base)).length;
 
+  // The site just moved is still selected: adding a new one closes its card (at 1024×640 the card
+  // covered the add hint's Cancel).
+  await expect.poll(() => page.locator('[data-site-card]').count(), { message: 'a site card open before adding' }).toBe(1);
   await page.getByRole('button', { name: '+ Add site' }).click();
+  await expect.poll(() => page.locator('[data-site-card]').count(), { message: 'the card closed for the new site' }).toBe(0);
   await page.getByRole('button', { name: 'Use map centre' }).click();
   const form = page.getByRole('region', { name: 'New site' });
   await form.getByLabel('Name', { exact: true }).fill('Half Meter Hill');

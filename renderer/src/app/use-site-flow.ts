@@ -91,6 +91,9 @@ export function useSiteFlow(
     (kind: 'new' | 'pick', opener: FocusTarget) => {
       cancelMove();
       addOpener.current = opener;
+      // A new site is not the selected one: its card closes rather than cover the hint and its Cancel
+      // (at 1024×640 the two share the map's top right).
+      if (kind === 'new') setSelectedId(null);
       interaction.dispatch({ type: 'start-add', purpose: kind });
       focusSoon([() => useCentreRef.current]);
     },
