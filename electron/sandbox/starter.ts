@@ -120,11 +120,13 @@ function reach(address: Address, dataFile: string): BuiltInSandbox {
     served: () => {
       // Asked before each call: the lock is tried again at most once a second.
       if (Date.now() - checkedAt < SERVED_CHECK_MS) return true;
-      // The lock free again: the serving process closed or died (the OS let its lock go).
+      // The lock free again: the serving process closed or died (the OS let its lock go). Or another
+      // serves it now (this address was a dead one's, read before the new one wrote its own).
       const free = holdLock(dataFile);
       free?.close();
-      checkedAt = free === null ? Date.now() : -Infinity;
-      return free === null;
+      const still = free === null && readAddress(dataFile)?.url === address.url;
+      checkedAt = still ? Date.now() : -Infinity;
+      return still;
     },
     close: async () => undefined,
   };

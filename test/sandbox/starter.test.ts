@@ -1,7 +1,7 @@
 // The built-in sandbox's starter, as the hosts hand it to the core: it listens on loopback, lists the
 // demo account's sites in the register's words, and keeps its state in the data file it is given.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -89,6 +89,19 @@ describe('startBuiltInSandbox', () => {
     const third = await start(file);
     expect(third.url).not.toBe(first.url);
     expect(third.accountSites!().find((site) => site.name === 'Shared Ridge')?.siteId).toBe(created);
+  });
+
+  it("leaves an address read before the serving process wrote its own (a dead one's) within a second", async () => {
+    const file = await tempDataFile();
+    const serving = await start(file);
+    const written = readFileSync(`${file}.address`, 'utf8');
+    // As a killed process leaves it, read in the moment before the new one writes its own.
+    writeFileSync(`${file}.address`, JSON.stringify({ pid: 1, url: 'http://127.0.0.1:9', servicePath: serving.servicePath, namespace: serving.namespace }));
+    const reached = await start(file);
+    expect(reached.url).toBe('http://127.0.0.1:9');
+    writeFileSync(`${file}.address`, written);
+    await expect.poll(() => reached.served!(), { interval: 200, timeout: 15_000 }).toBe(false);
+    expect((await start(file)).url).toBe(serving.url);
   });
 
   it('takes the sandbox over when the process serving it is killed, with what that one kept', async () => {
