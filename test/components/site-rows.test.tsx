@@ -99,6 +99,7 @@ describe('the site list by keyboard', () => {
       );
     }
     const { screen } = await renderWithHost({ sites: SITES }, () => <Searching />);
+    await expect.poll(() => document.querySelector('.site-rows')).not.toBeNull();
     const list = document.querySelector<HTMLElement>('.site-rows')!;
     list.scrollTop = 60_000;
     list.dispatchEvent(new Event('scroll'));
