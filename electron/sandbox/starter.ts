@@ -28,6 +28,9 @@ export interface BuiltInSandbox {
   close(): Promise<void>;
 }
 
+/** What the hosts start the built-in sandbox with (the core's SandboxStarter). */
+type StartOptions = { port: number; dataFile: string };
+
 /** Where the serving process listens, beside the data file. */
 interface Address {
   pid: number;
@@ -65,7 +68,7 @@ function readAddress(dataFile: string): Address | null {
   }
 }
 
-export async function startBuiltInSandbox(options: { port: number; dataFile: string }): Promise<BuiltInSandbox> {
+export async function startBuiltInSandbox(options: StartOptions): Promise<BuiltInSandbox> {
   const { dataFile } = options;
   const deadline = Date.now() + ADDRESS_WAIT_MS;
   for (;;) {
@@ -78,13 +81,20 @@ export async function startBuiltInSandbox(options: { port: number; dataFile: str
   }
 }
 
-async function serve(options: { port: number; dataFile: string }, lock: Database.Database): Promise<BuiltInSandbox> {
+async function serve(options: StartOptions, lock: Database.Database): Promise<BuiltInSandbox> {
   const { dataFile } = options;
   let running: Awaited<ReturnType<typeof startSandbox>>;
   try {
     running = await startSandbox({ port: options.port, host: '127.0.0.1', dataFile });
+  } catch (error) {
+    lock.close();
+    throw error;
+  }
+  try {
     writeFileAtomicSync(addressPath(dataFile), `${JSON.stringify({ pid: process.pid, url: running.url, servicePath: running.servicePath, namespace: running.namespace } satisfies Address)}\n`);
   } catch (error) {
+    // No one else could reach a sandbox whose address is not written (a full disk): none runs.
+    await running.close();
     lock.close();
     throw error;
   }
