@@ -8,7 +8,8 @@
 // Exit codes: 0 everything sent (nothing failed, needs review or is paused); 3 some entries failed
 // or need review (see "sitewalk outbox"); 4 the profile is paused (API calls used up, key refused)
 // or has no key; 5 the service could not be reached (entries stay queued); 6 some entries wait to be
-// sent again after a failure that may pass (plain sync; --until-settled waits for them); 1 the data
+// sent again after a failure that may pass, or held while the service says it is away (plain sync;
+// --until-settled waits for them, and through a hold as long as it would retry one entry); 1 the data
 // folder could not be used.
 // JSON (--json): { ok, blocked: { reason, message } | null, status: SyncStatus, concurrency,
 //                  sent (entries this run sent), counts: { pending, sending, done, failed,
@@ -53,8 +54,9 @@ export function syncExitCode(summary: SettleSummary): number {
   if (reason === 'offline') return EXIT.offline;
   if (reason === 'write-failed' || reason === 'no-profile') return EXIT.failed;
   if (summary.counts.failed + summary.counts['needs-review'] > 0) return EXIT.attention;
-  // One pass leaves entries that failed in a way that may pass waiting out their backoff.
-  if (summary.counts.pending + summary.counts.sending > 0) return EXIT.waiting;
+  // One pass leaves entries that failed in a way that may pass waiting out their backoff, or held
+  // while the service says it is away.
+  if (reason === 'unavailable' || summary.counts.pending + summary.counts.sending > 0) return EXIT.waiting;
   return EXIT.ok;
 }
 

@@ -1,8 +1,9 @@
 // How the engine reads its own state for the user: which lane heads can be sent, what blocks the
 // active profile's queue, and what the connection looks like (paused, offline, a request hanging,
 // or what calls and probes last said). Pure: the engine hands in what it knows.
-import type { Blocked, EngineStatus } from './engine-types';
+import type { Blocked, EngineStatus, SettleResult } from './engine-types';
 import { HUNG_AFTER_MS, type ConnectionMonitor } from './connection';
+import type { QueueHold } from './queue-hold';
 import type { OutboxStore } from './store';
 import type { EntryHead } from './types';
 
@@ -60,4 +61,44 @@ export function connectionStatus(profileId: string | null, facts: ConnectionFact
   const waiting = facts.store.countsOf(profileId).pending > 0;
   const nextTryAt = learnt.state === 'not-answering' && waiting && Number.isFinite(facts.retryAt) ? facts.retryAt : null;
   return { state: learnt.state, lastError: learnt.lastError, nextTryAt };
+}
+
+export interface QueueFacts {
+  store: OutboxStore;
+  profileId: string;
+  status: EngineStatus;
+  /** One pass (entries waiting out a backoff or a hold do not hold it), or until settled. */
+  skipWaiting: boolean;
+  now: number;
+  manualSyncAt: number;
+  /** What stops the queue (currentBlock). */
+  block: Blocked | null;
+  held: Pick<QueueHold, 'block' | 'settles'>;
+}
+
+/**
+ * Whether a wait for the profile's queue is over, with nothing in flight: nothing left that could be
+ * sent (null blocked, or the pause or hold that keeps the rest), or the queue is stuck and says why;
+ * null while it is merely waiting for a retry.
+ */
+export function settledQueue(facts: QueueFacts): SettleResult | null {
+  const { store, profileId, status, skipWaiting, now, manualSyncAt, block } = facts;
+  // A held queue waits as a backoff does: one pass does not wait for it.
+  const held = facts.held.block(profileId);
+  let movable = false;
+  for (const [, entries] of store.laneEntries()) {
+    const head = entries[0];
+    if (!isSendable(head, profileId)) continue;
+    if (skipWaiting && (held || waitingUntil(head, now, manualSyncAt) !== null)) continue;
+    movable = true;
+    break;
+  }
+  if (!movable) {
+    // Nothing pending, but entries held by a pause are still unsent: say why.
+    return { blocked: block?.reason === 'paused' && store.countsOf(profileId).paused > 0 ? block : held, status };
+  }
+  // Something could be sent: settled only if the queue is stuck, not if it is merely waiting (a hold
+  // is ridden out until the service has said it is away as many times in a row as an entry is tried).
+  if (block) return { blocked: block, status };
+  return facts.held.settles(profileId) ? { blocked: held, status } : null;
 }

@@ -3,17 +3,19 @@
 // Before a request leaves, the entry is durably 'sending', so a crash mid-call is seen as
 // ambiguous on the next start. After a call, policy.ts decides the next state. When the service is
 // unreachable the engine goes offline and probes with backoff (the host may hint at connectivity
-// too); when the probe answers, sending resumes by itself. With nothing in flight it re-checks the
+// too); when the probe answers, sending resumes by itself. When it answers that it is away (503…),
+// the queue is held and one entry at a time tries it (queue-hold.ts). With nothing in flight it re-checks the
 // service every `checkEveryMs` (a free probe), so the status is never just the last call's result.
 // Its parts: the probe (service-probe.ts), recording a call's answer (record-result.ts), and how
 // the queue and the connection read for the user (engine-status.ts).
 import { atTime, settledWithin, type Clock, type Random, type TimerHandle } from '../clock';
 import type { Blocked, EngineOptions, EngineStatus, SettleResult } from './engine-types';
 import type { CallResult, ReprocessResult, ServiceClient, SiteResult } from '../service/types';
-import { CLOSE_GRACE_MS, DEFAULT_CHECK_EVERY_MS, DEFAULT_PROBE, DEFAULT_RETRY, type RetryPolicy } from './policy';
+import { CLOSE_GRACE_MS, DEFAULT_CHECK_EVERY_MS, DEFAULT_PROBE, DEFAULT_RETRY, HOLD_CAP_MS, type RetryPolicy } from './policy';
+import { QueueHold } from './queue-hold';
 import type { OutboxStore } from './store';
 import { ConnectionMonitor, HUNG_AFTER_MS } from './connection';
-import { connectionStatus, currentBlock, isSendable, waitingUntil } from './engine-status';
+import { connectionStatus, currentBlock, isSendable, settledQueue, waitingUntil } from './engine-status';
 import { recordResult, type RecordContext } from './record-result';
 import { ServiceProbe } from './service-probe';
 import * as transitions from './transitions';
@@ -46,6 +48,7 @@ export class SyncEngine {
   private readonly waiters = new Set<{ skipWaiting: boolean; resolve: (result: SettleResult) => void }>();
   private readonly recorder: RecordContext;
   private readonly probe: ServiceProbe;
+  private readonly held: QueueHold; // the active profile's queue, held while its service says it is away
   /** Cancels the calls still in flight once closing has waited its grace for them. */
   private readonly closing = new AbortController();
 
@@ -60,6 +63,7 @@ export class SyncEngine {
     // Offline, the probe backs off, but never longer than the periodic check: a service that comes
     // back is seen within that time.
     const policy = options.probe ?? DEFAULT_PROBE;
+    this.held = new QueueHold({ ...this.retry, capMs: Math.min(this.retry.capMs, HOLD_CAP_MS) }, this.random);
     this.probe = new ServiceProbe({
       clock: this.clock,
       random: this.random,
@@ -72,6 +76,7 @@ export class SyncEngine {
       changed: () => this.emitStatus(),
       settle: () => this.resolveWaiters(),
       kick: () => this.kick(),
+      answering: (profileId) => void (this.held.serviceAnswered(profileId, this.clock.now()) && this.kick()),
     });
     this.recorder = {
       store: this.store,
@@ -82,6 +87,8 @@ export class SyncEngine {
       scrub: (problem, profileId) => this.options.access.scrub?.(problem, profileId) ?? problem,
       reached: () => this.probe.reached(),
       goOffline: () => this.goOffline(),
+      hold: (entry, error, now) => this.held.hold(entry.profileId, entry.id, error, now),
+      release: (profileId) => void (this.held.release(profileId) && this.kick()),
     };
   }
 
@@ -130,6 +137,7 @@ export class SyncEngine {
    */
   profileChanged(): void {
     if (this.stopped) return;
+    this.held.clear();
     this.probe.reset(this.started);
     this.kick();
   }
@@ -151,7 +159,7 @@ export class SyncEngine {
       online: this.probe.online,
       syncing: this.inflight.size > 0,
       paused: profileId ? this.store.pauseOf(profileId) : null,
-      blocked: this.currentBlock(profileId),
+      blocked: this.currentBlock(profileId) ?? (profileId ? this.held.block(profileId) : null),
       pendingCount: counts ? counts.pending + counts.sending + counts.paused : 0,
       sendingCount: counts ? counts.sending : 0,
       attentionCount: counts ? counts.failed + counts['needs-review'] : 0,
@@ -233,9 +241,12 @@ export class SyncEngine {
 
   private sendDue(profileId: string): void {
     const now = this.clock.now();
-    let earliest = Number.POSITIVE_INFINITY;
+    // Held (the service said it is away): nothing, or one entry to try it.
+    const allowance = this.held.allowance(profileId, now, this.manualSyncAt);
+    let room = allowance ? allowance.entries : Number.POSITIVE_INFINITY;
+    let earliest = allowance && room === 0 ? allowance.until : Number.POSITIVE_INFINITY;
     for (const [lane, entries] of this.store.laneEntries()) {
-      if (this.inflight.size >= this.concurrencyLimit) break;
+      if (this.inflight.size >= this.concurrencyLimit || room === 0) break;
       const head = entries[0];
       if (!isSendable(head, profileId) || this.inflight.has(lane)) continue;
       const until = waitingUntil(head, now, this.manualSyncAt);
@@ -246,8 +257,11 @@ export class SyncEngine {
       // A call still unanswered after HUNG_AFTER_MS turns the status to "not answering" at once.
       this.sentAt.set(lane, now);
       const cancelHung = atTime(this.clock, now + HUNG_AFTER_MS, () => this.emitStatus());
+      if (allowance) this.held.trying(head.id);
+      room--;
       const work = this.send(head).finally(() => {
         cancelHung();
+        this.held.answered(head.id);
         this.sentAt.delete(lane);
         this.inflight.delete(lane);
         this.kick();
@@ -363,22 +377,8 @@ export class SyncEngine {
     const profileId = this.options.activeProfile();
     const status = this.status();
     if (!profileId) return { blocked: status.blocked, status };
-    const now = this.clock.now();
-    let movable = false;
-    for (const [, entries] of this.store.laneEntries()) {
-      const head = entries[0];
-      if (!isSendable(head, profileId)) continue;
-      if (skipWaiting && waitingUntil(head, now, this.manualSyncAt) !== null) continue;
-      movable = true;
-      break;
-    }
-    const block = this.currentBlock(profileId);
-    if (!movable) {
-      // Nothing pending, but entries held by a pause are still unsent: say why.
-      return { blocked: block?.reason === 'paused' && this.store.countsOf(profileId).paused > 0 ? block : null, status };
-    }
-    // Something could be sent: settled only if the queue is stuck, not if it is merely waiting.
-    return block ? { blocked: block, status } : null;
+    const { store, held, manualSyncAt } = this;
+    return settledQueue({ store, profileId, status, skipWaiting, now: this.clock.now(), manualSyncAt, block: this.currentBlock(profileId), held });
   }
 
   private resolveWaiters(): void {

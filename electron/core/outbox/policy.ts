@@ -8,7 +8,11 @@
 // same way for this input every time. "500" cannot tell them apart, the words can: each such
 // answer is compared with the entry's last problem, and after SAME_ANSWER_LIMIT identical answers
 // in a row (the first try and three retries) the entry fails with "The service keeps answering: …".
-// Transport failures, 502/503/504 and timeouts keep the attempt limit (RetryPolicy.maxAttempts).
+// Transport failures and timeouts keep the attempt limit (RetryPolicy.maxAttempts). An answer that
+// says the whole service is away (a gateway's 502/503/504, 429 too many requests) is not this entry's
+// fault: it costs the entry no attempt, and the engine holds the profile's queue, trying one entry at
+// a time on backoff until the service takes requests again (engine.ts), rather than every entry
+// burning its tries on its own clock and giving up in a five-minute maintenance window.
 import { mayHaveBeenApplied, type CallError } from '../service/types';
 import type { Random } from '../clock';
 import { isIdempotent, type EntryHead, type OutboxEntry, type PauseInfo, type Problem } from './types';
@@ -34,6 +38,12 @@ export const SAME_ANSWER_LIMIT = 4;
 export const DEFAULT_CHECK_EVERY_MS = 20_000;
 /** How long closing waits for a call in flight before cancelling it (engine.stop). */
 export const CLOSE_GRACE_MS = 5_000;
+/**
+ * The longest hold after "service unavailable" answers (queue-hold.ts; it grows from the retry policy's
+ * base): a service that comes back is tried again within a minute, one request at a time.
+ */
+export const HOLD_CAP_MS = 60_000;
+
 /** Probe of an unreachable service: first after ~baseMs, then doubling, never more than capMs apart. */
 export const DEFAULT_PROBE: RetryPolicy = { baseMs: 1_000, capMs: 60_000, maxAttempts: Number.POSITIVE_INFINITY };
 
@@ -55,7 +65,10 @@ export type Decision =
   | { state: 'paused'; problem: Problem; pause: Omit<PauseInfo, 'since'> }
   /** May have been applied and resending is not harmless: the user decides. */
   | { state: 'needs-review'; problem: Problem }
-  /** Send again later. `offline` = the service was not reached at all (probe before retrying). */
+  /**
+   * Send again later. `offline` = the service was not reached at all (probe before retrying);
+   * `countsAsAttempt` false = this try is not counted towards giving up (it never left, or the service said it is away).
+   */
   | { state: 'pending'; problem: Problem; offline: boolean; countsAsAttempt: boolean }
   | { state: 'failed'; problem: Problem };
 
@@ -85,6 +98,15 @@ export function isServerException(error: CallError): boolean {
   if (error.kind === 'fault') return error.source !== 'result';
   if (error.kind === 'http') return error.status >= 500 && error.status !== 502 && error.status !== 503 && error.status !== 504;
   return false;
+}
+
+/**
+ * An answer that says the service as a whole cannot take requests now — a gateway's 502, 503 or 504, or
+ * 429 too many requests (not an account out of API calls, which pauses) — rather than anything about
+ * this request.
+ */
+export function isUnavailable(error: CallError): boolean {
+  return error.kind === 'http' && error.retryable && !error.quotaExhausted && [429, 502, 503, 504].includes(error.status);
 }
 
 /** How many tries in a row, this one included, ended with this same answer (the entry's last problem, word for word). */
@@ -124,6 +146,8 @@ export function decide(entry: OutboxEntry, error: CallError, policy: RetryPolicy
   }
   if (error.retryable) {
     const notSent = error.kind === 'network' && error.sent === 'no';
+    // The service being away is not the entry's fault: no attempt spent, no giving up over it.
+    const away = isUnavailable(error);
     if (isServerException(error)) {
       problem.repeats = repeatsOf(entry, problem);
       if (problem.repeats >= SAME_ANSWER_LIMIT) {
@@ -142,7 +166,7 @@ export function decide(entry: OutboxEntry, error: CallError, policy: RetryPolicy
         };
       }
     }
-    if (!notSent && entry.attempts >= policy.maxAttempts) {
+    if (!notSent && !away && entry.attempts >= policy.maxAttempts) {
       return {
         state: 'failed',
         problem: {
@@ -152,7 +176,7 @@ export function decide(entry: OutboxEntry, error: CallError, policy: RetryPolicy
         },
       };
     }
-    return { state: 'pending', problem, offline: notSent, countsAsAttempt: !notSent };
+    return { state: 'pending', problem, offline: notSent, countsAsAttempt: !notSent && !away };
   }
   return { state: 'failed', problem };
 }

@@ -25,6 +25,8 @@ export interface ProbeHost {
   settle(): void;
   /** Sending may resume. */
   kick(): void;
+  /** A probe found the profile's service answering well (a held queue may try it again now). */
+  answering(profileId: string): void;
 }
 
 export class ServiceProbe {
@@ -122,8 +124,10 @@ export class ServiceProbe {
     }
     if (this.stopped) return;
     const now = this.host.clock.now();
-    if (reach.state === 'online') this.host.connection.reached(profileId, now);
-    else this.host.connection.probeFailed(profileId, reach.state, reach.message, now);
+    if (reach.state === 'online') {
+      this.host.connection.reached(profileId, now);
+      this.host.answering(profileId);
+    } else this.host.connection.probeFailed(profileId, reach.state, reach.message, now);
     if (reach.state !== 'offline') {
       // Any HTTP answer means it can be reached; an error page still lets the queue try (and back off).
       this.online = true;

@@ -107,23 +107,25 @@ export function recordWithoutSiteId(entry: OutboxEntry, result: string, problem:
 
 /**
  * A failed call, as policy.decide judged it. `attempts` is the entry's count after the call (a
- * request that never left does not count); `nextAttemptAt` is the backoff for a retry; `carriedBy`
- * the binding that carried the failed try, when not the profile's.
+ * request that never left does not count, nor one the service said it was away for); `left` whether
+ * the request left the machine at all; `nextAttemptAt` is the backoff for a retry; `carriedBy` the
+ * binding that carried the failed try, when not the profile's.
  */
 export function applyDecision(
   entry: OutboxEntry,
   decision: Decision,
   problem: Problem,
-  attempts: number,
+  tries: { attempts: number; left: boolean },
   now: number,
   nextAttemptAt: number | null = null,
   carriedBy?: CarriedBy,
 ): Transition {
+  const { attempts, left } = tries;
   return transition(entry, {
     state: decision.state,
     attempts,
-    // A try that never left comes off the total as it comes off the count.
-    totalAttempts: Math.max(0, entry.totalAttempts - (entry.attempts - attempts)),
+    // A try that never left comes off the total (every try of the request) as it comes off the count.
+    totalAttempts: left ? entry.totalAttempts : Math.max(0, entry.totalAttempts - (entry.attempts - attempts)),
     updatedAt: now,
     nextAttemptAt: decision.state === 'pending' ? nextAttemptAt : null,
     problem,

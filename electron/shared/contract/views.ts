@@ -197,7 +197,8 @@ export interface ChangeSet {
 
 /** Why the active profile's queue cannot move now. */
 export interface BlockedView {
-  reason: 'offline' | 'paused' | 'no-key' | 'no-profile' | 'write-failed';
+  /** unavailable: the service said it cannot take requests now (503…), and the queue is held. */
+  reason: 'offline' | 'paused' | 'no-key' | 'no-profile' | 'write-failed' | 'unavailable';
   message: string;
 }
 

@@ -1,0 +1,168 @@
+// The queue held while the service says it is away (503, 502, 504, 429): on a manual clock with a
+// scripted stand-in for the service client (the same outage against the sandbox over real HTTP is in
+// outage.test.ts). One burst of at most `concurrency` requests, then nothing until the hold ends, then
+// one entry at a time until the service takes a request; no entry spends its tries or gives up over
+// an outage; the status and a one-pass sync say why the queue waits.
+import { describe, expect } from 'vitest';
+import { QueueHold } from '../../electron/core/outbox/queue-hold';
+import { waiting } from '../support/wait';
+import { ERRORS } from './helpers';
+import { create, edit, it, state, type Harness } from './outbox-harness';
+
+/** Lets the engine take every step it can without the clock moving, with nothing in flight (answers recorded, passes made). */
+async function settle(h: Harness): Promise<void> {
+  await h.engine.untilIdle();
+}
+
+/** Lets the engine make the passes it has queued (each is a microtask) while a call is in flight. */
+const passes = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe('outbox: a service that says it is away holds the queue', () => {
+  it('sends one burst, then one entry at a time on backoff, and the rest once the service takes a request', async ({ harness }) => {
+    const h = await harness({ random: () => 0.5, concurrency: 4 });
+    const queued = await h.store.enqueue(Array.from({ length: 20 }, (_, n) => edit(`s${n}`, String(100 + n))));
+    h.engine.kick();
+    await expect.poll(() => h.client.calls.length, waiting('the first burst')).toBe(4);
+    for (const call of h.client.unsettled()) h.client.fail(call, ERRORS.http503());
+    await settle(h);
+    // Held: nothing more goes, however many passes are made.
+    expect(h.engine.status().blocked).toMatchObject({ reason: 'unavailable', message: expect.stringMatching(/HTTP 503.*one entry at a time.*nothing is lost/) });
+    h.engine.kick();
+    await settle(h);
+    expect(h.client.calls).toHaveLength(4);
+
+    // The first hold: half of the retry base (random 0.5 of 1,000 ms); then exactly one entry tries.
+    await h.clock.advance(499);
+    expect(h.client.calls).toHaveLength(4);
+    await h.clock.advance(1);
+    await expect.poll(() => h.client.calls.length, waiting('one entry to try the service')).toBe(5);
+    await passes();
+    expect(h.client.calls).toHaveLength(5);
+    h.client.fail(h.client.unsettled()[0]!, ERRORS.http503());
+    await settle(h);
+
+    // Away again: the hold doubles (1,000 ms), still one at a time.
+    await h.clock.advance(999);
+    expect(h.client.calls).toHaveLength(5);
+    await h.clock.advance(1);
+    await expect.poll(() => h.client.calls.length, waiting('the next entry to try')).toBe(6);
+    await passes();
+    expect(h.client.calls).toHaveLength(6);
+
+    // Taken: the hold ends and the queue goes on at full concurrency.
+    h.client.success(h.client.unsettled()[0]!);
+    await expect.poll(() => h.client.inFlight, waiting('the queue to go on')).toBe(4);
+    h.client.auto = (call) => (h.client.success(call), null);
+    for (const call of h.client.unsettled()) h.client.success(call);
+    await expect.poll(() => queued.every(({ entry }) => state(h, entry.id).state === 'done'), waiting('every edit to be sent')).toBe(true);
+    expect(h.engine.status().blocked).toBeNull();
+    // The answers that said "away" cost no try: each edit counts only the try that went through.
+    for (const { entry } of queued) expect(state(h, entry.id).attempts).toBe(1);
+    expect(h.client.calls).toHaveLength(20 + 5);
+  });
+
+  it('gives up nothing over a ten-minute outage, trying the service at most about twice a minute once the hold has grown', async ({ harness }) => {
+    const h = await harness({ random: () => 0.5 });
+    const [queued] = await h.store.enqueue([edit('s1', '500')]);
+    h.client.auto = () => ({ ok: false, error: ERRORS.http503() });
+    h.engine.kick();
+    await expect.poll(() => h.client.calls.length, waiting('the first answer')).toBe(1);
+    // The harness gives up after 5 attempts. Holds of 0.5, 1, 2, 4… s, at most 30 s (random 0.5 of the 60 s cap).
+    for (let second = 0; second < 600; second += 10) await h.clock.advance(10_000);
+    await settle(h);
+    const tries = h.client.calls.length;
+    expect(tries).toBeGreaterThan(12);
+    expect(tries).toBeLessThanOrEqual(7 + Math.ceil((600_000 - 31_500) / 30_000));
+    expect(state(h, queued!.entry.id)).toMatchObject({ state: 'pending', attempts: 0, totalAttempts: tries });
+    h.client.auto = (call) => (h.client.success(call), null);
+    await h.clock.advance(60_000);
+    await expect.poll(() => state(h, queued!.entry.id).state, waiting('the edit to be sent')).toBe('done');
+    expect(state(h, queued!.entry.id)).toMatchObject({ attempts: 1, totalAttempts: tries + 1 });
+  });
+
+  it('lets one pass settle at once with the reason, and a wait until settled ride out a hold as long as it would retry an entry', async ({ harness }) => {
+    const h = await harness({ random: () => 0.5, concurrency: 1 });
+    await h.store.enqueue([edit('s1', '500'), edit('s2', '501')]);
+    h.engine.kick();
+    await expect.poll(() => h.client.calls.length, waiting('the first try')).toBe(1);
+    h.client.fail(h.client.calls[0]!, ERRORS.http502());
+    const pass = await h.engine.untilIdle();
+    expect(pass.blocked?.reason).toBe('unavailable');
+
+    let settled: { blocked: { reason: string } | null } | null = null;
+    void h.engine.untilSettled().then((result) => (settled = result));
+    // The harness tries an entry 5 times: a wait until settled rides out that many "away" answers in a row.
+    for (let answers = 2; answers <= 5; answers++) {
+      expect(settled).toBeNull();
+      await h.clock.advance(60_000);
+      await expect.poll(() => h.client.calls.length, waiting(`try ${answers}`)).toBe(answers);
+      h.client.fail(h.client.calls[answers - 1]!, ERRORS.http503());
+    }
+    await expect.poll(() => settled?.blocked?.reason ?? null, waiting('the wait to stop and say why')).toBe('unavailable');
+    expect(h.engine.status().pendingCount).toBe(2);
+  });
+
+  it('"Sync now" sends one entry at once instead of waiting out the hold', async ({ harness }) => {
+    const h = await harness({ random: () => 0.99, concurrency: 4 });
+    await h.store.enqueue(Array.from({ length: 6 }, (_, n) => edit(`s${n}`, String(100 + n))));
+    h.engine.kick();
+    await expect.poll(() => h.client.calls.length, waiting('the first burst')).toBe(4);
+    for (const call of h.client.unsettled()) h.client.fail(call, ERRORS.http504());
+    await settle(h);
+    await h.clock.advance(1);
+    h.engine.syncNow();
+    await expect.poll(() => h.client.calls.length, waiting('one entry to try the service')).toBe(5);
+    await passes();
+    expect(h.client.calls).toHaveLength(5);
+  });
+
+  it('holds the queue behind a create that went to review over a 503, and ends the hold on any answer of the service itself', async ({ harness }) => {
+    const h = await harness({ random: () => 0.5, concurrency: 1 });
+    const [created, edited] = await h.store.enqueue([create('local-a'), edit('s2', '502')]);
+    h.engine.kick();
+    await expect.poll(() => h.client.calls.length, waiting('the create')).toBe(1);
+    h.client.fail(h.client.calls[0]!, ERRORS.http503());
+    await expect.poll(() => state(h, created!.entry.id).state, waiting('the create to wait for review')).toBe('needs-review');
+    await settle(h);
+    expect(h.client.calls).toHaveLength(1);
+    expect(h.engine.status().blocked?.reason).toBe('unavailable');
+    await h.clock.advance(500);
+    await expect.poll(() => h.client.calls.length, waiting('the edit to try the service')).toBe(2);
+    // A server exception is the service's own code answering: no longer held, the edit backs off as usual.
+    h.client.fail(h.client.calls[1]!, ERRORS.serverFault());
+    await expect.poll(() => state(h, edited!.entry.id).problem?.kind ?? null, waiting('the answer to be recorded')).toBe('fault');
+    expect(h.engine.status().blocked).toBeNull();
+    expect(state(h, edited!.entry.id).attempts).toBe(1);
+  });
+});
+
+describe('the hold itself', () => {
+  const away = ERRORS.http503();
+
+  it('joins late answers to the hold without lengthening it, and lengthens it for the entry that tried', () => {
+    const hold = new QueueHold({ baseMs: 1_000, capMs: 60_000, maxAttempts: 5 }, () => 0.5);
+    expect(hold.hold('p1', 'a', away, 0)).toBe(500);
+    // b left before the hold began: its answer joins it.
+    expect(hold.hold('p1', 'b', away, 10)).toBe(500);
+    expect(hold.allowance('p1', 499, -Infinity)).toEqual({ entries: 0, until: 500 });
+    expect(hold.allowance('p1', 500, -Infinity)).toEqual({ entries: 1, until: 500 });
+    hold.trying('c');
+    expect(hold.allowance('p1', 600, -Infinity)?.entries).toBe(0);
+    expect(hold.hold('p1', 'c', away, 700)).toBe(1_700);
+    hold.answered('c');
+    // Another profile is not held; a release ends it.
+    expect(hold.allowance('p2', 800, -Infinity)).toBeNull();
+    expect(hold.release('p1')).toBe(true);
+    expect(hold.allowance('p1', 800, -Infinity)).toBeNull();
+  });
+
+  it('lets the next entry go at once when a free probe finds the service answering, never while one is trying', () => {
+    const hold = new QueueHold({ baseMs: 1_000, capMs: 60_000, maxAttempts: 5 }, () => 0.9);
+    hold.hold('p1', 'a', away, 0);
+    expect(hold.serviceAnswered('p1', 100)).toBe(true);
+    expect(hold.allowance('p1', 100, -Infinity)?.entries).toBe(1);
+    hold.trying('b');
+    expect(hold.serviceAnswered('p1', 200)).toBe(false);
+    expect(hold.allowance('p1', 200, -Infinity)?.entries).toBe(0);
+  });
+});
