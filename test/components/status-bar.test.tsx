@@ -90,8 +90,11 @@ describe('the status bar', () => {
     it(`stays one line at ${width}×${height} with the service not answering, changes waiting and one needing attention`, async () => {
       await page.viewport(width, height);
       const connection = { state: 'not-answering' as const, lastError: { message: 'The service answered 503.', at: new Date().toISOString() }, nextTryAt: new Date(Date.now() + 40_000).toISOString() };
-      const { screen } = await renderWithHost({ status: { connection, pendingCount: 1, attentionCount: 1, lastSyncAt: new Date(Date.now() - 120_000).toISOString() } }, bar());
+      // The queue is held meanwhile (one entry at a time tries the service): the pill says so, the bar does not say it twice.
+      const blocked = { reason: 'unavailable' as const, message: 'The service says it cannot take requests now (HTTP 503). Sitewalk holds the queue and tries one entry at a time until it answers again; nothing is lost.' };
+      const { screen } = await renderWithHost({ status: { connection, blocked, pendingCount: 1, attentionCount: 1, lastSyncAt: new Date(Date.now() - 120_000).toISOString() } }, bar());
       await expect.element(screen.getByText('Unavailable')).toBeVisible();
+      expect(screen.getByTestId('blocked').query()).toBeNull();
       const header = screen.getByRole('banner').element() as HTMLElement;
       const top = header.getBoundingClientRect().top;
       // Under a 503 the bar took two lines at 1366×768 and three at 1024×640, pushing the map down.

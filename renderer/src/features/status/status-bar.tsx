@@ -47,7 +47,8 @@ export function StatusBar({ hostDown = false }: { hostDown?: boolean }) {
             <span className="status-text" data-testid="last-sync" title={lastSync}>
               {lastSync}
             </span>
-            {status.blocked && !status.paused && status.online && (
+            {/* A queue held while the service is away is what the pill says ("Unavailable", its next try in the tooltip). */}
+            {status.blocked && status.blocked.reason !== 'unavailable' && !status.paused && status.online && (
               <span className="status-text blocked" data-testid="blocked" title={status.blocked.message}>
                 <Icon name="warn" /> {status.blocked.message}
               </span>
