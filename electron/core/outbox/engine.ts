@@ -4,7 +4,7 @@
 // ambiguous on the next start. After a call, policy.ts decides the next state. When the service is
 // unreachable the engine goes offline and probes with backoff (the host may hint at connectivity
 // too); when the probe answers, sending resumes by itself. When it answers that it is away (503…),
-// the queue is held and one entry at a time tries it (queue-hold.ts). With nothing in flight it re-checks the
+// the queue is held and one entry at a time tries it (queue-hold.ts). Idle, it re-checks the
 // service every `checkEveryMs` (a free probe), so the status is never just the last call's result.
 // Its parts: the probe (service-probe.ts), recording a call's answer (record-result.ts), and how
 // the queue and the connection read for the user (engine-status.ts).
