@@ -9,6 +9,7 @@
 // running together gave different towers the same site ID, and edits went to the wrong tower.
 import { readFileSync, rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { z } from 'zod';
 import { writeFileAtomicSync } from '../node/atomic-file';
 import { DEMO_ACCOUNT, startSandbox } from './index';
 import type { SandboxSite } from './state';
@@ -31,13 +32,9 @@ export interface BuiltInSandbox {
 /** What the hosts start the built-in sandbox with (the core's SandboxStarter). */
 type StartOptions = { port: number; dataFile: string };
 
-/** Where the serving process listens, beside the data file. */
-interface Address {
-  pid: number;
-  url: string;
-  servicePath: string;
-  namespace: string;
-}
+/** Where the serving process listens, beside the data file: the one definition, and its parser. */
+const addressSchema = z.object({ pid: z.number(), url: z.string(), servicePath: z.string(), namespace: z.string() });
+type Address = z.infer<typeof addressSchema>;
 
 const lockPath = (dataFile: string) => `${dataFile}.lock`;
 const addressPath = (dataFile: string) => `${dataFile}.address`;
@@ -61,8 +58,8 @@ function holdLock(dataFile: string): Database.Database | null {
 
 function readAddress(dataFile: string): Address | null {
   try {
-    const parsed = JSON.parse(readFileSync(addressPath(dataFile), 'utf8')) as Partial<Address>;
-    return typeof parsed.url === 'string' && typeof parsed.servicePath === 'string' && typeof parsed.namespace === 'string' && typeof parsed.pid === 'number' ? (parsed as Address) : null;
+    const parsed = addressSchema.safeParse(JSON.parse(readFileSync(addressPath(dataFile), 'utf8')));
+    return parsed.success ? parsed.data : null;
   } catch {
     return null;
   }

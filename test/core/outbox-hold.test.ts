@@ -17,6 +17,16 @@ async function settle(h: Harness): Promise<void> {
 /** Lets the engine make the passes it has queued (each is a microtask) while a call is in flight. */
 const passes = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** Nothing goes until `holdMs` has passed; then exactly one entry tries the service (the `calls`-th call). */
+async function oneTriesAfter(h: Harness, holdMs: number, calls: number): Promise<void> {
+  await h.clock.advance(holdMs - 1);
+  expect(h.client.calls).toHaveLength(calls - 1);
+  await h.clock.advance(1);
+  await expect.poll(() => h.client.calls.length, waiting(`call ${calls}: one entry to try the service`)).toBe(calls);
+  await passes();
+  expect(h.client.calls).toHaveLength(calls);
+}
+
 describe('outbox: a service that says it is away holds the queue', () => {
   it('sends one burst, then one entry at a time on backoff, and the rest once the service takes a request', async ({ harness }) => {
     const h = await harness({ random: () => 0.5, concurrency: 4 });
@@ -32,22 +42,12 @@ describe('outbox: a service that says it is away holds the queue', () => {
     expect(h.client.calls).toHaveLength(4);
 
     // The first hold: half of the retry base (random 0.5 of 1,000 ms); then exactly one entry tries.
-    await h.clock.advance(499);
-    expect(h.client.calls).toHaveLength(4);
-    await h.clock.advance(1);
-    await expect.poll(() => h.client.calls.length, waiting('one entry to try the service')).toBe(5);
-    await passes();
-    expect(h.client.calls).toHaveLength(5);
+    await oneTriesAfter(h, 500, 5);
     h.client.fail(h.client.unsettled()[0]!, ERRORS.http503());
     await settle(h);
 
     // Away again: the hold doubles (1,000 ms), still one at a time.
-    await h.clock.advance(999);
-    expect(h.client.calls).toHaveLength(5);
-    await h.clock.advance(1);
-    await expect.poll(() => h.client.calls.length, waiting('the next entry to try')).toBe(6);
-    await passes();
-    expect(h.client.calls).toHaveLength(6);
+    await oneTriesAfter(h, 1_000, 6);
 
     // Taken: the hold ends and the queue goes on at full concurrency.
     h.client.success(h.client.unsettled()[0]!);

@@ -28,8 +28,9 @@ export const OUTBOX_LABELS: Record<OutboxState, string> = {
 };
 
 /**
- * An outbox entry's word: a failed one the service never refused (Sitewalk stopped trying: the service
- * was unavailable, or kept answering the same error) "Gave up", not "Rejected".
+ * An outbox entry's word: a failed one the service never refused (Sitewalk stopped trying: its calls
+ * kept failing in transit or timing out, or the service kept answering the same error) "Gave up", not
+ * "Rejected". (A service that says it is away costs no try: the queue waits for it instead.)
  */
 export function outboxLabel(state: OutboxState, problemKind?: string): string {
   return state === 'failed' && problemKind === 'gave-up' ? 'Gave up' : OUTBOX_LABELS[state];

@@ -42,8 +42,8 @@ export function northFirstOrder(lat: Float64Array): Uint32Array {
   const keys = new Float64Array(n);
   let unplaced = false;
   for (let k = 0; k < n; k++) {
-    const key = (keys[k] = 0 - lat[k]!);
-    if (key !== key) unplaced = true;
+    keys[k] = 0 - lat[k]!;
+    if (Number.isNaN(keys[k])) unplaced = true;
   }
   if (unplaced) return Uint32Array.from(Array.from(lat, (_, k) => k).sort((a, b) => lat[b]! - lat[a]!));
   const sorted = keys.slice().sort();
