@@ -97,10 +97,11 @@ describe('proxy and gateway answers', () => {
     expect(mayHaveBeenApplied(error)).toBe(true);
   });
 
-  it('turns a 503 with an empty body into a retryable http error', async () => {
+  it('turns a 503 with an empty body into a retryable http error that says when to come back', async () => {
     serving('proxy-503-empty');
     const error = failure(await client('soap12').listRenderingQualities());
-    expect(error).toMatchObject({ kind: 'http', status: 503, body: '', retryable: true });
+    // Its Retry-After: 30, which the outbox's hold waits out (outbox-hold.test.ts).
+    expect(error).toMatchObject({ kind: 'http', status: 503, body: '', retryable: true, retryAfterMs: 30_000 });
     expect(error.detail).toContain('(empty body)');
   });
 

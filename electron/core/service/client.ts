@@ -285,6 +285,8 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
       body: text,
       redact,
       location: redactOrNull(response.headers.get('location'), redact),
+      retryAfter: response.headers.get('retry-after'),
+      date: response.headers.get('date'),
       endpoint,
       truncated: read.tooLarge,
     };

@@ -27,6 +27,9 @@ export interface Answer {
   body: string;
   redact?: (text: string) => string;
   location: string | null;
+  /** The Retry-After and Date headers, when sent (a 503 or 429 saying when to come back). */
+  retryAfter?: string | null;
+  date?: string | null;
   /** The endpoint called, without query: safe to show (the key may be in a GET query). */
   endpoint: string;
   /** The body is the first part of a longer one: reading stopped at the client's limit. */
@@ -201,6 +204,8 @@ export function readFailure(answer: Answer): CallError {
     location: answer.location,
     endpoint: answer.endpoint,
     truncated: answer.truncated === true,
+    retryAfter: answer.retryAfter ?? null,
+    date: answer.date ?? null,
   });
 }
 

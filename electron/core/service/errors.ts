@@ -193,6 +193,27 @@ export interface HttpFacts {
   endpoint: string;
   /** The body is the first part of a longer one that was not read to the end. */
   truncated?: boolean;
+  /** The Retry-After and Date headers, as sent (IIS's 503 of a site taken offline, a gateway's 429). */
+  retryAfter?: string | null;
+  date?: string | null;
+}
+
+/** The longest wait a Retry-After is taken at: a server asking for more is asked again after this. */
+export const RETRY_AFTER_MAX_MS = 15 * 60_000;
+
+/**
+ * How long an answer asks to be left alone, from its Retry-After (RFC 9110 §10.2.3): whole seconds, or
+ * an HTTP-date read against the answer's own Date (the server's clock against itself, so this computer's
+ * clock being wrong does not matter); at most RETRY_AFTER_MAX_MS. Undefined when absent or unreadable.
+ */
+export function retryAfterMs(value: string | null | undefined, date: string | null | undefined): number | undefined {
+  const text = value?.trim() ?? '';
+  if (/^\d{1,10}$/.test(text)) return Math.min(Number(text) * 1000, RETRY_AFTER_MAX_MS);
+  // An HTTP-date names its day and time of day ("Wed, 25 Nov 2026 10:05:00 GMT"), not just numbers.
+  if (!/[A-Za-z]/.test(text) || !/\d{1,2}:\d{2}:\d{2}/.test(text)) return undefined;
+  const [at, sent] = [Date.parse(text), Date.parse(date ?? '')];
+  if (Number.isNaN(at) || Number.isNaN(sent)) return undefined;
+  return Math.min(Math.max(0, at - sent), RETRY_AFTER_MAX_MS);
 }
 
 /** Any non-2xx answer that is not a fault: proxy pages, 404, redirects, empty bodies. */
@@ -259,6 +280,8 @@ export function httpError(facts: HttpFacts): CallError {
     .join('\n');
   const error: CallError = { kind: 'http', status, contentType, body: shown, message, detail, retryable, quotaExhausted, authRejected };
   if (refusedBy) error.refusedBy = refusedBy;
+  const wait = retryable ? retryAfterMs(facts.retryAfter, facts.date) : undefined;
+  if (wait !== undefined) error.retryAfterMs = wait;
   return error;
 }
 

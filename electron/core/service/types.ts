@@ -64,13 +64,23 @@ interface ErrorFaces {
   carriedBy?: CarriedBy;
 }
 
+/** What an http error holds besides its faces. */
+interface HttpErrorFields {
+  kind: 'http';
+  status: number;
+  contentType: string;
+  body: string;
+  /** How long a retryable answer asked to be left alone (its Retry-After), at most RETRY_AFTER_MAX_MS. */
+  retryAfterMs?: number;
+}
+
 export type CallError =
   /** Rejected before sending: nothing left the machine. */
   | (ErrorFaces & { kind: 'invalid-input'; issues: InputIssue[] })
   /** A SOAP fault, or an HTTP GET/POST 500 text/plain exception message, or a 200 result that reads as an error. */
   | (ErrorFaces & { kind: 'fault'; code: string; reason: string; source: 'soap11' | 'soap12' | 'http-text' | 'result' })
   /** Any other non-2xx answer (proxy pages, 404, redirects to a login page…). */
-  | (ErrorFaces & { kind: 'http'; status: number; contentType: string; body: string })
+  | (ErrorFaces & HttpErrorFields)
   /** A 2xx whose body we cannot read as the expected shape. */
   | (ErrorFaces & { kind: 'protocol'; body: string })
   /** The connection failed. sent='no': the service cannot have seen it; 'maybe': it might have. */
