@@ -5,12 +5,12 @@
 import type { ServerResponse } from 'node:http';
 import type { Binding } from '../shared/domain';
 import { ServiceError } from './errors';
-import { INJECTED_FAILURE_MESSAGE, latencyFor, pickFault, PROXY_503_PAGE, type FaultConfig, type FaultMode } from './faults';
+import { INJECTED_FAILURE_MESSAGE, latencyFor, pickFault, proxy503Reply, type FaultConfig, type FaultMode } from './faults';
 import { isOperationName, OPERATION_PARAMS, runOperation, type OperationName, type OperationOutcome, type Params } from './operations';
 import type { PersistentState } from './persistence';
 import { deliverPush, submissionXml } from './push';
 import { CALL_LOG_LIMIT, type CallLogEntry, type PushAttempt } from './state';
-import { TEXT_HTML, writeReply, type Reply } from './bindings/reply';
+import { writeReply, type Reply } from './bindings/reply';
 
 /** How long a response waits for an EUS push before going out anyway. */
 const PUSH_WAIT_MS = 1_000;
@@ -67,7 +67,7 @@ export class CallHandler {
     }
     if (mode === 'proxy503') {
       this.log(binding, operation, params, 'proxy-503', '503 page from a proxy (injected); not applied', 503);
-      return writeReply(res, { status: 503, headers: { 'Content-Type': TEXT_HTML, 'Retry-After': '1' }, body: PROXY_503_PAGE });
+      return writeReply(res, proxy503Reply(faults));
     }
     if (mode === 'failure') {
       const error = new ServiceError(INJECTED_FAILURE_MESSAGE, 'System.Data.SqlClient.SqlException', 'process', 'Server', 'System.Data.SqlClient.SqlConnection.OnError(SqlException exception, Boolean breakConnection)');

@@ -39,6 +39,7 @@ export function buildProgram(): Command {
     .option('--apply-then-drop-rate <r>', 'share of calls applied, then the connection dropped unanswered', rate('--apply-then-drop-rate'))
     .option('--hang-rate <r>', 'share of calls never answered', rate('--hang-rate'))
     .option('--proxy-503-rate <r>', "share of calls answered with a proxy's HTML 503 page, not applied", rate('--proxy-503-rate'))
+    .option('--retry-after <seconds>', "the Retry-After the proxy's 503 sends (default 1)", wholeNumber('--retry-after', 0, 86_400))
     .option('--fault-operations <names>', 'comma-separated operations the faults apply to (default: all)')
     .option('--no-request-validation', "accept markup-like values and query strings over 2,048 characters on HTTP GET/POST, like a service with ASP.NET's request validation turned off")
     .option('--quiet', 'do not print a line per service call')
@@ -60,6 +61,7 @@ interface Flags {
   applyThenDropRate?: number;
   hangRate?: number;
   proxy503Rate?: number;
+  retryAfter?: number;
   faultOperations?: string;
   /** false with --no-request-validation. */
   requestValidation: boolean;
@@ -73,6 +75,7 @@ const FAULT_FLAGS = {
   applyThenDropRate: 'applyThenDropRate',
   hangRate: 'hangRate',
   proxy503Rate: 'proxy503Rate',
+  retryAfter: 'retryAfterSeconds',
 } as const satisfies Partial<Record<keyof Flags, keyof FaultConfig>>;
 
 export function optionsFromFlags(flags: Flags): SandboxOptions {

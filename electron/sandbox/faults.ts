@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { describeIssues } from './state';
 import { OPERATION_NAMES } from './operations';
+import { TEXT_HTML, type Reply } from './bindings/reply';
 
 export interface FaultConfig {
   latencyMs?: number;
@@ -14,6 +15,8 @@ export interface FaultConfig {
   applyThenDropRate?: number;
   hangRate?: number;
   proxy503Rate?: number;
+  /** The proxy's 503 says to come back after this many seconds (Retry-After); 1 when unset. */
+  retryAfterSeconds?: number;
   operations?: string[];
 }
 
@@ -28,6 +31,7 @@ const faultSchema = z
     applyThenDropRate: rate.optional(),
     hangRate: rate.optional(),
     proxy503Rate: rate.optional(),
+    retryAfterSeconds: z.number().int().min(0).max(86_400).optional(),
     operations: z
       .array(z.string().refine((name) => (OPERATION_NAMES as string[]).includes(name), { message: `must be one of ${OPERATION_NAMES.join(', ')}` }))
       .optional(),
@@ -80,6 +84,11 @@ export function documentationFault(config: FaultConfig, random: () => number): b
 
 export function latencyFor(config: FaultConfig, operation: string): number {
   return appliesTo(config, operation) ? (config.latencyMs ?? 0) : 0;
+}
+
+/** The proxy's 503 answer: its page, and when it says to come back. */
+export function proxy503Reply(config: FaultConfig): Reply {
+  return { status: 503, headers: { 'Content-Type': TEXT_HTML, 'Retry-After': String(config.retryAfterSeconds ?? 1) }, body: PROXY_503_PAGE };
 }
 
 /** The HTML page a reverse proxy shows when the service behind it is down. */

@@ -8,7 +8,7 @@ import { readBody, TOO_LARGE } from '../node/http-body';
 import type { Binding } from '../shared/domain';
 import { CallHandler } from './calls';
 import { framework, ServiceError } from './errors';
-import { documentationFault, PROXY_503_PAGE, type FaultConfig } from './faults';
+import { documentationFault, proxy503Reply, type FaultConfig } from './faults';
 import { handleInspect, INSPECT_PREFIX, json, parseJsonBody, refusal, type InspectHost } from './inspect';
 import { isOperationName, type OperationName, type Params } from './operations';
 import { PersistentState } from './persistence';
@@ -160,7 +160,7 @@ export class SandboxServer implements InspectHost {
       req.resume();
       // The proxy in front answers for the whole service, its pages included.
       if (documentationFault(this.calls.faults(), this.settings.random)) {
-        return writeReply(res, { status: 503, headers: { 'Content-Type': TEXT_HTML, 'Retry-After': '1' }, body: PROXY_503_PAGE });
+        return writeReply(res, proxy503Reply(this.calls.faults()));
       }
       return writeReply(res, this.documentation(req, rawQuery));
     }

@@ -57,4 +57,32 @@ describe('a service outage', () => {
     const onService = (await serviceSites(sandbox.url)).filter((site) => site.name.startsWith('Outage '));
     expect(onService.map((site) => site.height)).toEqual(towers.map(() => 50));
   });
+
+  it("waits as long as the proxy's Retry-After asks before one request tries again, and says so", async ({ sandbox, openCore }) => {
+    const clock = createManualClock(Date.now());
+    const core = await openCore({ sandbox: false, clock, retry: { baseMs: 1_000, capMs: 60_000, maxAttempts: 3 } });
+    await useService(core, sandbox.url);
+    const saved = await core.sites.save({ name: 'Retry-After', height: 30, latitude: 45, longitude: -93 });
+    if (!saved.ok) throw new Error('save failed');
+    expect((await core.sync.untilSettled()).blocked).toBeNull();
+
+    // IIS with the site taken offline for maintenance: 503, come back in three minutes.
+    sandbox.setFaults({ proxy503Rate: 1, retryAfterSeconds: 180 });
+    const refused = async () => (await serviceCalls(sandbox.url)).filter((call) => call.outcome === 'proxy-503').length;
+    await core.sites.save({ localId: saved.value.site.localId, height: 50 });
+    const pass = await core.sync.untilIdle();
+    expect(pass.blocked).toMatchObject({ reason: 'unavailable', message: expect.stringMatching(/HTTP 503, asking for 3 min/) });
+    expect(await refused()).toBe(1);
+    const untilNextTry = () => Date.parse(core.sync.status().connection.nextTryAt ?? 'no next try') - clock.now();
+    // Not the backoff's half a second: the three minutes asked for.
+    expect(untilNextTry()).toBe(180_000);
+    await clock.advance(179_999);
+    await core.sync.untilIdle();
+    expect(await refused()).toBe(1);
+
+    sandbox.setFaults({});
+    await clock.advance(1);
+    await expect.poll(() => core.sites.get(saved.value.site.localId)?.syncState, waiting('the edit to be sent after the wait')).toBe('synced');
+    expect((await core.sync.untilSettled()).blocked).toBeNull();
+  });
 });

@@ -5,6 +5,7 @@
 // an outage; the status and a one-pass sync say why the queue waits.
 import { describe, expect } from 'vitest';
 import { QueueHold } from '../../electron/core/outbox/queue-hold';
+import { httpError, RETRY_AFTER_MAX_MS } from '../../electron/core/service/errors';
 import { waiting } from '../support/wait';
 import { ERRORS } from './helpers';
 import { create, edit, it, state, type Harness } from './outbox-harness';
@@ -164,5 +165,57 @@ describe('the hold itself', () => {
     hold.trying('b');
     expect(hold.serviceAnswered('p1', 200)).toBe(false);
     expect(hold.allowance('p1', 200, -Infinity)?.entries).toBe(0);
+  });
+});
+
+describe("a service's Retry-After", () => {
+  const answer = (status: number, retryAfter: string | null, date: string | null = null) =>
+    httpError({ status, statusText: '', contentType: 'text/html', body: '', endpoint: 'https://api.example.test/Service.asmx', retryAfter, date });
+  const asked = (status: number, retryAfter: string | null, date: string | null = null) => {
+    const error = answer(status, retryAfter, date);
+    return error.kind === 'http' ? error.retryAfterMs : 'not an http error';
+  };
+
+  it('is read as seconds, or as a date against the answer\'s own Date, and bounded', () => {
+    expect(asked(503, '120')).toBe(120_000);
+    expect(asked(429, ' 0 ')).toBe(0);
+    // The server's clock against itself: this computer's clock may be hours wrong.
+    expect(asked(503, 'Wed, 25 Nov 2026 10:05:00 GMT', 'Wed, 25 Nov 2026 10:00:30 GMT')).toBe(270_000);
+    expect(asked(503, 'Wed, 25 Nov 2026 09:00:00 GMT', 'Wed, 25 Nov 2026 10:00:30 GMT')).toBe(0);
+    expect(asked(503, '86400')).toBe(RETRY_AFTER_MAX_MS);
+    // A date with nothing to read it against, words, a negative or fractional number: not read.
+    for (const unread of ['Wed, 25 Nov 2026 10:05:00 GMT', 'soon', '-5', '1.5', '', null]) expect(asked(503, unread)).toBeUndefined();
+    for (const unread of ['-5', '1.5', 'soon', '10:05']) expect(asked(503, unread, 'Wed, 25 Nov 2026 10:00:30 GMT')).toBeUndefined();
+    // Only an answer worth trying again says when: a 404's Retry-After means nothing here.
+    expect(asked(404, '120')).toBeUndefined();
+  });
+
+  it('holds the queue at least that long, which a free probe does not shorten and "Sync now" does', () => {
+    const hold = new QueueHold({ baseMs: 1_000, capMs: 60_000, maxAttempts: 5 }, () => 0.5);
+    expect(hold.hold('p1', 'a', answer(503, '120'), 0)).toBe(120_000);
+    expect(hold.block('p1')?.message).toMatch(/HTTP 503, asking for 2 min/);
+    // The WSDL answering does not end the wait the service asked for.
+    expect(hold.serviceAnswered('p1', 1_000)).toBe(false);
+    expect(hold.allowance('p1', 119_999, -Infinity)).toEqual({ entries: 0, until: 120_000 });
+    expect(hold.allowance('p1', 120_000, -Infinity)?.entries).toBe(1);
+    // The person who asks for a sync now is obeyed.
+    expect(hold.allowance('p1', 5_000, 4_000)?.entries).toBe(1);
+    // An answer that asks for less than the backoff waits the backoff (a "0" is not "at once, again").
+    const short = new QueueHold({ baseMs: 1_000, capMs: 60_000, maxAttempts: 5 }, () => 0.5);
+    expect(short.hold('p1', 'a', answer(503, '0'), 0)).toBe(500);
+  });
+
+  it('lengthens a hold when a late answer asks for more, and a probe ends the backoff beyond the asked wait', () => {
+    const hold = new QueueHold({ baseMs: 10_000, capMs: 60_000, maxAttempts: 5 }, () => 0.9);
+    expect(hold.hold('p1', 'a', answer(503, null), 0)).toBe(9_000);
+    // b left before the hold began; its answer asks for 30 s.
+    expect(hold.hold('p1', 'b', answer(503, '30'), 100)).toBe(30_100);
+    // c tried the service after that hold and is told to come back in 5 s; the backoff is longer.
+    const next = hold.hold('p1', 'c', answer(503, '5'), 31_000);
+    expect(next).toBe(31_000 + 18_000);
+    // The probe finds the service answering: the next entry may go once the 5 s asked for are over.
+    expect(hold.serviceAnswered('p1', 32_000)).toBe(true);
+    expect(hold.allowance('p1', 35_999, -Infinity)).toEqual({ entries: 0, until: 36_000 });
+    expect(hold.allowance('p1', 36_000, -Infinity)?.entries).toBe(1);
   });
 });

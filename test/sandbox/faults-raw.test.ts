@@ -65,6 +65,9 @@ describe.each(RAW_BINDINGS)('fault modes over %s', (binding) => {
     expect(response.body).toContain('<title>503 Service Temporarily Unavailable</title>');
     expect(response.body).not.toContain('soap:');
     expect(durableState(sandbox)).toEqual(before);
+    // A maintenance window says how long: the Retry-After the config names.
+    sandbox.setFaults({ proxy503Rate: 1, retryAfterSeconds: 600 });
+    expect((await call(sandbox, binding, 'SitesAPI', createSite(sandbox, `Proxied ${binding}`))).headers['retry-after']).toBe('600');
   });
 });
 

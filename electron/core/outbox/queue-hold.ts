@@ -4,9 +4,10 @@
 // twelfth try, four or five minutes in. Held, nothing more is sent until the hold's end; then one
 // entry tries the service (the others wait for its answer); another "away" answer holds the queue
 // again for longer (full-jitter backoff, doubling, capped), anything else from the service's own
-// code ends the hold and the queue goes on. "Sync now" and a free probe that finds the service
-// answering end the wait at once, still for one entry first. Kept in memory: a new process tries the
-// service afresh.
+// code ends the hold and the queue goes on. A Retry-After in the answer (seconds, or a date) makes the
+// hold at least that long. "Sync now" and a free probe that finds the service answering end the wait at
+// once (the probe not before the Retry-After), still for one entry first. Kept in memory: a new process
+// tries the service afresh.
 import type { Random } from '../clock';
 import type { CallError } from '../service/types';
 import type { Blocked } from './engine-types';
@@ -16,6 +17,8 @@ interface Held {
   profileId: string;
   /** When one entry may try the service again. */
   until: number;
+  /** What the service's Retry-After asked: nothing but the user's "Sync now" ends the hold before it. */
+  notBefore: number;
   /** When the hold was last set or lengthened (a "sync now" after it ends the wait). */
   since: number;
   /** "Away" answers in a row from the entries that tried the service, for the backoff. */
@@ -45,10 +48,18 @@ export class QueueHold {
    */
   hold(profileId: string, entryId: string, error: CallError, now: number): number {
     const held = this.held?.profileId === profileId ? this.held : null;
-    if (held && held.trying !== entryId && held.until > now) return held.until;
+    const asked = error.kind === 'http' ? (error.retryAfterMs ?? 0) : 0;
+    if (held && held.trying !== entryId && held.until > now) {
+      // An answer to a request that left before the hold began: its Retry-After still counts.
+      held.notBefore = Math.max(held.notBefore, now + asked);
+      held.until = Math.max(held.until, held.notBefore);
+      return held.until;
+    }
     const answers = (held?.answers ?? 0) + 1;
-    const until = now + backoffDelay(answers, this.policy, this.random);
-    this.held = { profileId, until, since: now, answers, trying: null, said: error.kind === 'http' ? `HTTP ${error.status}` : error.kind };
+    // The backoff, or longer when the service said how long (never shorter: it may say "0").
+    const until = now + Math.max(backoffDelay(answers, this.policy, this.random), asked);
+    const said = error.kind === 'http' ? `HTTP ${error.status}${asked > 0 ? `, asking for ${describeWait(asked)}` : ''}` : error.kind;
+    this.held = { profileId, until, notBefore: now + asked, since: now, answers, trying: null, said };
     return until;
   }
 
@@ -59,11 +70,15 @@ export class QueueHold {
     return true;
   }
 
-  /** A free probe found the service answering: the entry waiting to try it may go now. */
+  /**
+   * A free probe found the service answering: the entry waiting to try it may go now, or once the wait
+   * the service asked for (Retry-After) is over. True when that is sooner than the hold's end.
+   */
   serviceAnswered(profileId: string, now: number): boolean {
     const held = this.held;
-    if (held?.profileId !== profileId || held.trying !== null || held.until <= now) return false;
-    held.until = now;
+    const earliest = Math.max(now, held?.notBefore ?? now);
+    if (held?.profileId !== profileId || held.trying !== null || held.until <= earliest) return false;
+    held.until = earliest;
     return true;
   }
 
@@ -109,4 +124,10 @@ export class QueueHold {
   clear(): void {
     this.held = null;
   }
+}
+
+/** "45 s", "3 min": a Retry-After as the status says it. */
+function describeWait(ms: number): string {
+  const seconds = Math.ceil(ms / 1000);
+  return seconds < 120 ? `${seconds} s` : `${Math.ceil(seconds / 60)} min`;
 }
