@@ -5,10 +5,9 @@
 // opening the page to the first paint with pins, beside a bare Leaflet page's first paint in the same
 // Chromium (bare-leaflet.ts: the floor a map page cannot beat; target within 1.5× at 1,000 sites),
 // the app's Node RSS once it is drawn, and the time until the app answered (core open). The 50,000
-// figures stand beside the 1,000 ones of the same run (medians of alternating loads, with where the
-// page spent its time to the pins): start-up reads only what the first screen
-// needs, so 50 times the sites may cost at most 1.2× the paint time and 40 MiB more RSS. Last, the
-// register's load time at 100,000 sites. Targets are printed, not asserted.
+// figures stand beside the 1,000 ones of the same run (medians of alternating loads, with where the page
+// spent its time to the pins): start-up reads only what the first screen needs, so 50 times the sites may
+// cost at most 1.2× the paint time and 40 MiB more RSS. Last, the register's load at 100,000 sites.
 import { readFileSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -36,10 +35,10 @@ const TARGET = { paintRatio: 1.2, rssMoreMiB: 40, registerMs: 400, bareRatio: 1.
 /** Page loads of each kind for the comparison with the bare Leaflet page (alternating; medians). */
 const PAINT_ROUNDS = 5;
 /**
- * Page loads at each size for the 50,000-beside-1,000 figure: one load at 1,000 sites spread 385–826 ms
- * in one run, so the median of 5 moved the ratio by ±0.15; 9 narrow that by a quarter (one over the root).
+ * Loads at each size for the 50,000-beside-1,000 figure: one load at 1,000 sites spread 385–826 ms in a
+ * run; medians of 9 gave 1.02–1.24 in two runs of one session, the page unchanged; 15 narrow that by a fifth.
  */
-const SCALE_ROUNDS = 9;
+const SCALE_ROUNDS = 15;
 
 /** A regional WISP's spread: 25 towns with towers around them. */
 function site(k: number) {
@@ -266,11 +265,12 @@ async function prepareRegister(count: number): Promise<{ dataDir: string }> {
  */
 export async function paintAtScale(browser: Browser, few: string, many: string, rounds = SCALE_ROUNDS): Promise<BenchFigure[]> {
   const sources = [few, many] as const;
-  // Alternating, so both sizes meet the same machine load; each figure is the median of its rounds.
+  // Alternating, so both sizes meet the same machine load, each first every other round (neither always
+  // follows the other's app exit and clean-up); each figure is the median of its rounds.
   const starts: [Start[], Start[]] = [[], []];
   const quiet = await waitForQuiet();
   for (let round = 0; round < rounds; round++) {
-    for (const k of [0, 1] as const) starts[k].push(await measureStart(browser, sources[k]));
+    for (const k of round % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const)) starts[k].push(await measureStart(browser, sources[k]));
   }
   const [small, large] = starts.map(medianStart) as [Start, Start];
   const [fewSites, manySites] = SITES.map((count) => count.toLocaleString('en'));
