@@ -114,12 +114,12 @@ describe('the outbox list', () => {
     expect(host.callsOf('retryEntry')).toEqual([['e-failed']]);
   });
 
-  it('counts every try of an entry that was retried, and those since', async () => {
+  it('counts every try of an entry that was retried, and those counting toward giving up', async () => {
     const { screen } = await renderWithHost({ entries: [entryView({ id: 'e-twice', state: 'failed', summary: "Edit site 'Tried twice'", attempts: 1, totalAttempts: 2, problem: problem('The service refused the height.') })] }, () => <OutboxPanel />);
     const tried = entry(screen, "Edit site 'Tried twice'", 'failed');
-    await expect.element(tried.getByText(/· 2 attempts, 1 since retried/)).toBeVisible();
+    await expect.element(tried.getByText(/· 2 attempts, 1 counting toward giving up/)).toBeVisible();
     await tried.getByRole('button', { name: 'Retry' }).click();
-    await expect.element(entry(screen, "Edit site 'Tried twice'", 'pending').getByText(/· 2 attempts, none since retried/)).toBeVisible();
+    await expect.element(entry(screen, "Edit site 'Tried twice'", 'pending').getByText(/· 2 attempts, none counting toward giving up/)).toBeVisible();
   });
 
   it('asks before sending a create the service may have made again, and sends nothing on Cancel', async () => {

@@ -8,8 +8,9 @@ describe('an outbox entry\'s attempts', () => {
     expect(attemptsText({ attempts: 4, totalAttempts: 4 })).toBe('4 attempts');
   });
 
-  it('after Retry or Send again, says every try and those since', () => {
-    expect(attemptsText({ attempts: 1, totalAttempts: 2 })).toBe('2 attempts, 1 since retried');
-    expect(attemptsText({ attempts: 0, totalAttempts: 3 })).toBe('3 attempts, none since retried');
+  it('after Retry or Send again, or answers that the service is away, says every try and those counting toward giving up', () => {
+    expect(attemptsText({ attempts: 1, totalAttempts: 2 })).toBe('2 attempts, 1 counting toward giving up');
+    // Two "away" answers of an outage, nobody having retried anything: not "none since retried".
+    expect(attemptsText({ attempts: 0, totalAttempts: 2 })).toBe('2 attempts, none counting toward giving up');
   });
 });

@@ -77,8 +77,8 @@ export function registerOutboxCommands(program: Command, io: CliIo, options: Cor
               ...entries.map((entry) => [
                 entry.id,
                 entry.state,
-                // Retry starts the count over; the tries before it are still said.
-                entry.totalAttempts > entry.attempts ? `${entry.totalAttempts} (${entry.attempts} since retried)` : String(entry.attempts),
+                // Every try, and those counting toward giving up (Retry starts them over; "away" answers never count).
+                entry.totalAttempts > entry.attempts ? `${entry.totalAttempts} (${entry.attempts} counted)` : String(entry.attempts),
                 entryLine(entry.summary, nameOf(entry)),
                 (entry.problem?.message ?? entry.result ?? (entry.nextAttemptAt ? `retry after ${entry.nextAttemptAt}` : '')) +
                 (entry.carriedBy ? ` [${entry.carriedBy.message}]` : ''),

@@ -132,7 +132,7 @@ export interface OutboxEntryView {
   summary: string;
   /** What will be (or was) sent, in domain names. */
   payload: Record<string, unknown>;
-  /** Tries since they last started over (Send again): what the retry policy counts. */
+  /** Tries since they last started over (Send again), answers that the service was away left out: what the retry policy counts. */
   attempts: number;
   /** Tries of this request in all, Send again or not (a corrected request starts over): at least `attempts`. */
   totalAttempts: number;
