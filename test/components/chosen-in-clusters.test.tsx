@@ -31,7 +31,7 @@ function MapWithChosen() {
   );
 }
 
-const drawn = (key: 'chosenInClusters' | 'clustersDrawn') => () => mapElement()?.dataset[key];
+const drawn = (key: 'chosenInClusters' | 'chosenTags' | 'clustersDrawn') => () => mapElement()?.dataset[key];
 
 describe('a cluster holding selected sites', () => {
   it('says how many of its sites are selected, and follows the selection', async () => {
@@ -41,6 +41,8 @@ describe('a cluster holding selected sites', () => {
 
     await screen.getByRole('button', { name: 'Choose two in the cluster' }).click();
     await expect.poll(drawn('chosenInClusters')).toBe('2');
+    // Its "2 selected" tag is drawn (one cluster: nothing for it to cover).
+    expect(mapElement().dataset['chosenTags']).toBe('1');
     await screen.getByRole('button', { name: 'Choose one in the cluster' }).click();
     await expect.poll(drawn('chosenInClusters')).toBe('1');
     // A selected site outside every cluster is the pin's own ring, not a cluster's.
@@ -50,6 +52,7 @@ describe('a cluster holding selected sites', () => {
     await expect.poll(drawn('chosenInClusters')).toBe('2');
     await screen.getByRole('button', { name: 'Choose none' }).click();
     await expect.poll(drawn('chosenInClusters')).toBe('0');
+    expect(mapElement().dataset['chosenTags']).toBe('0');
     expect(mapElement().dataset['clustersDrawn']).toBe('1');
   });
 });

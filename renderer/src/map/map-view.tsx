@@ -156,6 +156,7 @@ export function MapView(props: MapViewProps) {
         container.dataset['pinsCompact'] = String(info.compact);
         container.dataset['clustersDrawn'] = String(info.clusters);
         container.dataset['chosenInClusters'] = String(info.chosenInClusters);
+        container.dataset['chosenTags'] = String(info.chosenTags);
         container.dataset['pinsOnMap'] = String(layer.size);
       },
     });

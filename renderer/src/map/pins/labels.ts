@@ -15,13 +15,8 @@ export class LabelPlacer {
 
   /** Places the box (left, top, width, height) unless it overlaps a placed one; true when placed. */
   place(left: number, top: number, width: number, height: number): boolean {
-    const right = left + width;
-    const bottom = top + height;
-    const c0 = Math.floor(left / this.cell);
-    const c1 = Math.floor(right / this.cell);
-    const r0 = Math.floor(top / this.cell);
-    const r1 = Math.floor(bottom / this.cell);
-    const b = this.boxes;
+    const [c0, c1, r0, r1] = this.cellsOf(left, top, width, height);
+    const [right, bottom, b] = [left + width, top + height, this.boxes];
     for (let r = r0; r <= r1; r++) {
       for (let c = c0; c <= c1; c++) {
         for (const k of this.cells.get(r * 100_000 + c) ?? []) {
@@ -29,8 +24,15 @@ export class LabelPlacer {
         }
       }
     }
-    const k = b.length;
-    b.push(left, top, right, bottom);
+    this.block(left, top, width, height);
+    return true;
+  }
+
+  /** Takes the box as placed whatever it overlaps: something drawn anyway (a cluster's disc), which labels keep clear of. */
+  block(left: number, top: number, width: number, height: number): void {
+    const [c0, c1, r0, r1] = this.cellsOf(left, top, width, height);
+    const k = this.boxes.length;
+    this.boxes.push(left, top, left + width, top + height);
     for (let r = r0; r <= r1; r++) {
       for (let c = c0; c <= c1; c++) {
         const key = r * 100_000 + c;
@@ -39,7 +41,12 @@ export class LabelPlacer {
         else this.cells.set(key, [k]);
       }
     }
-    return true;
+  }
+
+  /** The grid's first and last column and row the box reaches. */
+  private cellsOf(left: number, top: number, width: number, height: number): [number, number, number, number] {
+    const cell = this.cell;
+    return [Math.floor(left / cell), Math.floor((left + width) / cell), Math.floor(top / cell), Math.floor((top + height) / cell)];
   }
 
   get placed(): number {

@@ -8,6 +8,7 @@ import { touches, uncovered, type Rect } from '../geometry';
 import type { PinMark, Sprite, SpriteSet } from '../../shared/sprites';
 import type { ClusterMark } from './clusters';
 import type { HitGrid } from './hit-grid';
+import { ChosenTags, type Holding } from './chosen-tags';
 import { LabelPlacer, clusterCountText } from './labels';
 import type { Projected } from './pin-set';
 import type { DrawInfo, Pin } from './types';
@@ -66,9 +67,6 @@ export function clusterRadius(count: number): number {
   return count < 10 ? 15 : count < 100 ? 18 : count < 1000 ? 21 : 25;
 }
 
-/** Half the widest "N selected" tag under a cluster. */
-const CHOSEN_TAG_HALF = 48;
-
 /** Pins this far outside the canvas are still drawn: their sprite can reach into it. */
 const MARGIN = 60;
 
@@ -80,7 +78,9 @@ export class PinPainter {
     private readonly canvas: HTMLCanvasElement,
     private readonly ctx: CanvasRenderingContext2D,
     private readonly options: PainterOptions,
-  ) {}
+  ) {
+    this.tags = new ChosenTags(ctx);
+  }
 
   /** The picture is gone (the canvas was resized or removed): the next paint draws everything. */
   forget(): void {
@@ -96,6 +96,7 @@ export class PinPainter {
   }
 
   private readonly labels = new LabelPlacer();
+  private readonly tags: ChosenTags;
   /** Label widths by text: measureText is the slow part of a label. */
   private readonly widths = new Map<string, number>();
 
@@ -184,20 +185,27 @@ export class PinPainter {
       if (frame.chosen?.has(pin.id)) this.drawChosenRing(x, y - sprite.anchorY + sprite.height / 2, Math.max(sprite.width, sprite.height) / 2 + 3);
       ctx.drawImage(sprite.canvas, left, top, sprite.width, sprite.height);
     }
-    let chosenInClusters = 0;
-    for (const i of shownClusters) {
+    const shown: Holding[] = shownClusters.map((i) => {
       const mark = clusters!.marks[i]!;
-      const x = Math.round(clusters!.x[i]! + offsetX);
-      const y = Math.round(clusters!.y[i]! + offsetY);
-      const r = clusterRadius(mark.count);
+      return { x: Math.round(clusters!.x[i]! + offsetX), y: Math.round(clusters!.y[i]! + offsetY), r: clusterRadius(mark.count), held: frame.chosenIn?.(mark) ?? 0 };
+    });
+    const tagged = this.tags.place(shown);
+    let chosenInClusters = 0;
+    shown.forEach((holding, k) => {
+      const mark = clusters!.marks[shownClusters[k]!]!;
+      const { x, y, r, held } = holding;
       hits.add(mark, x - r, y - r, 2 * r, 2 * r);
-      const held = frame.chosenIn?.(mark) ?? 0;
       chosenInClusters += held;
-      // A cluster holding selected sites reaches further: its ring, and "N selected" under it.
-      const reach = held > 0 ? { x: x - CHOSEN_TAG_HALF, y: y - r - 8, w: 2 * CHOSEN_TAG_HALF, h: 2 * r + 34 } : { x: x - r - 4, y: y - r - 4, w: 2 * r + 8, h: 2 * r + 8 };
-      if (strips && !touches(strips, reach.x, reach.y, reach.w, reach.h)) continue;
+      // A cluster holding selected sites reaches further: its ring.
+      const reach = held > 0 ? r + 8 : r + 4;
+      if (strips && !touches(strips, x - reach, y - reach, 2 * reach, 2 * reach)) return;
       this.drawCluster(mark, x, y, r);
-      if (held > 0) this.drawChosenInCluster(held, x, y, r);
+      if (held > 0) this.drawChosenRing(x, y, r + 5);
+    });
+    // "N selected" under the clusters that have room for it, over every disc.
+    for (const k of tagged) {
+      const reach = ChosenTags.reach(shown[k]!);
+      if (!strips || touches(strips, reach.x, reach.y, reach.w, reach.h)) this.tags.draw(shown[k]!, this.palette);
     }
     // Names after every pin, so no pin covers a name; the order is the pins' (north first).
     if (withLabels) {
@@ -246,7 +254,7 @@ export class PinPainter {
         marks[item.mark]++;
       }
     }
-    return { drawn, clusters: clusterCount, chosenInClusters, marks, compact, full: !shift };
+    return { drawn, clusters: clusterCount, chosenInClusters, chosenTags: tagged.size, marks, compact, full: !shift };
   }
 
   /** A numbered disc; a small red dot when a member needs attention, else amber when one waits to be sent. */
@@ -284,33 +292,6 @@ export class PinPainter {
     }
     ctx.textAlign = 'start';
     ctx.textBaseline = 'alphabetic';
-  }
-
-  /**
-   * A cluster holding sites of the selection: the selection's ring around the disc (as on a selected
-   * pin, thinner than the selected pin's), and how many on a tag under it.
-   */
-  private drawChosenInCluster(held: number, x: number, y: number, r: number): void {
-    const ctx = this.ctx;
-    ctx.save();
-    this.strokeHighlightRing(x, y, r + 5, 4, 2);
-    const text = `${clusterCountText(held)} selected`;
-    ctx.font = '700 12px system-ui, sans-serif';
-    const width = Math.min(2 * CHOSEN_TAG_HALF, Math.ceil(ctx.measureText(text).width) + 10);
-    const top = y + r + 9;
-    ctx.beginPath();
-    ctx.roundRect(x - width / 2, top, width, 17, 8);
-    ctx.fillStyle = this.palette.highlightInner;
-    ctx.fill();
-    ctx.lineWidth = 2;
-    ctx.strokeStyle = this.palette.highlightOuter;
-    ctx.stroke();
-    // Dark ink on the yellow in either theme (the outer colour turns light on a dark map).
-    ctx.fillStyle = '#111111';
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.fillText(text, x, top + 9);
-    ctx.restore();
   }
 
   /** A site name right of its pin's head, on a halo of the opposite lightness; skipped when it would overlap another. */
