@@ -2,8 +2,8 @@
 // have their tags cover each other or another cluster's disc, unreadable: every disc is placed first,
 // then the tags, the cluster holding most of the selection first, and a tag that would overlap a disc
 // or a tag placed before it is left out (the cluster's ring still says it holds some). The painter
-// draws the tags after every disc, so none is covered. Placement is worked out for every cluster
-// shown, before a partial redraw skips some, so the same tags are chosen whatever part is drawn.
+// draws the tags after every disc, so none is covered, and draws a frame whole when its tags are not
+// those of the picture it would otherwise shift (a pan can bring a cluster in that takes one away).
 import { LabelPlacer, clusterCountText } from './labels';
 import type { MapPalette } from '../../shared/theme';
 
@@ -44,9 +44,9 @@ export class ChosenTags {
     return tagged;
   }
 
-  /** Where the tag under a cluster may reach: what a partial redraw checks against its strips. */
+  /** Where the tag under a cluster may reach, its border's stroke included: what a partial redraw checks against its strips. */
   static reach({ x, y, r }: Holding): { x: number; y: number; w: number; h: number } {
-    return { x: x - CHOSEN_TAG_HALF, y: y + r + GAP, w: 2 * CHOSEN_TAG_HALF, h: HEIGHT + 1 };
+    return { x: x - CHOSEN_TAG_HALF - 1, y: y + r + GAP - 1, w: 2 * CHOSEN_TAG_HALF + 2, h: HEIGHT + 2 };
   }
 
   /** The tag under the cluster at (x, y) of radius r. */

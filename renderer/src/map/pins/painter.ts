@@ -72,7 +72,8 @@ const MARGIN = 60;
 
 export class PinPainter {
   /** Where and how the canvas was last drawn, so a pan at the same zoom can shift the picture. */
-  private painted: { minX: number; minY: number; zoom: number; compact: boolean } | null = null;
+  /** What the picture on the canvas shows: where, at which zoom, compact or not, and which clusters' tags. */
+  private painted: { minX: number; minY: number; zoom: number; compact: boolean; tags: string } | null = null;
 
   constructor(
     private readonly canvas: HTMLCanvasElement,
@@ -114,6 +115,24 @@ export class PinPainter {
     }
     const compact = zoom < this.options.compactBelowZoom || visible.length > this.options.compactAbove;
 
+    const shownClusters: number[] = [];
+    if (clusters) {
+      for (let i = 0; i < clusters.marks.length; i++) {
+        const x = clusters.x[i]! + offsetX;
+        const y = clusters.y[i]! + offsetY;
+        if (x > -MARGIN && x < w + MARGIN && y > -MARGIN && y < h + MARGIN) shownClusters.push(i);
+      }
+    }
+    const shown: Holding[] = shownClusters.map((i) => {
+      const mark = clusters!.marks[i]!;
+      return { x: Math.round(clusters!.x[i]! + offsetX), y: Math.round(clusters!.y[i]! + offsetY), r: clusterRadius(mark.count), held: frame.chosenIn?.(mark) ?? 0 };
+    });
+    // Which clusters have their "N selected" tag depends on every cluster shown: a pan that brings one
+    // into the margin (or takes one out) can take a drawn tag away or free another; only a full redraw
+    // can say that, so a frame whose tags differ is drawn whole.
+    const tagged = this.tags.place(shown);
+    const tags = [...tagged].map((k) => `${clusters!.marks[shownClusters[k]!]!.id}:${shown[k]!.held}`).join(' ');
+
     const before = this.painted;
     const dx = before ? frame.minX - before.minX : 0;
     const dy = before ? frame.minY - before.minY : 0;
@@ -124,6 +143,7 @@ export class PinPainter {
       hiddenId === null &&
       before.zoom === zoom &&
       before.compact === compact &&
+      before.tags === tags &&
       Math.abs(dx) < w / 2 &&
       Math.abs(dy) < h / 2;
     // The uncovered strips (canvas CSS pixels) when shifting; null = draw everything.
@@ -146,14 +166,6 @@ export class PinPainter {
       ctx.clearRect(0, 0, w, h);
     }
 
-    const shownClusters: number[] = [];
-    if (clusters) {
-      for (let i = 0; i < clusters.marks.length; i++) {
-        const x = clusters.x[i]! + offsetX;
-        const y = clusters.y[i]! + offsetY;
-        if (x > -MARGIN && x < w + MARGIN && y > -MARGIN && y < h + MARGIN) shownClusters.push(i);
-      }
-    }
     const withLabels = frame.labels && !compact;
     if (withLabels) {
       this.labels.reset();
@@ -185,11 +197,6 @@ export class PinPainter {
       if (frame.chosen?.has(pin.id)) this.drawChosenRing(x, y - sprite.anchorY + sprite.height / 2, Math.max(sprite.width, sprite.height) / 2 + 3);
       ctx.drawImage(sprite.canvas, left, top, sprite.width, sprite.height);
     }
-    const shown: Holding[] = shownClusters.map((i) => {
-      const mark = clusters!.marks[i]!;
-      return { x: Math.round(clusters!.x[i]! + offsetX), y: Math.round(clusters!.y[i]! + offsetY), r: clusterRadius(mark.count), held: frame.chosenIn?.(mark) ?? 0 };
-    });
-    const tagged = this.tags.place(shown);
     let chosenInClusters = 0;
     shown.forEach((holding, k) => {
       const mark = clusters!.marks[shownClusters[k]!]!;
@@ -235,7 +242,7 @@ export class PinPainter {
     for (const { pin, x, y } of highlighted) this.drawHighlighted(sprites.get(pin.style, pin.mark, false), x, y, pin, hits, pin.id === movableId);
     if (strips) ctx.restore();
     hits.end();
-    this.painted = { minX: frame.minX, minY: frame.minY, zoom, compact };
+    this.painted = { minX: frame.minX, minY: frame.minY, zoom, compact, tags };
 
     // Sites on the canvas: a pin counts one, a cluster its members.
     const marks: Record<PinMark, number> = { none: 0, pending: 0, failed: 0, review: 0 };

@@ -28,7 +28,7 @@ export interface DrawInfo {
   clusters: number;
   /** Sites of the selection that the drawn clusters hold. */
   chosenInClusters: number;
-  /** Clusters holding some of the selection whose "N selected" tag is drawn (one that would cover another is left out). */
+  /** Clusters holding some of the selection whose "N selected" tag is shown (one that would cover another is left out). */
   chosenTags: number;
   /** Of those, how many carry each state badge. */
   marks: Record<PinMark, number>;
