@@ -140,7 +140,7 @@ describe('outbox: a service that says it is away holds the queue', () => {
 describe('the hold itself', () => {
   const away = ERRORS.http503();
 
-  it('joins late answers to the hold without lengthening it, and lengthens it for the entry that tried', () => {
+  it('joins late answers to the hold without lengthening it (nor resetting the entry trying), and lengthens it for the entry that tried', () => {
     const hold = new QueueHold({ baseMs: 1_000, capMs: 60_000, maxAttempts: 5 }, () => 0.5);
     expect(hold.hold('p1', 'a', away, 0)).toBe(500);
     // b left before the hold began: its answer joins it.
@@ -149,6 +149,9 @@ describe('the hold itself', () => {
     expect(hold.allowance('p1', 500, -Infinity)).toEqual({ entries: 1, until: 500 });
     hold.trying('c');
     expect(hold.allowance('p1', 600, -Infinity)?.entries).toBe(0);
+    // d's slow answer comes after the hold's end while c is trying the service: it joins, c still trying.
+    expect(hold.hold('p1', 'd', away, 650)).toBe(500);
+    expect(hold.allowance('p1', 660, -Infinity)?.entries).toBe(0);
     expect(hold.hold('p1', 'c', away, 700)).toBe(1_700);
     hold.answered('c');
     // Another profile is not held; a release ends it.
@@ -183,6 +186,12 @@ describe("a service's Retry-After", () => {
     expect(asked(503, 'Wed, 25 Nov 2026 10:05:00 GMT', 'Wed, 25 Nov 2026 10:00:30 GMT')).toBe(270_000);
     expect(asked(503, 'Wed, 25 Nov 2026 09:00:00 GMT', 'Wed, 25 Nov 2026 10:00:30 GMT')).toBe(0);
     expect(asked(503, '86400')).toBe(RETRY_AFTER_MAX_MS);
+    expect(asked(503, '99999999999')).toBe(RETRY_AFTER_MAX_MS);
+    // A header sent twice reaches the client joined: its first value.
+    expect(asked(503, '120, 120')).toBe(120_000);
+    // asctime names no zone and is GMT all the same, whatever this computer's zone (the suite's may be any).
+    expect(asked(503, 'Wed Nov 25 10:05:00 2026', 'Wed, 25 Nov 2026 10:00:30 GMT')).toBe(270_000);
+    expect(asked(503, 'Wednesday, 25-Nov-26 10:05:00 GMT', 'Wed Nov 25 10:00:30 2026')).toBe(270_000);
     // A date with nothing to read it against, words, a negative or fractional number: not read.
     for (const unread of ['Wed, 25 Nov 2026 10:05:00 GMT', 'soon', '-5', '1.5', '', null]) expect(asked(503, unread)).toBeUndefined();
     for (const unread of ['-5', '1.5', 'soon', '10:05']) expect(asked(503, unread, 'Wed, 25 Nov 2026 10:00:30 GMT')).toBeUndefined();
@@ -208,8 +217,12 @@ describe("a service's Retry-After", () => {
   it('lengthens a hold when a late answer asks for more, and a probe ends the backoff beyond the asked wait', () => {
     const hold = new QueueHold({ baseMs: 10_000, capMs: 60_000, maxAttempts: 5 }, () => 0.9);
     expect(hold.hold('p1', 'a', answer(503, null), 0)).toBe(9_000);
-    // b left before the hold began; its answer asks for 30 s.
+    // b left before the hold began; its answer asks for 30 s, past the hold's end: the hold is set
+    // again from it (a "Sync now" pressed before it no longer ends it), and the status quotes it.
+    expect(hold.allowance('p1', 50, 40)?.entries).toBe(1);
     expect(hold.hold('p1', 'b', answer(503, '30'), 100)).toBe(30_100);
+    expect(hold.allowance('p1', 150, 40)?.entries).toBe(0);
+    expect(hold.block('p1')?.message).toMatch(/HTTP 503, asking for 30 s/);
     // c tried the service after that hold and is told to come back in 5 s; the backoff is longer.
     const next = hold.hold('p1', 'c', answer(503, '5'), 31_000);
     expect(next).toBe(31_000 + 18_000);

@@ -44,21 +44,27 @@ export class QueueHold {
   /**
    * The service said it is away in answer to `entryId`: the queue is held (longer when the entry was
    * the one trying it, or nothing held it yet); returns the hold's end. An answer to a request that left
-   * before the hold began only joins it.
+   * before the hold began (or while another entry is trying the service) joins it, lengthened only as
+   * far as its Retry-After asks.
    */
   hold(profileId: string, entryId: string, error: CallError, now: number): number {
     const held = this.held?.profileId === profileId ? this.held : null;
     const asked = error.kind === 'http' ? (error.retryAfterMs ?? 0) : 0;
-    if (held && held.trying !== entryId && held.until > now) {
-      // An answer to a request that left before the hold began: its Retry-After still counts.
-      held.notBefore = Math.max(held.notBefore, now + asked);
-      held.until = Math.max(held.until, held.notBefore);
+    const said = error.kind === 'http' ? `HTTP ${error.status}${asked > 0 ? `, asking for ${describeWait(asked)}` : ''}` : error.kind;
+    if (held && held.trying !== entryId && (held.until > now || held.trying !== null)) {
+      if (asked > 0) held.notBefore = Math.max(held.notBefore, now + asked);
+      if (held.notBefore > held.until) {
+        // It asks for longer than the hold has left: the hold is set again from now, so a "Sync now"
+        // pressed before this answer no longer ends it, and the status quotes it.
+        held.until = held.notBefore;
+        held.since = now;
+        held.said = said;
+      }
       return held.until;
     }
     const answers = (held?.answers ?? 0) + 1;
     // The backoff, or longer when the service said how long (never shorter: it may say "0").
     const until = now + Math.max(backoffDelay(answers, this.policy, this.random), asked);
-    const said = error.kind === 'http' ? `HTTP ${error.status}${asked > 0 ? `, asking for ${describeWait(asked)}` : ''}` : error.kind;
     this.held = { profileId, until, notBefore: now + asked, since: now, answers, trying: null, said };
     return until;
   }

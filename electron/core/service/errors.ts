@@ -202,18 +202,26 @@ export interface HttpFacts {
 export const RETRY_AFTER_MAX_MS = 15 * 60_000;
 
 /**
- * How long an answer asks to be left alone, from its Retry-After (RFC 9110 §10.2.3): whole seconds, or
- * an HTTP-date read against the answer's own Date (the server's clock against itself, so this computer's
- * clock being wrong does not matter); at most RETRY_AFTER_MAX_MS. Undefined when absent or unreadable.
+ * How long an answer asks to be left alone, from its Retry-After (RFC 9110 §10.2.3): whole seconds (the
+ * first, when a repeated header joined them: "120, 120"), or an HTTP-date read against the answer's own
+ * Date (the server's clock against itself, so this computer's clock and time zone do not matter); at
+ * most RETRY_AFTER_MAX_MS. Undefined when absent or unreadable, or a date with no Date to read it by.
  */
 export function retryAfterMs(value: string | null | undefined, date: string | null | undefined): number | undefined {
   const text = value?.trim() ?? '';
-  if (/^\d{1,10}$/.test(text)) return Math.min(Number(text) * 1000, RETRY_AFTER_MAX_MS);
+  const seconds = /^(\d+)\s*(?:,\s*\d+\s*)*$/.exec(text);
+  if (seconds) return Math.min(Number(seconds[1]) * 1000, RETRY_AFTER_MAX_MS);
   // An HTTP-date names its day and time of day ("Wed, 25 Nov 2026 10:05:00 GMT"), not just numbers.
   if (!/[A-Za-z]/.test(text) || !/\d{1,2}:\d{2}:\d{2}/.test(text)) return undefined;
-  const [at, sent] = [Date.parse(text), Date.parse(date ?? '')];
+  const [at, sent] = [httpDate(text), httpDate(date ?? '')];
   if (Number.isNaN(at) || Number.isNaN(sent)) return undefined;
   return Math.min(Math.max(0, at - sent), RETRY_AFTER_MAX_MS);
+}
+
+/** An HTTP-date's instant. Every form is GMT, but asctime's ("Sun Nov  6 08:49:37 1994") says no zone, which Date.parse reads as local time. */
+function httpDate(text: string): number {
+  const trimmed = text.trim();
+  return Date.parse(/\b(?:GMT|UTC|UT)\b|[+-]\d{4}$/.test(trimmed) ? trimmed : `${trimmed} GMT`);
 }
 
 /** Any non-2xx answer that is not a fault: proxy pages, 404, redirects, empty bodies. */
