@@ -71,8 +71,7 @@ export function clusterRadius(count: number): number {
 const MARGIN = 60;
 
 export class PinPainter {
-  /** Where and how the canvas was last drawn, so a pan at the same zoom can shift the picture. */
-  /** What the picture on the canvas shows: where, at which zoom, compact or not, and which clusters' tags. */
+  /** Where and how the canvas was last drawn (and which clusters' tags), so a pan at the same zoom can shift the picture. */
   private painted: { minX: number; minY: number; zoom: number; compact: boolean; tags: string } | null = null;
 
   constructor(
