@@ -15,10 +15,15 @@ export class LabelPlacer {
 
   /** Places the box (left, top, width, height) unless it overlaps a placed one; true when placed. */
   place(left: number, top: number, width: number, height: number): boolean {
-    const [c0, c1, r0, r1] = this.cellsOf(left, top, width, height);
-    const [right, bottom, b] = [left + width, top + height, this.boxes];
-    for (let r = r0; r <= r1; r++) {
-      for (let c = c0; c <= c1; c++) {
+    // Called for every label of every frame: no arrays made per call.
+    const right = left + width;
+    const bottom = top + height;
+    const cell = this.cell;
+    const b = this.boxes;
+    const c1 = Math.floor(right / cell);
+    const r1 = Math.floor(bottom / cell);
+    for (let r = Math.floor(top / cell); r <= r1; r++) {
+      for (let c = Math.floor(left / cell); c <= c1; c++) {
         for (const k of this.cells.get(r * 100_000 + c) ?? []) {
           if (left < b[k + 2]! && right > b[k]! && top < b[k + 3]! && bottom > b[k + 1]!) return false;
         }
@@ -30,23 +35,19 @@ export class LabelPlacer {
 
   /** Takes the box as placed whatever it overlaps: something drawn anyway (a cluster's disc), which labels keep clear of. */
   block(left: number, top: number, width: number, height: number): void {
-    const [c0, c1, r0, r1] = this.cellsOf(left, top, width, height);
+    const cell = this.cell;
     const k = this.boxes.length;
     this.boxes.push(left, top, left + width, top + height);
-    for (let r = r0; r <= r1; r++) {
-      for (let c = c0; c <= c1; c++) {
+    const c1 = Math.floor((left + width) / cell);
+    const r1 = Math.floor((top + height) / cell);
+    for (let r = Math.floor(top / cell); r <= r1; r++) {
+      for (let c = Math.floor(left / cell); c <= c1; c++) {
         const key = r * 100_000 + c;
         const bucket = this.cells.get(key);
         if (bucket) bucket.push(k);
         else this.cells.set(key, [k]);
       }
     }
-  }
-
-  /** The grid's first and last column and row the box reaches. */
-  private cellsOf(left: number, top: number, width: number, height: number): [number, number, number, number] {
-    const cell = this.cell;
-    return [Math.floor(left / cell), Math.floor((left + width) / cell), Math.floor(top / cell), Math.floor((top + height) / cell)];
   }
 
   get placed(): number {
