@@ -9,7 +9,7 @@ import { BODY_LIMITS, type ApiEvent, type ApiMethod } from '../shared/contract/i
 import { HostApiError, type HostApi } from '../core/host-api';
 import { CONTENT_SECURITY_POLICY } from './content-security-policy';
 import { answerTile, tileHeaders, type TileCache, type TileProvider } from '../core/tiles';
-import { readBody } from '../node/http-body';
+import { closeAfterAnswer, readBody } from '../node/http-body';
 import { checkRequestSource, createToken, hasTileCookie, hasToken, tileCookieName } from './guards';
 import { lookupStatic, openStatic } from './static-files';
 
@@ -158,7 +158,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
     const limit = Math.max(bodyLimit, Object.hasOwn(BODY_LIMITS, method) ? (BODY_LIMITS[method as ApiMethod] ?? 0) : 0);
     const body = await readBody(request, limit);
     if (body === 'too-large') {
-      response.setHeader('Connection', 'close');
+      closeAfterAnswer(request, response);
       return sendError(response, 413, 'too-large', `The request is larger than ${limit} bytes; nothing was done.`);
     }
     let args: unknown = [];
@@ -184,7 +184,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
   /**
    * openBulkFile with the file as the raw body (its name percent-encoded in X-Sitewalk-File-Name):
    * written to a held file as it arrives, never whole in memory. Past the limit — declared or found —
-   * the answer is 413 with the sentence, nothing more is read and the connection closes.
+   * the answer is 413 with the sentence, nothing more is kept and the connection closes (closeAfterAnswer).
    */
   async function serveUpload(request: IncomingMessage, response: ServerResponse): Promise<void> {
     let name: string;
@@ -196,8 +196,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
     const declared = request.headers['content-length'] === undefined ? null : Number(request.headers['content-length']);
     const answer = await hostApi.receiveBulkFile(name, request, declared !== null && Number.isFinite(declared) ? declared : null);
     if ('tooLarge' in answer) {
-      response.setHeader('Connection', 'close');
-      response.once('finish', () => request.socket.destroySoon());
+      closeAfterAnswer(request, response);
       return sendError(response, 413, 'too-large', answer.tooLarge);
     }
     sendJson(response, 200, { value: answer });

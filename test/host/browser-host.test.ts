@@ -191,6 +191,7 @@ describe('calls', () => {
     const held = readdirSync(uploads).sort();
     const answer = await new Promise<{ status: number; body: string; sent: number }>((resolve, reject) => {
       let sent = 0;
+      let answered = false;
       const request = httpRequest(
         {
           host: '127.0.0.1',
@@ -201,14 +202,18 @@ describe('calls', () => {
           agent: false,
         },
         (response) => {
+          answered = true;
           let body = '';
           response.setEncoding('utf8');
           response.on('data', (chunk: string) => (body += chunk));
           response.on('end', () => resolve({ status: response.statusCode ?? 0, body, sent }));
         },
       );
-      // Written until the host answers (or gives up on the connection), never ended by this side.
-      request.on('error', () => undefined);
+      // Written until the host answers (or gives up on the connection), never ended by this side. A
+      // connection lost before the answer came is the failure it is, not a wait until the test's timeout.
+      request.on('error', (error) => {
+        if (!answered) reject(new Error(`the connection ended before the host answered: ${error.message}`));
+      });
       const piece = Buffer.alloc(1024 * 1024, 0x61);
       const pump = () => {
         while (sent < 200 * 1024 * 1024 && !request.destroyed) {
