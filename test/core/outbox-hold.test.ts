@@ -10,6 +10,8 @@ import { waiting } from '../support/wait';
 import { ERRORS } from './helpers';
 import { create, edit, it, state, type Harness } from './outbox-harness';
 
+const ERRORS_503 = { status: 503, statusText: 'Service Unavailable', contentType: 'text/html', body: '', endpoint: 'https://api.example.test/Service.asmx' };
+
 /** Lets the engine take every step it can without the clock moving, with nothing in flight (answers recorded, passes made). */
 async function settle(h: Harness): Promise<void> {
   await h.engine.untilIdle();
@@ -115,6 +117,25 @@ describe('outbox: a service that says it is away holds the queue', () => {
     await expect.poll(() => h.client.calls.length, waiting('one entry to try the service')).toBe(5);
     await passes();
     expect(h.client.calls).toHaveLength(5);
+  });
+
+  it('says the later next try when a late answer lengthens the hold, and tries no sooner', async ({ harness }) => {
+    const h = await harness({ random: () => 0.5, concurrency: 2 });
+    await h.store.enqueue([edit('s1', '500'), edit('s2', '501')]);
+    const t0 = h.clock.now();
+    h.engine.kick();
+    await expect.poll(() => h.client.calls.length, waiting('the first burst')).toBe(2);
+    const [first, late] = h.client.unsettled();
+    h.client.fail(first!, ERRORS.http503());
+    await passes();
+    await expect.poll(() => h.engine.status().connection.nextTryAt, waiting('the first hold to be said')).toBe(t0 + 500);
+    // The other request's answer comes later and asks for 30 s: the status says so at once.
+    await h.clock.advance(100);
+    h.client.fail(late!, httpError({ ...ERRORS_503, retryAfter: '30' }));
+    await settle(h);
+    expect(h.engine.status().connection.nextTryAt).toBe(t0 + 30_100);
+    expect(h.engine.status().blocked?.message).toMatch(/asking for 30 s/);
+    await oneTriesAfter(h, 30_000, 3);
   });
 
   it('holds the queue behind a create that went to review over a 503, and ends the hold on any answer of the service itself', async ({ harness }) => {

@@ -120,10 +120,7 @@ export class SyncEngine {
     });
   }
 
-  /**
-   * The user's "sync now": backoff waits are skipped, and the service is probed at once (free), so
-   * the status says how it is now.
-   */
+  /** The user's "sync now": backoff waits are skipped; the service is probed at once (free), so the status is now's. */
   syncNow(): void {
     this.manualSyncAt = this.clock.now();
     // Always asked afresh, queue or not: "Sync now" must never leave a stale status standing.
@@ -268,7 +265,9 @@ export class SyncEngine {
       });
       this.inflight.set(lane, work);
     }
-    if (earliest < this.retryAt || (this.retryTimer === null && Number.isFinite(earliest))) this.armRetry(earliest);
+    // Held shut: set to the hold's end, later too (a late answer lengthened it; the status says it), else only earlier.
+    const shut = allowance?.entries === 0 && earliest !== this.retryAt;
+    if (shut || earliest < this.retryAt || this.retryTimer === null) this.armRetry(earliest);
   }
 
   private armRetry(at: number): void {
