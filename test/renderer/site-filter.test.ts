@@ -25,6 +25,26 @@ describe('the site filter', () => {
     expect(ids(filterSites(sites, { ...NO_FILTER, query: 'south' }))).toEqual(['b']);
   });
 
+  it('matches each word where a word of the site begins, not anywhere inside one', () => {
+    const bulk = [
+      siteView({ localId: 't12', name: 'Bulk Tower 12', siteId: '5512', group: '', syncState: 'synced' }),
+      siteView({ localId: 't120', name: 'Bulk Tower 120', siteId: '5513', group: '', syncState: 'synced' }),
+      siteView({ localId: 't312', name: 'Bulk Tower 312', siteId: '1299', group: '', syncState: 'synced' }),
+      siteView({ localId: 't7', name: 'Bulk Tower 7', siteId: '4120', group: '', syncState: 'synced' }),
+      siteView({ localId: 'twr', name: 'TWR12-North', siteId: null, group: 'Water-tower', syncState: 'pending' }),
+    ];
+    // "12" inside 312, 5512 or 4120 is not what "Bulk Tower 12" means; an ID that begins with it is.
+    expect(ids(filterSites(bulk, { ...NO_FILTER, query: 'Bulk Tower 12' }))).toEqual(['t12', 't120', 't312']);
+    expect(ids(filterSites(bulk, { ...NO_FILTER, query: '12' }))).toEqual(['t12', 't120', 't312', 'twr']);
+    // Letters and digits run together are two words; after a hyphen a word begins.
+    expect(ids(filterSites(bulk, { ...NO_FILTER, query: 'north' }))).toEqual(['twr']);
+    expect(ids(filterSites(bulk, { ...NO_FILTER, query: 'tower' }))).toEqual(['t12', 't120', 't312', 't7', 'twr']);
+    expect(ids(filterSites(bulk, { ...NO_FILTER, query: 'ower' }))).toEqual([]);
+    expect(ids(filterSites(bulk, { ...NO_FILTER, query: 'twr12-n' }))).toEqual(['twr']);
+    // A word that begins with a sign is looked for anywhere.
+    expect(ids(filterSites(bulk, { ...NO_FILTER, query: '-north' }))).toEqual(['twr']);
+  });
+
   it('filters by group and by state, "needs attention" being failed or needs review', () => {
     expect(ids(filterSites(sites, { ...NO_FILTER, group: 'North' }))).toEqual(['a', 'c']);
     expect(ids(filterSites(sites, { ...NO_FILTER, state: 'pending' }))).toEqual(['c']);
