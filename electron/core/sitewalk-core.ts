@@ -41,6 +41,8 @@ export interface EntryStanding {
   siteId: string | null;
   /** The service's answer once done, else the problem's sentence ('' when none). */
   message: string;
+  /** A pending entry that cannot go until a person acts on an earlier entry of its site or submission (failed, or waiting for review): that entry's ID. */
+  waitsBehind?: string;
 }
 
 export type { ConnectionTestView, ProfileView, SyncStatus };
@@ -212,6 +214,7 @@ export interface SitewalkCore {
     start(): void;
     /** Sends what is due now: skips backoff waits, probes at once when offline, lifts a pause. */
     syncNow(): Promise<SyncStatus>;
+    /** Resolves once nothing is pending or sending (entries another Sitewalk process is sending included) or the queue cannot move. */
     untilSettled(): Promise<SettleSummary>;
     /** One pass: resolves once nothing due now is left (entries waiting out a backoff stay queued). */
     untilIdle(): Promise<SettleSummary>;
@@ -219,6 +222,11 @@ export interface SitewalkCore {
     /** The host's connectivity hint; the core still probes for itself. */
     setConnectivity(online: boolean): void;
     setConcurrency(limit: number): void;
+    /**
+     * Stops sending for good (a CLI's Ctrl-C): requests in flight are answered and recorded first (at
+     * most the close grace, then cancelled and recorded as interrupted); waits in progress resolve.
+     */
+    stop(): Promise<void>;
   };
   /** Cached per profile for offline use; `refresh` asks the service (falling back to the cache). */
   renderingQualities(options?: { refresh?: boolean }): Promise<RenderingQualitiesView>;

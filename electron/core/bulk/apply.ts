@@ -22,6 +22,8 @@ export interface EntrySnapshot {
   siteId: string | null;
   /** The service's answer, or the problem's sentence. */
   message: string;
+  /** Pending behind an earlier entry of its site or submission that a person must act on (failed, needs review): its ID. */
+  waitsBehind?: string;
 }
 
 /** A batch the core refused as a whole (all or nothing): the issues say which inputs, by position. */
@@ -297,6 +299,13 @@ export async function follow(
             stoppedBecause = blocked ?? 'The outbox is paused.';
             return finish('stopped');
           }
+          // Every row left waits behind an entry a person must act on first: waiting longer changes nothing.
+          const behind = open.find((item) => item.last!.waitsBehind !== undefined)?.last!.waitsBehind;
+          if (behind !== undefined && open.every((item) => item.last!.waitsBehind !== undefined)) {
+            const rows = open.length === 1 ? 'The row left waits' : `The ${open.length} rows left wait`;
+            stoppedBecause = `${rows} behind an earlier entry of the same site or submission that failed or needs review (${behind}): retry, correct or discard that entry in the outbox ("sitewalk outbox" on the command line) and what waits behind it goes.`;
+            return finish('stopped');
+          }
         }
       };
       // Changes arrive one entry at a time (20,000 for a 10,000-row run): update that entry now,
@@ -336,7 +345,8 @@ export async function follow(
         for (const item of tracked) refresh(item);
         schedule();
       }, options.pollMs ?? 1000);
-      timer.unref?.();
+      // Not unref'd: in the CLI this run may be all that keeps the process alive (the core's own timers
+      // are unref'd so an app can quit); without it Node exited 0 mid-run, no summary, no report.
       const onDetach = () => {
         stoppedBecause = 'Sitewalk stopped following the run; the rest waits in the outbox and is sent from there.';
         finish('stopped');

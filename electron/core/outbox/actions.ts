@@ -40,7 +40,12 @@ export class OutboxActions {
       },
       standing: (id) => {
         const entry = this.deps.store.glance(id);
-        return entry ? standingOf(entry) : null;
+        if (!entry) return null;
+        const standing = standingOf(entry);
+        // A lane goes in order: behind an entry that failed or waits for review, nothing goes until a person acts on it.
+        const stop = entry.state === 'pending' ? this.deps.store.laneHeads(laneOf(entry)).find((ahead) => ahead.seq < entry.seq && (ahead.state === 'failed' || ahead.state === 'needs-review')) : undefined;
+        if (stop) standing.waitsBehind = stop.id;
+        return standing;
       },
       revision: (id) => this.deps.store.revisionOf(id),
       retry: (id) => this.retry(id),
