@@ -68,5 +68,6 @@ export function syncControl(
     status,
     setConnectivity: (online) => engine.setConnectivity(online),
     setConcurrency: (limit) => engine.setConcurrency(limit),
+    stop: () => engine.stop(),
   };
 }

@@ -72,6 +72,25 @@ describe('sitewalk bulk commands against the sandbox', { timeout: 300_000 }, () 
     expect(outbox.json?.entries).toEqual([]);
   });
 
+  it('says which entry a run waits behind and writes its report, instead of exiting silently (a real process)', async ({ startSandbox, tempDir }) => {
+    const sandbox = await startSandbox({ seed: 'demo' });
+    const { dir, env } = await profileFor(sandbox.url, tempDir);
+    const target = String((await serviceMultiMaps(sandbox.url))[0]!.id);
+    // A reprocess of a submission the service does not have fails, and stays in the outbox.
+    expect((await runCli(['reprocess', '--process-id', '990001', '--multi-map', target, '--data-dir', dir], { env })).code).toBe(0);
+    expect((await runCli(['sync', '--data-dir', dir], { env })).code).toBe(3);
+    const failed = (await runCli(['outbox', '--json', '--data-dir', dir], { env })).json.entries[0];
+    expect(failed).toMatchObject({ state: 'failed' });
+    // The same submission again, from a file: its row waits behind the failed entry, which only a person can act on.
+    const file = join(dir, 'eus.csv');
+    const report = join(dir, 'report.csv');
+    await writeFile(file, 'ProcessID\n990001\n');
+    const run = await startSitewalk(dir, ['reprocess-bulk', file, '--multi-map', target, '--report', report, '--json', '--data-dir', dir], { env }).done;
+    expect(run.code).toBe(1);
+    expect(run.json).toMatchObject({ ok: false, outcome: 'stopped', stoppedBecause: expect.stringContaining(`behind an earlier entry of the same site or submission that failed or needs review (${failed.id})`) });
+    expect(reportRows(await readFile(report, 'utf8'))).toHaveLength(1);
+  });
+
   it('reprocesses submissions listed in an EUS download into a Multi Map', async ({ startSandbox, tempDir }) => {
     const sandbox = await startSandbox({ seed: 'demo' });
     const { dir, env } = await profileFor(sandbox.url, tempDir);
@@ -126,5 +145,46 @@ describe('sitewalk bulk commands against the sandbox', { timeout: 300_000 }, () 
     expect(forced.code).toBe(0);
     expect(forced.json).toMatchObject({ ok: true, counts: { reprocessed: 3 } });
     expect([await mailOf('880101'), await mailOf('880104'), await mailOf('880107')]).toEqual([2 * perSubmission, 2 * perSubmission, 2 * perSubmission]);
+  });
+});
+
+describe('sitewalk sync beside another Sitewalk process', { timeout: 300_000 }, () => {
+  type Entry = { state: string };
+  const outboxOf = async (dir: string, env: Record<string, string>): Promise<Entry[]> => (await runCli(['outbox', '--json', '--data-dir', dir], { env })).json.entries;
+
+  it('--until-settled waits for the entries another process is sending, instead of ending with them "still queued"', async ({ sandbox, tempDir }) => {
+    const { dir, env } = await profileFor(sandbox.url, tempDir);
+    sandbox.setFaults({ latencyMs: 1_500 });
+    const file = join(dir, 'audit.csv');
+    await writeFile(file, auditCsv(4));
+    const importing = startSitewalk(dir, ['import', file, '--json', '--data-dir', dir], { env });
+    await expect.poll(async () => (await outboxOf(dir, env)).some((entry) => entry.state === 'sending'), waiting('the import to be sending', 120_000)).toBe(true);
+    const sync = await runCli(['sync', '--until-settled', '--json', '--data-dir', dir], { env });
+    expect(sync.code).toBe(0);
+    expect(sync.json.counts).toMatchObject({ pending: 0, sending: 0, done: 4 });
+    expect((await importing.done).code).toBe(0);
+    expect(await serviceSites(sandbox.url)).toHaveLength(4);
+  });
+
+  it('Ctrl-C stops sending but records what was in flight: nothing the service made is left for review (a real process)', async ({ sandbox, tempDir }) => {
+    const { dir, env } = await profileFor(sandbox.url, tempDir);
+    const file = join(dir, 'audit.csv');
+    await writeFile(file, auditCsv(40));
+    expect((await runCli(['import', file, '--no-wait', '--data-dir', dir], { env })).code).toBe(0);
+    sandbox.setFaults({ latencyMs: 400 });
+    const syncing = startSitewalk(dir, ['sync', '--until-settled', '--json', '--data-dir', dir], { env });
+    await expect.poll(async () => (await serviceSites(sandbox.url)).length, { ...waiting('the sync to be sending', 120_000), interval: 50 }).toBeGreaterThanOrEqual(4);
+    syncing.child.kill('SIGINT');
+    const run = await syncing.done;
+    expect(run.code).toBe(130);
+    expect(run.stderr).toMatch(/Stopping \(SIGINT\): nothing more is sent/);
+    expect(run.json).toMatchObject({ ok: false });
+    // Every create the service made is recorded with its ID; none waits for review, none is sent again.
+    const entries = await outboxOf(dir, env);
+    expect(entries.filter((entry) => entry.state !== 'pending')).toEqual([]);
+    const sites: Array<{ siteId: string | null }> = (await runCli(['site', 'list', '--json', '--data-dir', dir], { env })).json.sites;
+    const onService = (await serviceSites(sandbox.url)).map((site) => String(site.id));
+    expect(new Set(sites.flatMap((site) => (site.siteId === null ? [] : [site.siteId])))).toEqual(new Set(onService));
+    expect(onService.length + entries.length).toBe(40);
   });
 });

@@ -10,7 +10,9 @@
 // or has no key; 5 the service could not be reached (entries stay queued); 6 some entries wait to be
 // sent again after a failure that may pass, or held while the service says it is away (plain sync;
 // --until-settled waits for them, and through a hold as long as it would retry one entry); 1 the data
-// folder could not be used.
+// folder could not be used; 2 a wrong option; 130/143 stopped by Ctrl-C/SIGTERM (what was in flight
+// answered and recorded first). --until-settled also waits for entries another Sitewalk process (the
+// app) is sending.
 // JSON (--json): { ok, blocked: { reason, message } | null, status: SyncStatus, concurrency,
 //                  sent (entries this run sent), counts: { pending, sending, done, failed,
 //                  needs-review, paused } (the outbox as it stands: done counts every entry ever done),
@@ -48,6 +50,11 @@ function storedConcurrency(core: SitewalkCore): number {
 const DETAILED_LINES = 25;
 const COUNT_EVERY = 500;
 
+/** ", 4 of them being sent by another Sitewalk process" when entries of the queue are another process's to answer. */
+function othersSending(core: SitewalkCore, sending: number): string {
+  return sending > 0 && !core.sync.status().syncing ? `, ${sending} of them being sent by another Sitewalk process` : '';
+}
+
 export function syncExitCode(summary: SettleSummary): number {
   const reason = summary.blocked?.reason;
   if (reason === 'paused' || reason === 'no-key' || summary.counts.paused > 0) return EXIT.paused;
@@ -69,7 +76,7 @@ export function registerSyncCommand(program: Command, io: CliIo, options: CoreCo
       .option('--concurrency <n>', `how many entries (of different sites) to send at once, ${CONCURRENCY_RANGE} (default: the app's setting, else ${DEFAULT_SETTINGS.syncConcurrency})`)
       .addHelpText(
         'after',
-        '\nExit codes: 0 all sent; 3 some entries failed or need review; 4 paused (API calls used up, key refused or missing);\n5 the service could not be reached (entries stay queued); 6 some entries wait to be sent again after a passing failure\n(run sync again later, or use --until-settled); 1 the data folder could not be used.',
+        '\nExit codes: 0 all sent; 3 some entries failed or need review; 4 paused (API calls used up, key refused or missing);\n5 the service could not be reached (entries stay queued); 6 some entries wait to be sent again after a passing failure\n(run sync again later, or use --until-settled); 1 the data folder could not be used; 2 a wrong option;\n130 stopped by Ctrl-C (143: SIGTERM), what was in flight answered and recorded first.',
       ),
   ).action(async (flags: SyncFlags) => {
     const given = flags.concurrency === undefined ? null : parseConcurrency(flags.concurrency);
@@ -98,20 +105,35 @@ export function registerSyncCommand(program: Command, io: CliIo, options: CoreCo
           io.stderr(`  … ${done} sent\n`);
         }
       });
+      // Ctrl-C (or SIGTERM) stops sending, but what is in flight is answered and recorded first: a
+      // create the service made must not come back as "needs review" (signals.ts: a second one quits).
+      let stoppedBy: NodeJS.Signals | null = null;
+      const stop = (signal: NodeJS.Signals) => {
+        stoppedBy = signal;
+        process.removeListener(signal === 'SIGINT' ? 'SIGTERM' : 'SIGINT', stop);
+        io.stderr(`\nStopping (${signal}): nothing more is sent; the requests in flight are answered and recorded first (${signal === 'SIGINT' ? 'Ctrl-C' : 'SIGTERM'} again to quit at once)…\n`);
+        void core.sync.stop();
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
       let summary: SettleSummary;
       try {
         await core.sync.syncNow();
         summary = flags.untilSettled ? await core.sync.untilSettled() : await core.sync.untilIdle();
+        if (stoppedBy) await core.sync.stop();
       } finally {
         unsubscribe();
+        process.removeListener('SIGINT', stop);
+        process.removeListener('SIGTERM', stop);
       }
       const attention: OutboxEntryView[] = core.outbox.list().filter((entry) => entry.state === 'failed' || entry.state === 'needs-review' || entry.state === 'paused');
-      const code = syncExitCode(summary);
+      const signalled = stoppedBy as NodeJS.Signals | null;
+      const code = signalled ? (signalled === 'SIGTERM' ? 143 : 130) : syncExitCode(summary);
       const { counts } = summary;
       // `counts` is the outbox as it stands (done: every entry ever done); what this run sent is `done`.
       io.stderr(
-        `${done} sent by this run; ${counts.pending + counts.sending} still queued, ${counts.failed} failed, ${counts['needs-review']} need review, ${counts.paused} paused (${counts.done} done in all).` +
-        (summary.blocked ? ` ${summary.blocked.message}` : '') +
+        `${done} sent by this run; ${counts.pending + counts.sending} still queued${othersSending(core, counts.sending)}, ${counts.failed} failed, ${counts['needs-review']} need review, ${counts.paused} paused (${counts.done} done in all).` +
+        (signalled ? ` Stopped (${signalled}): the rest stays in the outbox.` : summary.blocked ? ` ${summary.blocked.message}` : '') +
         '\n',
       );
       output(io, flags, { ok: code === EXIT.ok, blocked: summary.blocked, status: summary.status, concurrency, sent: done, counts, attention }, () => attention.map((entry) => describeEntry(entry, nameOf(entry))).join('\n'));

@@ -85,6 +85,9 @@ export function settledQueue(facts: QueueFacts): SettleResult | null {
   const { store, profileId, status, skipWaiting, now, manualSyncAt, block } = facts;
   // A held queue waits as a backoff does: one pass does not wait for it.
   const held = facts.held.block(profileId);
+  // Nothing of ours is in flight (settled() checks), so an entry 'sending' is another Sitewalk's (the
+  // app beside `sitewalk sync --until-settled`): a wait until settled waits for its answer too.
+  if (!skipWaiting && store.countsOf(profileId).sending > 0) return null;
   let movable = false;
   for (const [, entries] of store.laneEntries()) {
     const head = entries[0];
