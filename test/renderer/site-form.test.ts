@@ -173,8 +173,16 @@ describe('coordinates typed or pasted as text', () => {
 
 describe('after a save', () => {
   it('says whether the site is on its way now or waits for the service', () => {
-    expect(savedMessage('new', site(), true)).toBe('Saved Ridge — sending to the service.');
-    expect(savedMessage('edit', site(), false)).toBe('Saved Ridge on this computer — it will be sent when the service is reachable.');
-    expect(savedMessage('existing', site(), false)).toBe('Added Ridge to your sites.');
+    expect(savedMessage('new', site(), { online: true, blocked: null })).toBe('Saved Ridge — sending to the service.');
+    expect(savedMessage('edit', site(), { online: false, blocked: { reason: 'offline', message: 'The service cannot be reached.' } })).toBe('Saved Ridge on this computer — it will be sent when the service is reachable.');
+    expect(savedMessage('edit', site(), null)).toBe('Saved Ridge on this computer — it will be sent when the service is reachable.');
+    expect(savedMessage('existing', site(), { online: false, blocked: null })).toBe('Added Ridge to your sites.');
+    // Reachable but not moving: never "sending" (a 503 hold, a pause).
+    expect(savedMessage('edit', site(), { online: true, blocked: { reason: 'unavailable', message: 'The service says…' } })).toBe(
+      'Saved Ridge on this computer — the service says it is unavailable for now; it will be sent when it answers again.',
+    );
+    expect(savedMessage('new', site(), { online: true, blocked: { reason: 'paused', message: 'The account has no API calls left.' } })).toBe(
+      'Saved Ridge on this computer — it waits in the outbox: The account has no API calls left.',
+    );
   });
 });

@@ -2,7 +2,7 @@
 // schema is given (feet and DMS read first), which sentence each field shows (the host's answer,
 // then our own readings, then the schema's), what a save sends (an edit sends only what changed),
 // and coordinates typed or pasted as text read into decimals. Plain functions: no React, no DOM.
-import type { SiteInput, SiteView } from '../../../../electron/shared/contract/index';
+import type { SiteInput, SiteView, SyncStatus } from '../../../../electron/shared/contract/index';
 import type { HeightUnit, SiteEdit } from '../../../../electron/shared/domain';
 import type { ValidationResult } from '../../../../electron/shared/validation';
 import { coordinateFieldValue, formatDecimal, formatDms, readCoordinates, type Axis, type CoordinateReading } from '../../shared/coords';
@@ -223,9 +223,16 @@ export function formTitle(mode: SiteFormMode, site: SiteView | null): string {
   return 'New site';
 }
 
-/** The toast after a save: an added site is only listed, a saved one is on its way (now or later). */
-export function savedMessage(mode: SiteFormMode, saved: SiteView, online: boolean): string {
-  if (mode === 'existing') return `Added ${siteTitle(saved)} to your sites.`;
-  if (online) return `Saved ${siteTitle(saved)} — sending to the service.`;
-  return `Saved ${siteTitle(saved)} on this computer — it will be sent when the service is reachable.`;
+/**
+ * The toast after a save: an added site is only listed, a saved one is on its way now, or waits and
+ * says for what (the service away, the outbox paused): "sending" only when the queue can move.
+ */
+export function savedMessage(mode: SiteFormMode, saved: SiteView, status: Pick<SyncStatus, 'online' | 'blocked'> | null): string {
+  const title = siteTitle(saved);
+  if (mode === 'existing') return `Added ${title} to your sites.`;
+  const blocked = status?.blocked ?? null;
+  if (status?.online && blocked === null) return `Saved ${title} — sending to the service.`;
+  if (blocked?.reason === 'unavailable') return `Saved ${title} on this computer — the service says it is unavailable for now; it will be sent when it answers again.`;
+  if (status?.online && blocked) return `Saved ${title} on this computer — it waits in the outbox: ${blocked.message}`;
+  return `Saved ${title} on this computer — it will be sent when the service is reachable.`;
 }

@@ -171,7 +171,7 @@ export function SiteForm({ request, onClose, onPickOnMap, picked, onStakeHere }:
     }
     deleteDraft(draftKey);
     store.applySite(result.value);
-    ui.toast(savedMessage(request.mode, result.value, store.getState().status?.online ?? false), { tone: 'success' });
+    ui.toast(savedMessage(request.mode, result.value, store.getState().status), { tone: 'success' });
     onClose(result.value);
   }
 
