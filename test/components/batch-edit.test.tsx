@@ -93,6 +93,9 @@ describe('acting on many sites from the list', () => {
     await screen.getByLabelText('Height (m)').fill('1,200');
     await expect.element(screen.getByText(/could be 1200 or 1.200/)).toBeVisible();
     await expect.element(screen.getByRole('button', { name: 'Preview changes' })).toBeDisabled();
+    await screen.getByLabelText('Height (m)').fill('100 ft');
+    // Feet are stored as whole meters: the field says what 100 ft becomes before anything is previewed.
+    await expect.element(screen.getByText('= 30 m (98 ft) — converted to whole meters')).toBeVisible();
     await screen.getByLabelText('Height (m)').fill('98 ft');
     await screen.getByRole('button', { name: 'Preview changes' }).click();
     // 98 ft is 30 m, which Alder already has; Birch moves from 40 m.

@@ -46,3 +46,9 @@ export function convertHeightText(text: string, from: HeightUnit, to: HeightUnit
   const rounded = Math.round(feet * 10) / 10;
   return String(Object.is(rounded, -0) ? 0 : rounded);
 }
+
+/** Under a height field: the meters the service will store ("= 30 m (98 ft) — converted to whole meters": nothing rounded silently), or how to type a height. */
+export function heightHint(height: HeightReading, invalid: boolean): string {
+  if (height.meters === null || invalid) return 'Whole meters, or feet like “98 ft”.';
+  return `= ${formatHeight(height.meters, 'm')}${height.feet !== null ? ' — converted to whole meters' : height.roundedFrom !== null ? ` — ${height.roundedFrom} m rounded to whole meters` : ''}`;
+}

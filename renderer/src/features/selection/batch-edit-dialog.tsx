@@ -7,7 +7,7 @@ import { useId, useMemo, useState } from 'react';
 import type { BatchEditPreview, BatchFieldChange, InputIssue } from '../../../../electron/shared/contract/index';
 import type { HeightUnit } from '../../../../electron/shared/domain';
 import { countOf, formatCount } from '../../shared/format';
-import { formatHeight } from '../../shared/units';
+import { formatHeight, heightHint, readHeight } from '../../shared/units';
 import { useAppState } from '../../shared/store/app-store';
 import { InputField, SelectField } from '../../shared/ui/field';
 import { Modal } from '../../shared/ui/dialog';
@@ -118,7 +118,7 @@ export function BatchEditDialog({ open, localIds, onClose, onQueued }: {
           error={issueOf('pinStyle')}
           onChange={(pinStyle) => update({ pinStyle })}
         />
-        <InputField label={`Height (${unit})`} id={`${id}-height`} inputMode="decimal" value={fields.height} error={heightError ?? issueOf('height')} hint={`In ${unit === 'ft' ? 'feet' : 'meters'}, or write "ft" or "m" after the number.`} onChange={(e) => update({ height: e.target.value })} />
+        <InputField label={`Height (${unit})`} id={`${id}-height`} inputMode="decimal" value={fields.height} error={heightError ?? issueOf('height')} hint={fields.height.trim() === '' ? `In ${unit === 'ft' ? 'feet' : 'meters'}, or write "ft" or "m" after the number.` : heightHint(readHeight(fields.height, unit), heightError !== null)} onChange={(e) => update({ height: e.target.value })} />
         <InputField label="Description" id={`${id}-description`} value={fields.description} error={issueOf('description')} onChange={(e) => update({ description: e.target.value })} />
         {issues.filter((issue) => !['group', 'pinStyle', 'height', 'description'].includes(issue.field)).map((issue, i) => (
           <p key={i} className="form-error" role="alert">

@@ -9,7 +9,8 @@ import { coordinateFieldValue, formatDecimal, formatDms, readCoordinates, type A
 import { newDraftKey, type SiteDraftFields } from './drafts';
 import type { SiteFormRequest } from '../../shared/ui/ui-context';
 import { siteTitle } from '../../shared/format';
-import { formatHeight, heightFieldText, readHeight, type HeightReading } from '../../shared/units';
+import { heightFieldText, readHeight, type HeightReading } from '../../shared/units';
+export { heightHint } from '../../shared/units';
 
 // What opens the form is the shell's navigation request (shared/ui/ui-context.tsx); named here too.
 export type { PickedFix, SiteFormRequest } from '../../shared/ui/ui-context';
@@ -209,12 +210,6 @@ export function coordinateHint(value: string, axis: Axis, invalid: boolean): str
   if (invalid || value.trim() === '') return undefined;
   const n = Number(value);
   return Number.isFinite(n) ? `= ${formatDms(n, axis)}` : undefined;
-}
-
-/** Under the height field: the meters the service will store, or how to type a height. */
-export function heightHint(height: HeightReading, invalid: boolean): string {
-  if (height.meters === null || invalid) return 'Whole meters, or feet like “98 ft”.';
-  return `= ${formatHeight(height.meters, 'm')}${height.feet !== null ? ' — converted to whole meters' : height.roundedFrom !== null ? ` — ${height.roundedFrom} m rounded to whole meters` : ''}`;
 }
 
 export function formTitle(mode: SiteFormMode, site: SiteView | null): string {
