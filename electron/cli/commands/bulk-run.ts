@@ -13,7 +13,8 @@ export const BULK_EXIT = { ok: 0, rows: 1, usage: 2, file: 3 } as const;
 export const EXIT_HELP = [
   '',
   'Exit codes: 0 everything done; 1 some rows invalid, failed, held, waiting or cancelled (nothing is',
-  'queued when invalid rows are refused); 2 usage error; 3 the file cannot be read or understood.',
+  'queued when invalid rows are refused); 2 usage error; 3 the file cannot be read or understood, or the',
+  'report (--report) cannot be written (then the JSON document has reportError).',
 ].join('\n');
 
 export interface BulkCommandOptions extends CoreCommandOptions {
@@ -114,16 +115,29 @@ function countsSentence(c: RunCounts): string {
   return parts.length > 0 ? parts.join(', ') : 'nothing to do';
 }
 
-async function writeReport(io: CliIo, command: string, path: string | undefined, rows: ReportRows): Promise<boolean> {
-  if (!path) return true;
+/** Writes the --report file; returns why it could not be written, or null (written, or none asked for). */
+async function writeReport(io: CliIo, command: string, path: string | undefined, rows: ReportRows): Promise<string | null> {
+  if (!path) return null;
   const pieces = async function* () {
     yield reportCsvHeader({ bom: true });
     // In file order already (the preview's order), so each batch is written as it comes.
     for await (const batch of rows()) yield reportCsvLines([...batch].sort((a, b) => a.row - b.row));
   };
   const written = await writeTextFile(path, pieces());
-  if (!written.ok) io.stderr(`sitewalk ${command}: the report was not written: ${written.message}\n`);
-  return written.ok;
+  if (written.ok) return null;
+  io.stderr(`sitewalk ${command}: the report was not written: ${written.message}\n`);
+  return written.message;
+}
+
+/** The report asked for could not be written: exit 3 (the output file), whatever the rows did; else 1 when not ok. */
+function exitFor(ok: boolean, reportError: string | null): void {
+  if (reportError !== null) throw new CliExit(BULK_EXIT.file);
+  if (!ok) throw new CliExit(BULK_EXIT.rows);
+}
+
+/** The document's report fields: the file asked for, and why it was not written. */
+function reportFields(flags: RunFlags, reportError: string | null): Record<string, unknown> {
+  return { ...(flags.report ? { report: flags.report } : {}), ...(reportError !== null ? { reportError } : {}) };
 }
 
 /**
@@ -154,9 +168,9 @@ export async function sendWithProgress(
  * need a look.
  */
 export async function finishDryRun(io: CliIo, flags: RunFlags, command: string, base: Record<string, unknown>, rows: ReportRows, sentence: string, ok: boolean): Promise<void> {
-  await writeReport(io, command, flags.report, rows);
+  const reportError = await writeReport(io, command, flags.report, rows);
   io.stderr(`sitewalk ${command}: ${sentence}\n`);
-  const document = { ok, ...base, dryRun: true, ...(flags.report ? { report: flags.report } : {}) };
+  const document = { ok: ok && reportError === null, ...base, dryRun: true, ...reportFields(flags, reportError) };
   if (flags.json) await printJsonWithRows(io, document, rows());
   else {
     const shown: ReportRow[] = [];
@@ -171,7 +185,7 @@ export async function finishDryRun(io: CliIo, flags: RunFlags, command: string, 
     const text = attentionTable(shown, more);
     if (text !== '') io.stdout(`${text}\n`);
   }
-  if (!ok) throw new CliExit(BULK_EXIT.rows);
+  exitFor(ok, reportError);
 }
 
 /**
@@ -179,14 +193,14 @@ export async function finishDryRun(io: CliIo, flags: RunFlags, command: string, 
  * row was done. `complete` false: rows were asked for that the run left out on purpose.
  */
 export async function finishRun(io: CliIo, flags: RunFlags, command: string, base: Record<string, unknown>, result: RunResult, complete = true): Promise<void> {
-  const reportWritten = await writeReport(io, command, flags.report, () => inPieces(result.rows));
+  const reportError = await writeReport(io, command, flags.report, () => inPieces(result.rows));
   for (const blocker of result.blockers) io.stderr(`sitewalk ${command}: ${blocker}\n`);
   if (result.stoppedBecause) io.stderr(`sitewalk ${command}: stopped waiting: ${result.stoppedBecause}\n`);
   if (result.outcome === 'queued') io.stderr(`sitewalk ${command}: queued; run "sitewalk sync" to send.\n`);
   io.stderr(`sitewalk ${command}: ${countsSentence(result.counts)}.\n`);
   // With --no-wait, rows left queued are the outcome asked for.
   const counts = flags.wait ? result.counts : { ...result.counts, queued: 0 };
-  const ok = result.outcome !== 'refused' && runSucceeded(counts) && reportWritten && complete;
+  const ok = result.outcome !== 'refused' && runSucceeded(counts) && reportError === null && complete;
   const document = {
     ok,
     ...base,
@@ -197,7 +211,7 @@ export async function finishRun(io: CliIo, flags: RunFlags, command: string, bas
     counts: result.counts,
     enqueueMs: Math.round(result.enqueueMs),
     elapsedMs: Math.round(result.elapsedMs),
-    ...(flags.report ? { report: flags.report } : {}),
+    ...reportFields(flags, reportError),
   };
   if (flags.json) await printJsonWithRows(io, document, inPieces(result.rows));
   else {
@@ -205,5 +219,5 @@ export async function finishRun(io: CliIo, flags: RunFlags, command: string, bas
     const text = attentionTable(attention.slice(0, SHOWN_ROWS), Math.max(0, attention.length - SHOWN_ROWS));
     if (text !== '') io.stdout(`${text}\n`);
   }
-  if (!ok) throw new CliExit(BULK_EXIT.rows);
+  exitFor(ok, reportError);
 }
