@@ -133,7 +133,7 @@ export function MapView(props: MapViewProps) {
     const layer = new PinLayer({
       onPinClick: (id, event) => {
         const pin = layer.getPin(id);
-        if (pin && toolsRef.current?.pinClick(id, wrapped(L.latLng(pin.lat, pin.lng)), pin.title)) return;
+        if (pin && toolsRef.current?.pinClick(id, wrapped(L.latLng(pin.lat, pin.lng)), pin.title, event ? wrapped(map.mouseEventToLatLng(event)) : null)) return;
         // With no tool wanting it, Shift or Ctrl/Cmd on a pin adds it to (or takes it from) the selection.
         if (event && (event.shiftKey || event.ctrlKey || event.metaKey) && callbacks.current.onToggleChosen) return callbacks.current.onToggleChosen(id);
         callbacks.current.onSelect(id);

@@ -17,6 +17,13 @@ export class AddTool extends MapTool {
     return true;
   }
 
+  /** A click that lands on a pin is still the place asked for (towers stand side by side), not a selection. */
+  override pinClick(_localId: string, _at: MapPoint, _title: string, clicked: MapPoint | null): boolean {
+    if (!clicked) return false;
+    this.host.callbacks().onPick(clicked.lat, clicked.lng);
+    return true;
+  }
+
   override key(event: KeyboardEvent): boolean {
     if (event.key !== 'Escape') return false;
     this.host.callbacks().onCancelAdd();

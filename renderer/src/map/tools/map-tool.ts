@@ -76,8 +76,8 @@ export abstract class MapTool {
     return false;
   }
 
-  /** A click on a pin. */
-  pinClick(_localId: string, _at: MapPoint, _title: string): boolean {
+  /** A click on a pin (`at` the pin's place; `clicked` where the pointer was, when a pointer clicked). */
+  pinClick(_localId: string, _at: MapPoint, _title: string, _clicked: MapPoint | null): boolean {
     return false;
   }
 

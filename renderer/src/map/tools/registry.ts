@@ -35,8 +35,8 @@ export class ToolRegistry {
     return this.current?.mapClick(at) ?? false;
   }
 
-  pinClick(localId: string, at: MapPoint, title: string): boolean {
-    return this.current?.pinClick(localId, at, title) ?? false;
+  pinClick(localId: string, at: MapPoint, title: string, clicked: MapPoint | null): boolean {
+    return this.current?.pinClick(localId, at, title, clicked) ?? false;
   }
 
   key(event: KeyboardEvent): boolean {
