@@ -21,13 +21,14 @@ import { CursorCoordinates } from './cursor-coordinates';
 import { TileNotice } from './tile-notice';
 import { MapLegend } from './map-legend';
 import { PinTooltip } from './pin-tooltip';
-import { toPin } from './site-pin';
 import { MeasureResult } from './measure-result';
 import { downloadAreaRefusal } from './basemaps';
-import { userNavigated } from './navigation';
 import { MapMenu } from './map-menu';
 import { followSites, showAll } from './follow-sites';
 import { useTileLayer } from './use-tile-layer';
+import { mapHandle, type MapHandle } from './map-handle';
+
+export type { MapHandle } from './map-handle';
 import { useBottomInset } from './use-bottom-inset';
 import { createTools } from './tools/tools';
 import { BoxSelect, sitesInBox } from './box-select';
@@ -36,17 +37,6 @@ import { wrapped, type ToolCallbacks } from './tools/map-tool';
 import type { ToolRegistry } from './tools/registry';
 import { moveModeOf } from './tools/interaction';
 import { useInteraction, useOwnInteraction, type InteractionStore } from './tools/interaction-store';
-
-export interface MapHandle {
-  /** Pans (and zooms in if far out) to a site; false when it has no position. */
-  showSite(localId: string): boolean;
-  /** Pans to a site only when it is off screen or under the docked form. */
-  ensureVisible(localId: string): void;
-  center(): { lat: number; lng: number };
-  fitAll(): void;
-  /** The map element (focusable): where keyboard focus goes when nothing better is left. */
-  element(): HTMLElement | null;
-}
 
 export interface MapViewProps extends Omit<ToolCallbacks, 'onPick' | 'positionOf'> {
   store: AppStore;
@@ -349,52 +339,4 @@ export function MapView(props: MapViewProps) {
       <MapLegend />
     </div>
   );
-}
-
-/** What the shell may ask of the map: show a site, fit them all, its centre, its element. */
-function mapHandle(
-  mapRef: React.RefObject<L.Map | null>,
-  layerRef: React.RefObject<PinLayer | null>,
-  containerRef: React.RefObject<HTMLDivElement | null>,
-  store: AppStore,
-  rightInset: () => number,
-): MapHandle {
-  return {
-    showSite(localId) {
-      const map = mapRef.current;
-      // The store's site: a filter may keep its pin off the map until it is selected.
-      const site = store.getState().sites.get(localId);
-      const pin = layerRef.current?.getPin(localId) ?? (site ? toPin(site) : null);
-      if (!map || !pin) return false;
-      const zoom = Math.max(map.getZoom(), 13);
-      const center = map.unproject(map.project([pin.lat, pin.lng], zoom).add([rightInset() / 2, 0]), zoom);
-      userNavigated(map);
-      map.setView(center, zoom, { animate: true });
-      return true;
-    },
-    ensureVisible(localId) {
-      const map = mapRef.current;
-      const point = layerRef.current?.containerPointOf(localId);
-      if (!map || !point) return;
-      const size = map.getSize();
-      const margin = 40;
-      if (point.x < margin || point.y < margin + 50 || point.x > size.x - rightInset() - margin || point.y > size.y - margin) {
-        this.showSite(localId);
-      }
-    },
-    center() {
-      const c = mapRef.current?.getCenter() ?? L.latLng(0, 0);
-      return { lat: c.lat, lng: L.Util.wrapNum(c.lng, [-180, 180], true) };
-    },
-    fitAll() {
-      const bounds = layerRef.current?.getBounds();
-      const map = mapRef.current;
-      if (!bounds || !map) return;
-      userNavigated(map);
-      map.fitBounds(bounds.pad(0.05), { maxZoom: 15 });
-    },
-    element() {
-      return containerRef.current;
-    },
-  };
 }
