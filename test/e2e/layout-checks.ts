@@ -3,7 +3,7 @@
 // messages naming the size. A site's card open leaves at least eight whole rows of the site list on
 // screen, with nothing wider than the window and the card clear of the list and the map's buttons;
 // the top bar and "Sync now" stay on one line and Move stays inside the card, its details open or
-// not; a search's count leaves the map check box its words; the import dialog shows why a file is
+// not, and move mode's hint keeps clear of the card; a search's count leaves the map check box its words; the import dialog shows why a file is
 // held back without scrolling; "Edit together" keeps its buttons apart; the map's bottom-left corner
 // (tile notice, coordinates) takes one line each; a grid label under Measure moves below it.
 // Screenshots: test-results/e2e/layout-*.png.
@@ -137,6 +137,14 @@ export async function siteCardLeavesRows({ page, session, width, height }: AtSiz
     expect(opened.y + opened.height).toBeLessThanOrEqual(height);
     await moveInCard(card, `at ${width}×${height} with more details`);
     await session.screenshot(`layout-${width}x${height}-${theme.toLowerCase()}-more`);
+    // Move mode's hint ends where the card begins: it lay over the card's title at both sizes.
+    await card.getByRole('button', { name: 'Move', exact: true }).click();
+    const hint = page.locator('.move-hint');
+    await hint.waitFor();
+    expect(overlap(await box(hint), await box(card)), `move mode's hint over the card at ${width}×${height}`).toBe(false);
+    await session.screenshot(`layout-${width}x${height}-${theme.toLowerCase()}-move`);
+    await hint.getByRole('button', { name: 'Cancel move' }).click();
+    await hint.waitFor({ state: 'hidden' });
     await card.getByRole('button', { name: 'Fewer details' }).click();
     await card.getByRole('button', { name: 'Clear selection' }).click();
   }
