@@ -1,9 +1,11 @@
 // What `sitewalk import` and `sitewalk reprocess-bulk` say (run in-process, nothing sent: dry runs and
 // --no-wait): the exit code when the report cannot be written, the rows a person is shown, and the
 // warnings a row carries.
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sitewalkInTempHome } from '../support/cli';
+import { reportRows } from '../support/report-csv';
 import { makeTempDir } from '../support/temp';
 import { FIXTURES } from './helpers';
 
@@ -33,5 +35,54 @@ describe('a report that cannot be written', { timeout: 180_000 }, () => {
     }
     const eus = await runCli(['reprocess-bulk', fixture('eus-download.csv'), '--multi-map', '301', '--filter', 'City=millbrook', '--dry-run', '--report', nowhere, '--data-dir', dir]);
     expect(eus.code).toBe(3);
+  });
+});
+
+/** A data folder whose register has sites 100001 and 100003 (queued, not sent), and a file whose every row has a warning. */
+async function withWarnedFile(): Promise<{ dir: string; file: string }> {
+  const dir = await dataDir();
+  await writeFile(join(dir, 'seed.csv'), 'Siteid,Sitename,height,Latitude,Longitude\n100001,Alpha,30,40.1,-79.1\n100003,Gamma,30,40.3,-79.3\n');
+  expect((await runCli(['import', join(dir, 'seed.csv'), '--no-wait', '--data-dir', dir])).code).toBe(0);
+  const file = join(dir, 'warned.csv');
+  await writeFile(file, 'Siteid,Sitename,height,Latitude,Longitude\n,New at Alpha,30,40.1,-79.1\n100003,,40 ft,,\n,Dms,30,40°26\'46"N,79°58\'56"W\n');
+  return { dir, file };
+}
+
+const WARNINGS: Array<[number, RegExp]> = [
+  [2, /Site 100001 is already at this position; this row creates another site there\./],
+  [3, /Height 40 ft is sent as 12 m/],
+  [4, /Latitude 40°26'46"N is read as 40\.4461111\./],
+];
+
+describe('warnings', { timeout: 180_000 }, () => {
+  it('are listed in the human output of a dry run, not only counted', async () => {
+    const { dir, file } = await withWarnedFile();
+    const dry = await runCli(['import', file, '--dry-run', '--data-dir', dir]);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stderr).toMatch(/3 with a warning/);
+    const lines = dry.stdout.split('\n');
+    for (const [row, warning] of WARNINGS) expect(lines.find((line) => line.startsWith(`${row} `)), `row ${row}`).toMatch(warning);
+  });
+
+  it("are said in a run's rows as in the dry run's: human table, report file and JSON", async () => {
+    const human = await withWarnedFile();
+    const report = join(human.dir, 'report.csv');
+    const run = await runCli(['import', human.file, '--no-wait', '--report', report, '--data-dir', human.dir]);
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stdout.split('\n');
+    const reported = reportRows(await readFile(report, 'utf8'));
+    for (const [row, warning] of WARNINGS) {
+      expect(lines.find((line) => line.startsWith(`${row} `)), `row ${row}`).toMatch(warning);
+      expect(reported.find((line) => line[0] === String(row))?.[5], `row ${row}`).toMatch(warning);
+    }
+
+    const json = await withWarnedFile();
+    const document = await runCli(['import', json.file, '--no-wait', '--json', '--data-dir', json.dir]);
+    expect(document.code).toBe(0);
+    const rows = document.json.rows as Array<{ row: number; status: string; message: string }>;
+    for (const [row, warning] of WARNINGS) expect(rows.find((line) => line.row === row)?.message, `row ${row}`).toMatch(warning);
+    // Said once: the run's own words first, then the warnings.
+    expect(rows.find((line) => line.row === 4)?.message).toMatch(/^Waiting in the outbox[^]*Latitude 40°26'46"N is read as[^]*Longitude/);
+    expect(rows.find((line) => line.row === 4)?.message.match(/Latitude 40°26'46"N/g)).toHaveLength(1);
   });
 });

@@ -91,6 +91,21 @@ describe('sitewalk bulk commands against the sandbox', { timeout: 300_000 }, () 
     expect(reportRows(await readFile(report, 'utf8'))).toHaveLength(1);
   });
 
+  it("says a row's warnings in the run's rows once it is sent, as the dry run did: updated, and the meters a height in feet became", async ({ sandbox, tempDir }) => {
+    const { dir, env } = await profileFor(sandbox.url, tempDir);
+    const first = join(dir, 'first.csv');
+    await writeFile(first, 'Sitename,height,Latitude,Longitude\nRidge,30,40.1,-79.1\n');
+    const created = await runCli(['import', first, '--json', '--data-dir', dir], { env });
+    expect(created.code, created.stderr).toBe(0);
+    const siteId = String(created.json!.rows[0].siteId);
+    const edit = join(dir, 'edit.csv');
+    await writeFile(edit, `Siteid,Sitename,height,Latitude,Longitude\n${siteId},,40 ft,,\n`);
+    const run = await runCli(['import', edit, '--data-dir', dir], { env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(new RegExp(`^2\\s+updated\\s+${siteId}\\s+.*Height 40 ft is sent as 12 m`, 'm'));
+    expect((await serviceSites(sandbox.url)).find((site) => String(site.id) === siteId)).toMatchObject({ height: 12 });
+  });
+
   it('reprocesses submissions listed in an EUS download into a Multi Map', async ({ startSandbox, tempDir }) => {
     const sandbox = await startSandbox({ seed: 'demo' });
     const { dir, env } = await profileFor(sandbox.url, tempDir);

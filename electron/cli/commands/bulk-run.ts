@@ -3,7 +3,8 @@
 // ends (report file, counts sentence, the JSON document, the exit code).
 import type { BulkProgress, RunResult } from '../../core/bulk/apply';
 import { checkInputFile, readInputFile, writeTextFile } from '../../core/bulk/files';
-import { reportCsvHeader, reportCsvLines, runSucceeded, type ReportRow, type RunCounts } from '../../shared/bulk/report';
+import type { PreviewRow } from '../../shared/bulk/preview';
+import { addRunWarnings, dryRunReportRow, reportCsvHeader, reportCsvLines, runSucceeded, type ReportRow, type RowStatus, type RunCounts } from '../../shared/bulk/report';
 import { terminalProgress } from '../bulk/progress';
 import { CliExit, fail, printJsonWithRows, table, type CliIo, type CommonFlags } from '../io';
 import type { CoreCommandOptions } from './context';
@@ -70,16 +71,49 @@ export async function checkOrExit(io: CliIo, flags: CommonFlags, file: string): 
   return checked;
 }
 
-/** Rows shown in the human table of a dry run at most; the report file (--report) has every row. */
+/** Rows shown in the human table at most; the report file (--report) and --json have every row. */
 const SHOWN_ROWS = 1000;
 
-/** Human lines for report rows that need a look (everything but plain success), numbered by row. */
-function attentionTable(rows: readonly ReportRow[], more = 0): string {
-  const interesting = rows.filter((row) => !['created', 'updated', 'reprocessed'].includes(row.status));
-  if (interesting.length === 0) return '';
-  const shown = table([['row', 'status', 'site', 'message'], ...interesting.map((row) => [String(row.row), row.status, row.siteId || row.name, row.message.replace(/\s+/g, ' ')])]);
-  return more > 0 ? `${shown}\n… and ${more} more row${more === 1 ? '' : 's'} (the report file, --report, has every row)` : shown;
+/** 0: did not go through (invalid, failed, waiting…); 1: went with a warning; 2: left alone (unchanged, skipped). */
+type Tier = 0 | 1 | 2;
+
+/** A row's tier by its status alone, or null when it went (or would go) as written. */
+function tierOf(status: RowStatus): Tier | null {
+  if (status === 'created' || status === 'updated' || status === 'reprocessed' || status === 'would-queue') return null;
+  return status === 'unchanged' || status === 'skipped' ? 2 : 0;
 }
+
+/**
+ * The rows a person should look at, for the human table: the most pressing first (what did not go
+ * through, then what went with a warning — a height rounded, a DMS reading, a site already at the
+ * position —, then what was left alone), each in file order, SHOWN_ROWS at most.
+ */
+class AttentionRows {
+  private readonly tiers: ReportRow[][] = [[], [], []];
+  private total = 0;
+
+  add(row: ReportRow, tier: Tier): void {
+    this.total++;
+    if (this.tiers[tier]!.length < SHOWN_ROWS) this.tiers[tier]!.push(row);
+  }
+
+  /** Adds the row unless its status says it went as written. */
+  addByStatus(row: ReportRow): void {
+    const tier = tierOf(row.status);
+    if (tier !== null) this.add(row, tier);
+  }
+
+  table(): string {
+    const shown = this.tiers.flat().slice(0, SHOWN_ROWS);
+    if (shown.length === 0) return '';
+    const more = this.total - shown.length;
+    const text = table([['row', 'status', 'site', 'message'], ...shown.map((row) => [String(row.row), row.status, row.siteId || row.name, row.message.replace(/\s+/g, ' ')])]);
+    return more > 0 ? `${text}\n… and ${more} more row${more === 1 ? '' : 's'} (the report file, --report, has every row)` : text;
+  }
+}
+
+/** The preview's rows with warnings (an import's), to go with their report rows: `sitewalk import` gives them. */
+export type WarnedRows = () => AsyncIterable<PreviewRow[]>;
 
 /** Report rows given a batch at a time: a stored preview's, or rows in memory as one batch. */
 export type ReportRows = () => AsyncIterable<ReportRow[]>;
@@ -164,25 +198,21 @@ export async function sendWithProgress(
 
 /**
  * Ends a dry run: the report file, the summary sentence, the document (its rows written a batch at a
- * time); exit 1 when some rows are invalid. The human table shows the first SHOWN_ROWS rows that
- * need a look.
+ * time); exit 1 when some rows are invalid, 3 when the report cannot be written. The human table
+ * shows the rows that need a look, those with warnings (`warned`) among them.
  */
-export async function finishDryRun(io: CliIo, flags: RunFlags, command: string, base: Record<string, unknown>, rows: ReportRows, sentence: string, ok: boolean): Promise<void> {
+export async function finishDryRun(io: CliIo, flags: RunFlags, command: string, base: Record<string, unknown>, rows: ReportRows, sentence: string, ok: boolean, warned?: WarnedRows): Promise<void> {
   const reportError = await writeReport(io, command, flags.report, rows);
   io.stderr(`sitewalk ${command}: ${sentence}\n`);
   const document = { ok: ok && reportError === null, ...base, dryRun: true, ...reportFields(flags, reportError) };
   if (flags.json) await printJsonWithRows(io, document, rows());
   else {
-    const shown: ReportRow[] = [];
-    let more = 0;
-    for await (const batch of rows()) {
-      for (const row of batch) {
-        if (row.status === 'would-queue') continue;
-        if (shown.length < SHOWN_ROWS) shown.push(row);
-        else more++;
-      }
+    const attention = new AttentionRows();
+    for await (const batch of rows()) for (const row of batch) attention.addByStatus(row);
+    if (warned) {
+      for await (const batch of warned()) for (const row of batch) if (row.ready && row.warnings.length > 0) attention.add(dryRunReportRow(row), 1);
     }
-    const text = attentionTable(shown, more);
+    const text = attention.table();
     if (text !== '') io.stdout(`${text}\n`);
   }
   exitFor(ok, reportError);
@@ -190,9 +220,15 @@ export async function finishDryRun(io: CliIo, flags: RunFlags, command: string, 
 
 /**
  * Ends a run: the report file, the blockers, the counts sentence, the document; exit 1 unless every
- * row was done. `complete` false: rows were asked for that the run left out on purpose.
+ * row was done, 3 when the report cannot be written. `complete` false: rows were asked for that the
+ * run left out on purpose. `warned`: the preview's rows with warnings, said in their rows as the dry
+ * run says them.
  */
-export async function finishRun(io: CliIo, flags: RunFlags, command: string, base: Record<string, unknown>, result: RunResult, complete = true): Promise<void> {
+export async function finishRun(io: CliIo, flags: RunFlags, command: string, base: Record<string, unknown>, result: RunResult, complete = true, warned?: WarnedRows): Promise<void> {
+  const withWarnings = new Set<number>();
+  if (warned && result.rows.length > 0) {
+    for await (const batch of warned()) for (const row of addRunWarnings(result.rows, batch)) withWarnings.add(row);
+  }
   const reportError = await writeReport(io, command, flags.report, () => inPieces(result.rows));
   for (const blocker of result.blockers) io.stderr(`sitewalk ${command}: ${blocker}\n`);
   if (result.stoppedBecause) io.stderr(`sitewalk ${command}: stopped waiting: ${result.stoppedBecause}\n`);
@@ -215,8 +251,13 @@ export async function finishRun(io: CliIo, flags: RunFlags, command: string, bas
   };
   if (flags.json) await printJsonWithRows(io, document, inPieces(result.rows));
   else {
-    const attention = result.rows.filter((row) => !['created', 'updated', 'reprocessed'].includes(row.status));
-    const text = attentionTable(attention.slice(0, SHOWN_ROWS), Math.max(0, attention.length - SHOWN_ROWS));
+    const attention = new AttentionRows();
+    for (const row of result.rows) {
+      const tier = tierOf(row.status);
+      if (tier !== null) attention.add(row, tier);
+      else if (withWarnings.has(row.row)) attention.add(row, 1);
+    }
+    const text = attention.table();
     if (text !== '') io.stdout(`${text}\n`);
   }
   exitFor(ok, reportError);

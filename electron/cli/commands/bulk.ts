@@ -172,6 +172,8 @@ async function importPreviewed(io: CliIo, options: BulkCommandOptions, flags: Im
   const reportRows = async function* () {
     yield* preview.reportBatches();
   };
+  // The rows the preview has warnings about (and no issues): said with their rows, in the dry run and the run.
+  const warnedRows = () => preview.batches(undefined, 'notes');
 
   if (head.problems.length > 0) {
     if (head.mappingErrors.length === head.problems.length) {
@@ -186,7 +188,7 @@ async function importPreviewed(io: CliIo, options: BulkCommandOptions, flags: Im
     // The import itself would be refused whole past the limit: the dry run says so rather than promise it.
     const tooMany = head.summary.ready > MAX_IMPORT_ROWS;
     if (tooMany) io.stderr(`sitewalk import: ${tooManyRowsSentence(head.summary.ready)}\n`);
-    await finishDryRun(io, flags, 'import', base, reportRows, describeSummary(head.summary), head.summary.invalid === 0 && !tooMany);
+    await finishDryRun(io, flags, 'import', base, reportRows, describeSummary(head.summary), head.summary.invalid === 0 && !tooMany, warnedRows);
     return;
   }
 
@@ -194,11 +196,12 @@ async function importPreviewed(io: CliIo, options: BulkCommandOptions, flags: Im
   const result = await sendWithProgress(io, options, 'Sent', (signal, onProgress) =>
     runImport(coreOutboxPort(core), rows, { skipInvalid: flags.skipInvalid === true, follow: flags.wait, signal, onProgress }),
   );
-  await finishRun(io, flags, 'import', base, result);
+  await finishRun(io, flags, 'import', base, result, true, warnedRows);
 }
 
 function describeSummary(s: PreviewSummary): string {
-  return `${s.total} row${s.total === 1 ? '' : 's'}: ${s.creates} to create, ${s.edits} to change, ${s.unchanged} unchanged, ${s.invalid} invalid, ${s.skipped} skipped.`;
+  const warned = s.warnings > 0 ? ` (${s.warnings} with a warning, listed)` : '';
+  return `${s.total} row${s.total === 1 ? '' : 's'}: ${s.creates} to create, ${s.edits} to change, ${s.unchanged} unchanged, ${s.invalid} invalid, ${s.skipped} skipped${warned}.`;
 }
 
 async function runExportCommand(io: CliIo, options: BulkCommandOptions, flags: ExportFlags, bomGiven: boolean): Promise<void> {

@@ -94,15 +94,50 @@ export function dryRunReport(preview: ImportPreview): ReportRow[] {
 /** One row of a dry run's report: what a run would do with it. */
 export function dryRunReportRow(row: PreviewRow): ReportRow {
   if (!row.ready) return unqueuedReportRow(row);
-  const warnings = row.warnings.length > 0 ? ` ${row.warnings.join(' ')}` : '';
   return {
     row: row.row,
     siteId: row.edit?.siteId ?? '',
     name: row.edit?.name ?? '',
     action: row.action,
     status: 'would-queue',
-    message: `${row.action === 'create' ? 'Would create a new site.' : `Would change ${row.changes ? row.changes.join(', ') : 'the site'}.`}${warnings}`,
+    message: withWarnings(row.action === 'create' ? 'Would create a new site.' : `Would change ${row.changes ? row.changes.join(', ') : 'the site'}.`, row.warnings),
   };
+}
+
+/** A row's message followed by what the preview warned about its values (a height rounded, a DMS reading, a site already there). */
+function withWarnings(message: string, warnings: readonly string[]): string {
+  return warnings.length > 0 ? `${message} ${warnings.join(' ')}` : message;
+}
+
+/**
+ * Gives a run's report lines the preview's warnings, as the dry run's lines have them: a run said
+ * only "Site 100003 updated." where its 40 ft were sent as 12 m. `rows` is a run's report (sorted
+ * by row), changed in place; `previewRows` any of the preview's rows. Returns the rows given warnings.
+ */
+export function addRunWarnings(rows: ReportRow[], previewRows: readonly PreviewRow[]): number[] {
+  const given: number[] = [];
+  for (const previewRow of previewRows) {
+    if (!previewRow.ready || previewRow.warnings.length === 0) continue;
+    const index = indexOfRow(rows, previewRow.row);
+    if (index < 0) continue;
+    rows[index] = { ...rows[index]!, message: withWarnings(rows[index]!.message, previewRow.warnings) };
+    given.push(previewRow.row);
+  }
+  return given;
+}
+
+/** Where row `row` is in report lines sorted by row, or -1. */
+function indexOfRow(rows: readonly ReportRow[], row: number): number {
+  let low = 0;
+  let high = rows.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const at = rows[middle]!.row;
+    if (at === row) return middle;
+    if (at < row) low = middle + 1;
+    else high = middle - 1;
+  }
+  return -1;
 }
 
 export const REPORT_HEADERS = ['row', 'siteId', 'name', 'action', 'status', 'message'] as const;
