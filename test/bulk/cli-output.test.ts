@@ -86,3 +86,32 @@ describe('warnings', { timeout: 180_000 }, () => {
     expect(rows.find((line) => line.row === 4)?.message.match(/Latitude 40°26'46"N/g)).toHaveLength(1);
   });
 });
+
+describe('a file refused for its invalid rows', { timeout: 180_000 }, () => {
+  it('lists the invalid rows and says the rest in one line, with a true summary naming --skip-invalid; --json and --report keep every row', async () => {
+    const dir = await dataDir();
+    const file = join(dir, 'big5k_bad.csv');
+    const bad = new Set([3, 700, 1400, 2100, 2800, 3500, 4200, 4900, 4950, 5000]);
+    const lines = ['Sitename,height,Latitude,Longitude'];
+    for (let i = 1; i <= 5000; i++) lines.push(`Tower ${i},${bad.has(i) ? 'tall' : 30},${(40 + i / 10_000).toFixed(4)},-79.5`);
+    await writeFile(file, `${lines.join('\n')}\n`);
+
+    const run = await runCli(['import', file, '--data-dir', dir]);
+    expect(run.code).toBe(1);
+    const out = run.stdout.trimEnd().split('\n');
+    expect(out[0]).toMatch(/^row\s+status\s+site\s+message/);
+    expect(out.slice(1, -1).map((line) => line.split(/\s+/).slice(0, 2))).toEqual([...bad].map((i) => [String(i + 1), 'invalid']));
+    expect(out.at(-1)).toBe('4,990 valid rows not queued: the file was refused as a whole; fix the invalid rows above or add --skip-invalid.');
+    expect(run.stdout).not.toMatch(/cancelled/);
+    expect(run.stderr).toMatch(/10 rows are invalid; fix them or add --skip-invalid\. Nothing was queued\./);
+    expect(run.stderr).toMatch(/: 10 invalid, 4990 not queued\.$/m);
+    expect(run.stderr).not.toMatch(/choose to skip/);
+
+    const report = join(dir, 'report.csv');
+    const json = await runCli(['import', file, '--json', '--report', report, '--data-dir', dir]);
+    expect(json.code).toBe(1);
+    expect(json.json).toMatchObject({ ok: false, outcome: 'refused', counts: { invalid: 10, cancelled: 4990 } });
+    expect(json.json.rows).toHaveLength(5000);
+    expect(reportRows(await readFile(report, 'utf8'))).toHaveLength(5000);
+  });
+});

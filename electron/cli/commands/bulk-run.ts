@@ -26,6 +26,7 @@ export interface BulkCommandOptions extends CoreCommandOptions {
 /** The flags every bulk run has. */
 export interface RunFlags extends CommonFlags {
   report?: string;
+  skipInvalid?: boolean;
   wait: boolean;
 }
 
@@ -131,7 +132,8 @@ export function inOneBatch(rows: ReportRow[]): ReportRows {
   };
 }
 
-function countsSentence(c: RunCounts): string {
+/** The counts in words; the rows of a refused run were not queued, not cancelled. */
+function countsSentence(c: RunCounts, refused = false): string {
   const parts = [
     c.created && `${c.created} created`,
     c.updated && `${c.updated} updated`,
@@ -144,7 +146,7 @@ function countsSentence(c: RunCounts): string {
     c.paused && `${c.paused} held`,
     c.queued && `${c.queued} queued`,
     c.wouldQueue && `${c.wouldQueue} would be queued`,
-    c.cancelled && `${c.cancelled} cancelled`,
+    c.cancelled && `${c.cancelled} ${refused ? 'not queued' : 'cancelled'}`,
   ].filter(Boolean);
   return parts.length > 0 ? parts.join(', ') : 'nothing to do';
 }
@@ -230,19 +232,21 @@ export async function finishRun(io: CliIo, flags: RunFlags, command: string, bas
     for await (const batch of warned()) for (const row of addRunWarnings(result.rows, batch)) withWarnings.add(row);
   }
   const reportError = await writeReport(io, command, flags.report, () => inPieces(result.rows));
-  for (const blocker of result.blockers) io.stderr(`sitewalk ${command}: ${blocker}\n`);
+  const blockers = result.blockers.map(inCliWords);
+  for (const blocker of blockers) io.stderr(`sitewalk ${command}: ${blocker}\n`);
   if (result.stoppedBecause) io.stderr(`sitewalk ${command}: stopped waiting: ${result.stoppedBecause}\n`);
   if (result.outcome === 'queued') io.stderr(`sitewalk ${command}: queued; run "sitewalk sync" to send.\n`);
-  io.stderr(`sitewalk ${command}: ${countsSentence(result.counts)}.\n`);
+  const refused = result.outcome === 'refused';
+  io.stderr(`sitewalk ${command}: ${countsSentence(result.counts, refused)}.\n`);
   // With --no-wait, rows left queued are the outcome asked for.
   const counts = flags.wait ? result.counts : { ...result.counts, queued: 0 };
-  const ok = result.outcome !== 'refused' && runSucceeded(counts) && reportError === null && complete;
+  const ok = !refused && runSucceeded(counts) && reportError === null && complete;
   const document = {
     ok,
     ...base,
     dryRun: false,
     outcome: result.outcome,
-    ...(result.blockers.length > 0 ? { blockers: result.blockers } : {}),
+    ...(blockers.length > 0 ? { blockers } : {}),
     ...(result.stoppedBecause ? { stoppedBecause: result.stoppedBecause } : {}),
     counts: result.counts,
     enqueueMs: Math.round(result.enqueueMs),
@@ -251,14 +255,27 @@ export async function finishRun(io: CliIo, flags: RunFlags, command: string, bas
   };
   if (flags.json) await printJsonWithRows(io, document, inPieces(result.rows));
   else {
+    // A refused file's valid rows are one line under the rows that made it refused, not a thousand.
+    const notQueued = refused ? result.counts.cancelled : 0;
     const attention = new AttentionRows();
     for (const row of result.rows) {
+      if (notQueued > 0 && row.status === 'cancelled') continue;
       const tier = tierOf(row.status);
       if (tier !== null) attention.add(row, tier);
       else if (withWarnings.has(row.row)) attention.add(row, 1);
     }
-    const text = attention.table();
+    const lines = [attention.table()];
+    if (notQueued > 0) {
+      const fix = result.counts.invalid > 0 && flags.skipInvalid !== true ? '; fix the invalid rows above or add --skip-invalid' : '';
+      lines.push(`${notQueued.toLocaleString('en')} valid row${notQueued === 1 ? '' : 's'} not queued: the file was refused as a whole${fix}.`);
+    }
+    const text = lines.filter((line) => line !== '').join('\n');
     if (text !== '') io.stdout(`${text}\n`);
   }
   exitFor(ok, reportError);
+}
+
+/** A blocker as the command line says it: the app's "choose to skip invalid rows" is --skip-invalid here. */
+function inCliWords(blocker: string): string {
+  return blocker.replace('choose to skip invalid rows', 'add --skip-invalid');
 }
