@@ -1,13 +1,16 @@
 // The `sitewalk` command line: one commander program, run in-process by tests and through
-// sitewalk.mjs by users. Contract: stdout carries exactly one JSON document per run (or help text);
-// human sentences go to stderr; exit 0 = success, 1 = the call failed, 2 = usage error (nothing was
-// sent). Usage errors are also printed as JSON with kind 'invalid-input', so a script reading
-// stdout always gets a document and never has to scrape stderr.
+// sitewalk.mjs by users. Contract: with --json (and for `call`, always) stdout carries exactly one
+// JSON document per run; otherwise human text (or help, or the version) on stdout; human sentences go
+// to stderr; exit 0 = success, 1 = the call failed, 2 = usage error (nothing was sent). A usage error
+// is a sentence on stderr, and with --json also the JSON document with kind 'invalid-input', so a
+// script reading stdout always gets a document and never has to scrape stderr.
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { registerCallCommand } from './call';
 import { registerBulkCommands, type BulkCommandOptions } from './commands/bulk';
 import { registerCoreCommands } from './commands/index';
-import { CliExit, defaultIo, EXIT, printJson, usageError, type CliIo } from './io';
+import type { InputIssue } from '../core/service/types';
+import { CliExit, defaultIo, EXIT, issuesExit, printJson, type CliIo } from './io';
 
 export type { CliIo } from './io';
 
@@ -21,12 +24,13 @@ export type CliOptions = BulkCommandOptions;
 export function buildProgram(io: CliIo = defaultIo(), options: CliOptions = {}): Command {
   const program = new Command('sitewalk')
     .description('Sitewalk: tower sites, heights and EUS reprocessing on a TowerCoverage-style service.')
+    .version(sitewalkVersion(), '-V, --version', 'print the version')
     .showHelpAfterError(false)
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout(text),
       writeErr: (text) => io.stderr(text),
-      // Parse errors are reported by main() as a sentence on stderr plus the JSON document.
+      // Parse errors are reported by main() as a sentence on stderr (and the JSON document with --json).
       outputError: () => undefined,
     })
     // Also accepted before the command (`sitewalk --data-dir D site list`); each command reads them
@@ -59,11 +63,15 @@ export async function main(argv: string[], io: CliIo = defaultIo(), options: Cli
   const program = buildProgram(io, options);
   if (argv.length === 0) {
     io.stderr(program.helpInformation());
-    try {
-      usageError(io, [{ field: 'command', message: 'No command given; see the list above.' }]);
-    } catch (exit) {
-      return (exit as CliExit).exitCode;
-    }
+    return usageExit(io, false, [{ field: 'command', message: 'No command given; see the list above.' }]);
+  }
+  // Which command's options or arguments were wrong, to name it in the sentence.
+  let failing: Command = program;
+  for (const command of everyCommand(program)) {
+    command.exitOverride((error) => {
+      failing = command;
+      throw error;
+    });
   }
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -72,11 +80,9 @@ export async function main(argv: string[], io: CliIo = defaultIo(), options: Cli
     if (error instanceof CliExit) return error.exitCode;
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
-      try {
-        usageError(io, [{ field: commanderField(error), message: commanderSentence(error.message) }]);
-      } catch (exit) {
-        return (exit as CliExit).exitCode;
-      }
+      // `call` prints its outcome as a JSON document always; every other command only with --json.
+      const json = wantsJson(argv) || commandPath(failing).startsWith('call');
+      return usageExit(io, json, [{ field: commanderField(error), message: commanderSentence(error.message, failing) }]);
     }
     // A bug, not a usage or call problem: still one JSON document, and a distinct message.
     const message = error instanceof Error ? error.message : String(error);
@@ -86,10 +92,48 @@ export async function main(argv: string[], io: CliIo = defaultIo(), options: Cli
   }
 }
 
-function commanderSentence(message: string): string {
+/** A usage error said (a sentence on stderr; the JSON document too when asked for): exit 2. */
+function usageExit(io: CliIo, json: boolean, issues: InputIssue[]): number {
+  try {
+    issuesExit(io, { json }, issues);
+  } catch (exit) {
+    if (exit instanceof CliExit) return exit.exitCode;
+    throw exit;
+  }
+}
+
+/** Whether --json is among the words before a `--`. */
+function wantsJson(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).includes('--json');
+}
+
+function everyCommand(command: Command): Command[] {
+  return [command, ...command.commands.flatMap(everyCommand)];
+}
+
+/** "profile add" for that command, '' for the program itself. */
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = command; at?.parent; at = at.parent) names.unshift(at.name());
+  return names.join(' ');
+}
+
+/** The version in package.json (beside this file's folder's folder, as beside out/cli/ for the bundle). */
+function sitewalkVersion(): string {
+  try {
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+    return typeof version === 'string' ? version : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+function commanderSentence(message: string, command: Command): string {
   const text = message.replace(/^error:\s*/i, '').trim();
   const sentence = text.charAt(0).toUpperCase() + text.slice(1);
-  return `${sentence}${/[.!?]$/.test(sentence) ? '' : '.'} Run "sitewalk <command> --help" for usage.`;
+  const path = commandPath(command);
+  return `${sentence}${/[.!?]$/.test(sentence) ? '' : '.'} Run "sitewalk ${path ? `${path} ` : ''}--help" for usage.`;
 }
 
 function commanderField(error: CommanderError): string {
