@@ -50,7 +50,29 @@ export interface CommonFlags {
   json?: boolean;
 }
 
+/** The exit code of a command whose output was closed under it (`| head`): as if ended by SIGPIPE, 128 + 13. */
+export const CLOSED_OUTPUT_EXIT = 141;
+
+let closedOutputQuits = false;
+
+/**
+ * A reader that stops reading (`sitewalk import … --json | head -3`) ends the command at once and
+ * quietly, exit 141, as SIGPIPE ends other command-line tools: Node ignores that signal, so the next
+ * write failed with EPIPE, an unhandled error with its stack trace. Other write errors stay errors.
+ */
+function quitWhenOutputCloses(): void {
+  if (closedOutputQuits) return;
+  closedOutputQuits = true;
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+      process.exit(CLOSED_OUTPUT_EXIT);
+    });
+  }
+}
+
 export function defaultIo(): CliIo {
+  quitWhenOutputCloses();
   return {
     stdout: (text) => void process.stdout.write(text),
     stderr: (text) => void process.stderr.write(text),
