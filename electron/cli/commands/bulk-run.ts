@@ -15,7 +15,8 @@ export const EXIT_HELP = [
   '',
   'Exit codes: 0 everything done; 1 some rows invalid, failed, held, waiting or cancelled (nothing is',
   'queued when invalid rows are refused); 2 usage error; 3 the file cannot be read or understood, or the',
-  'report (--report) cannot be written (then the JSON document has reportError).',
+  'report (--report) cannot be written (then the JSON document has reportError); 130 or 143 stopped by',
+  'Ctrl-C or SIGTERM before anything was queued, or by a second one (quit at once).',
 ].join('\n');
 
 export interface BulkCommandOptions extends CoreCommandOptions {
@@ -234,7 +235,8 @@ export async function finishRun(io: CliIo, flags: RunFlags, command: string, bas
   const reportError = await writeReport(io, command, flags.report, () => inPieces(result.rows));
   const blockers = result.blockers.map(inCliWords);
   for (const blocker of blockers) io.stderr(`sitewalk ${command}: ${blocker}\n`);
-  if (result.stoppedBecause) io.stderr(`sitewalk ${command}: stopped waiting: ${result.stoppedBecause}\n`);
+  // Said once: "Stopped while queueing: …" already says it stopped.
+  if (result.stoppedBecause) io.stderr(`sitewalk ${command}: ${/^stopped\b/i.test(result.stoppedBecause) ? '' : 'stopped waiting: '}${result.stoppedBecause}\n`);
   if (result.outcome === 'queued') io.stderr(`sitewalk ${command}: queued; run "sitewalk sync" to send.\n`);
   const refused = result.outcome === 'refused';
   io.stderr(`sitewalk ${command}: ${countsSentence(result.counts, refused)}.\n`);

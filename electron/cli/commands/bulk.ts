@@ -6,7 +6,8 @@
 // invalid rows made the run refuse the file: nothing queued), or the data folder is in use;
 // 2 usage error (bad option, unknown column in --mapping: nothing queued); 3 the file cannot be read
 // or understood (missing, not text, broken quotes, malformed KML/JSON, no recognisable columns:
-// nothing queued), or the output file cannot be written.
+// nothing queued), or the output file (-o, --report) cannot be written; 130/143 stopped by Ctrl-C or
+// SIGTERM before anything was queued, or by a second one.
 import { Option, type Command } from 'commander';
 import { runImport } from '../../core/bulk/import-run';
 import { coreOutboxPort, exportSitesOf, knownSitesOf } from '../../core/bulk/core-port';
@@ -52,7 +53,9 @@ export function registerBulkCommands(program: Command, io: CliIo, options: BulkC
   withCommonOptions(
     program
       .command('import')
-      .description('Import sites from a CSV/TSV, KML, KMZ or GeoJSON file: check every row, queue the valid ones in one batch, send them and report row by row.')
+      .description(
+        'Import sites from a CSV/TSV, KML, KMZ or GeoJSON file: check every row, then queue the rows (10,000 to a transaction), send them and report row by row. A file with invalid rows is refused whole unless --skip-invalid.',
+      )
       .argument('<file>', 'the file to import')
       .option('--dry-run', 'show what would happen to each row; queue nothing')
       .option('--mapping <column=field,...>', 'map columns by hand, e.g. "Tower=name,Elev ft=heightFeet,#7=ignore" (repeatable)', collect)
