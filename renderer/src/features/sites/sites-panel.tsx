@@ -77,6 +77,7 @@ export function SitesPanel({ selectedId, onAddSite, movingId, onToggleMove, draf
   // eslint-friendly: reading localStorage on every render is cheap (a handful of keys).
   void draftsVersion;
   const drafts = listDrafts();
+  const [draftsOpen, setDraftsOpen] = useState(false);
   const selected = selectedId ? sites.get(selectedId) ?? null : null;
   const firstRun = all.length === 0 && activeProfile !== null && !activeProfile.builtIn;
 
@@ -95,12 +96,18 @@ export function SitesPanel({ selectedId, onAddSite, movingId, onToggleMove, draf
         <button type="button" onClick={() => ui.openBulk('export')}>
           Export…
         </button>
+        {/* The shortest windows (1024×640) keep the drafts behind this, beside the actions, so the list keeps its rows (app/compact.css). */}
+        {drafts.length > 0 && (
+          <button type="button" className="drafts-toggle" aria-expanded={draftsOpen} aria-controls="drafts-box" onClick={() => setDraftsOpen(!draftsOpen)}>
+            Drafts ({drafts.length})
+          </button>
+        )}
       </div>
 
       {selected && <SiteDetails site={selected} unit={unit} moving={movingId === selected.localId} onToggleMove={() => onToggleMove(selected.localId)} />}
 
       {drafts.length > 0 && (
-        <section className="drafts" aria-labelledby="drafts-title">
+        <section id="drafts-box" className={`drafts ${draftsOpen ? 'open' : ''}`} aria-labelledby="drafts-title">
           <h3 id="drafts-title">Unsaved drafts ({drafts.length})</h3>
           <ul>
             {drafts.map((d) => {
