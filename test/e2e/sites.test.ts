@@ -103,6 +103,17 @@ async function addByClick(page: Page, session: Session, base: string): Promise<v
   const longitude = await form.getByLabel('Longitude').inputValue();
   expect(Number(latitude)).not.toBeNaN();
   expect(Number(longitude)).not.toBeNaN();
+  // The place is marked where the click was (the marker's tip), before anything is saved.
+  const marker = page.getByTestId('place-marker');
+  const tip = async () => {
+    const at = (await marker.boundingBox())!;
+    return { x: at.x + at.width / 2, y: at.y + at.height };
+  };
+  expect(await tip()).toEqual({ x: expect.closeTo(box.x + 90, -1), y: expect.closeTo(box.y + 150, -1) });
+  // A typed latitude moves it (north is up): one tenth of a degree north of the click.
+  await form.getByLabel('Latitude').fill((Number(latitude) + 0.1).toFixed(6));
+  await expect.poll(async () => (await tip()).y, { message: 'the marker to follow the typed latitude' }).toBeLessThan(box.y + 145);
+  await form.getByLabel('Latitude').fill(latitude);
 
   await form.getByLabel('Name', { exact: true }).fill('E2E Ridge');
   await form.getByLabel('Height (meters)').fill('45');
@@ -115,6 +126,8 @@ async function addByClick(page: Page, session: Session, base: string): Promise<v
   // Waiting first (clock badge), then on the service.
   await siteRow(page, 'E2E Ridge').waitFor();
   await page.getByRole('button', { name: /^E2E Ridge\b.*On the service/ }).waitFor({ timeout: 60_000 });
+  // Saved, it is a site's pin: the place's marker is gone with the form.
+  await expect.poll(() => marker.count(), { message: 'the place marker gone with the form' }).toBe(0);
 
   const created = (await inspect<SandboxSite[]>(base, 'sites')).filter((s) => s.name === 'E2E Ridge');
   expect(created).toHaveLength(1);

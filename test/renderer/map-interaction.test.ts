@@ -110,6 +110,15 @@ describe('the form and the places picked for it', () => {
     expect(run([{ type: 'open-form', request: { mode: 'existing' } }, { type: 'start-add', purpose: 'pick' }, { type: 'close-form' }]).tool).toEqual({ id: null });
     expect(run([{ type: 'open-form', request: { mode: 'existing' } }, { type: 'start-stake', target: null }, { type: 'close-form' }]).tool).toEqual({ id: null });
   });
+
+  it("keeps the open form's place for the map, the same state for the same place, and none once the form closes", () => {
+    expect(run([{ type: 'form-place', place: { lat: 1, lng: 2 } }]).form).toBeNull();
+    const placed = run([{ type: 'open-form', request: { mode: 'new', lat: 1, lng: 2 } }, { type: 'form-place', place: { lat: 1, lng: 2 } }]);
+    expect(placed.form?.place).toEqual({ lat: 1, lng: 2 });
+    expect(run([{ type: 'form-place', place: { lat: 1, lng: 2 } }], placed)).toBe(placed);
+    expect(run([{ type: 'form-place', place: null }], placed).form?.place).toBeNull();
+    expect(run([{ type: 'close-form' }], placed).form).toBeNull();
+  });
 });
 
 /** A tool that records what it was asked, and takes map clicks and Escape. */

@@ -12,6 +12,7 @@ import {
   coordinateFill,
   draftKeyFor,
   fieldIssues,
+  formPlace,
   heightHint,
   pastedPair,
   readForm,
@@ -168,6 +169,17 @@ describe('coordinates typed or pasted as text', () => {
 
   it('fills both fields from a pair left in the longitude field too', () => {
     expect(coordinateFill('longitude', '40.446, -79.982')).toMatchObject({ patch: { latitude: '40.446', longitude: '-79.982' }, pair: true });
+  });
+});
+
+describe('the place the form names, for the map', () => {
+  it('is where the coordinates are while both can be read, and not an edited site\'s own place', () => {
+    expect(formPlace(readForm(fields(), 'new', null), null)).toEqual({ lat: 40.5, lng: -80.25 });
+    expect(formPlace(readForm(fields({ latitude: '40°30\'00"N' }), 'new', null), null)).toEqual({ lat: 40.5, lng: -80.25 });
+    for (const latitude of ['', '95', 'north']) expect(formPlace(readForm(fields({ latitude }), 'new', null), null)).toBeNull();
+    const ridge = site({ latitude: 40.5, longitude: -80.25 });
+    expect(formPlace(readForm(fields(), 'edit', ridge.siteId), ridge)).toBeNull();
+    expect(formPlace(readForm(fields({ longitude: '-80.3' }), 'edit', ridge.siteId), ridge)).toEqual({ lat: 40.5, lng: -80.3 });
   });
 });
 

@@ -95,6 +95,7 @@ export function App({ store, onHostLink }: { store: AppStore; onHostLink: (liste
     },
     [closeForm, draftsChanged],
   );
+  const onFormPlace = useCallback((place: { lat: number; lng: number } | null) => void interaction.dispatch({ type: 'form-place', place }), [interaction]);
 
   // The form docks over the map's right side once its code is there: a form that could not be
   // loaded is a sentence over the page, and the map keeps its whole width (and its controls their place).
@@ -206,6 +207,7 @@ export function App({ store, onHostLink }: { store: AppStore; onHostLink: (liste
                 onEdit={(id) => openSiteForm({ mode: 'edit', localId: id })}
                 onCancelAdd={flow.cancelAddMode}
                 rightInset={formOpen ? FORM_WIDTH : 0}
+                placing={formOpen ? (form.place ?? null) : null}
                 handle={mapHandle}
               />
               {form && (
@@ -217,6 +219,7 @@ export function App({ store, onHostLink }: { store: AppStore; onHostLink: (liste
                     picked={picked}
                     onPickOnMap={() => flow.startAddMode('pick', currentFocus())}
                     onStakeHere={(target) => interaction.dispatch({ type: 'start-stake', target })}
+                    onPlace={onFormPlace}
                   />
                 </PartLoader>
               )}

@@ -27,6 +27,7 @@ import { MapMenu } from './map-menu';
 import { followSites, showAll } from './follow-sites';
 import { useTileLayer } from './use-tile-layer';
 import { mapHandle, type MapHandle } from './map-handle';
+import { PlaceMarker, type MapPlace } from './place-marker';
 
 export type { MapHandle } from './map-handle';
 import { useBottomInset } from './use-bottom-inset';
@@ -56,6 +57,8 @@ export interface MapViewProps extends Omit<ToolCallbacks, 'onPick' | 'positionOf
   onEdit: (localId: string) => void;
   /** Pixels on the right covered by the docked form: showing a site keeps it clear of them. */
   rightInset: number;
+  /** The place the open form names (a new site, or a site's new position): marked, and kept in view. */
+  placing?: MapPlace | null;
   /** "Download this area…" in the map's menu (offered only when the active basemap allows it). */
   onDownloadArea?: () => void;
   /** The shell's controls over the map's top (the basemap switcher and downloads), given the Leaflet map once it exists. */
@@ -293,6 +296,7 @@ export function MapView(props: MapViewProps) {
       <div ref={containerRef} className="map" role="application" aria-label="Map of sites. Use the site list to reach sites from the keyboard." tabIndex={0} data-testid="map" />
 
       {props.controls?.(leafletMap)}
+      <PlaceMarker map={leafletMap} place={props.placing ?? null} rightInset={props.rightInset} />
 
       {menu && (
         <MapMenu

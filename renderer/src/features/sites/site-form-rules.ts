@@ -231,3 +231,24 @@ export function savedMessage(mode: SiteFormMode, saved: SiteView, status: Pick<S
   if (status?.online && blocked) return `Saved ${title} on this computer — it waits in the outbox: ${blocked.message}`;
   return `Saved ${title} on this computer — it will be sent when the service is reachable.`;
 }
+
+/** "Discard your changes?": what the form's Discard asks first. */
+export const DISCARD_CONFIRM = {
+  title: 'Discard your changes?',
+  body: 'What you typed in this form will be thrown away. The site itself stays as it is.',
+  confirmLabel: 'Discard changes',
+  danger: true,
+};
+
+/**
+ * Where the form's coordinates put the site, for the map to mark: null while either cannot be read,
+ * and for an edit while they are still the site's own (its pin already shows it).
+ */
+export function formPlace(reading: FormReading, site: SiteView | null): { lat: number; lng: number } | null {
+  const { latitude, longitude } = reading;
+  if (latitude.message || longitude.message || latitude.value.trim() === '' || longitude.value.trim() === '') return null;
+  const lat = Number(latitude.value);
+  const lng = Number(longitude.value);
+  if (!Number.isFinite(lat) || !Number.isFinite(lng) || Math.abs(lat) > 90 || Math.abs(lng) > 180) return null;
+  return site && site.latitude === lat && site.longitude === lng ? null : { lat, lng };
+}

@@ -16,9 +16,11 @@ import {
   buildPayload,
   coordinateFill,
   coordinateHint,
+  DISCARD_CONFIRM,
   draftKeyFor,
   fieldIssues,
   firstIssue,
+  formPlace,
   formTitle,
   heightHint,
   pastedPair,
@@ -50,11 +52,13 @@ export interface SiteFormProps {
   picked: { lat: number; lng: number; seq: number; fix?: PickedFix } | null;
   /** "Stake here" (a new site) or "Move site to my position" (`target`: where the site is now): My location averages. */
   onStakeHere?: (target: { lat: number; lon: number } | null) => void;
+  /** Where the coordinates put the site now, for the map to mark (null while they cannot be read, or are the site's own). */
+  onPlace?: (place: { lat: number; lng: number } | null) => void;
 }
 
 type CoordinateField = 'latitude' | 'longitude';
 
-export function SiteForm({ request, onClose, onPickOnMap, picked, onStakeHere }: SiteFormProps) {
+export function SiteForm({ request, onClose, onPickOnMap, picked, onStakeHere, onPlace }: SiteFormProps) {
   const ui = useUi();
   const { api, store } = ui;
   const settings = useAppState(store, (s) => s.settings);
@@ -124,6 +128,7 @@ export function SiteForm({ request, onClose, onPickOnMap, picked, onStakeHere }:
   const isEdit = request.mode === 'edit';
   const reading = useMemo(() => readForm(fields, request.mode, site?.siteId ?? null), [fields, request.mode, site?.siteId]);
   const validation = useMemo(() => parseSiteEdit(reading.input), [reading]);
+  useEffect(() => void onPlace?.(formPlace(reading, site)), [reading, site, onPlace]);
   const activeProfile = useAppState(store, (s) => s.profiles.find((profile) => profile.active) ?? null);
   const issues = fieldIssues(fields, request.mode, reading, validation, serverIssues);
   const shown = (field: FieldName) => (submitted || touched.has(field) ? issues[field] : undefined);
@@ -181,13 +186,7 @@ export function SiteForm({ request, onClose, onPickOnMap, picked, onStakeHere }:
   }
 
   async function discard() {
-    const ok = await ui.confirm({
-      title: 'Discard your changes?',
-      body: 'What you typed in this form will be thrown away. The site itself stays as it is.',
-      confirmLabel: 'Discard changes',
-      danger: true,
-    });
-    if (!ok) return;
+    if (!(await ui.confirm(DISCARD_CONFIRM))) return;
     deleteDraft(draftKey);
     dirty.current = false;
     onClose(null);

@@ -39,8 +39,11 @@ export type MenuState = { kind: 'map'; x: number; y: number; lat: number; lng: n
 export interface Interaction {
   tool: ActiveTool;
   menu: MenuState | null;
-  /** The open site form (what opened it, and a number that changes on every opening), or null. */
-  form: { request: SiteFormRequest; seq: number } | null;
+  /**
+   * The open site form (what opened it, and a number that changes on every opening), or null; `place`
+   * is where its coordinates put the site, while they can be read (the map shows it).
+   */
+  form: { request: SiteFormRequest; seq: number; place?: { lat: number; lng: number } | null } | null;
   /** The last place picked for the form. */
   picked: Picked | null;
   /** Counts stake requests, so a repeated "Stake here" is a new request. */
@@ -67,6 +70,8 @@ export type InteractionEvent =
   | { type: 'open-menu'; menu: MenuState }
   | { type: 'close-menu' }
   | { type: 'open-form'; request: SiteFormRequest }
+  /** The open form's coordinates now: a place, or null while they cannot be read (or need no marker). */
+  | { type: 'form-place'; place: { lat: number; lng: number } | null }
   | { type: 'close-form' };
 
 export const NO_TOOL: ActiveTool = { id: null };
@@ -140,6 +145,12 @@ export function nextInteraction(state: Interaction, event: InteractionEvent): In
       // The form takes over from add and pick mode, and from a move not yet dropped.
       const ends = tool.id === 'add' || (tool.id === 'move' && tool.phase === 'armed');
       return { ...state, tool: ends ? NO_TOOL : tool, menu: null, form: { request: event.request, seq: (state.form?.seq ?? 0) + 1 } };
+    }
+    case 'form-place': {
+      const was = state.form?.place ?? null;
+      const place = event.place;
+      if (!state.form || (was === null ? place === null : place !== null && was.lat === place.lat && was.lng === place.lng)) return state;
+      return { ...state, form: { ...state.form, place } };
     }
     case 'close-form':
       return { ...state, form: null, tool: tool.id === 'add' || tool.id === 'stake' ? NO_TOOL : tool };
