@@ -122,6 +122,14 @@ describe('the outbox list', () => {
     await expect.element(entry(screen, "Edit site 'Tried twice'", 'pending').getByText(/· 2 attempts, none counting toward giving up/)).toBeVisible();
   });
 
+  it("says the queue's next try while the service holds it, not an entry's own earlier one", async () => {
+    const at = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
+    const own = entryView({ id: 'e-held', state: 'pending', summary: "Edit site 'Held one'", nextAttemptAt: at(10) });
+    const held = { blocked: { reason: 'unavailable' as const, message: 'The service says it cannot take requests now (HTTP 503).' }, connection: { state: 'not-answering' as const, lastError: null, nextTryAt: at(45) } };
+    const { screen } = await renderWithHost({ entries: [own], status: held }, () => <OutboxPanel />);
+    await expect.element(entry(screen, "Edit site 'Held one'", 'pending').getByText(/· next try in 4\d s/)).toBeVisible();
+  });
+
   it('asks before sending a create the service may have made again, and sends nothing on Cancel', async () => {
     const { screen, host } = await renderWithHost({ entries: ENTRIES }, () => <OutboxPanel />);
     await entry(screen, "Create site 'Maybe made' (30 m)", 'needs-review').getByRole('button', { name: 'Send again' }).click();

@@ -228,4 +228,18 @@ describe('the status bar', () => {
     await screen.getByRole('button', { name: 'Enter API key' }).click();
     expect(navigation).toEqual([{ to: 'panel', value: ['settings', PROFILE.id] }]);
   });
+
+  it('says what "Sync now" found once its try is answered, when the service is still away', async () => {
+    const held = {
+      blocked: { reason: 'unavailable' as const, message: 'The service says it cannot take requests now (HTTP 503).' },
+      connection: { state: 'not-answering' as const, lastError: error('HTTP 503 Service Unavailable'), nextTryAt: inFortySeconds() },
+    };
+    const { screen, host } = await renderWithHost({ status: held }, bar());
+    await screen.getByRole('button', { name: 'Sync now' }).click();
+    await expect.poll(() => host.callsOf('syncNow').length, { message: 'Sync now asked' }).toBe(1);
+    // Nothing is said before the try is answered; then the service is still away.
+    expect(screen.getByText(/^Tried now/).query()).toBeNull();
+    host.emit({ type: 'status', status: statusView({ ...held, revision: 10_000 }) });
+    await expect.element(screen.getByText(/^Tried now: the service still says it is unavailable; next try in \d+ s\. Changes are kept\.$/)).toBeVisible();
+  });
 });

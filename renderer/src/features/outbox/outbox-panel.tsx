@@ -11,7 +11,7 @@ import { describeError, useAppState } from '../../shared/store/app-store';
 import { relativeTime, untilTime } from '../../shared/format';
 import { OutboxBadge } from '../../shared/ui/badge';
 import { Problem } from '../../shared/ui/problem';
-import { syncNow, useNow, useUi } from '../../shared/ui/ui-context';
+import { countdownTick, syncNow, useNow, useUi } from '../../shared/ui/ui-context';
 import { ValueForm } from '../../shared/ui/field';
 import { issueText } from '../../shared/issues';
 import { measurementText } from '../location';
@@ -30,7 +30,7 @@ export function OutboxPanel() {
   const status = useAppState(ui.store, (s) => s.status);
   const history = useAppState(ui.store, (s) => s.outboxHistory);
   const [historyShown, setHistoryShown] = useState(HISTORY_STEP);
-  useNow(10_000);
+  useNow(countdownTick(status?.connection.nextTryAt, 10_000));
 
   const { attention, waiting, done } = useMemo(() => {
     const entries = [...outbox.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
@@ -127,7 +127,9 @@ export function OutboxEntry({ entry }: { entry: OutboxEntryView }) {
   const ui = useUi();
   const [resolving, setResolving] = useState(false);
   const isCreate = entry.kind === 'site' && !entry.payload['siteId'];
-  const next = untilTime(entry.nextAttemptAt);
+  // While the service says it is away the whole queue waits for the hold's end, whatever the entry's own time.
+  const heldUntil = useAppState(ui.store, (s) => (s.status?.blocked?.reason === 'unavailable' ? s.status.connection.nextTryAt : null));
+  const next = untilTime(entry.state === 'pending' ? laterTime(entry.nextAttemptAt, heldUntil) : entry.nextAttemptAt);
   const measurement = useMemo(() => entryMeasurement(entry), [entry]);
   const unit = useAppState(ui.store, (s) => s.settings.heightUnit);
   // An edit that keeps the name is summarised by the site's service ID ("Edit site 100023: 26 m"):
@@ -256,4 +258,10 @@ function ResolveForm({ entry, onDone }: { entry: OutboxEntryView; onDone: () => 
       }}
     />
   );
+}
+
+/** The later of two instants (ISO text), either of which may be missing. */
+function laterTime(a: string | null, b: string | null): string | null {
+  if (a === null || b === null) return a ?? b;
+  return Date.parse(a) >= Date.parse(b) ? a : b;
 }

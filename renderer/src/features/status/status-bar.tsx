@@ -8,7 +8,7 @@ import type { HostLink } from '../../api';
 import { useAppState } from '../../shared/store/app-store';
 import { formatCount, relativeTime } from '../../shared/format';
 import { SupportDetails } from '../../shared/ui/problem';
-import { syncNow, useNow, useUi } from '../../shared/ui/ui-context';
+import { countdownTick, syncNow, useNow, useUi } from '../../shared/ui/ui-context';
 import { ThemeToggle } from '../settings';
 import { dismissProblem } from './problems-slice';
 
@@ -16,7 +16,8 @@ export function StatusBar({ hostDown = false }: { hostDown?: boolean }) {
   const ui = useUi();
   const status = useAppState(ui.store, (s) => s.status);
   const profiles = useAppState(ui.store, (s) => s.profiles);
-  useNow(15_000);
+  // The pill's tooltip counts down its next try ("in 42 s") instead of standing still for 15 s.
+  useNow(countdownTick(status?.connection.nextTryAt, 15_000));
   const active = profiles.find((p) => p.active) ?? null;
   const lastSync = status?.lastSyncAt ? `Last sync ${relativeTime(status.lastSyncAt)}` : 'Not synced yet';
 

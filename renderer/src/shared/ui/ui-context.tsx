@@ -6,6 +6,7 @@ import type { SitewalkApi } from '../../../../electron/shared/contract/index';
 import type { SiteMeasurement } from '../../../../electron/shared/validation/measurement';
 import type { AppStore } from '../store/app-store';
 import { issueText } from '../issues';
+import { untilTime } from '../format';
 import type { Result } from '../../../../electron/shared/result';
 
 export type Panel = 'sites' | 'outbox' | 'eus' | 'qualities' | 'settings';
@@ -70,6 +71,12 @@ export function useUi(): Ui {
 }
 
 /** Re-renders every `ms` milliseconds (for "5 min ago" texts). */
+/** How often a countdown to `iso` must be redrawn: every second in its last minute ("in 42 s"), else `slow` ms. */
+export function countdownTick(iso: string | null | undefined, slow: number): number {
+  const left = iso ? Date.parse(iso) - Date.now() : Number.NaN;
+  return left > -1_000 && left < 61_000 ? 1_000 : slow;
+}
+
 export function useNow(ms = 30_000): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -126,8 +133,49 @@ export function ConfirmButton({ confirm, onConfirmed, children }: { confirm: Omi
   );
 }
 
-/** "Sync now": also lifts a pause and sends what is due (the core's rule), so it is the retry too. */
+/**
+ * "Sync now": also lifts a pause and sends what is due (the core's rule), so it is the retry too.
+ * Pressed while the service is away or out of reach, the try is over in a moment and the pill looks
+ * as before: once it is answered, a message says what it found, so the press is seen to do something.
+ */
 export async function syncNow(ui: Ui): Promise<void> {
   const next = await ui.call(() => ui.api.syncNow());
-  if (next) ui.store.applyStatus(next);
+  if (!next) return;
+  ui.store.applyStatus(next);
+  if (!stillAway(next)) return;
+  const after = await newerIdleStatus(ui.store, next.revision, TRIED_WAIT_MS);
+  const away = after ? stillAway(after) : null;
+  if (away) ui.toast(`Tried now: ${away}. Changes are kept.`, { tone: 'info' });
+}
+
+/** How long "Sync now" waits for its try to be answered before it says nothing. */
+const TRIED_WAIT_MS = 30_000;
+
+type StatusOf = NonNullable<ReturnType<AppStore['getState']>['status']>;
+
+/** What a "Sync now" found when the service is still away or unreachable, else null. */
+function stillAway(status: StatusOf): string | null {
+  const next = untilTime(status.connection.nextTryAt);
+  if (status.blocked?.reason === 'unavailable') return `the service still says it is unavailable${next ? `; next try ${next}` : ''}`;
+  if (!status.online) return 'the service still cannot be reached; Sitewalk keeps trying';
+  return null;
+}
+
+/** The first status newer than `revision` with nothing being sent, or null after `ms`. */
+function newerIdleStatus(store: AppStore, revision: number, ms: number): Promise<StatusOf | null> {
+  return new Promise((resolve) => {
+    const check = () => {
+      const status = store.getState().status;
+      if (!status || status.revision <= revision || status.syncing) return;
+      done(status);
+    };
+    const unsubscribe = store.subscribe(check);
+    const timer = setTimeout(() => done(null), ms);
+    function done(status: StatusOf | null) {
+      unsubscribe();
+      clearTimeout(timer);
+      resolve(status);
+    }
+    check();
+  });
 }
