@@ -258,7 +258,7 @@ function Mapping({ preview, options, onChange, disabled }: { preview: ImportPrev
   );
 }
 
-const PREVIEW_HEAD = ['Row', 'Will', 'Site ID', 'Name', 'Height', 'Latitude', 'Longitude', 'Group', 'Pin', 'Notes'];
+const PREVIEW_HEAD = ['Row', 'Will', 'Site ID', 'Name', 'Height (m)', 'Latitude', 'Longitude', 'Group', 'Pin', 'Notes'];
 
 /** The preview's rows a page at a time, asked of the host (which keeps them) by filter and page. */
 function PreviewTable({ fileId, preview }: { fileId: string; preview: ImportPreviewView }) {
