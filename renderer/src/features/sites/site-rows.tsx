@@ -152,8 +152,9 @@ export function SiteRows({ sites, selectedId, unit, searched = '' }: { sites: Si
                       {title}
                       <span className="visually-hidden">, {PIN_NAMES[site.pinStyle].toLowerCase()} pin,</span>
                     </span>
+                    {/* The height first: the number a crew looks for, and the last to be cut off on a narrow list. */}
                     <span className="row-sub">
-                      {site.siteId ? `ID ${site.siteId}` : 'New'} · {formatHeight(site.height, unit)}
+                      {formatHeight(site.height, unit)} · {site.siteId ? `ID ${site.siteId}` : 'New'}
                       {site.group ? ` · ${site.group}` : ''}
                     </span>
                   </span>
