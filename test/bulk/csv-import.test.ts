@@ -223,6 +223,31 @@ describe('CSV site import: messy files from office tools', () => {
     expect(preview.summary).toMatchObject({ unchanged: 1, edits: 1, ready: 1 });
   });
 
+  it('reads a blank height on an edit of a known site as unchanged, as its other blank cells; a new site or an unknown ID still needs one', async () => {
+    const text = 'Siteid,Sitename,height,Latitude,Longitude\n100001,,,,\n100002,Valley North,,,\n999999,,,,\n,New,,45,-93\n100003,,,,\n100004,Renamed,,,\n';
+    const preview = await csv(text, {
+      known: [
+        { siteId: '100001', name: 'Ridge', height: 30, latitude: 40, longitude: -79, pinStyle: 1 },
+        { siteId: '100002', name: 'Valley', height: 20, latitude: 41, longitude: -79, pinStyle: 1 },
+        // Added by its ID without a height, then exported: its row reads back as unchanged.
+        { siteId: '100003', name: null, height: null, pinStyle: null },
+        { siteId: '100004', name: null, height: null, pinStyle: null },
+      ],
+    });
+    expect(rowAt(preview, 2)).toMatchObject({ action: 'unchanged', ready: false, issues: [] });
+    expect(rowAt(preview, 3)).toMatchObject({ action: 'edit', ready: true, changes: ['name'], edit: { siteId: '100002', name: 'Valley North', height: 20 } });
+    expect(rowAt(preview, 3).input.height).toBeUndefined();
+    expect(messages(rowAt(preview, 4))).toMatch(/^Height is required/);
+    expect(messages(rowAt(preview, 5))).toMatch(/^Height is required/);
+    expect(rowAt(preview, 6).issues).toEqual([]);
+    expect(messages(rowAt(preview, 7))).toMatch(/the register does not know site 100004's height/);
+    // A file of site IDs without a height column: the sites the register knows keep their heights.
+    const descriptions = await csv('Siteid,Description\n100001,North slope\n999999,South\n', { known: [{ siteId: '100001', name: 'Ridge', height: 30 }] });
+    expect(descriptions.problems).toEqual([]);
+    expect(rowAt(descriptions, 2)).toMatchObject({ action: 'edit', ready: true, changes: ['description'], edit: { height: 30, description: 'North slope' } });
+    expect(messages(rowAt(descriptions, 3))).toMatch(/^Height is required/);
+  });
+
   it('warns about a create at the position of a known site or of another row', async () => {
     const preview = await csv('Sitename,height,lat,lon\nA,30,40.1,-79.1\nB,30,40.1,-79.1\nC,30,45,-93\n', {
       known: [{ siteId: '7', latitude: 45, longitude: -93 }],

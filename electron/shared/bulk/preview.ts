@@ -60,7 +60,9 @@ export function previewContext(table: Omit<ImportTable, 'rows'>, options: Previe
       `No column is recognised (${table.columns.map((c) => `"${c}"`).join(', ')}). Use headers like Siteid, Sitename, height, Latitude, Longitude, Description, Group, Pinstyle, or map columns by hand.`,
     );
   } else if (mapped.size > 0) {
-    if (!mapped.has('height') && !mapped.has('heightFeet') && defaults.height === undefined && defaults.heightFeet === undefined) {
+    // A file of site IDs may leave the height out (edits of sites the register knows keep theirs):
+    // its rows that need one say so each.
+    if (!mapped.has('siteId') && !mapped.has('height') && !mapped.has('heightFeet') && defaults.height === undefined && defaults.heightFeet === undefined) {
       problems.push('No column gives the tower height (looked for height, height_m, height (m), height_ft, height (ft)…). Map one by hand or set a default height.');
     }
     if (!mapped.has('siteId') && !(mapped.has('latitude') && mapped.has('longitude'))) {
@@ -166,7 +168,20 @@ export function previewRow(context: PreviewContext, tableRow: TableRow): Preview
   row.issues.push(...ownIssues);
 
   row.action = input.siteId === undefined ? 'create' : 'edit';
-  const result = parseSiteEdit(input);
+  // An edit of a site the register knows may leave the height blank, as it may the name or the
+  // position: the height reads as unchanged, and the register's is sent (the service needs one).
+  const known = input.siteId !== undefined && input.height === undefined && !heightIssue ? context.knownById.get(input.siteId) : undefined;
+  const result = parseSiteEdit(known ? { ...input, height: known.height ?? 0 } : input);
+  if (result.ok && known && known.height == null) {
+    // The register does not know this site's height either (added by its ID without one): the row
+    // may change nothing (an export read back), but it cannot send anything without a height.
+    const { height: _none, ...rest } = result.value;
+    if (changedFields(rest, known).length > 0) {
+      row.issues.push({ field: 'height', message: `Height is required: the register does not know site ${input.siteId}'s height, and the service needs one with any change.` });
+    } else {
+      row.action = 'unchanged';
+    }
+  }
   if (result.ok) {
     if (row.issues.length === 0) row.edit = result.value;
   } else {
@@ -248,7 +263,7 @@ function readHeight(
 const COMPARED: readonly SiteField[] = ['name', 'height', 'latitude', 'longitude', 'description', 'group', 'pinStyle'];
 
 /** Fields the edit sets to something other than what the register holds (blank = unchanged, as on the wire). */
-function changedFields(edit: SiteEdit, known: KnownSite): SiteField[] {
+function changedFields(edit: Partial<SiteEdit>, known: KnownSite): SiteField[] {
   const changed: SiteField[] = [];
   for (const field of COMPARED) {
     const next = edit[field as keyof SiteEdit];
