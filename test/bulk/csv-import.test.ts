@@ -159,7 +159,7 @@ describe('CSV site import: messy files from office tools', () => {
 
   it('reports the shared schema\'s messages for invalid rows and keeps the valid ones ready', async () => {
     const preview = await previewFixture('mixed-valid.csv');
-    expect(messages(rowAt(preview, 3))).toMatch(/Height must be a whole number of meters/);
+    expect(messages(rowAt(preview, 3))).toMatch(/Height must be a number of meters, like 30, or of feet, like 98 ft/);
     expect(messages(rowAt(preview, 4))).toMatch(/Latitude must be between -90 and 90/);
     expect(messages(rowAt(preview, 5))).toMatch(/Pin style must be 1 \(red\)/);
     expect(rowAt(preview, 6).edit?.pinStyle).toBe(3);

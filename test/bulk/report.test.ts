@@ -18,7 +18,7 @@ describe('the row-by-row report', () => {
       [5, 'invalid'],
       [6, 'would-queue'],
     ]);
-    expect(rows[1]?.message).toMatch(/whole number of meters/);
+    expect(rows[1]?.message).toMatch(/Height must be a number of meters/);
     expect(rows[0]?.message).toBe('Would create a new site.');
   });
 

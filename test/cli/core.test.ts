@@ -169,7 +169,7 @@ describe('sitewalk CLI: sites, outbox and sync', { timeout: 120_000 }, () => {
     const dir = await fieldProfile();
     const bad = await sitewalk(['site', 'add', '--lat', '95', '--lon', '-93', '--height', 'thirty', '--data-dir', dir]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/Height must be a whole number/);
+    expect(bad.stderr).toMatch(/Height must be a number of meters, like 30, or of feet, like 98 ft/);
     expect(bad.stderr).toMatch(/Latitude must be between -90 and 90/);
     const outbox = await sitewalk(['outbox', '--json', '--data-dir', dir]);
     expect((JSON.parse(outbox.stdout) as { entries: unknown[] }).entries).toEqual([]);

@@ -70,7 +70,7 @@ describe('the batch edit', () => {
   it('refuses a change that breaks the site rules, naming the field, and queues nothing', async () => {
     const { core, ids } = await coreWithSites();
     const outcome = await applySitesBatch(core.sites, { localIds: ids, change: { height: '52 ft' } });
-    expect(outcome).toMatchObject({ ok: false, issues: [{ field: 'height', message: expect.stringMatching(/whole number of meters/) }] });
+    expect(outcome).toMatchObject({ ok: false, issues: [{ field: 'height', message: expect.stringMatching(/Height must be a number of meters/) }] });
     expect(await applySitesBatch(core.sites, { localIds: ids, change: { group: '  ' } })).toMatchObject({ ok: false, issues: [{ field: 'change' }] });
     expect(core.outbox.list()).toHaveLength(0);
   });

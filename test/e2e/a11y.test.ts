@@ -105,7 +105,7 @@ async function formWithErrors(walk: Walk): Promise<void> {
   const form = page.getByRole('region', { name: 'New site' });
   await form.getByLabel('Height (meters)').fill('tall');
   await form.getByRole('button', { name: 'Save site' }).click();
-  await form.getByText(/Height must be a whole number/).waitFor();
+  await form.getByText(/Height must be a number of meters/).waitFor();
   await look(walk, 'site form with errors', 'a11y-site-form-errors');
   await form.getByRole('button', { name: 'Discard' }).click();
   await page.getByRole('dialog', { name: 'Discard your changes?' }).getByRole('button', { name: 'Discard changes' }).click();

@@ -219,7 +219,7 @@ async function refusedInput(app: App, page: Page, session: Session, base: string
   await form.getByLabel('Latitude').fill('95');
   await form.getByRole('button', { name: 'Save site' }).click();
 
-  await form.getByText('Height must be a whole number of meters, like 30.').waitFor();
+  await form.getByText('Height must be a number of meters, like 30, or of feet, like 98 ft.').waitFor();
   await form.getByText(/Latitude must be between -90 and 90 degrees/).waitFor();
   expect(await form.getByLabel('Height (meters)').getAttribute('aria-invalid')).toBe('true');
   expect(await form.getByLabel('Latitude').getAttribute('aria-invalid')).toBe('true');

@@ -120,7 +120,7 @@ describe('which sentence a field shows', () => {
     const typed = fields({ height: 'thirty', latitude: '95' });
     const reading = readForm(typed, 'new', null);
     const issues = fieldIssues(typed, 'new', reading, parseSiteEdit(reading.input), {});
-    expect(issues.height).toBe('Height must be a whole number of meters, like 30.');
+    expect(issues.height).toBe('Height must be a number of meters, like 30, or of feet, like 98 ft.');
     expect(issues.latitude).toMatch(/^Latitude must be between -90 and 90 degrees/);
   });
 

@@ -22,8 +22,8 @@ describe('height', () => {
     expect(valueOf({ ...place, height }).height).toBe(meters);
   });
 
-  it.each(['30.5', '30m', '3e1', '0x1E', '+30', '٣٠', 30.5, Number.NaN, Number.POSITIVE_INFINITY])('rejects %j as not a whole number of meters', (height) => {
-    expect(issuesOf({ ...place, height })).toEqual([{ field: 'height', message: 'Height must be a whole number of meters, like 30.' }]);
+  it.each(['30.5', '30m', '3e1', '0x1E', '+30', '٣٠', 30.5, Number.NaN, Number.POSITIVE_INFINITY])('rejects %j as not a number of meters', (height) => {
+    expect(issuesOf({ ...place, height })).toEqual([{ field: 'height', message: 'Height must be a number of meters, like 30, or of feet, like 98 ft.' }]);
   });
 
   it('rejects a negative height saying so', () => {
@@ -32,7 +32,7 @@ describe('height', () => {
   });
 
   it('rejects a blank height as required', () => {
-    expect(issuesOf({ ...place, height: '  ' })).toEqual([{ field: 'height', message: 'Height is required: enter the tower height in whole meters, like 30.' }]);
+    expect(issuesOf({ ...place, height: '  ' })).toEqual([{ field: 'height', message: 'Height is required: enter the tower height in meters, like 30, or in feet, like 98 ft.' }]);
     expect(issuesOf({ ...place })[0]?.field).toBe('height');
   });
 

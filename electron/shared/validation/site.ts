@@ -30,11 +30,14 @@ export interface SiteEditInput {
   measurement?: unknown;
 }
 
-const HEIGHT_HINT = 'Height must be a whole number of meters, like 30.';
+// What the form, the import and the CLI accept (their reader, height.ts, turns "30.6" and "98 ft"
+// into whole meters before this schema sees them): said so, not the whole meters the wire takes.
+const HEIGHT_HINT = 'Height must be a number of meters, like 30, or of feet, like 98 ft.';
+const HEIGHT_NEGATIVE = 'Height cannot be negative: enter the tower height, like 30 (meters) or 98 ft.';
 
 const height = z.unknown().transform((value, ctx): number => {
   if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
-    return addIssue(ctx, 'Height is required: enter the tower height in whole meters, like 30.');
+    return addIssue(ctx, 'Height is required: enter the tower height in meters, like 30, or in feet, like 98 ft.');
   }
   let meters: number;
   if (typeof value === 'number') {
@@ -42,14 +45,14 @@ const height = z.unknown().transform((value, ctx): number => {
     meters = value;
   } else if (typeof value === 'string') {
     const text = value.trim();
-    if (/^-\d+$/.test(text)) return addIssue(ctx, 'Height cannot be negative: enter the tower height in whole meters, like 30.');
+    if (/^-\d+$/.test(text)) return addIssue(ctx, HEIGHT_NEGATIVE);
     // ASCII digits only: "30.5", "30m", "3e1", "0x1E", "+30" and "٣٠" are all refused.
     if (!/^\d+$/.test(text)) return addIssue(ctx, HEIGHT_HINT);
     meters = Number(text);
   } else {
     return addIssue(ctx, HEIGHT_HINT);
   }
-  if (meters < 0) return addIssue(ctx, 'Height cannot be negative: enter the tower height in whole meters, like 30.');
+  if (meters < 0) return addIssue(ctx, HEIGHT_NEGATIVE);
   if (meters > MAX_HEIGHT_M) {
     return addIssue(ctx, `Height of ${meters} m is more than ${MAX_HEIGHT_M} m; enter the tower height in meters (not feet or centimeters), like 30.`);
   }
