@@ -237,6 +237,7 @@ describe('sitewalk CLI: sites, outbox and sync', { timeout: 120_000 }, () => {
   it('waits through a retry with --until-settled instead of ending silently while only a backoff timer is left', async () => {
     const dir = await fieldProfile();
     const siteId = (await serviceSites(sandbox.url))[0]!.id;
+    await sitewalk(['site', 'add', '--site-id', siteId, '--data-dir', dir]);
     await sitewalk(['site', 'edit', siteId, '--height=77', '--data-dir', dir]);
     // The first answer is lost on the way back; an edit is safe to send again, after a backoff.
     sandbox.setFaults({ applyThenDropRate: 1 });
@@ -252,6 +253,7 @@ describe('sitewalk CLI: sites, outbox and sync', { timeout: 120_000 }, () => {
   it('says with exit 6 when one pass leaves an entry waiting to be sent again', async () => {
     const dir = await fieldProfile();
     const siteId = (await serviceSites(sandbox.url))[1]!.id;
+    await sitewalk(['site', 'add', '--site-id', siteId, '--data-dir', dir]);
     await sitewalk(['site', 'edit', siteId, '--height=78', '--data-dir', dir]);
     sandbox.setFaults({ proxy503Rate: 1 });
     const pass = await sitewalk(['sync', '--json', '--data-dir', dir], { SITEWALK_KEY: KEY });
@@ -326,6 +328,7 @@ describe('sitewalk sync --concurrency', { timeout: 180_000 }, () => {
     const sites = (await serviceSites(sandbox.url)).slice(first, first + count);
     expect(sites).toHaveLength(count);
     for (const [index, site] of sites.entries()) {
+      expect((await sitewalk(['site', 'add', '--site-id', site.id, '--data-dir', dir])).code).toBe(0);
       const edit = await sitewalk(['site', 'edit', site.id, `--height=${50 + index}`, '--data-dir', dir]);
       expect(edit.code, edit.stderr).toBe(0);
     }

@@ -6,6 +6,7 @@
 // Human output: `site add` prints the new site's local ID alone, `site edit` its local ID, so a
 // script can capture it. JSON shapes (--json):
 //   site add|edit → { ok: true, site: SiteView, entry: OutboxEntryView, coalesced: boolean }
+//   site add --site-id → { ok: true, site: SiteView } (nothing is queued)
 //   site list     → { sites: SiteView[] }
 // SiteView = { localId, siteId, profileId, origin, name, height, latitude, longitude, description,
 //              group, pinStyle, measurement (how a receiver measured the position, or null),
@@ -20,6 +21,7 @@ import { issuesExit, output, table, type CliIo, type CommonFlags } from '../io';
 import { withCommonOptions, withCore, type CoreCommandOptions } from './context';
 
 interface SiteFlags extends CommonFlags {
+  siteId?: string;
   lat?: string;
   lon?: string;
   height?: string;
@@ -51,7 +53,7 @@ const FIELD_OF_FLAG = {
   group: 'group',
   description: 'description',
   pinStyle: 'pinStyle',
-} as const satisfies Record<keyof Omit<SiteFlags, keyof CommonFlags>, keyof SiteEditInput>;
+} as const satisfies Record<keyof Omit<SiteFlags, keyof CommonFlags | 'siteId'>, keyof SiteEditInput>;
 
 /**
  * The form's input from the flags given; a flag left out leaves its field unchanged. Coordinates and
@@ -83,10 +85,18 @@ function inputFrom(io: CliIo, flags: SiteFlags): SiteEditInput {
 export function registerSiteCommands(program: Command, io: CliIo, options: CoreCommandOptions): void {
   const site = program.command('site').description('Create, edit and list tower sites (queued in the outbox; "sitewalk sync" sends them).');
 
-  siteOptions(site.command('add').description('Queue a new site; prints its local ID.'))
-    .addHelpText('after', '\nRequired: --lat, --lon and --height.')
+  siteOptions(site.command('add').description('Queue a new site, or add one the service already has by its site ID; prints its local ID.'))
+    .option('--site-id <id>', 'a site the service already has, by its ID (the app\'s "Add by site ID"): added to the list, nothing sent; the other options are what you know of it')
+    .addHelpText('after', '\nRequired: --lat, --lon and --height, unless --site-id names a site the service already has.')
     .action(async (flags: SiteFlags) => {
       await withCore(io, flags, options, async (core) => {
+        if (flags.siteId !== undefined) {
+          const added = await core.sites.addExisting(flags.siteId, inputFrom(io, flags));
+          if (!added.ok) issuesExit(io, flags, added.issues);
+          io.stderr(`Added site ${added.value.siteId} as ${added.value.localId}; nothing was sent. Change it with "sitewalk site edit ${added.value.siteId} …".\n`);
+          output(io, flags, { ok: true, site: added.value }, () => added.value.localId);
+          return;
+        }
         const saved = await core.sites.save(inputFrom(io, flags));
         if (!saved.ok) issuesExit(io, flags, saved.issues);
         const { site: view, entry } = saved.value;
@@ -98,16 +108,23 @@ export function registerSiteCommands(program: Command, io: CliIo, options: CoreC
   siteOptions(
     site
       .command('edit')
-      .description('Queue an edit of a site, by its local ID or its service site ID; give only what changes.')
+      .description('Queue an edit of a site in the list, by its local ID or its service site ID; give only what changes.')
       .argument('<id>', 'local ID (local-…) or the service\'s site ID'),
   ).action(async (id: string, flags: SiteFlags) => {
     await withCore(io, flags, options, async (core) => {
       const known = core.sites.get(id);
-      const input = { ...inputFrom(io, flags), ...(known ? { localId: known.localId } : { siteId: id }) };
       if (!known && /^local-/.test(id.trim())) {
         issuesExit(io, flags, [{ field: 'id', message: `There is no site with the local ID "${id}" in this profile; see "sitewalk site list".` }]);
       }
-      const saved = await core.sites.save(input);
+      // An ID the list does not know would be sent as it is, cost an API call and come back "not
+      // found" if it is a typo: a site the service has is added by its ID first, as in the app.
+      if (!known) {
+        const shown = /^[\w.-]+$/.test(id.trim()) ? id.trim() : JSON.stringify(id.trim());
+        issuesExit(io, flags, [
+          { field: 'id', message: `There is no site ${shown} in this profile's list ("sitewalk site list"). If the service has it, add it by its ID first: sitewalk site add --site-id ${shown} (the app's "Add by site ID").` },
+        ]);
+      }
+      const saved = await core.sites.save({ ...inputFrom(io, flags), localId: known.localId });
       if (!saved.ok) issuesExit(io, flags, saved.issues);
       const { site: view, entry, coalesced } = saved.value;
       io.stderr(`${coalesced ? 'Merged into the queued' : 'Queued'}: ${entryLine(entry.summary, view.name)} (outbox entry ${entry.id}). Run "sitewalk sync" to send it.\n`);

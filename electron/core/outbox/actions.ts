@@ -183,6 +183,14 @@ export class OutboxActions {
       // Edits behind a discarded create could never be sent: they go with it, and so does the site.
       ids.push(...followers.map((other) => other.id));
       if (record && record.siteId === null) dropSite = record.localId;
+    } else if (entry.kind === 'site' && entry.state !== 'needs-review') {
+      // An edit queued for a site ID the list did not know (an import's row) made the site; if the
+      // service never confirmed anything of it and nothing else is queued for it, it goes with its
+      // edit rather than stay as a site with no fields shown "synced". One that may have been
+      // applied (needs review) may well exist: it stays.
+      const record = register.get(entry.localId);
+      const alone = store.lane(laneOf(entry)).every((other) => other.id === entry.id);
+      if (record && record.origin === 'imported' && record.appliedSeq === 0 && Object.keys(record.known).length === 0 && alone) dropSite = record.localId;
     }
     const removed = await this.discardTogether(ids, dropSite);
     // Claimed for sending (here or by another Sitewalk) between the question and the write.
