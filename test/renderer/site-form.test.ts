@@ -183,17 +183,23 @@ describe('the place the form names, for the map', () => {
   });
 });
 
+const CONNECTED = { state: 'online' as const, lastError: null, nextTryAt: null };
+
 describe('after a save', () => {
   it('says whether the site is on its way now or waits for the service', () => {
-    expect(savedMessage('new', site(), { online: true, blocked: null })).toBe('Saved Ridge — sending to the service.');
-    expect(savedMessage('edit', site(), { online: false, blocked: { reason: 'offline', message: 'The service cannot be reached.' } })).toBe('Saved Ridge on this computer — it will be sent when the service is reachable.');
+    expect(savedMessage('new', site(), { online: true, blocked: null, connection: CONNECTED })).toBe('Saved Ridge — sending to the service.');
+    expect(savedMessage('edit', site(), { online: false, blocked: { reason: 'offline', message: 'The service cannot be reached.' }, connection: CONNECTED })).toBe('Saved Ridge on this computer — it will be sent when the service is reachable.');
     expect(savedMessage('edit', site(), null)).toBe('Saved Ridge on this computer — it will be sent when the service is reachable.');
-    expect(savedMessage('existing', site(), { online: false, blocked: null })).toBe('Added Ridge to your sites.');
+    expect(savedMessage('existing', site(), { online: false, blocked: null, connection: CONNECTED })).toBe('Added Ridge to your sites.');
     // Reachable but not moving: never "sending" (a 503 hold, a pause).
-    expect(savedMessage('edit', site(), { online: true, blocked: { reason: 'unavailable', message: 'The service says…' } })).toBe(
+    expect(savedMessage('edit', site(), { online: true, blocked: { reason: 'unavailable', message: 'The service says…' }, connection: CONNECTED })).toBe(
       'Saved Ridge on this computer — the service says it is unavailable for now; it will be sent when it answers again.',
     );
-    expect(savedMessage('new', site(), { online: true, blocked: { reason: 'paused', message: 'The account has no API calls left.' } })).toBe(
+    // Nothing held yet, but the last call or probe found the service away.
+    expect(savedMessage('new', site(), { online: true, blocked: null, connection: { ...CONNECTED, state: 'not-answering' } })).toBe(
+      'Saved Ridge on this computer — the service says it is unavailable for now; it will be sent when it answers again.',
+    );
+    expect(savedMessage('new', site(), { online: true, blocked: { reason: 'paused', message: 'The account has no API calls left.' }, connection: CONNECTED })).toBe(
       'Saved Ridge on this computer — it waits in the outbox: The account has no API calls left.',
     );
   });

@@ -222,12 +222,14 @@ export function formTitle(mode: SiteFormMode, site: SiteView | null): string {
  * The toast after a save: an added site is only listed, a saved one is on its way now, or waits and
  * says for what (the service away, the outbox paused): "sending" only when the queue can move.
  */
-export function savedMessage(mode: SiteFormMode, saved: SiteView, status: Pick<SyncStatus, 'online' | 'blocked'> | null): string {
+export function savedMessage(mode: SiteFormMode, saved: SiteView, status: Pick<SyncStatus, 'online' | 'blocked' | 'connection'> | null): string {
   const title = siteTitle(saved);
   if (mode === 'existing') return `Added ${title} to your sites.`;
   const blocked = status?.blocked ?? null;
-  if (status?.online && blocked === null) return `Saved ${title} — sending to the service.`;
-  if (blocked?.reason === 'unavailable') return `Saved ${title} on this computer — the service says it is unavailable for now; it will be sent when it answers again.`;
+  // Not answering (the last call or probe found it away, nothing held yet): not "sending" either.
+  const away = blocked?.reason === 'unavailable' || (blocked === null && status?.connection.state === 'not-answering');
+  if (status?.online && blocked === null && !away) return `Saved ${title} — sending to the service.`;
+  if (away) return `Saved ${title} on this computer — the service says it is unavailable for now; it will be sent when it answers again.`;
   if (status?.online && blocked) return `Saved ${title} on this computer — it waits in the outbox: ${blocked.message}`;
   return `Saved ${title} on this computer — it will be sent when the service is reachable.`;
 }

@@ -156,7 +156,7 @@ type StatusOf = NonNullable<ReturnType<AppStore['getState']>['status']>;
 /** What a "Sync now" found when the service is still away or unreachable, else null. */
 function stillAway(status: StatusOf): string | null {
   const next = untilTime(status.connection.nextTryAt);
-  if (status.blocked?.reason === 'unavailable') return `the service still says it is unavailable${next ? `; next try ${next}` : ''}`;
+  if (status.blocked?.reason === 'unavailable' || (status.online && status.connection.state === 'not-answering')) return `the service still says it is unavailable${next ? `; next try ${next}` : ''}`;
   if (!status.online) return 'the service still cannot be reached; Sitewalk keeps trying';
   return null;
 }
