@@ -13,7 +13,7 @@ export interface MapPlace {
 }
 
 const PIN =
-  '<svg width="28" height="38" viewBox="0 0 28 38" aria-hidden="true"><path class="place-marker-body" d="M14 36C14 36 2.5 22.5 2.5 13.5a11.5 11.5 0 0 1 23 0C25.5 22.5 14 36 14 36Z"/><circle class="place-marker-dot" cx="14" cy="13.5" r="4"/></svg>';
+  '<svg width="34" height="46" viewBox="0 0 28 38" aria-hidden="true"><path class="place-marker-body" d="M14 36C14 36 2.5 22.5 2.5 13.5a11.5 11.5 0 0 1 23 0C25.5 22.5 14 36 14 36Z"/><circle class="place-marker-dot" cx="14" cy="13.5" r="4"/></svg>';
 
 /** Margin kept between the place and the map's edges (and the form) when it is brought into view. */
 const MARGIN = 48;
@@ -23,7 +23,7 @@ export function PlaceMarker({ map, place, rightInset }: { map: L.Map | null; pla
   useEffect(() => {
     if (!map || !place) return;
     if (!marker.current) {
-      const icon = L.divIcon({ className: 'place-marker', html: PIN, iconSize: [28, 38], iconAnchor: [14, 37] });
+      const icon = L.divIcon({ className: 'place-marker', html: PIN, iconSize: [34, 46], iconAnchor: [17, 45] });
       marker.current = L.marker([place.lat, place.lng], { icon, interactive: false, keyboard: false, zIndexOffset: 10_000, title: 'The new place' }).addTo(map);
     } else {
       marker.current.setLatLng([place.lat, place.lng]);
