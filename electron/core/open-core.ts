@@ -167,7 +167,7 @@ class Core implements SitewalkCore {
       warmSandbox: () => this.warmSandbox(),
     });
     this.siteService = new SiteService({ store, register, engine, events, clock, activeId });
-    this.actions = new OutboxActions({ store, register, engine, events, clock, activeId });
+    this.actions = new OutboxActions({ store, register, engine, events, clock, activeId }, options.autoSync !== false);
     this.qualities = new QualitiesService(new QualitiesCache(this.db), this.access, clock);
     this.profiles = this.profileService.profiles;
     this.sites = this.siteService.sites;

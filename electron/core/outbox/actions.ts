@@ -21,7 +21,14 @@ export class OutboxActions {
    * kept until an entry changes (any change moves the store's revision) or the profile does. */
   private firstPage: { profileId: string; limit: number; revision: number; page: ReturnType<OutboxStore['history']> } | null = null;
 
-  constructor(private readonly deps: CoreParts) {
+  /**
+   * `sends`: this core sends by itself (the app; autoSync). A core that sends only when asked (the
+   * CLI's, whose `sync` alone sends) queues a retried entry and sends nothing.
+   */
+  constructor(
+    private readonly deps: CoreParts,
+    private readonly sends = true,
+  ) {
     this.outbox = {
       list: (options) =>
         this.deps.store
@@ -161,7 +168,7 @@ export class OutboxActions {
         await store.update([transitions.userRetry(entry, this.deps.clock.now())]);
         break;
     }
-    if (entry.profileId === this.deps.activeId()) {
+    if (entry.profileId === this.deps.activeId() && this.sends) {
       engine.start();
       engine.syncNow();
     }
