@@ -34,14 +34,25 @@ async function pausedFolder(url: string, dir: string): Promise<{ sitewalk: (args
   return { sitewalk, paused: entries.find((entry) => entry.state === 'paused')! };
 }
 
-it('retries a paused entry and sends nothing until `sync`', { timeout: 60_000 }, async ({ sandbox, tempDir }) => {
+it('counts paused entries as paused and leaves the connection, which it never checks, out of its JSON', { timeout: 60_000 }, async ({ sandbox, tempDir }) => {
+  const { sitewalk } = await pausedFolder(sandbox.url, tempDir);
+  const listed = await sitewalk(['outbox']);
+  expect(listed.stderr).toMatch(/^1 queued, 1 paused, 0 waiting for you; paused: .*No API calls left/m);
+  const json = (await sitewalk(['outbox', '--json'])).json as { status: Record<string, unknown> };
+  expect(json.status).toMatchObject({ pendingCount: 2, queuedCount: 1, pausedCount: 1, attentionCount: 0, paused: { reason: 'quota' } });
+  for (const untrue of ['connection', 'revision', 'online', 'syncing']) expect(json.status).not.toHaveProperty(untrue);
+});
+
+it('retries a paused entry without its pause note, and sends nothing until `sync`', { timeout: 60_000 }, async ({ sandbox, tempDir }) => {
   const { sitewalk, paused } = await pausedFolder(sandbox.url, tempDir);
   await setCallsLeft(sandbox.url, 1000);
   const calls = await callCount(sandbox.url);
   const retried = await sitewalk(['outbox', 'retry', paused.id, '--json'], KEY);
   expect(retried.code, retried.stderr).toBe(0);
-  expect(retried.json).toMatchObject({ ok: true, entry: { id: paused.id, state: 'pending' } });
-  expect(((await sitewalk(['outbox', '--json'])).json.entries as Entry[]).map((entry) => entry.state)).toEqual(['pending', 'pending']);
+  expect(retried.json).toMatchObject({ ok: true, entry: { id: paused.id, state: 'pending', problem: null } });
+  const after = await sitewalk(['outbox']);
+  expect(after.stdout).not.toMatch(/No API calls left/);
+  expect(after.stderr).toMatch(/^2 queued, 0 waiting for you\.$/m);
   expect(await callCount(sandbox.url)).toBe(calls);
   expect((await sitewalk(['sync', '--until-settled'], KEY)).code).toBe(0);
 });

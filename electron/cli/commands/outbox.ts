@@ -7,8 +7,14 @@
 // ("Edit site 100023: 26 m") says the site's name first ("Clyde Park — Edit site 100023: 26 m").
 //
 // JSON shapes (--json):
-//   outbox          → { entries: (OutboxEntryView & { siteName? })[], status: SyncStatus }   (done entries only with --all;
+//   outbox          → { entries: (OutboxEntryView & { siteName? })[], status: QueueStatus }   (done entries only with --all;
 //                     siteName, for a site entry, is the site's name as the site list has it, null when none is known)
+// QueueStatus = { activeProfileId, pendingCount (pending, sending or paused), queuedCount (pending or
+//                 sending), pausedCount, sendingCount, attentionCount (failed or needing review),
+//                 paused, blocked, lastSyncAt, dataProblems }: what the data folder says. This command
+//                 does not contact the service, so it says nothing of the connection (`sitewalk profile
+//                 test` checks it, `sitewalk sync` sends).
+
 //   outbox retry    → { ok: true, entry: OutboxEntryView }
 //   outbox discard  → { ok: true, removed: string[] }      (a create takes its queued edits along)
 //   outbox resolve  → { ok: true, entry: OutboxEntryView }
@@ -18,7 +24,7 @@
 // carriedBy = { binding, instead, reason: 'request-validation' | 'query-length', message }: the last
 // try went over another binding than the profile's (the summary ends " · via SOAP 1.1").
 import type { Command } from 'commander';
-import type { OutboxEntryView, SitewalkCore } from '../../core/open-core';
+import type { OutboxEntryView, SitewalkCore, SyncStatus } from '../../core/open-core';
 import { entryLine } from '../../shared/outbox-line';
 import { issuesExit, output, table, type CliIo, type CommonFlags } from '../io';
 import { withCommonOptions, withCore, type CoreCommandOptions } from './context';
@@ -55,6 +61,19 @@ export function siteNames(core: SitewalkCore): (entry: OutboxEntryView) => strin
   };
 }
 
+/** The outbox's counts and pause as the data folder has them; no connection state, which only a call learns. */
+export function queueStatus(status: SyncStatus, unfinished: readonly OutboxEntryView[]) {
+  const { online: _online, syncing: _syncing, connection: _connection, revision: _revision, ...known } = status;
+  const pausedCount = unfinished.filter((entry) => entry.state === 'paused').length;
+  return { ...known, queuedCount: Math.max(0, status.pendingCount - pausedCount), pausedCount };
+}
+
+/** "2 queued, 3 paused, 1 waiting for you; paused: No API calls left for this account." */
+function queueLine(status: ReturnType<typeof queueStatus>): string {
+  const paused = status.pausedCount > 0 ? `, ${status.pausedCount} paused` : '';
+  return `${status.queuedCount} queued${paused}, ${status.attentionCount} waiting for you${status.paused ? `; paused: ${status.paused.message}` : ''}.`;
+}
+
 export function registerOutboxCommands(program: Command, io: CliIo, options: CoreCommandOptions): void {
   const outbox = withCommonOptions(
     program
@@ -68,7 +87,7 @@ export function registerOutboxCommands(program: Command, io: CliIo, options: Cor
         .list()
         .filter((entry) => flags.all || entry.state !== 'done')
         .map((entry) => (entry.kind === 'site' ? { ...entry, siteName: nameOf(entry) } : entry));
-      const status = core.sync.status();
+      const status = queueStatus(core.sync.status(), core.outbox.unfinished());
       output(io, flags, { entries, status }, () =>
         entries.length === 0
           ? ''
@@ -85,7 +104,7 @@ export function registerOutboxCommands(program: Command, io: CliIo, options: Cor
               ]),
             ]),
       );
-      io.stderr(`${status.pendingCount} queued, ${status.attentionCount} waiting for you${status.paused ? `; paused: ${status.paused.message}` : ''}.\n`);
+      io.stderr(`${queueLine(status)}\n`);
     });
   });
 

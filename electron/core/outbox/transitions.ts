@@ -133,9 +133,12 @@ export function applyDecision(
   });
 }
 
-/** A pause is lifted (the user fixed the key, or retried): paused entries go back to pending. */
+/**
+ * A pause is lifted (the user fixed the key, or retried): paused entries go back to pending, without
+ * the problem that paused them ("No API calls left"), which no longer says why they wait.
+ */
 export function resume(entries: readonly (OutboxEntry | EntryHead)[], now: number): Transition[] {
-  return entries.filter((entry) => entry.state === 'paused').map((entry) => transition(entry, { state: 'pending', nextAttemptAt: null, updatedAt: now }));
+  return entries.filter((entry) => entry.state === 'paused').map((entry) => transition(entry, { state: 'pending', nextAttemptAt: null, problem: null, updatedAt: now }));
 }
 
 /** Entries a dead process left 'sending': safe ones are sent again, the rest wait for review. */
