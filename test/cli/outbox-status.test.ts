@@ -56,3 +56,11 @@ it('retries a paused entry without its pause note, and sends nothing until `sync
   expect(await callCount(sandbox.url)).toBe(calls);
   expect((await sitewalk(['sync', '--until-settled'], KEY)).code).toBe(0);
 });
+
+it('keeps a quota pause through a run that sets SITEWALK_KEY: a key adds no API calls', { timeout: 60_000 }, async ({ sandbox, tempDir }) => {
+  const { sitewalk, paused } = await pausedFolder(sandbox.url, tempDir);
+  expect((await sitewalk(['outbox'], KEY)).code).toBe(0);
+  const entries = (await sitewalk(['outbox', '--json'], KEY)).json as { entries: Entry[]; status: { paused: unknown } };
+  expect(entries.entries.find((entry) => entry.id === paused.id)).toMatchObject({ state: 'paused' });
+  expect(entries.status.paused).toMatchObject({ reason: 'quota' });
+});

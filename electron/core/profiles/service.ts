@@ -197,7 +197,9 @@ export class ProfileService implements Pick<SitewalkCore, 'profiles'> {
       }
     }
     this.deps.access.keySet(profile.id, text);
-    if (this.deps.store.pauseOf(profile.id)) await this.deps.engine.resume(profile.id);
+    // A new key can fix a refused one, not an account out of API calls: a quota pause stays (the CLI
+    // sets SITEWALK_KEY on every run, and merely listing the outbox lifted it).
+    if (this.deps.store.pauseOf(profile.id)?.reason === 'auth') await this.deps.engine.resume(profile.id);
     await this.emitProfiles();
     this.deps.engine.kick();
     return ok(await this.view(profile));
