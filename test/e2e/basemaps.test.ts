@@ -158,7 +158,7 @@ async function outsideAndBack(page: Page, session: Session, pmtiles: BasemapView
 async function downloadsAnArea(page: Page, session: Session, tileServer: PngTileServer): Promise<void> {
   // The map back on the demo sites, as the welcome left it (the files' part zoomed and panned it): the
   // area planned is the one around them.
-  await page.getByRole('button', { name: 'Show all sites' }).click();
+  await page.getByRole('button', { name: 'Zoom to all sites' }).click();
   await mapSettled(page);
   await openSettings(page);
   await page.getByRole('button', { name: 'Add a tile server' }).click();

@@ -107,7 +107,7 @@ export async function siteCardLeavesRows({ page, session, width, height }: AtSiz
     expect(overlap(cardBox, await box(page.locator('.site-rows')))).toBe(false);
     for (const control of [
       page.getByRole('button', { name: '+ Add site' }),
-      page.getByRole('button', { name: 'Show all sites' }),
+      page.getByRole('button', { name: 'Zoom to all sites' }),
       page.getByRole('button', { name: 'Legend' }),
       page.getByRole('button', { name: 'Zoom in' }),
       page.getByRole('button', { name: 'Measure' }),

@@ -52,7 +52,7 @@ describe("the office's screens at two window sizes", () => {
             // window's session), and every site is in view again after the last size's drag.
             await page.evaluate(() => window.sessionStorage.removeItem('sitewalk.tileNoticeDismissed'));
             await page.reload();
-            await page.getByRole('button', { name: 'Show all sites' }).click();
+            await page.getByRole('button', { name: 'Zoom to all sites' }).click();
             await expect.poll(() => pinsDrawn(page), { message: 'the sites drawn again' }).toBe(demo.length);
           });
         }
@@ -99,7 +99,7 @@ async function boxSelects(at: AtSize, theme: 'Light' | 'Dark'): Promise<void> {
   // Messages (the Sandbox's welcome, over the list's foot) go first: a press on one is the message's.
   for (const close of await page.getByRole('button', { name: 'Dismiss message' }).all()) await close.click();
   await expect.poll(() => page.locator('.toast').count()).toBe(0);
-  await page.getByRole('button', { name: 'Show all sites' }).click();
+  await page.getByRole('button', { name: 'Zoom to all sites' }).click();
   await expect.poll(() => page.getByTestId('map').getAttribute('data-moving'), { timeout: 10_000 }).not.toBe('1');
 
   // A Shift-drag box over the middle of the map selects the sites it covers (started clear of

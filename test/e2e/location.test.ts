@@ -112,8 +112,8 @@ async function followsTheDevice(page: Page, session: Session, app: App): Promise
   await expect.poll(() => dotOffCentre(page), { message: 'the map back on the position' }).toBeLessThan(4);
   expect(await control(page).getAttribute('data-following')).toBe('true');
 
-  // Navigating on purpose ("Show all sites", a site chosen in the list) ends following too.
-  await page.getByRole('button', { name: 'Show all sites' }).click();
+  // Navigating on purpose ("Zoom to all sites", a site chosen in the list) ends following too.
+  await page.getByRole('button', { name: 'Zoom to all sites' }).click();
   await expect.poll(() => control(page).getAttribute('data-following')).toBe('false');
   await page.getByRole('button', { name: 'Follow my position' }).click();
   await expect.poll(() => control(page).getAttribute('data-following')).toBe('true');

@@ -128,7 +128,7 @@ async function clusteredAndFiltered(page: Page, session: Session): Promise<void>
   // Every site is on the map (the sandbox's own demo sites too): a cluster counts its members.
   await expect.poll(() => mapData(page, 'pins-on-map'), { message: 'the 50,000 sites on the map', timeout: 60_000 }).toBeGreaterThanOrEqual(SITES);
   const total = await mapData(page, 'pins-on-map');
-  await page.getByRole('button', { name: 'Show all sites' }).click();
+  await page.getByRole('button', { name: 'Zoom to all sites' }).click();
   await mapSettled(page);
   await expect.poll(() => pinsDrawn(page), { message: 'every site drawn, as pins or in clusters' }).toBe(total);
   const clusters = await mapData(page, 'clusters-drawn');
@@ -140,7 +140,7 @@ async function clusteredAndFiltered(page: Page, session: Session): Promise<void>
   await page.getByLabel('Group').selectOption('Town 7');
   await page.getByText(`Showing ${(SITES / TOWNS).toLocaleString('en')} of ${total.toLocaleString('en')} sites`).waitFor();
   await expect.poll(() => mapData(page, 'pins-on-map'), { message: 'only Town 7 on the map' }).toBe(SITES / TOWNS);
-  await page.getByRole('button', { name: 'Show all sites' }).click();
+  await page.getByRole('button', { name: 'Zoom to all sites' }).click();
   await mapSettled(page);
   await expect.poll(() => pinsDrawn(page), { message: 'Town 7 drawn' }).toBe(SITES / TOWNS);
   await session.screenshot('map-50k-one-town');
@@ -269,7 +269,7 @@ async function movedBetweenAnswers(app: App, page: Page, session: Session, tempD
   expect(firstDraw?.drawn).toBeGreaterThan(0);
 
   // Every site drawn, the moved one counted once, as pending.
-  await page.getByRole('button', { name: 'Show all sites' }).click();
+  await page.getByRole('button', { name: 'Zoom to all sites' }).click();
   await mapSettled(page);
   await expect.poll(() => mapData(page, 'pins-on-map')).toBe(total);
   await expect.poll(() => pinsDrawn(page), { message: 'every site drawn, as pins or in clusters' }).toBe(total);
@@ -315,7 +315,7 @@ async function fromTheList(page: Page): Promise<void> {
     return { positions: performance.getEntriesByName('sitewalk:positions-received').length, askedEarly: asked.length, fromTheList: asked.every((entry) => entry.startTime >= received), refused: performance.getEntriesByName('sitewalk:clusters-early-refused').length };
   });
   expect(timeline).toEqual({ positions: 1, askedEarly: 1, fromTheList: true, refused: 0 });
-  await page.getByRole('button', { name: 'Show all sites' }).click();
+  await page.getByRole('button', { name: 'Zoom to all sites' }).click();
   await mapSettled(page);
   await expect.poll(() => pinsDrawn(page), { message: 'every site drawn, as pins or in clusters' }).toBe(total);
   expect(await mapData(page, 'clusters-drawn')).toBeGreaterThan(0);

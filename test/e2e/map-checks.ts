@@ -58,7 +58,7 @@ function scaleText(page: Page): Promise<string> {
 
 /** Back to every site in view, as a user does between two things. */
 async function showAll(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Show all sites' }).click();
+  await page.getByRole('button', { name: 'Zoom to all sites' }).click();
   await mapSettled(page);
 }
 
@@ -102,7 +102,7 @@ export async function followsTheList(page: Page, session: Session, demo: Sandbox
   await expect.poll(() => pinsDrawn(page), { message: 'every site on the map while the list is filtered' }).toBe(demo.length);
   await follow.check();
   await expect.poll(() => pinsDrawn(page), { message: 'only the group on the map again' }).toBe(inGroup);
-  await page.getByRole('button', { name: 'Show all sites' }).click();
+  await page.getByRole('button', { name: 'Zoom to all sites' }).click();
   await mapSettled(page);
   await session.screenshot('map-scale-filter-group');
 
@@ -110,9 +110,9 @@ export async function followsTheList(page: Page, session: Session, demo: Sandbox
   await expect.poll(() => pinsDrawn(page), { message: 'only the searched site on the map' }).toBe(1);
   await page.getByLabel('Search sites').fill('');
   await page.getByLabel('Group').selectOption('');
-  // The view was fitted to the group: "Show all sites" takes in every site again, once they are back.
+  // The view was fitted to the group: "Zoom to all sites" takes in every site again, once they are back.
   await expect.poll(() => mapData(page, 'pins-on-map'), { message: 'every site back on the map' }).toBe(demo.length);
-  await page.getByRole('button', { name: 'Show all sites' }).click();
+  await page.getByRole('button', { name: 'Zoom to all sites' }).click();
   await mapSettled(page);
   await expect.poll(() => pinsDrawn(page), { message: 'every site back' }).toBe(demo.length);
 }
@@ -136,7 +136,7 @@ export async function measures(page: Page, session: Session, demo: SandboxSite[]
   await expect.poll(() => result.getByTestId('measure-distance').textContent(), { message: 'the distance shown' }).toBe(distance);
   expect(await result.getByTestId('measure-bearing').textContent()).toBe(bearing);
   expect(await result.locator('.measure-ends').textContent()).toBe(`${a.name} → ${b.name}`);
-  await page.getByRole('button', { name: 'Show all sites' }).click();
+  await page.getByRole('button', { name: 'Zoom to all sites' }).click();
   await mapSettled(page);
   await session.screenshot('map-scale-measure-sites');
 

@@ -56,7 +56,7 @@ describe('sites', () => {
       await step('measures the distance and bearing between two sites by clicking their pins; Esc clears, then leaves', () => measures(page, session, demo));
       // Back to the whole list and every demo site in view, as the map opens.
       await page.getByLabel('Search sites').fill('');
-      await page.getByRole('button', { name: 'Show all sites' }).click();
+      await page.getByRole('button', { name: 'Zoom to all sites' }).click();
       await mapSettled(page);
       await expect.poll(() => pinsDrawn(page), { message: 'every demo site drawn' }).toBe(demo.length);
 

@@ -132,10 +132,10 @@ export async function stakeAndMove(page: Page, session: Session, app: App): Prom
     expect(await page.getByTestId('stake-distance').textContent()).toMatch(/^(3[5-9]\d\d|4\d\d\d) m from where the site is now$/);
     await shots(page, session, 'staking-move-site');
     // Beside the docked form at 1024×640 (the map a narrow strip), all a crew needs to decide is in
-    // sight without scrolling the panel, and the form leaves "Show all sites" uncovered.
+    // sight without scrolling the panel, and the form leaves "Zoom to all sites" uncovered.
     await page.setViewportSize({ width: 1024, height: 640 });
     await expect.poll(() => hiddenInStakePanel(page), { message: 'the averaging figures and buttons in sight at 1024×640' }).toEqual([]);
-    expect(await overlaps(page, '.site-form', page.getByRole('button', { name: 'Show all sites' }))).toBe(false);
+    expect(await overlaps(page, '.site-form', page.getByRole('button', { name: 'Zoom to all sites' }))).toBe(false);
     await page.setViewportSize({ width: 1366, height: 768 });
     await page.getByRole('button', { name: 'Accept' }).click();
     await expect.poll(() => form.getByLabel('Latitude').inputValue()).toMatch(/^45\.631/);

@@ -1,4 +1,4 @@
-// The toolbar over the map, by the active tool: "+ Add site" and "Show all sites"; in add or pick mode
+// The toolbar over the map, by the active tool: "+ Add site" and "Zoom to all sites"; in add or pick mode
 // what to click and "Use map centre" (the keyboard's way); in move mode how to move the pin and Cancel.
 import { useRef } from 'react';
 import type { ActiveTool } from '../map/tools/interaction';
@@ -43,8 +43,8 @@ export function MapToolbar({ tool, flow, onUseCentre, onShowAll }: { tool: Activ
       <button ref={addButtonRef} type="button" className="primary add-site" onClick={() => flow.startAddMode('new', () => addButtonRef.current)}>
         + Add site
       </button>
-      <button type="button" onClick={onShowAll}>
-        Show all sites
+      <button type="button" onClick={onShowAll} title="Zoom the map out (or in) until every site is in view">
+        Zoom to all sites
       </button>
     </div>
   );

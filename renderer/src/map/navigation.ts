@@ -1,4 +1,4 @@
-// The user's own navigation of the map: "Show site", "Show all sites", a site chosen in the list, a
+// The user's own navigation of the map: "Show site", "Zoom to all sites", a site chosen in the list, a
 // click on a cluster, "Go there". Each fires this event on the Leaflet map before it moves it, so
 // that whatever moves the map by itself (My location's follow mode) gives way to the user's choice.
 // Drags and arrow keys are the map's own events; automatic moves (the first fit) do not fire it.
