@@ -55,8 +55,15 @@ export function syncControl(
   status: () => SyncStatus,
   summary: (result: SettleResult) => SettleSummary,
 ): SitewalkCore['sync'] {
+  // The entries whose answer this process recorded (the app beside a CLI sends others): only this
+  // process's own writes reach onApplied, and a 'sending' entry of ours leaves that state only there.
+  const answered = new Set<string>();
+  store.onApplied((changes) => {
+    for (const { entry, previous } of changes) if (previous?.state === 'sending' && entry.state !== 'sending') answered.add(entry.id);
+  });
   return {
     start: () => engine.start(),
+    answeredHere: (entryId) => answered.has(entryId),
     syncNow: async () => {
       if (store.pauseOf(activeId())) await engine.resume(activeId());
       engine.start();

@@ -14,7 +14,7 @@
 // answered and recorded first). --until-settled also waits for entries another Sitewalk process (the
 // app) is sending.
 // JSON (--json): { ok, blocked: { reason, message } | null, status: SyncStatus, concurrency,
-//                  sent (entries this run sent), counts: { pending, sending, done, failed,
+//                  sent (entries this run sent, not those another Sitewalk process sent meanwhile), counts: { pending, sending, done, failed,
 //                  needs-review, paused } (the outbox as it stands: done counts every entry ever done),
 //                  attention: OutboxEntryView[] }   (entries that failed, need review or are paused)
 import type { Command } from 'commander';
@@ -93,16 +93,20 @@ export function registerSyncCommand(program: Command, io: CliIo, options: CoreCo
       const nameOf = siteNames(core);
       let lines = 0;
       let done = 0;
+      /** Done entries counted but not given a line of their own. */
+      let unlisted = 0;
       const unsubscribe = core.on('outbox', (entry) => {
-        if (entry.profileId !== active.id) return;
+        // What another Sitewalk process (the app) sent is its own; the summary's "done in all" has it.
+        if (entry.profileId !== active.id || !core.sync.answeredHere(entry.id)) return;
         if (entry.state === 'done') done++;
         const finished = entry.state === 'done' || entry.state === 'failed' || entry.state === 'needs-review' || entry.state === 'paused';
         if (!finished) return;
         if (entry.state !== 'done' || lines < DETAILED_LINES) {
           lines++;
           io.stderr(`  ${describeEntry(entry, nameOf(entry))}\n`);
-        } else if (done % COUNT_EVERY === 0) {
-          io.stderr(`  … ${done} sent\n`);
+        } else {
+          unlisted++;
+          if (done % COUNT_EVERY === 0) io.stderr(`  … ${done} sent\n`);
         }
       });
       // Ctrl-C (or SIGTERM) stops sending, but what is in flight is answered and recorded first: a
@@ -126,6 +130,7 @@ export function registerSyncCommand(program: Command, io: CliIo, options: CoreCo
         process.removeListener('SIGINT', stop);
         process.removeListener('SIGTERM', stop);
       }
+      if (unlisted > 0) io.stderr(`  … and ${unlisted} more sent\n`);
       const attention: OutboxEntryView[] = core.outbox.list().filter((entry) => entry.state === 'failed' || entry.state === 'needs-review' || entry.state === 'paused');
       const signalled = stoppedBy as NodeJS.Signals | null;
       const code = signalled ? (signalled === 'SIGTERM' ? 143 : 130) : syncExitCode(summary);
