@@ -60,6 +60,15 @@ describe('acting on many sites from the list', () => {
     await expect.poll(selectedNames).toEqual([]);
   });
 
+  it('exports the selected sites in the format chosen', async () => {
+    const { screen, host } = await setup();
+    await screen.getByRole('button', { name: 'Select all shown' }).click();
+    await screen.getByLabelText('Export format').selectOptions('KML');
+    await screen.getByRole('button', { name: 'Export', exact: true }).click();
+    await expect.poll(() => host.callsOf('exportSites').map(([format, { localIds }]) => [format, [...(localIds ?? [])].sort()])).toEqual([['kml', SITES.map((site) => site.localId).sort()]]);
+    await expect.element(screen.getByText(`Exported ${SITES.length} sites to sites.kml.`)).toBeVisible();
+  });
+
   it('previews a batch per site, then queues it once with the revisions the preview saw', async () => {
     const { screen, host } = await setup();
     await screen.getByRole('button', { name: 'Select all shown' }).click();

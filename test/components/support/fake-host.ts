@@ -183,6 +183,7 @@ export function createFakeHost(data: HostData = {}): FakeHost {
       return status;
     },
     saveSite: async (input) => ({ ok: true, value: saveSite(input) }),
+    exportSites: async (format, { localIds }) => ({ ok: true, value: { fileName: `sites.${format}`, mimeType: 'text/plain', content: (localIds ?? [...sites.keys()]).join('\n'), notes: [] } }),
     // The batch edit with the core's own preview rules over this host's sites.
     previewBatchEdit: async (input) => previewBatchEdit(input, (localId) => sites.get(localId) ?? null),
     applyBatchEdit: async (input) => {
