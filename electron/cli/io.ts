@@ -50,6 +50,14 @@ export interface CommonFlags {
   json?: boolean;
 }
 
+/**
+ * Who sends what a command queued, truthfully: the app when one has the data folder open (it sends
+ * at once), else `sitewalk sync` (core.sync.otherSender() tells which).
+ */
+export function whoSends(appOpen: boolean): string {
+  return appOpen ? 'The app sends it (it has this data folder open); or run "sitewalk sync".' : 'Run "sitewalk sync" to send it.';
+}
+
 /** The exit code of a command whose output was closed under it (`| head`): as if ended by SIGPIPE, 128 + 13. */
 export const CLOSED_OUTPUT_EXIT = 141;
 

@@ -172,7 +172,7 @@ class Core implements SitewalkCore {
     this.profiles = this.profileService.profiles;
     this.sites = this.siteService.sites;
     this.outbox = this.actions.outbox;
-    this.sync = syncControl(engine, store, activeId, () => this.status(), (result) => this.summary(result));
+    this.sync = { ...syncControl(engine, store, activeId, () => this.status(), (result) => this.summary(result)), otherSender: () => this.peers.otherSender() };
     this.expiry = new HistoryExpiry(store, clock, log);
     this.unsent = new UnsentSites(store, register);
     // A result and the register's record of it commit in one transaction.
@@ -199,7 +199,7 @@ class Core implements SitewalkCore {
     let core: Core;
     try {
       // Real time, whatever the core's clock: heartbeats are about processes, not the test's timeline.
-      const peers = new Peers(db, () => Date.now());
+      const peers = new Peers(db, () => Date.now(), options.autoSync !== false);
       peers.join();
       // One revision counter for entries and sites, kept in the database: a site's view depends on both.
       const revisions = new Revisions(db);

@@ -219,6 +219,8 @@ export interface SitewalkCore {
     /** One pass: resolves once nothing due now is left (entries waiting out a backoff stay queued). */
     untilIdle(): Promise<SettleSummary>;
     status(): SyncStatus;
+    /** Whether another Sitewalk process that sends by itself (the app) has this data folder open now. */
+    otherSender(): boolean;
     /** Whether this process sent the entry and recorded its answer (not another Sitewalk on the folder). */
     answeredHere(entryId: string): boolean;
     /** The host's connectivity hint; the core still probes for itself. */

@@ -54,7 +54,7 @@ export function syncControl(
   activeId: () => string,
   status: () => SyncStatus,
   summary: (result: SettleResult) => SettleSummary,
-): SitewalkCore['sync'] {
+): Omit<SitewalkCore['sync'], 'otherSender'> {
   // The entries whose answer this process recorded (the app beside a CLI sends others): only this
   // process's own writes reach onApplied, and a 'sending' entry of ours leaves that state only there.
   const answered = new Set<string>();

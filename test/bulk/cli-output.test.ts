@@ -82,7 +82,7 @@ describe('warnings', { timeout: 180_000 }, () => {
     const rows = document.json.rows as Array<{ row: number; status: string; message: string }>;
     for (const [row, warning] of WARNINGS) expect(rows.find((line) => line.row === row)?.message, `row ${row}`).toMatch(warning);
     // Said once: the run's own words first, then the warnings.
-    expect(rows.find((line) => line.row === 4)?.message).toMatch(/^Waiting in the outbox[^]*Latitude 40°26'46"N is read as[^]*Longitude/);
+    expect(rows.find((line) => line.row === 4)?.message).toMatch(/^Queued; "sitewalk sync" sends it\.[^]*Latitude 40°26'46"N is read as[^]*Longitude/);
     expect(rows.find((line) => line.row === 4)?.message.match(/Latitude 40°26'46"N/g)).toHaveLength(1);
   });
 });

@@ -6,7 +6,7 @@ import { checkInputFile, readInputFile, writeTextFile } from '../../core/bulk/fi
 import type { PreviewRow } from '../../shared/bulk/preview';
 import { addRunWarnings, dryRunReportRow, reportCsvHeader, reportCsvLines, runSucceeded, type ReportRow, type RowStatus, type RunCounts } from '../../shared/bulk/report';
 import { terminalProgress } from '../bulk/progress';
-import { CliExit, fail, printJsonWithRows, table, type CliIo, type CommonFlags } from '../io';
+import { CliExit, fail, printJsonWithRows, table, whoSends, type CliIo, type CommonFlags } from '../io';
 import type { CoreCommandOptions } from './context';
 
 export const BULK_EXIT = { ok: 0, rows: 1, usage: 2, file: 3 } as const;
@@ -29,7 +29,12 @@ export interface RunFlags extends CommonFlags {
   report?: string;
   skipInvalid?: boolean;
   wait: boolean;
+  /** Set by the command once it has run: the app (which sends by itself) has the data folder open. */
+  appOpen?: boolean;
 }
+
+/** A queued row's sentence from the run (apply.ts), true only of a run that waited and was stopped by an unreachable service. */
+const WAITING_FOR_SERVICE = 'Waiting in the outbox; it will be sent when the service is reachable.';
 
 /** Commander's reader for a repeatable option (--mapping, --default, --filter): every value, in order. */
 export function collect(value: string, previous: string[] = []): string[] {
@@ -227,7 +232,10 @@ export async function finishDryRun(io: CliIo, flags: RunFlags, command: string, 
  * run left out on purpose. `warned`: the preview's rows with warnings, said in their rows as the dry
  * run says them.
  */
-export async function finishRun(io: CliIo, flags: RunFlags, command: string, base: Record<string, unknown>, result: RunResult, complete = true, warned?: WarnedRows): Promise<void> {
+export async function finishRun(io: CliIo, flags: RunFlags, command: string, base: Record<string, unknown>, ran: RunResult, complete = true, warned?: WarnedRows): Promise<void> {
+  // With --no-wait the rows are queued on purpose and the service was not asked: say who sends them.
+  const queuedRow = flags.appOpen ? 'Queued; the app sends it (it has this data folder open), or "sitewalk sync".' : 'Queued; "sitewalk sync" sends it.';
+  const result = flags.wait ? ran : { ...ran, rows: ran.rows.map((row) => (row.status === 'queued' && row.message === WAITING_FOR_SERVICE ? { ...row, message: queuedRow } : row)) };
   const withWarnings = new Set<number>();
   if (warned && result.rows.length > 0) {
     for await (const batch of warned()) for (const row of addRunWarnings(result.rows, batch)) withWarnings.add(row);
@@ -237,7 +245,7 @@ export async function finishRun(io: CliIo, flags: RunFlags, command: string, bas
   for (const blocker of blockers) io.stderr(`sitewalk ${command}: ${blocker}\n`);
   // Said once: "Stopped while queueing: …" already says it stopped.
   if (result.stoppedBecause) io.stderr(`sitewalk ${command}: ${/^stopped\b/i.test(result.stoppedBecause) ? '' : 'stopped waiting: '}${result.stoppedBecause}\n`);
-  if (result.outcome === 'queued') io.stderr(`sitewalk ${command}: queued; run "sitewalk sync" to send.\n`);
+  if (result.outcome === 'queued') io.stderr(`sitewalk ${command}: queued. ${whoSends(flags.appOpen === true)}\n`);
   const refused = result.outcome === 'refused';
   io.stderr(`sitewalk ${command}: ${countsSentence(result.counts, refused)}.\n`);
   // With --no-wait, rows left queued are the outcome asked for.

@@ -199,7 +199,7 @@ async function importPreviewed(io: CliIo, options: BulkCommandOptions, flags: Im
   const result = await sendWithProgress(io, options, 'Sent', (signal, onProgress) =>
     runImport(coreOutboxPort(core), rows, { skipInvalid: flags.skipInvalid === true, follow: flags.wait, signal, onProgress }),
   );
-  await finishRun(io, flags, 'import', base, result, true, warnedRows);
+  await finishRun(io, { ...flags, appOpen: core.sync.otherSender() }, 'import', base, result, true, warnedRows);
 }
 
 function describeSummary(s: PreviewSummary): string {

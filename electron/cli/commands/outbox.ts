@@ -26,7 +26,7 @@
 import type { Command } from 'commander';
 import type { OutboxEntryView, SitewalkCore, SyncStatus } from '../../core/open-core';
 import { entryLine } from '../../shared/outbox-line';
-import { issuesExit, output, table, type CliIo, type CommonFlags } from '../io';
+import { issuesExit, output, table, whoSends, type CliIo, type CommonFlags } from '../io';
 import { withCommonOptions, withCore, type CoreCommandOptions } from './context';
 
 interface ResolveFlags extends CommonFlags {
@@ -113,7 +113,7 @@ export function registerOutboxCommands(program: Command, io: CliIo, options: Cor
     async (core, id, flags) => {
       const retried = await core.outbox.retry(id);
       if (!retried.ok) issuesExit(io, flags, retried.issues);
-      io.stderr(`${retried.value.id} will be sent at the next "sitewalk sync".\n`);
+      io.stderr(`${retried.value.id} is queued again. ${whoSends(core.sync.otherSender())}\n`);
       output(io, flags, { ok: true, entry: retried.value }, () => describeEntry(retried.value, siteNames(core)(retried.value)));
     },
   );

@@ -132,7 +132,7 @@ async function runReprocessCommand(io: CliIo, options: BulkCommandOptions, file:
       runReprocess(coreOutboxPort(core), plan, { skipInvalid: flags.skipInvalid === true, follow: flags.wait, signal, onProgress }),
     );
     // Rows the guard left out were asked for and not done: the run did not do all it was told.
-    await finishRun(io, flags, 'reprocess-bulk', base, result, heldBack.length === 0);
+    await finishRun(io, { ...flags, appOpen: core.sync.otherSender() }, 'reprocess-bulk', base, result, heldBack.length === 0);
   });
 }
 

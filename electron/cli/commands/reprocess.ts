@@ -5,7 +5,7 @@
 //
 // Human output: the outbox entry ID. JSON (--json): { ok: true, entry: OutboxEntryView }.
 import type { Command } from 'commander';
-import { issuesExit, output, type CliIo, type CommonFlags } from '../io';
+import { issuesExit, output, whoSends, type CliIo, type CommonFlags } from '../io';
 import { withCommonOptions, withCore, type CoreCommandOptions } from './context';
 
 interface ReprocessFlags extends CommonFlags {
@@ -32,7 +32,7 @@ export function registerReprocessCommand(program: Command, io: CliIo, options: C
         const issues = queued.issues.map((issue) => (issue.field === 'duplicateEmail' ? { ...issue, message: `${issue.message} Add --force to queue it anyway.` } : issue));
         issuesExit(io, flags, issues);
       }
-      io.stderr(`Queued: ${queued.value.summary} (outbox entry ${queued.value.id}). Run "sitewalk sync" to send it.\n`);
+      io.stderr(`Queued: ${queued.value.summary} (outbox entry ${queued.value.id}). ${whoSends(core.sync.otherSender())}\n`);
       output(io, flags, { ok: true, entry: queued.value }, () => queued.value.id);
     });
   });

@@ -17,7 +17,7 @@ import type { SiteEditInput } from '../../shared/validation/index';
 import { readCoordinateCell } from '../../shared/validation/coordinates';
 import { readHeightText } from '../../shared/validation/height';
 import { entryLine } from '../../shared/outbox-line';
-import { issuesExit, output, table, type CliIo, type CommonFlags } from '../io';
+import { issuesExit, output, table, whoSends, type CliIo, type CommonFlags } from '../io';
 import { withCommonOptions, withCore, type CoreCommandOptions } from './context';
 
 interface SiteFlags extends CommonFlags {
@@ -100,7 +100,7 @@ export function registerSiteCommands(program: Command, io: CliIo, options: CoreC
         const saved = await core.sites.save(inputFrom(io, flags));
         if (!saved.ok) issuesExit(io, flags, saved.issues);
         const { site: view, entry } = saved.value;
-        io.stderr(`Queued: ${entry.summary} as ${view.localId} (outbox entry ${entry.id}). Run "sitewalk sync" to send it.\n`);
+        io.stderr(`Queued: ${entry.summary} as ${view.localId} (outbox entry ${entry.id}). ${whoSends(core.sync.otherSender())}\n`);
         output(io, flags, { ok: true, ...saved.value }, () => view.localId);
       });
     });
@@ -127,7 +127,7 @@ export function registerSiteCommands(program: Command, io: CliIo, options: CoreC
       const saved = await core.sites.save({ ...inputFrom(io, flags), localId: known.localId });
       if (!saved.ok) issuesExit(io, flags, saved.issues);
       const { site: view, entry, coalesced } = saved.value;
-      io.stderr(`${coalesced ? 'Merged into the queued' : 'Queued'}: ${entryLine(entry.summary, view.name)} (outbox entry ${entry.id}). Run "sitewalk sync" to send it.\n`);
+      io.stderr(`${coalesced ? 'Merged into the queued' : 'Queued'}: ${entryLine(entry.summary, view.name)} (outbox entry ${entry.id}). ${whoSends(core.sync.otherSender())}\n`);
       output(io, flags, { ok: true, ...saved.value }, () => view.localId);
     });
   });

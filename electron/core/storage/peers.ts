@@ -20,8 +20,11 @@ interface PeerRow {
   beat_at: number;
 }
 
+/** Ends the ID of a process that sends the outbox by itself (the app): the CLI says so in its hints. */
+const SENDS = ':sends';
+
 export class Peers {
-  readonly id = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  readonly id: string;
   private readonly host = hostname();
   private readonly upsert: Statement<[string, number, string, number, number]>;
   private readonly beatRow: Statement<[number, string]>;
@@ -29,11 +32,17 @@ export class Peers {
   private readonly deleteRow: Statement<[string]>;
   private readonly forgetStale: Statement<[number]>;
 
+  private readonly live: Statement<[string], PeerRow & { id: string }>;
+
+  /** `sends`: this process sends the outbox by itself (an app), said in its ID for the others to see. */
   constructor(
     private readonly db: SitewalkDb,
     private readonly now: () => number,
+    sends = false,
   ) {
+    this.id = `${this.host}:${process.pid}:${randomBytes(4).toString('hex')}${sends ? SENDS : ''}`;
     const sql = db.sql;
+    this.live = sql.prepare('SELECT id, pid, host, beat_at FROM peers WHERE id != ?');
     this.upsert = sql.prepare('INSERT OR REPLACE INTO peers (id, pid, host, started_at, beat_at) VALUES (?, ?, ?, ?, ?)');
     this.beatRow = sql.prepare('UPDATE peers SET beat_at = ? WHERE id = ?');
     this.byId = sql.prepare('SELECT pid, host, beat_at FROM peers WHERE id = ?');
@@ -62,6 +71,11 @@ export class Peers {
     if (!row) return true;
     if (this.now() - row.beat_at > STALE_AFTER_MS) return true;
     return row.host === this.host && !processRunning(row.pid);
+  }
+
+  /** Whether another process that sends by itself (the app) has the folder open and is alive. */
+  otherSender(): boolean {
+    return this.live.all(this.id).some((row) => row.id.endsWith(SENDS) && !this.isDead(row.id));
   }
 
   leave(): void {
