@@ -96,6 +96,8 @@ export class PinPainter {
   }
 
   private readonly labels = new LabelPlacer();
+  /** Names placed in the frame being drawn. */
+  private names = 0;
   private readonly tags: ChosenTags;
   /** Label widths by text: measureText is the slow part of a label. */
   private readonly widths = new Map<string, number>();
@@ -166,6 +168,7 @@ export class PinPainter {
     }
 
     const withLabels = frame.labels && !compact;
+    this.names = 0;
     if (withLabels) {
       this.labels.reset();
       ctx.font = LABEL_FONT;
@@ -222,6 +225,13 @@ export class PinPainter {
         const clear = pin.id === selectedId || pin.id === movableId ? 8 : 0;
         this.drawLabel(pin.title, Math.round(px[i]! + offsetX) + clear, Math.round(py[i]! + offsetY), sprites.get(pin.style, pin.mark, false), strips);
       }
+    } else {
+      // Below the names' zoom the selected site still says its name: which pin its card is about.
+      const selected = highlighted.find((h) => h.pin.id === selectedId);
+      if (selected) {
+        this.labels.reset();
+        this.drawLabel(selected.pin.title, selected.x + 8, selected.y, sprites.get(selected.pin.style, selected.pin.mark, false), strips);
+      }
     }
     // A moved pin is drawn at its proposed place, with a dashed line back to where it was.
     if (preview) {
@@ -260,7 +270,7 @@ export class PinPainter {
         marks[item.mark]++;
       }
     }
-    return { drawn, clusters: clusterCount, chosenInClusters, chosenTags: tagged.size, marks, compact, full: !shift };
+    return { drawn, clusters: clusterCount, chosenInClusters, chosenTags: tagged.size, names: this.names, marks, compact, full: !shift };
   }
 
   /** A numbered disc; a small red dot when a member needs attention, else amber when one waits to be sent. */
@@ -314,6 +324,7 @@ export class PinPainter {
     const mid = y - sprite.anchorY + 22;
     const top = mid - 8;
     if (!this.labels.place(left - 2, top - 2, width + 4, 20)) return;
+    this.names++;
     if (strips && !touches(strips, left - 3, top - 3, width + 6, 22)) return;
     ctx.font = LABEL_FONT;
     ctx.textBaseline = 'middle';

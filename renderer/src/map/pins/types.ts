@@ -30,6 +30,8 @@ export interface DrawInfo {
   chosenInClusters: number;
   /** Clusters holding some of the selection whose "N selected" tag is shown (one that would cover another is left out). */
   chosenTags: number;
+  /** Site names drawn (every one with room from the names' zoom on; below it, the selected site's). */
+  names: number;
   /** Of those, how many carry each state badge. */
   marks: Record<PinMark, number>;
   compact: boolean;
