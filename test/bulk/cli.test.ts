@@ -135,6 +135,10 @@ describe('sitewalk export', { timeout: 180_000 }, () => {
       '',
     ]);
     expect(csv.stderr).toMatch(/1 site has no service ID yet/);
+    // --json keeps its promise of one JSON document on stdout: the file's text is in it.
+    const document = await runCli(['export', '--json', '--data-dir', dir]);
+    expect(document.code).toBe(0);
+    expect(document.json).toMatchObject({ ok: true, command: 'export', format: 'csv', count: 2, text: csv.stdout });
 
     const kmlPath = join(dir, 'sites.kml');
     const kml = await runCli(['export', '-o', kmlPath, '--json', '--data-dir', dir]);

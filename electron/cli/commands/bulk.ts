@@ -1,7 +1,8 @@
 // `sitewalk import`, `sitewalk export` and `sitewalk reprocess-bulk`: the office's bulk work from a
 // terminal or a script, with the conventions of the other core commands (context.ts): --data-dir,
 // --json for one JSON document on stdout (human text otherwise), sentences and progress on stderr.
-// `export` without -o writes the exported file itself to stdout.
+// `export` without -o writes the exported file itself to stdout; with --json, the document
+// { ok, command, format, count, omitted, withoutId, text } has the file's text (with -o: file instead).
 // Exit codes: 0 everything done; 1 some rows invalid, failed, held, waiting or cancelled (also when
 // invalid rows made the run refuse the file: nothing queued), or the data folder is in use;
 // 2 usage error (bad option, unknown column in --mapping: nothing queued); 3 the file cannot be read
@@ -25,7 +26,7 @@ import { DEFAULT_FIELDS, type DefaultField, type PreviewSummary } from '../../sh
 import { MAX_IMPORT_ROWS, tooManyRowsSentence } from '../../shared/bulk/limits';
 import type { ImportFormat } from '../../shared/bulk/table';
 import type { InputIssue } from '../../core/service/types';
-import { CliExit, fail, issuesExit, output, printJsonWithRows, type CliIo, type CommonFlags } from '../io';
+import { CliExit, fail, issuesExit, output, printJson, printJsonWithRows, type CliIo, type CommonFlags } from '../io';
 import { withCommonOptions, withCore } from './context';
 import { BULK_EXIT, EXIT_HELP, checkOrExit, collect, finishDryRun, finishRun, sendWithProgress, type BulkCommandOptions, type RunFlags } from './bulk-run';
 import { registerReprocessBulkCommand } from './reprocess-bulk';
@@ -77,7 +78,7 @@ export function registerBulkCommands(program: Command, io: CliIo, options: BulkC
   withCommonOptions(
     program
       .command('export')
-      .description('Export every site of the register as CSV, KML or GeoJSON (to stdout unless -o is given).')
+      .description('Export every site of the register as CSV, KML or GeoJSON (to stdout unless -o is given; with --json, in the JSON document\'s "text").')
       .addOption(new Option('--format <format>', "csv, kml or geojson (default: from -o's extension, else csv)").choices(['csv', 'kml', 'geojson']))
       .option('-o, --output <file>', 'write to this file (atomically) and print a summary instead of the data')
       .option('--bom', 'start CSV with a UTF-8 byte-order mark (default: on with -o, so Excel reads accents; off on stdout)')
@@ -220,7 +221,9 @@ async function runExportCommand(io: CliIo, options: BulkCommandOptions, flags: E
     }
     const summary = { ok: true, command: 'export', format, count: result.count, omitted: result.omitted, withoutId: result.withoutId };
     if (!flags.output) {
-      io.stdout(result.text);
+      // --json promises one JSON document on stdout: the exported text goes in it, as `text`.
+      if (flags.json) printJson(io, { ...summary, text: result.text });
+      else io.stdout(result.text);
       io.stderr(`sitewalk export: ${result.count} site${result.count === 1 ? '' : 's'} written as ${format.toUpperCase()}.\n`);
       return;
     }
