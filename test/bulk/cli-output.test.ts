@@ -3,21 +3,12 @@
 // warnings a row carries.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sitewalkInTempHome } from '../support/cli';
 import { reportRows } from '../support/report-csv';
-import { makeTempDir } from '../support/temp';
-import { FIXTURES } from './helpers';
+import { dataDirsRemovedAfterEach, FIXTURES } from './helpers';
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
-async function dataDir(): Promise<string> {
-  const dir = await makeTempDir('sitewalk-bulk-output-');
-  cleanups.push(dir.remove);
-  return dir.path;
-}
+const dataDir = dataDirsRemovedAfterEach('sitewalk-bulk-output-');
 const fixture = (name: string) => join(FIXTURES, name);
 const runCli = sitewalkInTempHome();
 
