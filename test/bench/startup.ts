@@ -32,8 +32,8 @@ const REGISTER_SITES = 100_000;
 /** What the issue measured before this work, for the notes. */
 const ISSUE = { paintMs50k: 1860, rssMiB50k: 362, registerMs100k: 941 } as const;
 const TARGET = { paintRatio: 1.2, rssMoreMiB: 40, registerMs: 400, bareRatio: 1.5 } as const;
-/** Page loads of each kind for the comparison with the bare Leaflet page (alternating; medians). */
-const PAINT_ROUNDS = 5;
+/** Page loads of each kind beside the bare Leaflet page (alternating; medians): 5 gave 1.55–1.84× on one idle day, either code. */
+const PAINT_ROUNDS = 11;
 /**
  * Loads at each size for the 50,000-beside-1,000 figure: one load at 1,000 sites spread 385–826 ms in a
  * run; medians of 9 gave 1.02–1.24 in two runs of one session, the page unchanged; 15 narrow that by a fifth.
@@ -212,9 +212,9 @@ async function paintBesideBare(browser: Browser, source: string, rounds: number)
     const ours: number[] = [];
     const floor: number[] = [];
     const quiet = await waitForQuiet();
-    for (let round = 0; round < rounds; round++) {
-      floor.push(await measureBare(browser, bare.url));
-      ours.push((await measureStart(browser, source)).paintMs);
+    for (let round = 0; round < rounds; round++) { // each first every other round
+      const loads = [async () => floor.push(await measureBare(browser, bare.url)), async () => ours.push((await measureStart(browser, source)).paintMs)];
+      for (const load of round % 2 === 0 ? loads : loads.reverse()) await load();
     }
     const [value, baseline] = [median(ours), median(floor)];
     const ratio = value / baseline;
