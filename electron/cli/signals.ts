@@ -17,3 +17,30 @@ export function ownSignals(): void {
     });
   }
 }
+
+/** The exit code of a command stopped by `signal`, as a shell reports a death by it (130, 143). */
+export function signalExitCode(signal: NodeJS.Signals): number {
+  return signal === 'SIGTERM' ? EXIT_CODES.SIGTERM : EXIT_CODES.SIGINT;
+}
+
+/** How the user sends `signal` again to quit at once: "Ctrl-C" or "SIGTERM". */
+export function againWords(signal: NodeJS.Signals): string {
+  return signal === 'SIGTERM' ? 'SIGTERM' : 'Ctrl-C';
+}
+
+/**
+ * A command's own answer to the first Ctrl-C or SIGTERM (`stop`), after which a second one of
+ * either quits at once (ownSignals); returns the removal of its listeners.
+ */
+export function onFirstStopSignal(stop: (signal: NodeJS.Signals) => void): () => void {
+  const handler = (signal: NodeJS.Signals) => {
+    process.removeListener(signal === 'SIGTERM' ? 'SIGINT' : 'SIGTERM', handler);
+    stop(signal);
+  };
+  process.once('SIGINT', handler);
+  process.once('SIGTERM', handler);
+  return () => {
+    process.removeListener('SIGINT', handler);
+    process.removeListener('SIGTERM', handler);
+  };
+}

@@ -7,6 +7,7 @@ import type { PreviewRow } from '../../shared/bulk/preview';
 import { addRunWarnings, dryRunReportRow, reportCsvHeader, reportCsvLines, runSucceeded, type ReportRow, type RowStatus, type RunCounts } from '../../shared/bulk/report';
 import { terminalProgress } from '../bulk/progress';
 import { CliExit, fail, printJsonWithRows, table, whoSends, type CliIo, type CommonFlags } from '../io';
+import { againWords, onFirstStopSignal } from '../signals';
 import type { CoreCommandOptions } from './context';
 
 export const BULK_EXIT = { ok: 0, rows: 1, usage: 2, file: 3 } as const;
@@ -47,22 +48,13 @@ export function collect(value: string, previous: string[] = []): string[] {
  * (signals.ts; nothing is half-saved: every batch is one transaction).
  */
 export function onFirstSigint(io: CliIo): (cancel: () => void) => () => void {
-  return (cancel) => {
-    const handler = (signal: NodeJS.Signals) => {
-      const again = signal === 'SIGTERM' ? 'SIGTERM' : 'Ctrl-C';
+  return (cancel) =>
+    onFirstStopSignal((signal) => {
       io.stderr(
-        `\nCancelling (${signal}): rows not yet queued will not be; once every row is queued, those not yet sent are taken out of the outbox (${again} again to quit at once)…\n`,
+        `\nCancelling (${signal}): rows not yet queued will not be; once every row is queued, those not yet sent are taken out of the outbox (${againWords(signal)} again to quit at once)…\n`,
       );
-      process.removeListener(signal === 'SIGTERM' ? 'SIGINT' : 'SIGTERM', handler);
       cancel();
-    };
-    process.once('SIGINT', handler);
-    process.once('SIGTERM', handler);
-    return () => {
-      process.removeListener('SIGINT', handler);
-      process.removeListener('SIGTERM', handler);
-    };
-  };
+    });
 }
 
 export async function readOrExit(io: CliIo, flags: CommonFlags, file: string): Promise<{ bytes: Uint8Array; fileName: string }> {

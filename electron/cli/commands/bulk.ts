@@ -27,6 +27,7 @@ import { MAX_IMPORT_ROWS, tooManyRowsSentence } from '../../shared/bulk/limits';
 import type { ImportFormat } from '../../shared/bulk/table';
 import type { InputIssue } from '../../core/service/types';
 import { CliExit, fail, issuesExit, output, printJson, printJsonWithRows, type CliIo, type CommonFlags } from '../io';
+import { signalExitCode } from '../signals';
 import { withCommonOptions, withCore } from './context';
 import { BULK_EXIT, EXIT_HELP, checkOrExit, collect, finishDryRun, finishRun, sendWithProgress, type BulkCommandOptions, type RunFlags } from './bulk-run';
 import { registerReprocessBulkCommand } from './reprocess-bulk';
@@ -154,7 +155,7 @@ async function whileChecking<T>(io: CliIo, options: BulkCommandOptions, check: (
     if (!stopping.signal.aborted) throw error;
     const signal = stopping.signal.reason as NodeJS.Signals;
     io.stderr(`\nsitewalk import: stopped (${signal}) while checking the file; nothing was queued.\n`);
-    process.exit(signal === 'SIGINT' ? 130 : 143);
+    process.exit(signalExitCode(signal));
   } finally {
     process.removeListener('SIGINT', stop);
     process.removeListener('SIGTERM', stop);

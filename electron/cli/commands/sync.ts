@@ -21,6 +21,7 @@ import type { Command } from 'commander';
 import type { OutboxEntryView, SettleSummary, SitewalkCore } from '../../core/open-core';
 import { DEFAULT_SETTINGS, settingsPatchSchema } from '../../shared/contract/index';
 import { CliExit, EXIT, issuesExit, output, type CliIo, type CommonFlags } from '../io';
+import { againWords, onFirstStopSignal, signalExitCode } from '../signals';
 import { withCommonOptions, withCore, type CoreCommandOptions } from './context';
 import { describeEntry, siteNames } from './outbox';
 
@@ -112,14 +113,11 @@ export function registerSyncCommand(program: Command, io: CliIo, options: CoreCo
       // Ctrl-C (or SIGTERM) stops sending, but what is in flight is answered and recorded first: a
       // create the service made must not come back as "needs review" (signals.ts: a second one quits).
       let stoppedBy: NodeJS.Signals | null = null;
-      const stop = (signal: NodeJS.Signals) => {
+      const stopListening = onFirstStopSignal((signal) => {
         stoppedBy = signal;
-        process.removeListener(signal === 'SIGINT' ? 'SIGTERM' : 'SIGINT', stop);
-        io.stderr(`\nStopping (${signal}): nothing more is sent; the requests in flight are answered and recorded first (${signal === 'SIGINT' ? 'Ctrl-C' : 'SIGTERM'} again to quit at once)…\n`);
+        io.stderr(`\nStopping (${signal}): nothing more is sent; the requests in flight are answered and recorded first (${againWords(signal)} again to quit at once)…\n`);
         void core.sync.stop();
-      };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      });
       let summary: SettleSummary;
       try {
         await core.sync.syncNow();
@@ -127,13 +125,12 @@ export function registerSyncCommand(program: Command, io: CliIo, options: CoreCo
         if (stoppedBy) await core.sync.stop();
       } finally {
         unsubscribe();
-        process.removeListener('SIGINT', stop);
-        process.removeListener('SIGTERM', stop);
+        stopListening();
       }
       if (unlisted > 0) io.stderr(`  … and ${unlisted} more sent\n`);
       const attention: OutboxEntryView[] = core.outbox.list().filter((entry) => entry.state === 'failed' || entry.state === 'needs-review' || entry.state === 'paused');
       const signalled = stoppedBy as NodeJS.Signals | null;
-      const code = signalled ? (signalled === 'SIGTERM' ? 143 : 130) : syncExitCode(summary);
+      const code = signalled ? signalExitCode(signalled) : syncExitCode(summary);
       const { counts } = summary;
       // `counts` is the outbox as it stands (done: every entry ever done); what this run sent is `done`.
       io.stderr(
