@@ -7,7 +7,7 @@ import type { HeightUnit, SiteEdit } from '../../../../electron/shared/domain';
 import type { ValidationResult } from '../../../../electron/shared/validation';
 import { coordinateFieldValue, formatDecimal, formatDms, readCoordinates, type Axis, type CoordinateReading } from '../../shared/coords';
 import { newDraftKey, type SiteDraftFields } from './drafts';
-import type { SiteFormRequest } from '../../shared/ui/ui-context';
+import { serviceAway, type SiteFormRequest } from '../../shared/ui/ui-context';
 import { siteTitle } from '../../shared/format';
 import { heightFieldText, readHeight, type HeightReading } from '../../shared/units';
 export { heightHint } from '../../shared/units';
@@ -226,8 +226,7 @@ export function savedMessage(mode: SiteFormMode, saved: SiteView, status: Pick<S
   const title = siteTitle(saved);
   if (mode === 'existing') return `Added ${title} to your sites.`;
   const blocked = status?.blocked ?? null;
-  // Not answering (the last call or probe found it away, nothing held yet): not "sending" either.
-  const away = blocked?.reason === 'unavailable' || (blocked === null && status?.connection.state === 'not-answering');
+  const away = status !== null && serviceAway(status);
   if (status?.online && blocked === null && !away) return `Saved ${title} — sending to the service.`;
   if (away) return `Saved ${title} on this computer — the service says it is unavailable for now; it will be sent when it answers again.`;
   if (status?.online && blocked) return `Saved ${title} on this computer — it waits in the outbox: ${blocked.message}`;

@@ -153,10 +153,19 @@ const TRIED_WAIT_MS = 30_000;
 
 type StatusOf = NonNullable<ReturnType<AppStore['getState']>['status']>;
 
+/**
+ * Whether the service is reachable but says it is away: the queue held over a 503, or (nothing held
+ * yet, nothing else in the way) the last call or probe found it not answering.
+ */
+export function serviceAway(status: Pick<StatusOf, 'online' | 'blocked' | 'connection'>): boolean {
+  const { blocked } = status;
+  return blocked?.reason === 'unavailable' || (blocked === null && status.online && status.connection.state === 'not-answering');
+}
+
 /** What a "Sync now" found when the service is still away or unreachable, else null. */
 function stillAway(status: StatusOf): string | null {
   const next = untilTime(status.connection.nextTryAt);
-  if (status.blocked?.reason === 'unavailable' || (status.online && status.connection.state === 'not-answering')) return `the service still says it is unavailable${next ? `; next try ${next}` : ''}`;
+  if (serviceAway(status)) return `the service still says it is unavailable${next ? `; next try ${next}` : ''}`;
   if (!status.online) return 'the service still cannot be reached; Sitewalk keeps trying';
   return null;
 }
